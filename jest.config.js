@@ -1,0 +1,21 @@
+/** Three kinds of tests, one command: `npm test` runs them all. */
+const tsJest = {
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
+  testEnvironment: 'node',
+};
+
+export default {
+  projects: [
+    { ...tsJest, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    { ...tsJest, displayName: 'cdk', testMatch: ['<rootDir>/test/cdk/**/*.test.ts'] },
+    {
+      ...tsJest,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/test/property/**/*.test.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+  ],
+};

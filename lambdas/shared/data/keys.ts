@@ -1,0 +1,34 @@
+/**
+ * Every key of the single table is built here. `T#<clientId>` prefixes everything a tenant
+ * owns, so no key of one client can ever address another client's items.
+ */
+const tenant = (clientId: string) => `T#${clientId}`;
+
+/** Key parts that come from client data are URI-encoded so they cannot contain `#`. */
+export const part = (value: string): string => encodeURIComponent(value);
+
+export const clientKey = (username: string) => ({ pk: `CLIENT#${part(username)}`, sk: 'CLIENT' });
+export const counterKey = (name: string) => ({ pk: `COUNTER#${name}`, sk: 'COUNTER' });
+export const connectorKey = (uid: string) => ({ pk: `CONNECTOR#${part(uid)}`, sk: 'CONNECTOR' });
+export const productKey = (clientId: string, code: string) => ({ pk: `${tenant(clientId)}#P#${part(code)}`, sk: 'PRODUCT' });
+export const repricerKey = (clientId: string, id: number) => ({ pk: `${tenant(clientId)}#R#${id}`, sk: 'REPRICER' });
+/** Uniqueness guard: one repricer per (client, product, connector). */
+export const repricerSlotKey = (clientId: string, productCode: string, connectorUid: string) => ({
+  pk: `${tenant(clientId)}#RSLOT#${part(productCode)}#${part(connectorUid)}`,
+  sk: 'SLOT',
+});
+/** The offer's canonical record, found by its marketplace id for upserts. */
+export const offerKey = (clientId: string, offerId: string) => ({ pk: `${tenant(clientId)}#OID#${part(offerId)}`, sk: 'OFFER' });
+/** One item per offer under its product, so a product change can reach its offers. */
+export const productOfferKey = (clientId: string, productCode: string, idKey: string) => ({
+  pk: `${tenant(clientId)}#PO#${part(productCode)}`,
+  sk: idKey,
+});
+export const productOffersPartition = (clientId: string, productCode: string) => `${tenant(clientId)}#PO#${part(productCode)}`;
+
+/** An offer view: one of the partitions an offer is listed in (see data/offer-views.ts). */
+export const offerViewPartition = (clientId: string, view: string) => `${tenant(clientId)}#OV#${view}`;
+/** The ordered keys of one view in one sort order (the rank index's keys). */
+export const rankKeysPartition = (clientId: string, view: string, sort: string) => `${tenant(clientId)}#OK#${view}#${sort}`;
+/** The rank directory of one view in one sort order: bucket bounds and counts. */
+export const rankDirectoryKey = (clientId: string, view: string, sort: string) => ({ pk: `${tenant(clientId)}#ODIR#${view}`, sk: sort });

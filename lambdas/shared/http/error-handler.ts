@@ -1,0 +1,60 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { logger } from '../logger.js';
+import { HttpProblem } from './errors.js';
+import { problem, STANDARD_PROBLEMS, type Problem } from './problem.js';
+import { problemResponse } from './responses.js';
+
+/** DynamoDB errors that mean "slow down": still failing after the SDK's own retries. */
+const THROTTLING_ERRORS = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+]);
+export const RETRY_AFTER_SECONDS = '1';
+
+interface StatusError {
+  statusCode?: number;
+  name?: string;
+  message?: string;
+  cause?: { package?: string };
+}
+
+/** Maps the errors Middy's own middlewares throw onto our problem bodies. */
+const fromMiddyError = (error: StatusError): Problem | undefined => {
+  if (error.cause?.package === undefined || typeof error.statusCode !== 'number') return undefined;
+  if (error.statusCode === 415) return STANDARD_PROBLEMS.unsupportedMediaType;
+  if (error.statusCode === 422) {
+    return problem(400, error.message === 'Forbidden key in JSON body'
+      ? 'The request body contains a forbidden key.'
+      : 'The request body is not valid JSON.');
+  }
+  return undefined;
+};
+
+/**
+ * The only place errors become responses. 4xx problems are shown as thrown; anything
+ * unexpected is logged and answered with a generic body, so no stack trace, SDK message,
+ * table name or key ever reaches a client.
+ */
+export const problemErrorHandler = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> => ({
+  onError: (request) => {
+    const error = request.error as (Error & StatusError) | null;
+    if (error instanceof HttpProblem) {
+      request.response = problemResponse(error.problem, { ...error.headers });
+      return;
+    }
+    const middyProblem = error ? fromMiddyError(error) : undefined;
+    if (middyProblem) {
+      request.response = problemResponse(middyProblem);
+      return;
+    }
+    if (error?.name && THROTTLING_ERRORS.has(error.name)) {
+      logger.warn('DynamoDB throttled after retries', { errorName: error.name });
+      request.response = problemResponse(STANDARD_PROBLEMS.unavailable, { 'Retry-After': RETRY_AFTER_SECONDS });
+      return;
+    }
+    logger.error('Unhandled error', { error: error ?? undefined });
+    request.response = problemResponse(STANDARD_PROBLEMS.internal);
+  },
+});

@@ -1,0 +1,47 @@
+/**
+ * The route table: one entry per API operation. The CDK stack creates one API Gateway method
+ * and one Lambda function per entry; the local server dispatches with the same table, so the
+ * two cannot disagree about paths, handlers or who needs a write grant.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface RouteDefinition {
+  /** Stable id, used for the function's construct id and logical names. */
+  readonly name: string;
+  readonly method: HttpMethod;
+  /** API Gateway resource path, with `{param}` placeholders, without trailing slash. */
+  readonly path: string;
+  /** Handler module, relative to the project root; it exports `handler`. */
+  readonly entry: string;
+  /** Table access the function is granted: least privilege. */
+  readonly tableAccess: 'read' | 'readWrite';
+  /** Whether the Basic-auth authorizer guards the route. */
+  readonly authorized: boolean;
+}
+
+export const ROUTES: readonly RouteDefinition[] = [
+  {
+    name: 'CreateRepricer',
+    method: 'POST',
+    path: '/v1/repricers',
+    entry: 'lambdas/create-repricer/handler.ts',
+    tableAccess: 'readWrite',
+    authorized: true,
+  },
+  {
+    name: 'ListOffers',
+    method: 'GET',
+    path: '/v1/offers',
+    entry: 'lambdas/list-offers/handler.ts',
+    tableAccess: 'read',
+    authorized: true,
+  },
+];
+
+/** The Lambda REQUEST authorizer: HTTP Basic against the client items of the table. */
+export const AUTHORIZER = {
+  entry: 'lambdas/authorizer/handler.ts',
+  identityHeader: 'Authorization',
+  /** Short cache: a password change or a disable takes effect within this many seconds. */
+  resultsCacheTtlSeconds: 60,
+} as const;
