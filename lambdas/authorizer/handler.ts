@@ -1,2 +1,65 @@
-// placeholder: replaced by the real handler
-export const handler = async () => ({ statusCode: 501, body: '' });
+/**
+ * Lambda REQUEST authorizer: HTTP Basic against the client items of the table.
+ *
+ * - Valid credentials: an Allow policy for every method and path of the stage, so the result
+ *   API Gateway caches (keyed on the Authorization header) serves all routes; the tenant
+ *   travels in `context`.
+ * - Missing, malformed or wrong credentials: `Error('Unauthorized')`, which API Gateway turns
+ *   into its UNAUTHORIZED (401) gateway response.
+ * - Anything else (DynamoDB unreachable or throttled after retries): a different error, which
+ *   API Gateway answers with its AUTHORIZER_FAILURE (500) response and does not cache. A
+ *   401 there would tell a client with good credentials that they are wrong, and an outage
+ *   must never count as a failed login.
+ */
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { authenticate } from '../shared/auth/authorize.js';
+import { tenantContext, type Tenant } from '../shared/auth/tenant.js';
+import { logger } from '../shared/logger.js';
+
+/** The exact message API Gateway maps to 401; the local server matches on it too. */
+export const UNAUTHORIZED = 'Unauthorized';
+
+export class AuthorizerFailure extends Error {
+  constructor() {
+    super('Authorizer failed');
+    this.name = 'AuthorizerFailure';
+  }
+}
+
+const headerValue = (headers: APIGatewayRequestAuthorizerEvent['headers'], name: string): string | undefined => {
+  const wanted = name.toLowerCase();
+  const entry = Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === wanted);
+  return entry?.[1];
+};
+
+/**
+ * Widens `arn:aws:execute-api:region:account:apiId/stage/VERB/path` to every verb and path of
+ * that stage; an ARN of another shape is kept as is.
+ */
+export const stageWildcardArn = (methodArn: string): string => {
+  const arnParts = methodArn.split(':');
+  const resource = arnParts[5];
+  if (arnParts.length !== 6 || resource === undefined) return methodArn;
+  const [apiId, stage] = resource.split('/');
+  if (!apiId || !stage) return methodArn;
+  return [...arnParts.slice(0, 5), `${apiId}/${stage}/*/*`].join(':');
+};
+
+export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+  let tenant: Tenant | undefined;
+  try {
+    tenant = await authenticate(headerValue(event.headers, 'authorization'));
+  } catch (error) {
+    logger.error('Authorizer could not decide', { errorName: (error as Error).name, error: error as Error });
+    throw new AuthorizerFailure();
+  }
+  if (tenant === undefined) throw new Error(UNAUTHORIZED);
+  return {
+    principalId: tenant.clientId,
+    policyDocument: {
+      Version: '2012-10-17',
+      Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: stageWildcardArn(event.methodArn) }],
+    },
+    context: tenantContext(tenant),
+  };
+};

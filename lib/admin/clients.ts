@@ -1,0 +1,89 @@
+/**
+ * Client account administration, shared by the CLI and the local runner. Plaintext passwords
+ * exist only in these calls' arguments and results; the table stores scrypt hashes.
+ */
+import { randomBytes } from 'node:crypto';
+import { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH } from '../../lambdas/shared/auth/basic-credentials.js';
+import { hashPassword } from '../../lambdas/shared/auth/password.js';
+import { putNewClient, setEnabled, setPassword } from '../../lambdas/shared/data/clients.js';
+
+export const DEFAULT_CONNECTOR = 'amazon';
+/** A colon would end the username inside a Basic header; the rest keeps keys and logs tidy. */
+export const USERNAME_PATTERN = /^[A-Za-z0-9._@-]+$/;
+const MAX_ID_LENGTH = 64;
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+export interface NewClientAccount {
+  readonly username: string;
+  readonly password?: string;
+  readonly sellerId?: string;
+  readonly connector?: string;
+}
+
+export interface CreatedClientAccount {
+  readonly username: string;
+  /** Shown once: only its hash is stored. */
+  readonly password: string;
+  readonly clientId: string;
+  readonly sellerId: string;
+  readonly defaultConnector: string;
+}
+
+const BASE32_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
+
+/** 80 random bits as 16 lower-case base32 characters: short, URL-safe, free of `#`. */
+export const newClientId = (): string =>
+  [...randomBytes(16)].map((byte) => BASE32_ALPHABET[byte % 32]).join('');
+
+/** 144 random bits. */
+export const generatePassword = (): string => randomBytes(18).toString('base64url');
+
+const newSellerId = (): string => `seller-${randomBytes(6).toString('hex')}`;
+
+export const validateUsername = (username: string): void => {
+  if (username.length < 1 || username.length > MAX_USERNAME_LENGTH || !USERNAME_PATTERN.test(username)) {
+    throw new Error(`Invalid username: use 1-${MAX_USERNAME_LENGTH} characters from A-Z a-z 0-9 . _ @ -`);
+  }
+};
+
+export const validatePassword = (password: string): void => {
+  if (password.length < 1 || password.length > MAX_PASSWORD_LENGTH || CONTROL_CHARACTER.test(password)) {
+    throw new Error(`Invalid password: use 1-${MAX_PASSWORD_LENGTH} characters and no control characters`);
+  }
+};
+
+const validateId = (label: string, value: string): void => {
+  if (value.trim() !== value || value.length < 1 || value.length > MAX_ID_LENGTH || CONTROL_CHARACTER.test(value)) {
+    throw new Error(`Invalid ${label}: use 1-${MAX_ID_LENGTH} characters without surrounding spaces`);
+  }
+};
+
+/** Throws when the input is invalid or the username is taken (ClientExistsError). */
+export const createClientAccount = async (account: NewClientAccount): Promise<CreatedClientAccount> => {
+  const { username } = account;
+  const password = account.password ?? generatePassword();
+  const sellerId = account.sellerId ?? newSellerId();
+  const defaultConnector = account.connector ?? DEFAULT_CONNECTOR;
+  validateUsername(username);
+  validatePassword(password);
+  validateId('seller id', sellerId);
+  validateId('connector', defaultConnector);
+
+  const clientId = newClientId();
+  await putNewClient({ username, clientId, sellerId, defaultConnector, password: await hashPassword(password) }, new Date());
+  return { username, password, clientId, sellerId, defaultConnector };
+};
+
+const unknownClient = (username: string) => new Error(`No client with username "${username}"`);
+
+export const setClientEnabled = async (username: string, enabled: boolean): Promise<void> => {
+  if (!(await setEnabled(username, enabled, new Date()))) throw unknownClient(username);
+};
+
+/** Also lifts a lockout. */
+export const changePassword = async (username: string, newPassword: string): Promise<void> => {
+  validatePassword(newPassword);
+  if (!(await setPassword(username, await hashPassword(newPassword), new Date()))) throw unknownClient(username);
+};
+
+export { ClientExistsError } from '../../lambdas/shared/data/clients.js';
