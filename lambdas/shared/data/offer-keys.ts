@@ -1,0 +1,66 @@
+import { toCents } from '../domain/money.js';
+import type { OfferSortField } from '../domain/offer-query.js';
+import { OFFER_INDEXES } from '../../../lib/table-schema.js';
+import { part } from './keys.js';
+
+/**
+ * Fixed-width, lowercase base-36 encodings: string order equals numeric order, so each sort
+ * order of the API is the byte order of one key. Every sort key ends with the offer's id key,
+ * which breaks ties by id and keeps keys unique.
+ */
+const fixed = (value: number | bigint, width: number): string => {
+  const text = value.toString(36);
+  if (text.length > width || value < 0) throw new RangeError(`${value} does not fit ${width} base-36 digits`);
+  return text.padStart(width, '0');
+};
+
+export const ID_WIDTH = 8; // 2.8e12 ids
+const COMPETITORS_WIDTH = 4; // up to 1.68e6
+const CENTS_WIDTH = 7; // up to 7.8e10 cents
+const MILLIS_WIDTH = 9; // epoch milliseconds up to the year 5138
+
+export const idKey = (id: number): string => fixed(id, ID_WIDTH);
+export const competitorsPrefix = (totalCompetitors: number): string => fixed(totalCompetitors, COMPETITORS_WIDTH);
+/** The histogram prefix of a competitor-count key. */
+export const competitorsPrefixOf = (key: string): string => key.slice(0, COMPETITORS_WIDTH);
+
+export interface SortableOffer {
+  readonly id: number;
+  readonly total_competitors: number;
+  readonly offer_price: number;
+  readonly updated_at: string;
+}
+
+export const sortKeyOf = (offer: SortableOffer, field: OfferSortField): string => {
+  const id = idKey(offer.id);
+  switch (field) {
+    case 'id':
+      return id;
+    case 'total_competitors':
+      return competitorsPrefix(offer.total_competitors) + id;
+    case 'offer_price':
+      return fixed(toCents(offer.offer_price), CENTS_WIDTH) + id;
+    case 'updated_at':
+      return fixed(Date.parse(offer.updated_at), MILLIS_WIDTH) + id;
+  }
+};
+
+/** Where each sort order of an offer view is read: the table itself or one GSI. */
+export const SORT_STORAGE: Record<OfferSortField, { indexName?: string; attribute: string }> = {
+  id: { attribute: 'sk' },
+  total_competitors: { indexName: OFFER_INDEXES.byCompetitors.indexName, attribute: OFFER_INDEXES.byCompetitors.sortKey },
+  offer_price: { indexName: OFFER_INDEXES.byPrice.indexName, attribute: OFFER_INDEXES.byPrice.sortKey },
+  updated_at: { indexName: OFFER_INDEXES.byUpdated.indexName, attribute: OFFER_INDEXES.byUpdated.sortKey },
+};
+
+/**
+ * The views an offer is listed in: every offer is in ALL, the client's own offers also in OWN;
+ * each both unfiltered (`*`) and under its competitiveness value (`=<value>`).
+ */
+export const viewName = (scope: 'own' | 'all', competitiveness: string | undefined): string =>
+  `${scope === 'own' ? 'OWN' : 'ALL'}#${competitiveness === undefined ? '*' : `=${part(competitiveness)}`}`;
+
+export const viewsOf = (offer: { seller_id: string; competitiveness: string }, ownSellerId: string): string[] => {
+  const scopes: ('own' | 'all')[] = offer.seller_id === ownSellerId ? ['all', 'own'] : ['all'];
+  return scopes.flatMap((scope) => [viewName(scope, undefined), viewName(scope, offer.competitiveness)]);
+};

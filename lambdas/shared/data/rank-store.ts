@@ -1,0 +1,146 @@
+import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { emptyDirectory, type BucketPosition, type RankDirectory } from '../domain/rank-directory.js';
+import type { OfferSortField } from '../domain/offer-query.js';
+import { documentClient, tableName } from './dynamo.js';
+import { rankDirectoryKey, rankKeysPartition } from './keys.js';
+import type { ReadStats } from './read-stats.js';
+
+/** A directory as stored: compact strings, so a 100,000-key directory stays a few KB. */
+const storedDirectory = z.object({
+  bounds: z.string(),
+  counts: z.string(),
+  histogram: z.string().optional(),
+  version: z.number().int(),
+});
+
+export interface VersionedDirectory {
+  readonly directory: RankDirectory;
+  /** 0 when the directory does not exist yet. */
+  readonly version: number;
+}
+
+const decodeHistogram = (text: string): Record<string, number> =>
+  Object.fromEntries(text === '' ? [] : text.split(';').map((entry) => {
+    const [prefix = '', count = '0'] = entry.split(':');
+    return [prefix, Number(count)];
+  }));
+
+export const encodeDirectory = (directory: RankDirectory) => ({
+  bounds: directory.bounds.join(','),
+  counts: directory.counts.join(','),
+  ...(directory.histogram
+    ? { histogram: Object.entries(directory.histogram).sort(([a], [b]) => (a < b ? -1 : 1)).map(([p, n]) => `${p}:${n}`).join(';') }
+    : {}),
+});
+
+export const decodeDirectory = (item: Record<string, unknown> | undefined, sort: OfferSortField): VersionedDirectory => {
+  if (!item) return { directory: emptyDirectory(sort === 'total_competitors'), version: 0 };
+  const stored = storedDirectory.parse(item);
+  return {
+    directory: {
+      bounds: stored.bounds.split(','),
+      counts: stored.counts.split(',').map(Number),
+      ...(stored.histogram === undefined ? {} : { histogram: decodeHistogram(stored.histogram) }),
+    },
+    version: stored.version,
+  };
+};
+
+export const readDirectory = async (
+  clientId: string,
+  view: string,
+  sort: OfferSortField,
+  stats?: ReadStats,
+): Promise<VersionedDirectory> => {
+  const result = await documentClient.send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: rankDirectoryKey(clientId, view, sort),
+      ConsistentRead: true,
+      ReturnConsumedCapacity: 'TOTAL',
+    }),
+  );
+  stats?.record(result.ConsumedCapacity);
+  return decodeDirectory(result.Item, sort);
+};
+
+const rankKeyQuery = (
+  clientId: string,
+  view: string,
+  sort: OfferSortField,
+  range: { from?: string; below?: string },
+  forward: boolean,
+  limit?: number,
+): QueryCommandInput => {
+  const conditions = ['pk = :pk'];
+  const values: Record<string, string> = { ':pk': rankKeysPartition(clientId, view, sort) };
+  if (range.from && range.below) {
+    // BETWEEN is inclusive; the exclusive upper end is dropped by the caller.
+    conditions.push('sk BETWEEN :from AND :below');
+    values[':from'] = range.from;
+    values[':below'] = range.below;
+  } else if (range.from) {
+    conditions.push('sk >= :from');
+    values[':from'] = range.from;
+  } else if (range.below) {
+    conditions.push('sk < :below');
+    values[':below'] = range.below;
+  }
+  return {
+    TableName: tableName(),
+    KeyConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeValues: values,
+    ProjectionExpression: 'sk',
+    ScanIndexForward: forward,
+    ConsistentRead: true,
+    ReturnConsumedCapacity: 'TOTAL',
+    ...(limit === undefined ? {} : { Limit: limit }),
+  };
+};
+
+/**
+ * The key at `bucket.offset` inside a bucket, stepping through the small key-only items from
+ * whichever end of the bucket is nearer: at most half a bucket is read.
+ */
+export const keyAtPosition = async (
+  clientId: string,
+  view: string,
+  sort: OfferSortField,
+  bucket: BucketPosition,
+  stats?: ReadStats,
+): Promise<string> => {
+  const forward = bucket.offset + 1 <= bucket.count - bucket.offset;
+  const take = forward ? bucket.offset + 1 : bucket.count - bucket.offset;
+  const input = forward
+    ? rankKeyQuery(clientId, view, sort, { ...(bucket.lower ? { from: bucket.lower } : {}) }, true, take)
+    : rankKeyQuery(clientId, view, sort, { ...(bucket.upper ? { below: bucket.upper } : {}) }, false, take);
+  const result = await documentClient.send(new QueryCommand(input));
+  stats?.record(result.ConsumedCapacity);
+  const items = result.Items ?? [];
+  const key = items.length === take ? items[take - 1]?.sk : undefined;
+  if (typeof key !== 'string') throw new Error('Rank keys and directory disagree');
+  return key;
+};
+
+/** Every key of one bucket, in order (write path only: used to split a bucket). */
+export const keysInBucket = async (
+  clientId: string,
+  view: string,
+  sort: OfferSortField,
+  lower: string,
+  upper: string | undefined,
+): Promise<string[]> => {
+  const keys: string[] = [];
+  let exclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const input = rankKeyQuery(clientId, view, sort, { ...(lower ? { from: lower } : {}), ...(upper ? { below: upper } : {}) }, true);
+    const result = await documentClient.send(new QueryCommand({ ...input, ExclusiveStartKey: exclusiveStartKey }));
+    for (const item of result.Items ?? []) {
+      const key = String(item.sk);
+      if (upper === undefined || key < upper) keys.push(key);
+    }
+    exclusiveStartKey = result.LastEvaluatedKey;
+  } while (exclusiveStartKey);
+  return keys;
+};

@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { hasAtMostTwoDecimals } from './money.js';
+
+/**
+ * The records of the interface (spec section 2), as zod schemas: what responses are shaped
+ * from, and what the import accepts. Field names are exact.
+ */
+export const MAX_MONEY = 10_000_000;
+export const MAX_COMPETITORS = 1_000_000;
+
+export const timestamp = z.iso.datetime({ precision: 3 });
+export const money = z
+  .number()
+  .min(0)
+  .max(MAX_MONEY)
+  .refine(hasAtMostTwoDecimals, { message: 'Must have at most 2 decimals.' });
+const httpUrl = z.url({ protocol: /^https?$/ }).max(2048);
+export const connectorUid = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'Must be a short lowercase identifier.');
+export const productCode = z.string().min(1).max(64);
+
+const feeEstimate = z.strictObject({
+  commission: money,
+  fulfilment: money,
+  commission_percentage: z.number().min(0).max(100),
+});
+export const feeEstimates = z.record(connectorUid, z.strictObject({ instock: feeEstimate, leadtime: feeEstimate }));
+export type FeeEstimates = z.infer<typeof feeEstimates>;
+
+export const connectorTypeFields = z.strictObject({
+  uid: connectorUid,
+  name: z.string().min(1).max(100),
+  logo: httpUrl,
+  website: httpUrl.nullable(),
+});
+
+export const productFields = z.strictObject({
+  code: productCode,
+  title: z.string().max(500),
+  description: z.string().max(5000),
+  brand: z.string().max(200),
+  colour: z.string().max(100),
+  barcode: z.string().max(64),
+  type: z.string().max(200).nullable(),
+  material: z.string().max(200).nullable(),
+  parent_code: productCode.nullable(),
+  images: z.array(httpUrl).max(20).nullable(),
+  main_image: httpUrl,
+  retail_price: money,
+  soh: z.int().min(0).max(1_000_000_000),
+  height_cm: z.number().min(0).max(100_000),
+  length_cm: z.number().min(0).max(100_000),
+  width_cm: z.number().min(0).max(100_000),
+  weight_g: z.number().min(0).max(100_000_000),
+  fee_estimates: feeEstimates.nullable(),
+});
+
+export const offerFields = z.strictObject({
+  offer_id: z.string().min(1).max(128),
+  offer_price: money,
+  offer_status: z.string().min(1).max(32),
+  stock_status: z.enum(['in_stock', 'lead_time']),
+  competitiveness: z.string().min(1).max(32),
+  total_competitors: z.int().min(0).max(MAX_COMPETITORS),
+  winning: z.boolean(),
+  winning_delivery: z.boolean(),
+  winning_price: money,
+  rating_avg: z.number().min(0).max(5),
+  rating_count: z.string().regex(/^\d{1,12}$/, 'Must be numeric text.'),
+  seller_id: z.string().min(1).max(128),
+  seller_name: z.string().max(200),
+  url: httpUrl,
+  last_seen_at: timestamp.nullable(),
+});
+
+const stored = { id: z.int().positive(), created_at: timestamp, updated_at: timestamp };
+
+export const connectorTypeRecord = z.strictObject({ id: stored.id, ...connectorTypeFields.shape, created_at: timestamp, updated_at: timestamp });
+export const productRecord = z.strictObject({ id: stored.id, ...productFields.shape, created_at: timestamp, updated_at: timestamp });
+export const offerRecord = z.strictObject({
+  id: stored.id,
+  ...offerFields.shape,
+  product: productRecord,
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+export const BUYBOX_APPROACHES = ['cheapest'] as const;
+export const REPRICER_APPROACHES = ['fixed'] as const;
+
+export const repricerRecord = z.strictObject({
+  id: stored.id,
+  uid: z.uuid(),
+  buybox_approach: z.enum(BUYBOX_APPROACHES),
+  repricer_approach: z.enum(REPRICER_APPROACHES),
+  enabled: z.boolean(),
+  preferred_price: z.number(),
+  preferred_profit: z.number(),
+  min_price: z.number(),
+  min_profit: z.number(),
+  fixed_fulfilment_fee: z.number(),
+  connector_type: connectorTypeRecord,
+  product: productRecord,
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+export const listMeta = z.strictObject({ total: z.int().min(0), limit: z.int().min(1), start: z.int().min(0) });
+export const offersPage = z.strictObject({ meta: listMeta, offers: z.array(offerRecord) });
+
+export type ConnectorTypeFields = z.infer<typeof connectorTypeFields>;
+export type ProductFields = z.infer<typeof productFields>;
+export type OfferFields = z.infer<typeof offerFields>;
+export type ConnectorType = z.infer<typeof connectorTypeRecord>;
+export type Product = z.infer<typeof productRecord>;
+export type Offer = z.infer<typeof offerRecord>;
+export type Repricer = z.infer<typeof repricerRecord>;
+export type OffersPage = z.infer<typeof offersPage>;
