@@ -28,7 +28,5 @@ export const productOffersPartition = (clientId: string, productCode: string) =>
 
 /** An offer view: one of the partitions an offer is listed in (see data/offer-views.ts). */
 export const offerViewPartition = (clientId: string, view: string) => `${tenant(clientId)}#OV#${view}`;
-/** The ordered keys of one view in one sort order (the rank index's keys). */
-export const rankKeysPartition = (clientId: string, view: string, sort: string) => `${tenant(clientId)}#OK#${view}#${sort}`;
 /** The rank directory of one view in one sort order: bucket bounds and counts. */
 export const rankDirectoryKey = (clientId: string, view: string, sort: string) => ({ pk: `${tenant(clientId)}#ODIR#${view}`, sk: sort });

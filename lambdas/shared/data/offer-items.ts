@@ -41,11 +41,9 @@ export const offerRecordOf = (offer: StoredOffer, product: Product): Offer => ({
 /** The view items of an offer: the same record under each view partition, keyed for each sort. */
 export const viewItems = (clientId: string, record: Offer, ownSellerId: string) =>
   viewsOf(record, ownSellerId).map((view) => {
+    // One attribute per sort order; the GSIs and LSIs of that order both key on it.
     const sortAttributes = Object.fromEntries(
-      OFFER_SORT_FIELDS.filter((field) => SORT_STORAGE[field].indexName).map((field) => [
-        SORT_STORAGE[field].attribute,
-        sortKeyOf(record, field),
-      ]),
+      OFFER_SORT_FIELDS.map((field) => [SORT_STORAGE[field].rankAttribute, sortKeyOf(record, field)]),
     );
     return { view, item: { pk: offerViewPartition(clientId, view), sk: idKey(record.id), entity: 'offerView', ...sortAttributes, record } };
   });

@@ -1,6 +1,6 @@
 import { toCents } from '../domain/money.js';
 import type { OfferSortField } from '../domain/offer-query.js';
-import { OFFER_INDEXES } from '../../../lib/table-schema.js';
+import { OFFER_INDEXES, RANK_INDEXES } from '../../../lib/table-schema.js';
 import { part } from './keys.js';
 
 /**
@@ -45,12 +45,35 @@ export const sortKeyOf = (offer: SortableOffer, field: OfferSortField): string =
   }
 };
 
-/** Where each sort order of an offer view is read: the table itself or one GSI. */
-export const SORT_STORAGE: Record<OfferSortField, { indexName?: string; attribute: string }> = {
-  id: { attribute: 'sk' },
-  total_competitors: { indexName: OFFER_INDEXES.byCompetitors.indexName, attribute: OFFER_INDEXES.byCompetitors.sortKey },
-  offer_price: { indexName: OFFER_INDEXES.byPrice.indexName, attribute: OFFER_INDEXES.byPrice.sortKey },
-  updated_at: { indexName: OFFER_INDEXES.byUpdated.indexName, attribute: OFFER_INDEXES.byUpdated.sortKey },
+interface SortStorage {
+  /** Where pages are read: the table itself (id) or a GSI projecting whole items. */
+  readonly pageIndex?: string;
+  readonly pageAttribute: string;
+  /** The keys-only LSI holding the same order, read consistently to count and step. */
+  readonly rankIndex: string;
+  readonly rankAttribute: string;
+}
+
+export const SORT_STORAGE: Record<OfferSortField, SortStorage> = {
+  id: { pageAttribute: 'sk', rankIndex: RANK_INDEXES.rankById.indexName, rankAttribute: RANK_INDEXES.rankById.sortKey },
+  total_competitors: {
+    pageIndex: OFFER_INDEXES.byCompetitors.indexName,
+    pageAttribute: OFFER_INDEXES.byCompetitors.sortKey,
+    rankIndex: RANK_INDEXES.rankByCompetitors.indexName,
+    rankAttribute: RANK_INDEXES.rankByCompetitors.sortKey,
+  },
+  offer_price: {
+    pageIndex: OFFER_INDEXES.byPrice.indexName,
+    pageAttribute: OFFER_INDEXES.byPrice.sortKey,
+    rankIndex: RANK_INDEXES.rankByPrice.indexName,
+    rankAttribute: RANK_INDEXES.rankByPrice.sortKey,
+  },
+  updated_at: {
+    pageIndex: OFFER_INDEXES.byUpdated.indexName,
+    pageAttribute: OFFER_INDEXES.byUpdated.sortKey,
+    rankIndex: RANK_INDEXES.rankByUpdated.indexName,
+    rankAttribute: RANK_INDEXES.rankByUpdated.sortKey,
+  },
 };
 
 /**

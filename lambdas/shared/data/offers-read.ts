@@ -18,7 +18,8 @@ export interface OfferPage {
 /**
  * One page of offers in at most three round trips, whatever the tenant's size or `start`:
  *  1. the view's rank directory gives the exact total and the bucket holding `start`;
- *  2. a few key-only items are stepped through to the page's first key (skipped at a bucket edge);
+ *  2. at most half a bucket of keys-only index entries is stepped through to the page's first
+ *     key (skipped at a bucket edge);
  *  3. one Query on the table or the sort's GSI reads exactly the page.
  */
 export const listOffers = async (clientId: string, query: OfferQuery): Promise<OfferPage> => {
@@ -52,10 +53,10 @@ export const listOffers = async (clientId: string, query: OfferQuery): Promise<O
   do {
     const input: QueryCommandInput = {
       TableName: tableName(),
-      ...(storage.indexName ? { IndexName: storage.indexName } : {}),
+      ...(storage.pageIndex ? { IndexName: storage.pageIndex } : {}),
       KeyConditionExpression: condition ? `pk = :pk AND #sort ${condition.operator} :key` : 'pk = :pk',
       ExpressionAttributeValues: { ':pk': offerViewPartition(clientId, view), ...(condition ? { ':key': condition.key } : {}) },
-      ...(condition ? { ExpressionAttributeNames: { '#sort': storage.attribute } } : {}),
+      ...(condition ? { ExpressionAttributeNames: { '#sort': storage.pageAttribute } } : {}),
       ScanIndexForward: ascending,
       Limit: size - offers.length,
       ReturnConsumedCapacity: 'TOTAL',

@@ -12,7 +12,7 @@ import { backoff, batchGet, keyString } from './batch.js';
 import { reserveIds } from './counters.js';
 import { documentClient, tableName } from './dynamo.js';
 import { sameJson } from './json.js';
-import { offerKey, offerViewPartition, productKey, productOfferKey, rankDirectoryKey, rankKeysPartition } from './keys.js';
+import { offerKey, offerViewPartition, productKey, productOfferKey, rankDirectoryKey } from './keys.js';
 import { competitorsPrefixOf, idKey, sortKeyOf, viewsOf } from './offer-keys.js';
 import { canonicalItem, membershipItem, offerRecordOf, storedOffer, viewItems, type StoredOffer } from './offer-items.js';
 import { getProducts } from './products.js';
@@ -58,6 +58,17 @@ const rankEntries = (offer: StoredOffer | undefined, sellerId: string): Map<stri
   return entries;
 };
 
+/** The product copy nested in the views must be the product as it is when the group commits. */
+const productChecks = (owner: OfferOwner, products: Map<string, string>): Action[] =>
+  [...products].map(([code, updatedAt]) => ({
+    ConditionCheck: {
+      TableName: tableName(),
+      Key: productKey(owner.clientId, code),
+      ConditionExpression: 'updatedAt = :updatedAt',
+      ExpressionAttributeValues: { ':updatedAt': updatedAt },
+    },
+  }));
+
 const splitDirectoryId = (id: string) => {
   const [view = '', sort = ''] = id.split('|');
   return { view, sort: sort as OfferSortField };
@@ -68,7 +79,10 @@ interface KeyDelta {
   removed: string[];
 }
 
-/** The writes for one offer, except the directories (shared by the group). */
+/**
+ * The writes for one offer, except the directories (shared by the group). The view items'
+ * index keys move with them; `deltas` collects those key moves for the directories.
+ */
 const offerActions = (owner: OfferOwner, change: OfferChange, deltas: Map<string, KeyDelta>): Action[] => {
   const table = tableName();
   const { before, after } = change;
@@ -79,18 +93,10 @@ const offerActions = (owner: OfferOwner, change: OfferChange, deltas: Map<string
     const oldKey = beforeEntries.get(id);
     const newKey = afterEntries.get(id);
     if (oldKey === newKey) continue;
-    const { view, sort } = splitDirectoryId(id);
     const delta = deltas.get(id) ?? { inserted: [], removed: [] };
     deltas.set(id, delta);
-    const pk = rankKeysPartition(owner.clientId, view, sort);
-    if (oldKey) {
-      delta.removed.push(oldKey);
-      actions.push({ Delete: { TableName: table, Key: { pk, sk: oldKey } } });
-    }
-    if (newKey) {
-      delta.inserted.push(newKey);
-      actions.push({ Put: { TableName: table, Item: { pk, sk: newKey } } });
-    }
+    if (oldKey) delta.removed.push(oldKey);
+    if (newKey) delta.inserted.push(newKey);
   }
 
   const versionCondition = before
@@ -102,15 +108,6 @@ const offerActions = (owner: OfferOwner, change: OfferChange, deltas: Map<string
     actions.push({ Put: { TableName: table, Item: canonicalItem(owner.clientId, after), ...versionCondition } });
     for (const { item } of afterViews) actions.push({ Put: { TableName: table, Item: item } });
     actions.push({ Put: { TableName: table, Item: membershipItem(owner.clientId, after, afterViews.map((v) => v.view)) } });
-    // The product copy nested in the views must be the product as it is when this commits.
-    actions.push({
-      ConditionCheck: {
-        TableName: table,
-        Key: productKey(owner.clientId, after.product_code),
-        ConditionExpression: 'updatedAt = :updatedAt',
-        ExpressionAttributeValues: { ':updatedAt': change.product.updated_at },
-      },
-    });
   } else if (before) {
     actions.push({ Delete: { TableName: table, Key: offerKey(owner.clientId, before.fields.offer_id), ...versionCondition } });
   }
@@ -222,21 +219,28 @@ const commitChanges = async (owner: OfferOwner, changes: OfferChange[], retry: (
   let index = 0;
   while (index < changes.length) {
     const deltas = new Map<string, KeyDelta>();
+    /** Product code -> the updated_at its nested copies were made from. */
+    const products = new Map<string, string>();
     const actions: Action[] = [];
     const groupIds: string[] = [];
     while (index < changes.length) {
       const change = changes[index]!;
       const trialDeltas = new Map([...deltas].map(([k, v]) => [k, { inserted: [...v.inserted], removed: [...v.removed] }]));
       const offer = offerActions(owner, change, trialDeltas);
-      if (groupIds.length > 0 && actions.length + offer.length + trialDeltas.size > TRANSACTION_LIMIT) break;
+      const trialProducts = new Map(products);
+      if (change.after && change.product) trialProducts.set(change.after.product_code, change.product.updated_at);
+      if (groupIds.length > 0 && actions.length + offer.length + trialDeltas.size + trialProducts.size > TRANSACTION_LIMIT) break;
       actions.push(...offer);
       for (const [k, v] of trialDeltas) deltas.set(k, v);
+      for (const [k, v] of trialProducts) products.set(k, v);
       groupIds.push(change.offerId);
       index++;
     }
     try {
       const directories = await directoryActions(owner, deltas);
-      await documentClient.send(new TransactWriteCommand({ TransactItems: [...actions, ...directories] as never }));
+      await documentClient.send(
+        new TransactWriteCommand({ TransactItems: [...actions, ...directories, ...productChecks(owner, products)] as never }),
+      );
       transactions++;
     } catch (error) {
       if (!isConflict(error)) throw error;

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { emptyDirectory, type BucketPosition, type RankDirectory } from '../domain/rank-directory.js';
 import type { OfferSortField } from '../domain/offer-query.js';
 import { documentClient, tableName } from './dynamo.js';
-import { rankDirectoryKey, rankKeysPartition } from './keys.js';
+import { offerViewPartition, rankDirectoryKey } from './keys.js';
+import { SORT_STORAGE } from './offer-keys.js';
 import type { ReadStats } from './read-stats.js';
 
 /** A directory as stored: compact strings, so a 100,000-key directory stays a few KB. */
@@ -65,6 +66,7 @@ export const readDirectory = async (
   return decodeDirectory(result.Item, sort);
 };
 
+/** A consistent Query on the keys-only LSI of one sort order, within one view partition. */
 const rankKeyQuery = (
   clientId: string,
   view: string,
@@ -73,25 +75,27 @@ const rankKeyQuery = (
   forward: boolean,
   limit?: number,
 ): QueryCommandInput => {
+  const { rankIndex, rankAttribute } = SORT_STORAGE[sort];
   const conditions = ['pk = :pk'];
-  const values: Record<string, string> = { ':pk': rankKeysPartition(clientId, view, sort) };
+  const values: Record<string, string> = { ':pk': offerViewPartition(clientId, view) };
   if (range.from && range.below) {
-    // BETWEEN is inclusive; the exclusive upper end is dropped by the caller.
-    conditions.push('sk BETWEEN :from AND :below');
+    // BETWEEN is inclusive; the caller drops the exclusive upper end.
+    conditions.push('#rank BETWEEN :from AND :below');
     values[':from'] = range.from;
     values[':below'] = range.below;
   } else if (range.from) {
-    conditions.push('sk >= :from');
+    conditions.push('#rank >= :from');
     values[':from'] = range.from;
   } else if (range.below) {
-    conditions.push('sk < :below');
+    conditions.push('#rank < :below');
     values[':below'] = range.below;
   }
   return {
     TableName: tableName(),
+    IndexName: rankIndex,
     KeyConditionExpression: conditions.join(' AND '),
     ExpressionAttributeValues: values,
-    ProjectionExpression: 'sk',
+    ...(conditions.length > 1 ? { ExpressionAttributeNames: { '#rank': rankAttribute } } : {}),
     ScanIndexForward: forward,
     ConsistentRead: true,
     ReturnConsumedCapacity: 'TOTAL',
@@ -100,7 +104,7 @@ const rankKeyQuery = (
 };
 
 /**
- * The key at `bucket.offset` inside a bucket, stepping through the small key-only items from
+ * The key at `bucket.offset` inside a bucket, stepping through keys-only index entries from
  * whichever end of the bucket is nearer: at most half a bucket is read.
  */
 export const keyAtPosition = async (
@@ -118,7 +122,7 @@ export const keyAtPosition = async (
   const result = await documentClient.send(new QueryCommand(input));
   stats?.record(result.ConsumedCapacity);
   const items = result.Items ?? [];
-  const key = items.length === take ? items[take - 1]?.sk : undefined;
+  const key = items.length === take ? items[take - 1]?.[SORT_STORAGE[sort].rankAttribute] : undefined;
   if (typeof key !== 'string') throw new Error('Rank keys and directory disagree');
   return key;
 };
@@ -137,7 +141,7 @@ export const keysInBucket = async (
     const input = rankKeyQuery(clientId, view, sort, { ...(lower ? { from: lower } : {}), ...(upper ? { below: upper } : {}) }, true);
     const result = await documentClient.send(new QueryCommand({ ...input, ExclusiveStartKey: exclusiveStartKey }));
     for (const item of result.Items ?? []) {
-      const key = String(item.sk);
+      const key = String(item[SORT_STORAGE[sort].rankAttribute]);
       if (upper === undefined || key < upper) keys.push(key);
     }
     exclusiveStartKey = result.LastEvaluatedKey;
