@@ -1,0 +1,122 @@
+import { Duration } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import {
+  Alarm,
+  ComparisonOperator,
+  Stats,
+  TreatMissingData,
+  type IMetric,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Construct } from 'constructs';
+
+export const ALARM_PERIOD = Duration.minutes(5);
+
+export const ALARM_THRESHOLDS = {
+  /** Share of requests answered 5XX (the metric's average is the error rate). */
+  api5xxRate: 0.01,
+  /** Well under the 10 s function timeout: a p99 this slow means something is degrading. */
+  apiP99LatencyMs: 2_500,
+  lambdaErrors: 1,
+  lambdaThrottles: 1,
+  dynamoThrottledRequests: 1,
+  dynamoSystemErrors: 1,
+} as const;
+
+/** The operations the code issues; an alarm's math expression may hold at most 10 metrics. */
+export const MONITORED_TABLE_OPERATIONS = [
+  Operation.GET_ITEM,
+  Operation.BATCH_GET_ITEM,
+  Operation.QUERY,
+  Operation.PUT_ITEM,
+  Operation.UPDATE_ITEM,
+  Operation.DELETE_ITEM,
+  Operation.BATCH_WRITE_ITEM,
+  Operation.TRANSACT_WRITE_ITEMS,
+  Operation.TRANSACT_GET_ITEMS,
+] as const;
+
+export interface MonitoredFunction {
+  readonly name: string;
+  readonly function: IFunction;
+}
+
+export interface AlarmsProps {
+  readonly stage: string;
+  readonly api: RestApi;
+  readonly functions: readonly MonitoredFunction[];
+  readonly table: Table;
+}
+
+/**
+ * The service's alarms. They have no actions yet: the account's notification topic is wired
+ * with `alarm.addAlarmAction(...)` over `alarms`.
+ */
+export class Alarms extends Construct {
+  readonly alarms: Alarm[] = [];
+  private readonly stage: string;
+
+  constructor(scope: Construct, id: string, props: AlarmsProps) {
+    super(scope, id);
+    this.stage = props.stage;
+
+    this.add('Api5xxRate', {
+      metric: props.api.metricServerError({ statistic: Stats.AVERAGE, period: ALARM_PERIOD }),
+      threshold: ALARM_THRESHOLDS.api5xxRate,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+      description: 'At least 1% of API requests answered 5XX.',
+    });
+    this.add('ApiP99Latency', {
+      metric: props.api.metricLatency({ statistic: Stats.p(99), period: ALARM_PERIOD }),
+      threshold: ALARM_THRESHOLDS.apiP99LatencyMs,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+      description: `API p99 latency above ${ALARM_THRESHOLDS.apiP99LatencyMs} ms.`,
+    });
+
+    for (const { name, function: fn } of props.functions) {
+      this.add(`${name}Errors`, {
+        metric: fn.metricErrors({ statistic: Stats.SUM, period: ALARM_PERIOD }),
+        threshold: ALARM_THRESHOLDS.lambdaErrors,
+        description: `${name} function failed (uncaught error or timeout).`,
+      });
+      this.add(`${name}Throttles`, {
+        metric: fn.metricThrottles({ statistic: Stats.SUM, period: ALARM_PERIOD }),
+        threshold: ALARM_THRESHOLDS.lambdaThrottles,
+        description: `${name} function invocations were throttled.`,
+      });
+    }
+
+    const operations = [...MONITORED_TABLE_OPERATIONS];
+    this.add('TableThrottledRequests', {
+      metric: props.table.metricThrottledRequestsForOperations({ operations, period: ALARM_PERIOD }),
+      threshold: ALARM_THRESHOLDS.dynamoThrottledRequests,
+      description: 'DynamoDB throttled requests on the table.',
+    });
+    this.add('TableSystemErrors', {
+      metric: props.table.metricSystemErrorsForOperations({ operations, period: ALARM_PERIOD }),
+      threshold: ALARM_THRESHOLDS.dynamoSystemErrors,
+      description: 'DynamoDB answered requests on the table with a 500 system error.',
+    });
+  }
+
+  private add(
+    id: string,
+    options: { metric: IMetric; threshold: number; description: string; evaluationPeriods?: number; datapointsToAlarm?: number },
+  ): void {
+    this.alarms.push(
+      new Alarm(this, id, {
+        alarmName: `repricer-${this.stage}-${id}`,
+        alarmDescription: options.description,
+        metric: options.metric,
+        threshold: options.threshold,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: options.evaluationPeriods ?? 1,
+        ...(options.datapointsToAlarm ? { datapointsToAlarm: options.datapointsToAlarm } : {}),
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      }),
+    );
+  }
+}

@@ -1,0 +1,41 @@
+import type { RemovalPolicy } from 'aws-cdk-lib';
+import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { Construct } from 'constructs';
+import { GLOBAL_SECONDARY_INDEXES, TABLE_KEYS } from '../table-schema.js';
+
+/** Items with this epoch-seconds attribute are deleted by DynamoDB once it has passed. */
+export const TTL_ATTRIBUTE = 'expiresAt';
+
+export interface RepricerTableProps {
+  readonly removalPolicy: RemovalPolicy;
+  readonly deletionProtection: boolean;
+}
+
+/** The single table, built only from `lib/table-schema.ts` so the local table cannot drift. */
+export class RepricerTable extends Construct {
+  readonly table: Table;
+
+  constructor(scope: Construct, id: string, props: RepricerTableProps) {
+    super(scope, id);
+
+    this.table = new Table(this, 'Table', {
+      partitionKey: { name: TABLE_KEYS.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE_KEYS.sortKey, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: TableEncryption.AWS_MANAGED,
+      timeToLiveAttribute: TTL_ATTRIBUTE,
+      removalPolicy: props.removalPolicy,
+      deletionProtection: props.deletionProtection,
+    });
+
+    for (const index of GLOBAL_SECONDARY_INDEXES) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.indexName,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType[index.projection],
+      });
+    }
+  }
+}

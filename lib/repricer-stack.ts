@@ -1,0 +1,102 @@
+import { CfnOutput, RemovalPolicy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { fileURLToPath } from 'node:url';
+import { Alarms } from './constructs/alarms.js';
+import { RepricerApi } from './constructs/repricer-api.js';
+import { RepricerTable } from './constructs/repricer-table.js';
+import { AUTHORIZER, ROUTES, type RouteDefinition } from './routes.js';
+
+export { API_THROTTLE } from './constructs/repricer-api.js';
+export { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from './constructs/api-function.js';
+
+export const STAGE_CONTEXT_KEY = 'stage';
+export const DEFAULT_STAGE = 'dev';
+/** The stage goes into resource names, so it must be a short lowercase name. */
+const STAGE_PATTERN = /^[a-z][a-z0-9-]{1,19}$/;
+
+const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface StageSettings {
+  readonly removalPolicy: RemovalPolicy;
+  readonly deletionProtection: boolean;
+  readonly logRetention: RetentionDays;
+  readonly logLevel: string;
+}
+
+const DISPOSABLE_STAGE_SETTINGS: StageSettings = {
+  removalPolicy: RemovalPolicy.DESTROY,
+  deletionProtection: false,
+  logRetention: RetentionDays.ONE_WEEK,
+  logLevel: 'DEBUG',
+};
+
+const KEPT_STAGE_SETTINGS: StageSettings = {
+  removalPolicy: RemovalPolicy.RETAIN,
+  deletionProtection: true,
+  logRetention: RetentionDays.THREE_MONTHS,
+  logLevel: 'INFO',
+};
+
+/** Only `dev` is disposable: every other stage keeps its table (and logs) when torn down. */
+export const stageSettings = (stage: string): StageSettings =>
+  stage === DEFAULT_STAGE ? DISPOSABLE_STAGE_SETTINGS : KEPT_STAGE_SETTINGS;
+
+export const stageFromContext = (scope: Construct): string => {
+  const stage: unknown = scope.node.tryGetContext(STAGE_CONTEXT_KEY) ?? DEFAULT_STAGE;
+  if (typeof stage !== 'string' || !STAGE_PATTERN.test(stage)) {
+    throw new Error(`Context "${STAGE_CONTEXT_KEY}" must match ${STAGE_PATTERN}, got ${JSON.stringify(stage)}`);
+  }
+  return stage;
+};
+
+export interface RepricerStackProps extends StackProps {
+  readonly stage: string;
+  /** Defaults to ROUTES; tests pass extra routes to exercise path parameters and public routes. */
+  readonly routes?: readonly RouteDefinition[];
+}
+
+export class RepricerStack extends Stack {
+  readonly table: RepricerTable;
+  readonly api: RepricerApi;
+  readonly alarms: Alarms;
+
+  constructor(scope: Construct, id: string, props: RepricerStackProps) {
+    super(scope, id, props);
+    const { stage } = props;
+    if (!STAGE_PATTERN.test(stage)) throw new Error(`Stage must match ${STAGE_PATTERN}, got "${stage}"`);
+    const settings = stageSettings(stage);
+
+    Tags.of(this).add('service', 'repricer-api');
+    Tags.of(this).add('stage', stage);
+
+    this.table = new RepricerTable(this, 'Data', {
+      removalPolicy: settings.removalPolicy,
+      deletionProtection: settings.deletionProtection,
+    });
+
+    this.api = new RepricerApi(this, 'Api', {
+      stage,
+      projectRoot: PROJECT_ROOT,
+      routes: props.routes ?? ROUTES,
+      authorizer: AUTHORIZER,
+      table: this.table.table,
+      removalPolicy: settings.removalPolicy,
+      logRetention: settings.logRetention,
+      logLevel: settings.logLevel,
+    });
+
+    this.alarms = new Alarms(this, 'Alarms', {
+      stage,
+      api: this.api.restApi,
+      table: this.table.table,
+      functions: [
+        ...[...this.api.routeFunctions].map(([name, fn]) => ({ name, function: fn.function })),
+        ...(this.api.authorizerFunction ? [{ name: 'Authorizer', function: this.api.authorizerFunction.function }] : []),
+      ],
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the API stage' });
+    new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The DynamoDB table' });
+  }
+}

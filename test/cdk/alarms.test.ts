@@ -1,0 +1,83 @@
+import { ALARM_THRESHOLDS, MONITORED_TABLE_OPERATIONS } from '../../lib/constructs/alarms.js';
+import { ROUTES } from '../../lib/routes.js';
+import { functionNamed, resourcesOfType, synthStack, type CfnResource, type SynthesizedStack } from './stack-fixture.js';
+
+const FUNCTION_NAMES = [...ROUTES.map((route) => route.name), 'Authorizer'];
+
+describe('CloudWatch alarms', () => {
+  let synthesized: SynthesizedStack;
+  let alarms: CfnResource[];
+  const alarmNamed = (suffix: string) =>
+    alarms.find((alarm) => alarm.Properties.AlarmName === `repricer-prod-${suffix}`)?.Properties;
+
+  beforeAll(() => {
+    synthesized = synthStack({ stage: 'prod' });
+    alarms = Object.values(resourcesOfType(synthesized.template, 'AWS::CloudWatch::Alarm'));
+  });
+
+  it('has two API alarms, two per function and two for the table', () => {
+    expect(alarms).toHaveLength(2 + 2 * FUNCTION_NAMES.length + 2);
+  });
+
+  it('alarms on the API 5XX error rate', () => {
+    expect(alarmNamed('Api5xxRate')).toMatchObject({
+      Namespace: 'AWS/ApiGateway',
+      MetricName: '5XXError',
+      Dimensions: [{ Name: 'ApiName', Value: 'repricer-api-prod' }],
+      Statistic: 'Average',
+      Threshold: ALARM_THRESHOLDS.api5xxRate,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it('alarms on the API p99 latency', () => {
+    expect(alarmNamed('ApiP99Latency')).toMatchObject({
+      Namespace: 'AWS/ApiGateway',
+      MetricName: 'Latency',
+      Dimensions: [{ Name: 'ApiName', Value: 'repricer-api-prod' }],
+      ExtendedStatistic: 'p99',
+      Threshold: 2500,
+    });
+  });
+
+  it.each(FUNCTION_NAMES)('alarms on errors and throttles of the %s function', (name) => {
+    // Prepare
+    const [functionId] = functionNamed(synthesized.template, name);
+    const dimensions = [{ Name: 'FunctionName', Value: { Ref: functionId } }];
+
+    // Assess
+    expect(alarmNamed(`${name}Errors`)).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Errors', Dimensions: dimensions, Statistic: 'Sum', Threshold: 1 });
+    expect(alarmNamed(`${name}Throttles`)).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Throttles', Dimensions: dimensions, Statistic: 'Sum', Threshold: 1 });
+  });
+
+  it.each([
+    ['TableThrottledRequests', 'ThrottledRequests'],
+    ['TableSystemErrors', 'SystemErrors'],
+  ])('%s sums DynamoDB %s over the operations the code uses', (alarmName, metricName) => {
+    // Prepare
+    const tableId = Object.keys(resourcesOfType(synthesized.template, 'AWS::DynamoDB::Table'))[0];
+
+    // Act
+    const alarm = alarmNamed(alarmName);
+    const metrics = (alarm?.Metrics as Array<{ MetricStat?: { Metric: Record<string, unknown> } }>).filter((m) => m.MetricStat);
+
+    // Assess
+    expect(alarm?.Threshold).toBe(1);
+    expect(metrics).toHaveLength(MONITORED_TABLE_OPERATIONS.length);
+    expect(metrics.length).toBeLessThanOrEqual(10);
+    for (const { MetricStat } of metrics) {
+      expect(MetricStat?.Metric).toMatchObject({
+        Namespace: 'AWS/DynamoDB',
+        MetricName: metricName,
+      });
+      expect(MetricStat?.Metric.Dimensions).toEqual(
+        expect.arrayContaining([{ Name: 'TableName', Value: { Ref: tableId } }]),
+      );
+    }
+    const operations = metrics.map(({ MetricStat }) =>
+      (MetricStat?.Metric.Dimensions as Array<{ Name: string; Value: unknown }>).find((d) => d.Name === 'Operation')?.Value,
+    );
+    expect(operations.sort()).toEqual([...MONITORED_TABLE_OPERATIONS].sort());
+  });
+});

@@ -1,0 +1,94 @@
+import { AUTHORIZER, ROUTES } from '../../lib/routes.js';
+import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from '../../lib/repricer-stack.js';
+import { bundledCode, functionNamed, resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
+
+/** Names in the bundle's `export{a as b, c}` clauses (esbuild's ESM output). */
+const exportedNames = (code: string): string[] =>
+  [...code.matchAll(/export\s*\{([^}]*)\}/g)].flatMap((match) =>
+    (match[1] ?? '').split(',').map((binding) => binding.trim().split(/\s+as\s+/).at(-1) ?? ''),
+  );
+
+const FUNCTIONS = [
+  ...ROUTES.map((route) => ({ name: route.name, entry: route.entry })),
+  { name: 'Authorizer', entry: AUTHORIZER.entry },
+];
+
+describe('Lambda functions', () => {
+  let dev: SynthesizedStack;
+  let prod: SynthesizedStack;
+
+  beforeAll(() => {
+    dev = synthStack({ stage: 'dev' });
+    prod = synthStack({ stage: 'prod' });
+  });
+
+  it('has one function per route plus the authorizer', () => {
+    dev.template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1);
+  });
+
+  it.each(FUNCTIONS)('$name runs on Node.js 24 / arm64 with the shared settings', ({ name }) => {
+    // Act
+    const [, fn] = functionNamed(dev.template, name);
+
+    // Assess
+    expect(fn.Properties).toMatchObject({
+      Runtime: 'nodejs24.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      MemorySize: 512,
+      Timeout: 10,
+      TracingConfig: { Mode: 'Active' },
+      Environment: {
+        Variables: {
+          TABLE_NAME: { Ref: expect.stringMatching(/^DataTable/) },
+          POWERTOOLS_SERVICE_NAME: 'repricer-api',
+          POWERTOOLS_LOG_LEVEL: 'DEBUG',
+          NODE_OPTIONS: '--enable-source-maps',
+        },
+      },
+    });
+    expect(FUNCTION_MEMORY_MB).toBe(512);
+    expect(FUNCTION_TIMEOUT_SECONDS).toBeLessThan(29);
+  });
+
+  it.each(FUNCTIONS)('$name is bundled from $entry as ESM that exports `handler`', ({ name }) => {
+    // Prepare
+    const [logicalId] = functionNamed(dev.template, name);
+
+    // Act
+    const code = bundledCode(dev.app, dev.template, logicalId);
+
+    // Assess: the runtime loads index.mjs and calls its `handler` export
+    expect(exportedNames(code)).toContain('handler');
+    expect(code.includes('createRequire')).toBe(true);
+    // the SDK is bundled, not taken from the runtime
+    expect(/from\s*["']@aws-sdk\//.test(code)).toBe(false);
+  });
+
+  it.each(FUNCTIONS)('$name writes to its own log group, kept a week in dev and three months elsewhere', ({ name }) => {
+    for (const [synthesized, days] of [
+      [dev, 7],
+      [prod, 90],
+    ] as const) {
+      const [, fn] = functionNamed(synthesized.template, name);
+      const logGroupId = fn.Properties.LoggingConfig?.LogGroup?.Ref as string;
+      const logGroup = resourcesOfType(synthesized.template, 'AWS::Logs::LogGroup')[logGroupId];
+      expect(logGroup?.Properties.RetentionInDays).toBe(days);
+    }
+  });
+
+  it('logs at INFO outside dev', () => {
+    const [, fn] = functionNamed(prod.template, 'ListOffers');
+    expect(fn.Properties.Environment.Variables.POWERTOOLS_LOG_LEVEL).toBe('INFO');
+  });
+
+  it('gives every function a role of its own, without managed policies', () => {
+    const roleIds = Object.values(resourcesOfType(dev.template, 'AWS::Lambda::Function')).map(
+      (fn) => fn.Properties.Role['Fn::GetAtt'][0] as string,
+    );
+    expect(new Set(roleIds).size).toBe(FUNCTIONS.length);
+    for (const role of Object.values(resourcesOfType(dev.template, 'AWS::IAM::Role'))) {
+      expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+    }
+  });
+});

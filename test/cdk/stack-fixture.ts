@@ -1,0 +1,109 @@
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { RepricerStack } from '../../lib/repricer-stack.js';
+import type { RouteDefinition } from '../../lib/routes.js';
+
+/** The context `cdk synth` runs with (feature flags included), so tests see the same stack. */
+const cdkJsonContext = (): Record<string, unknown> => {
+  const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as {
+    context: Record<string, unknown>;
+  };
+  return cdkJson.context;
+};
+
+export interface SynthOptions {
+  readonly stage?: string;
+  readonly routes?: readonly RouteDefinition[];
+}
+
+export interface SynthesizedStack {
+  readonly app: App;
+  readonly stack: RepricerStack;
+  readonly template: Template;
+}
+
+export const synthStack = ({ stage = 'dev', routes }: SynthOptions = {}): SynthesizedStack => {
+  const app = new App({ context: { ...cdkJsonContext(), stage } });
+  const stack = new RepricerStack(app, `RepricerApi-${stage}`, { stage, ...(routes ? { routes } : {}) });
+  return { app, stack, template: Template.fromStack(stack) };
+};
+
+// Queries over the synthesized template.
+
+export interface CfnResource {
+  readonly Type: string;
+  readonly Properties: Record<string, any>;
+  readonly DeletionPolicy?: string;
+  readonly UpdateReplacePolicy?: string;
+}
+
+export const resourcesOfType = (template: Template, type: string): Record<string, CfnResource> =>
+  template.findResources(type) as Record<string, CfnResource>;
+
+const only = <T>(items: readonly T[], what: string): T => {
+  if (items.length !== 1) throw new Error(`Expected exactly one ${what}, found ${items.length}`);
+  return items[0] as T;
+};
+
+/** The Lambda function serving a route (or 'Authorizer'), found by its description prefix. */
+export const functionNamed = (template: Template, name: string): [string, CfnResource] =>
+  only(
+    Object.entries(resourcesOfType(template, 'AWS::Lambda::Function')).filter(([, fn]) =>
+      String(fn.Properties.Description).startsWith(`${name}:`),
+    ),
+    `function ${name}`,
+  );
+
+export interface PolicyStatementJson {
+  readonly Effect: string;
+  readonly Action: string | string[];
+  readonly Resource: unknown;
+}
+
+export const actionsOf = (statement: PolicyStatementJson): string[] =>
+  Array.isArray(statement.Action) ? statement.Action : [statement.Action];
+
+/** Every statement of every policy attached to the function's role. */
+export const roleStatements = (template: Template, functionLogicalId: string): PolicyStatementJson[] => {
+  const fn = resourcesOfType(template, 'AWS::Lambda::Function')[functionLogicalId];
+  const roleId = fn?.Properties.Role?.['Fn::GetAtt']?.[0] as string;
+  return Object.values(resourcesOfType(template, 'AWS::IAM::Policy'))
+    .filter((policy) => (policy.Properties.Roles as unknown[]).some((role) => JSON.stringify(role) === JSON.stringify({ Ref: roleId })))
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement as PolicyStatementJson[]);
+};
+
+/** Full path of every API Gateway resource, by logical id, rebuilt from PathPart and ParentId. */
+export const resourcePaths = (template: Template): Map<string, string> => {
+  const resources = resourcesOfType(template, 'AWS::ApiGateway::Resource');
+  const pathOf = (id: string): string => {
+    const resource = resources[id];
+    if (!resource) throw new Error(`No resource ${id}`);
+    const parentRef = resource.Properties.ParentId?.Ref as string | undefined;
+    const parentPath = parentRef ? pathOf(parentRef) : '';
+    return `${parentPath}/${resource.Properties.PathPart as string}`;
+  };
+  return new Map(Object.keys(resources).map((id) => [id, pathOf(id)]));
+};
+
+/** Methods by "VERB /path". */
+export const methodsByRoute = (template: Template): Map<string, CfnResource> => {
+  const paths = resourcePaths(template);
+  const methods = resourcesOfType(template, 'AWS::ApiGateway::Method');
+  return new Map(
+    Object.values(methods).map((method) => {
+      const resourceRef = method.Properties.ResourceId?.Ref as string | undefined;
+      const resourcePath = resourceRef ? paths.get(resourceRef) : '/';
+      return [`${method.Properties.HttpMethod as string} ${resourcePath}`, method];
+    }),
+  );
+};
+
+/** The bundled handler code of a function, read from the staged asset. */
+export const bundledCode = (app: App, template: Template, functionLogicalId: string): string => {
+  const fn = resourcesOfType(template, 'AWS::Lambda::Function')[functionLogicalId];
+  const s3Key = String(fn?.Properties.Code?.S3Key);
+  const assetHash = s3Key.replace(/\.zip$/, '');
+  return readFileSync(path.join(app.outdir, `asset.${assetHash}`, 'index.mjs'), 'utf8');
+};
