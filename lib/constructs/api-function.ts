@@ -5,17 +5,13 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import path from 'node:path';
+import { LAMBDA_BUNDLING } from './bundling.js';
 
 /** Shorter than API Gateway's 29 s integration timeout, so a slow call ends as our own error. */
 export const FUNCTION_TIMEOUT_SECONDS = 10;
 export const FUNCTION_MEMORY_MB = 512;
 export const FUNCTION_RUNTIME = Runtime.NODEJS_24_X;
 export const POWERTOOLS_SERVICE_NAME = 'repricer-api';
-
-/** The bundle is ESM; some bundled CommonJS dependencies still call `require`. */
-const ESM_REQUIRE_BANNER =
-  "import { createRequire as topLevelCreateRequire } from 'node:module';" +
-  'const require = topLevelCreateRequire(import.meta.url);';
 
 export interface ApiFunctionProps {
   /** Project root: handler entries and the lock file are resolved against it. */
@@ -75,11 +71,9 @@ export class ApiFunction extends Construct {
         NODE_OPTIONS: '--enable-source-maps',
       },
       bundling: {
+        ...LAMBDA_BUNDLING,
+        mainFields: [...LAMBDA_BUNDLING.mainFields],
         format: OutputFormat.ESM,
-        target: 'node24',
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_BANNER,
-        minify: true,
         sourceMap: true,
         sourcesContent: false,
         // Bundle the pinned SDK version instead of whatever the runtime ships.
