@@ -1,10 +1,7 @@
 import type { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { GLOBAL_SECONDARY_INDEXES, TABLE_KEYS } from '../table-schema.js';
-
-/** Items with this epoch-seconds attribute are deleted by DynamoDB once it has passed. */
-export const TTL_ATTRIBUTE = 'expiresAt';
+import { GLOBAL_SECONDARY_INDEXES, LOCAL_SECONDARY_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../table-schema.js';
 
 export interface RepricerTableProps {
   readonly removalPolicy: RemovalPolicy;
@@ -33,6 +30,13 @@ export class RepricerTable extends Construct {
       this.table.addGlobalSecondaryIndex({
         indexName: index.indexName,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType[index.projection],
+      });
+    }
+    for (const index of LOCAL_SECONDARY_INDEXES) {
+      this.table.addLocalSecondaryIndex({
+        indexName: index.indexName,
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
         projectionType: ProjectionType[index.projection],
       });

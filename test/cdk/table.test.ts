@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { TTL_ATTRIBUTE } from '../../lib/constructs/repricer-table.js';
-import { GLOBAL_SECONDARY_INDEXES, TABLE_KEYS } from '../../lib/table-schema.js';
+
+import { GLOBAL_SECONDARY_INDEXES, KEY_ATTRIBUTES, LOCAL_SECONDARY_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../lib/table-schema.js';
 import { resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
 
 describe('DynamoDB table', () => {
@@ -27,11 +27,14 @@ describe('DynamoDB table', () => {
       ],
       Projection: { ProjectionType: 'ALL' },
     }));
-    const keyAttributes = new Set([
-      TABLE_KEYS.partitionKey,
-      TABLE_KEYS.sortKey,
-      ...GLOBAL_SECONDARY_INDEXES.flatMap((index) => [index.partitionKey, index.sortKey]),
-    ]);
+    const expectedLocalIndexes = LOCAL_SECONDARY_INDEXES.map((index) => ({
+      IndexName: index.indexName,
+      KeySchema: [
+        { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
+        { AttributeName: index.sortKey, KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: 'KEYS_ONLY' },
+    }));
 
     // Assess
     expect(table?.Properties.KeySchema).toEqual([
@@ -40,10 +43,11 @@ describe('DynamoDB table', () => {
     ]);
     expect(table?.Properties.GlobalSecondaryIndexes).toEqual(expectedIndexes);
     expect(table?.Properties.GlobalSecondaryIndexes).toHaveLength(3);
-    expect(table?.Properties.AttributeDefinitions).toEqual(
-      [...keyAttributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+    expect(table?.Properties.LocalSecondaryIndexes).toEqual(expectedLocalIndexes);
+    expect(table?.Properties.LocalSecondaryIndexes).toHaveLength(4);
+    expect(new Set(table?.Properties.AttributeDefinitions)).toEqual(
+      new Set(KEY_ATTRIBUTES.map((name) => ({ AttributeName: name, AttributeType: 'S' }))),
     );
-    expect(table?.Properties.LocalSecondaryIndexes).toBeUndefined();
   });
 
   it('is on-demand, point-in-time recoverable, encrypted with the AWS managed key, with a TTL attribute', () => {

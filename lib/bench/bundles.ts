@@ -1,0 +1,65 @@
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { AUTHORIZER, ROUTES } from '../routes.js';
+import { LAMBDA_BUNDLING } from '../constructs/bundling.js';
+
+export interface BundleFigures {
+  readonly name: string;
+  readonly bytes: number;
+  readonly coldImportMs: number;
+}
+
+const BARE_SOURCE = `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+export const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+export const handler = async () => ({ statusCode: 200, body: '' });
+`;
+
+const bundle = async (root: string, entry: string, outfile: string) => {
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: LAMBDA_BUNDLING.target,
+    mainFields: [...LAMBDA_BUNDLING.mainFields],
+    banner: { js: LAMBDA_BUNDLING.banner },
+    minify: LAMBDA_BUNDLING.minify,
+    absWorkingDir: root,
+    logLevel: 'error',
+  });
+  return statSync(outfile).size;
+};
+
+/** Median time to import the bundle in a fresh Node process (what a cold start pays for code). */
+const coldImportMs = (file: string, runs: number): number => {
+  const script = `const t = performance.now(); await import(${JSON.stringify(file)}); process.stdout.write(String(performance.now() - t));`;
+  const times = Array.from({ length: runs }, () =>
+    Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...process.env, TABLE_NAME: 'bench', AWS_REGION: 'us-east-1', POWERTOOLS_LOG_LEVEL: 'WARN' },
+    }).toString()),
+  ).sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+};
+
+/** Every function's bundle, built with the stack's esbuild settings, beside a bare client bundle. */
+export const measureBundles = async (root: string, outDir: string, runs = 15): Promise<BundleFigures[]> => {
+  mkdirSync(outDir, { recursive: true });
+  const barePath = path.join(outDir, 'bare-entry.mjs');
+  writeFileSync(barePath, BARE_SOURCE);
+  const entries = [
+    { name: 'bare DynamoDB document client', entry: barePath },
+    { name: 'authorizer', entry: path.join(root, AUTHORIZER.entry) },
+    ...ROUTES.map((route) => ({ name: route.name, entry: path.join(root, route.entry) })),
+  ];
+  const figures: BundleFigures[] = [];
+  for (const { name, entry } of entries) {
+    const outfile = path.join(outDir, `${name.replace(/\W+/g, '-')}.mjs`);
+    const bytes = await bundle(root, entry, outfile);
+    figures.push({ name, bytes, coldImportMs: coldImportMs(outfile, runs) });
+  }
+  return figures;
+};
