@@ -1,0 +1,84 @@
+import type { ConnectorType, ConnectorTypeFields, Offer, OfferFields, Product, ProductFields } from '../../../lambdas/shared/domain/records.js';
+
+/** Valid records of the interface, for tests of the data layer and the handlers. */
+export const CREATED_AT = '2026-01-02T03:04:05.678Z';
+
+export const feeEstimate = (fulfilment: number, commissionPercentage: number) => ({
+  commission: 0,
+  fulfilment,
+  commission_percentage: commissionPercentage,
+});
+
+export const productFields = (overrides: Partial<ProductFields> = {}): ProductFields => ({
+  code: 'SKU-1',
+  title: 'Kettle',
+  description: 'A 1.7 l kettle',
+  brand: 'Acme',
+  colour: 'white',
+  barcode: '6001234567890',
+  type: null,
+  material: null,
+  parent_code: null,
+  images: ['https://cdn.example.com/sku-1/1.jpg'],
+  main_image: 'https://cdn.example.com/sku-1/main.jpg',
+  retail_price: 499.99,
+  soh: 10,
+  height_cm: 25,
+  length_cm: 20,
+  width_cm: 15,
+  weight_g: 1200,
+  fee_estimates: { takealot: { instock: feeEstimate(5, 15), leadtime: feeEstimate(8, 20) } },
+  ...overrides,
+});
+
+export const product = (overrides: Partial<Product> = {}): Product => ({
+  id: 11,
+  ...productFields(),
+  created_at: CREATED_AT,
+  updated_at: CREATED_AT,
+  ...overrides,
+});
+
+export const connectorTypeFields = (overrides: Partial<ConnectorTypeFields> = {}): ConnectorTypeFields => ({
+  uid: 'takealot',
+  name: 'Takealot',
+  logo: 'https://cdn.example.com/takealot.png',
+  website: 'https://www.takealot.com',
+  ...overrides,
+});
+
+export const connectorType = (overrides: Partial<ConnectorType> = {}): ConnectorType => ({
+  id: 3,
+  ...connectorTypeFields(),
+  created_at: CREATED_AT,
+  updated_at: CREATED_AT,
+  ...overrides,
+});
+
+export const offerFields = (overrides: Partial<OfferFields> = {}): OfferFields => ({
+  offer_id: 'OF-1',
+  offer_price: 450,
+  offer_status: 'active',
+  stock_status: 'in_stock',
+  competitiveness: 'winning',
+  total_competitors: 5,
+  winning: true,
+  winning_delivery: false,
+  winning_price: 449.99,
+  rating_avg: 4.5,
+  rating_count: '120',
+  seller_id: 'seller-own',
+  seller_name: 'Own Shop',
+  url: 'https://www.takealot.com/offer/OF-1',
+  last_seen_at: CREATED_AT,
+  ...overrides,
+});
+
+export const offer = (overrides: Partial<Offer> = {}): Offer => ({
+  id: 1,
+  ...offerFields(),
+  product: product(),
+  created_at: CREATED_AT,
+  updated_at: CREATED_AT,
+  ...overrides,
+});

@@ -1,0 +1,56 @@
+import { UnreadableLine, validateImport } from '../../../lambdas/shared/domain/import-records.js';
+import { connectorTypeFields, offerFields, productFields } from '../data/fixtures.js';
+
+const connectorLine = (uid = 'takealot') => ({ type: 'connector_type', data: connectorTypeFields({ uid }) });
+const productLine = (code = 'SKU-1') => ({ type: 'product', data: productFields({ code }) });
+const offerLine = (offerId = 'OF-1', productCode = 'SKU-1') => ({ type: 'offer', data: { ...offerFields({ offer_id: offerId }), product_code: productCode } });
+
+describe('validateImport', () => {
+  it('parses a valid file into records, in order, without problems', () => {
+    // Act
+    const { records, problems } = validateImport([connectorLine(), productLine(), offerLine()]);
+
+    // Assert
+    expect(problems).toEqual([]);
+    expect(records.map((r) => r.type)).toEqual(['connector_type', 'product', 'offer']);
+    expect(records[2]).toEqual({ type: 'offer', data: { ...offerFields(), product_code: 'SKU-1' } });
+  });
+
+  it('reports each bad line by its 1-based number', () => {
+    // Arrange
+    const inputs = [
+      productLine(),
+      new UnreadableLine('not JSON: Unexpected token'),
+      { type: 'offer', data: { ...offerFields({ offer_id: 'OF-2' }) } }, // no product_code
+      { type: 'warehouse', data: {} },
+      { ...productLine('SKU-2'), extra: true },
+      offerLine('OF-3'),
+    ];
+
+    // Act
+    const { records, problems } = validateImport(inputs);
+
+    // Assert
+    expect(problems.map((p) => p.line)).toEqual([2, 3, 4, 5]);
+    expect(problems[0]).toEqual({ line: 2, message: 'not JSON: Unexpected token' });
+    expect(problems[1]?.message).toContain('data.product_code');
+    expect(problems[3]?.message).toContain('(record)');
+    expect(records).toHaveLength(2);
+  });
+
+  it.each<[string, unknown[], string]>([
+    ['a product code', [productLine('A'), productLine('B'), productLine('A')], 'product code "A" repeats line 1'],
+    ['an offer id', [offerLine('X'), offerLine('X')], 'offer_id "X" repeats line 1'],
+    ['a connector uid', [connectorLine('bol'), productLine(), connectorLine('bol')], 'connector_type uid "bol" repeats line 1'],
+  ])('reports %s repeated within the file', (_case, inputs, message) => {
+    // Act
+    const { problems } = validateImport(inputs);
+
+    // Assert
+    expect(problems).toEqual([{ line: inputs.length, message }]);
+  });
+
+  it('does not confuse a product code with an offer id of the same text', () => {
+    expect(validateImport([productLine('SAME'), offerLine('SAME', 'SAME')]).problems).toEqual([]);
+  });
+});

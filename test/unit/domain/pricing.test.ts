@@ -1,0 +1,85 @@
+import { computePricing, type PricingInput } from '../../../lambdas/shared/domain/pricing.js';
+import type { FeeEstimates } from '../../../lambdas/shared/domain/records.js';
+
+const fee = (fulfilment: number, commissionPercentage: number) => ({
+  commission: 0, // the absolute commission estimate is informative only; the rate is used
+  fulfilment,
+  commission_percentage: commissionPercentage,
+});
+
+/** One connector "takealot" with different in-stock and lead-time fees. */
+const estimates = (instock: [number, number], leadtime: [number, number] = instock): FeeEstimates => ({
+  takealot: { instock: fee(...instock), leadtime: fee(...leadtime) },
+});
+
+const input = (overrides: Partial<PricingInput>): PricingInput => ({
+  preferredPrice: 100,
+  preferredProfit: 20,
+  minProfit: 0,
+  soh: 10,
+  feeEstimates: estimates([5, 15], [8, 20]),
+  connectorUid: 'takealot',
+  ...overrides,
+});
+
+describe('computePricing', () => {
+  it.each<[string, Partial<PricingInput>, number, number]>([
+    // C = 100 - 0.15*100 - 5 - 20 = 60; min_price = (60 + 5 + 0) / 0.85 = 76.470588.. -> 76.48
+    ['the worked example (in stock)', {}, 76.48, 5],
+    // soh 0 -> leadtime fees: C = 100 - 20 - 8 - 20 = 52; (52 + 8 + 0) / 0.8 = 75 exactly
+    ['lead-time fees when nothing is in stock', { soh: 0 }, 75, 8],
+    // C = 60; (60 + 5 + 5) / 0.85 = 82.352941.. -> 82.36
+    ['a min_profit of 5', { minProfit: 5 }, 82.36, 5],
+    // no fees: C = 100 - 20 = 80; min_price = 80 (= P - profit gap)
+    ['null fee_estimates (all fees 0)', { feeEstimates: null }, 80, 0],
+    // no fees, gap 15: 100 - 15 = 85
+    ['null fee_estimates with a min_profit', { feeEstimates: null, minProfit: 5 }, 85, 0],
+    // the connector has no estimates: fees 0, P - gap = 50 - 10 = 40
+    ['a connector without estimates', { preferredPrice: 50, preferredProfit: 10, connectorUid: 'amazon' }, 40, 0],
+    // 30 %, no fulfilment: C = 10 - 3 - 0 - 1 = 6; 6 / 0.7 = 8.571428.. -> 8.58 (rounded up)
+    ['a non-terminating fraction, rounded up', { preferredPrice: 10, preferredProfit: 1, feeEstimates: estimates([0, 30]) }, 8.58, 0],
+    // C = 21 - 3.15 - 5 - 17 = -4.15; (-4.15 + 5) / 0.85 = 1 exactly (binary floats: 1.0000000000000018 -> 1.01)
+    ['an exact cent that floats would push up (15 %)', { preferredPrice: 21, preferredProfit: 17 }, 1, 5],
+    // C = 16.85 - 2.10625 - 5 - 1.75 = 7.99375; (7.99375 + 5) / 0.875 = 14.85 exactly (floats: 14.850000000000003 -> 14.86)
+    ['a decimal percentage of 12.5 without drift', { preferredPrice: 16.85, preferredProfit: 1.75, feeEstimates: estimates([5, 12.5]) }, 14.85, 5],
+    // C = 100 - 12.5 - 5 - 7 = 75.5; (75.5 + 5) / 0.875 = 92 exactly
+    ['12.5 % on a round price', { preferredProfit: 7, feeEstimates: estimates([5, 12.5]) }, 92, 5],
+    // min_profit = preferred_profit: min_price is the preferred price itself
+    ['no profit gap', { preferredPrice: 19.99, preferredProfit: 3, minProfit: 3 }, 19.99, 5],
+    // fees 0, gap 9.99: 10 - 9.99 = 0.01, the smallest positive price
+    ['the smallest positive minimum price', { preferredPrice: 10, preferredProfit: 9.99, feeEstimates: null }, 0.01, 0],
+    // 0 % commission: min_price = P - gap = 100 - 20
+    ['a zero commission', { feeEstimates: estimates([2.5, 0]) }, 80, 2.5],
+  ])('%s', (_case, overrides, minPrice, fixedFulfilmentFee) => {
+    // Act
+    const outcome = computePricing(input(overrides));
+
+    // Assert
+    expect(outcome).toEqual({
+      ok: true,
+      value: { minPrice, minProfit: overrides.minProfit ?? 0, fixedFulfilmentFee },
+    });
+  });
+
+  it.each<[string, Partial<PricingInput>, RegExp]>([
+    ['a commission of 100 %', { feeEstimates: estimates([5, 100]) }, /100 or more/],
+    // fees 0: 10 - 10 = 0, not positive
+    ['a minimum price of exactly 0', { preferredPrice: 10, preferredProfit: 10, feeEstimates: null }, /not be positive/],
+    // 10 - 9 / 0.85 = -0.588..
+    ['a profit the price cannot carry', { preferredPrice: 10, preferredProfit: 9 }, /larger than the preferred price can carry/],
+    ['min_profit above preferred_profit', { preferredProfit: 5, minProfit: 6 }, /min_profit must not exceed preferred_profit/],
+  ])('refuses %s', (_case, overrides, reason) => {
+    // Act
+    const outcome = computePricing(input(overrides));
+
+    // Assert
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.reason).toMatch(reason);
+  });
+
+  it('uses the in-stock fees for any positive stock on hand', () => {
+    expect(computePricing(input({ soh: 1 }))).toEqual(computePricing(input({ soh: 10 })));
+    expect(computePricing(input({ soh: 1 }))).not.toEqual(computePricing(input({ soh: 0 })));
+  });
+});
