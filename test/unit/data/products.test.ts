@@ -1,11 +1,13 @@
-import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { getProduct, getProducts, upsertProducts } from '../../../lambdas/shared/data/products.js';
 import { CREATED_AT, product, productFields } from './fixtures.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const NOW = '2026-11-22T10:15:30.123Z';
-const storedItem = (record = product()) => ({ pk: `T#c1#P#${record.code}`, sk: 'PRODUCT', entity: 'product', updatedAt: record.updated_at, record });
+const storedItem = (record = product(), copiesAt: string | undefined = record.updated_at) => ({
+  pk: `T#c1#P#${record.code}`, sk: 'PRODUCT', entity: 'product', updatedAt: record.updated_at, ...(copiesAt ? { copiesAt } : {}), record,
+});
 const membership = (id: string, views: string[]) => ({ pk: 'T#c1#PO#SKU-1', sk: id, entity: 'productOffer', offerId: `OF-${id}`, views });
 const transactItems = () => ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems ?? []);
 
@@ -62,7 +64,19 @@ describe('getProducts', () => {
 });
 
 describe('upsertProducts', () => {
-  it('creates a new product with a fresh id and the updatedAt its offers check', async () => {
+  const productPut = (record: Record<string, unknown>) => ({
+    TableName: 'test-table',
+    Item: { pk: 'T#c1#P#SKU-1', sk: 'PRODUCT', entity: 'product', updatedAt: NOW, record },
+  });
+  const copiesCaughtUp = {
+    TableName: 'test-table',
+    Key: { pk: 'T#c1#P#SKU-1', sk: 'PRODUCT' },
+    UpdateExpression: 'SET copiesAt = :at',
+    ConditionExpression: 'updatedAt = :at',
+    ExpressionAttributeValues: { ':at': NOW },
+  };
+
+  it('creates a new product with a fresh id, then records that its (no) copies caught up', async () => {
     // Arrange
     ddb.on(BatchGetCommand).resolves({ Responses: { 'test-table': [] } });
     ddb.on(UpdateCommand).resolves({ Attributes: { value: 21 } });
@@ -74,17 +88,17 @@ describe('upsertProducts', () => {
     // Assert
     expect(written).toBe(1);
     const record = { id: 21, ...productFields(), created_at: NOW, updated_at: NOW };
-    expect(transactItems()).toEqual([
-      [{ Put: { TableName: 'test-table', Item: { pk: 'T#c1#P#SKU-1', sk: 'PRODUCT', entity: 'product', updatedAt: NOW, record } } }],
-    ]);
+    expect(ddb.commandCalls(PutCommand).map((c) => c.args[0].input)).toEqual([productPut(record)]);
+    expect(transactItems()).toEqual([]);
     expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input).toMatchObject({
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': 'T#c1#PO#SKU-1' },
       ConsistentRead: true,
     });
+    expect(ddb.commandCalls(UpdateCommand).at(-1)?.args[0].input).toEqual(copiesCaughtUp);
   });
 
-  it('does not rewrite an unchanged product', async () => {
+  it('does not rewrite an unchanged product whose copies are up to date', async () => {
     // Arrange
     ddb.on(BatchGetCommand).resolves({ Responses: { 'test-table': [storedItem()] } });
 
@@ -93,11 +107,12 @@ describe('upsertProducts', () => {
 
     // Assert
     expect(written).toBe(0);
+    expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
   });
 
-  it('updates the product copy in every view of every offer, in the same transaction', async () => {
+  it('writes the product first, then its copy in every view of every offer', async () => {
     // Arrange
     ddb.on(BatchGetCommand).resolves({ Responses: { 'test-table': [storedItem()] } });
     ddb
@@ -121,19 +136,16 @@ describe('upsertProducts', () => {
         ExpressionAttributeValues: { ':product': record },
       },
     });
+    expect(ddb.commandCalls(PutCommand).map((c) => c.args[0].input)).toEqual([productPut(record)]);
     expect(transactItems()).toEqual([
-      [
-        { Put: { TableName: 'test-table', Item: { pk: 'T#c1#P#SKU-1', sk: 'PRODUCT', entity: 'product', updatedAt: NOW, record } } },
-        update('T#c1#OV#ALL#*', '00000001'),
-        update('T#c1#OV#ALL#=winning', '00000001'),
-        update('T#c1#OV#ALL#*', '00000002'),
-      ],
+      [update('T#c1#OV#ALL#*', '00000001'), update('T#c1#OV#ALL#=winning', '00000001'), update('T#c1#OV#ALL#*', '00000002')],
     ]);
     expect(ddb.commandCalls(QueryCommand)[1]?.args[0].input.ExclusiveStartKey).toEqual({ pk: 'T#c1#PO#SKU-1', sk: '00000001' });
+    expect(ddb.commandCalls(UpdateCommand).at(-1)?.args[0].input).toEqual(copiesCaughtUp);
   });
 
-  it('splits more than 100 writes into transactions of at most 100', async () => {
-    // Arrange: 150 offers, one view each -> 1 product put + 150 copies
+  it('splits more than 100 copies into transactions of at most 100', async () => {
+    // Arrange: 150 offers, one view each
     ddb.on(BatchGetCommand).resolves({ Responses: { 'test-table': [storedItem()] } });
     ddb.on(QueryCommand).resolves({
       Items: Array.from({ length: 150 }, (_, i) => membership(String(i + 1).padStart(8, '0'), ['ALL#*'])),
@@ -143,27 +155,31 @@ describe('upsertProducts', () => {
     await upsertProducts('c1', [productFields({ title: 'Kettle 2' })], NOW);
 
     // Assert
-    expect(transactItems().map((items) => items.length)).toEqual([100, 51]);
-    expect(transactItems()[0]?.[0]).toHaveProperty('Put');
+    expect(transactItems().map((items) => items.length)).toEqual([100, 50]);
   });
 
   it('brings every offer copy up to date on the next upsert after a transaction of copies failed', async () => {
     // Arrange: a tiny table: the product item and 150 view copies, each remembering the product's
     // updated_at; a TransactWrite applies all its writes or none.
     const LATER = '2026-11-23T00:00:00.000Z';
-    let storedProduct = product();
+    let stored = storedItem();
     const copies = new Map(Array.from({ length: 150 }, (_, i) => [String(i + 1).padStart(8, '0'), CREATED_AT]));
     let failNextAt: number | undefined = 2;
     let transaction = 0;
-    ddb.on(BatchGetCommand).callsFake(() => ({ Responses: { 'test-table': [storedItem(storedProduct)] } }));
+    ddb.on(BatchGetCommand).callsFake(() => ({ Responses: { 'test-table': [stored] } }));
     ddb.on(QueryCommand).callsFake(() => ({ Items: [...copies.keys()].map((sk) => membership(sk, ['ALL#*'])) }));
-    ddb.on(TransactWriteCommand).callsFake((input: { TransactItems: Record<string, { Item?: { record: typeof storedProduct }; Key?: { sk: string }; ExpressionAttributeValues?: Record<string, { updated_at: string }> }>[] }) => {
+    ddb.on(PutCommand).callsFake((input: { Item: ReturnType<typeof storedItem> }) => {
+      stored = { ...input.Item };
+      return {};
+    });
+    ddb.on(UpdateCommand).callsFake((input: { ExpressionAttributeValues: { ':at': string } }) => {
+      if (stored.updatedAt === input.ExpressionAttributeValues[':at']) stored = { ...stored, copiesAt: input.ExpressionAttributeValues[':at'] };
+      return {};
+    });
+    ddb.on(TransactWriteCommand).callsFake((input: { TransactItems: { Update: { Key: { sk: string }; ExpressionAttributeValues: Record<string, { updated_at: string }> } }[] }) => {
       transaction++;
       if (transaction === failNextAt) throw Object.assign(new Error('Throughput exceeded'), { name: 'ProvisionedThroughputExceededException' });
-      for (const action of input.TransactItems) {
-        if (action.Put?.Item) storedProduct = action.Put.Item.record;
-        if (action.Update) copies.set(action.Update.Key!.sk, action.Update.ExpressionAttributeValues![':product']!.updated_at);
-      }
+      for (const action of input.TransactItems) copies.set(action.Update.Key.sk, action.Update.ExpressionAttributeValues[':product']!.updated_at);
       return {};
     });
 
@@ -173,7 +189,7 @@ describe('upsertProducts', () => {
     await upsertProducts('c1', [productFields({ title: 'Kettle 2' })], '2026-11-24T00:00:00.000Z');
 
     // Assert: no listed offer still carries the old product
-    expect(storedProduct.title).toBe('Kettle 2');
-    expect([...copies.values()].filter((updatedAt) => updatedAt !== storedProduct.updated_at)).toEqual([]);
+    expect(stored.record.title).toBe('Kettle 2');
+    expect([...copies.values()].filter((updatedAt) => updatedAt !== stored.record.updated_at)).toEqual([]);
   });
 });
