@@ -3,10 +3,11 @@
  * tests, so the deployed and the local tables cannot drift.
  *
  * Every key is a string. The base table (pk, sk) holds every entity. An offer-view partition
- * is sorted four ways: by id (the table itself) and by the three GSIs, which project whole
- * items so a page is one Query. The four keys-only LSIs hold the same orders with strongly
+ * is sorted four ways: by id (the table itself) and by the three offer GSIs, which project
+ * whole items so a page is one Query; a repricer-view partition is sorted by id, `updatedKey`
+ * (shared with offers) and `createdKey`. The keys-only LSIs hold the same orders with strongly
  * consistent reads: they are what the rank directories count and step through
- * (see README "Data model").
+ * (see README "Data model"). DynamoDB allows at most five LSIs: all five are used.
  */
 export const TABLE_KEYS = { partitionKey: 'pk', sortKey: 'sk' } as const;
 
@@ -24,7 +25,12 @@ export const OFFER_INDEXES = {
   byUpdated: { indexName: 'byUpdated', partitionKey: 'pk', sortKey: 'updatedKey', projection: 'ALL' },
 } as const satisfies Record<string, IndexDefinition>;
 
-export const GLOBAL_SECONDARY_INDEXES: readonly IndexDefinition[] = Object.values(OFFER_INDEXES);
+/** Orders only repricers are listed in; repricers reuse `byUpdated` for `updated_at`. */
+export const REPRICER_INDEXES = {
+  byCreated: { indexName: 'byCreated', partitionKey: 'pk', sortKey: 'createdKey', projection: 'ALL' },
+} as const satisfies Record<string, IndexDefinition>;
+
+export const GLOBAL_SECONDARY_INDEXES: readonly IndexDefinition[] = [...Object.values(OFFER_INDEXES), ...Object.values(REPRICER_INDEXES)];
 
 export interface LocalIndexDefinition {
   readonly indexName: string;
@@ -38,6 +44,7 @@ export const RANK_INDEXES = {
   rankByCompetitors: { indexName: 'rankByCompetitors', sortKey: 'tcKey', projection: 'KEYS_ONLY' },
   rankByPrice: { indexName: 'rankByPrice', sortKey: 'priceKey', projection: 'KEYS_ONLY' },
   rankByUpdated: { indexName: 'rankByUpdated', sortKey: 'updatedKey', projection: 'KEYS_ONLY' },
+  rankByCreated: { indexName: 'rankByCreated', sortKey: 'createdKey', projection: 'KEYS_ONLY' },
 } as const satisfies Record<string, LocalIndexDefinition>;
 
 export const LOCAL_SECONDARY_INDEXES: readonly LocalIndexDefinition[] = Object.values(RANK_INDEXES);

@@ -42,9 +42,9 @@ describe('DynamoDB table', () => {
       { AttributeName: 'sk', KeyType: 'RANGE' },
     ]);
     expect(table?.Properties.GlobalSecondaryIndexes).toEqual(expectedIndexes);
-    expect(table?.Properties.GlobalSecondaryIndexes).toHaveLength(3);
+    expect(table?.Properties.GlobalSecondaryIndexes).toHaveLength(4);
     expect(table?.Properties.LocalSecondaryIndexes).toEqual(expectedLocalIndexes);
-    expect(table?.Properties.LocalSecondaryIndexes).toHaveLength(4);
+    expect(table?.Properties.LocalSecondaryIndexes).toHaveLength(5);
     expect(new Set(table?.Properties.AttributeDefinitions)).toEqual(
       new Set(KEY_ATTRIBUTES.map((name) => ({ AttributeName: name, AttributeType: 'S' }))),
     );

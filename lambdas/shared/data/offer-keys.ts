@@ -1,7 +1,8 @@
 import { toCents } from '../domain/money.js';
 import type { OfferSortField } from '../domain/offer-query.js';
 import { OFFER_INDEXES, RANK_INDEXES } from '../../../lib/table-schema.js';
-import { part } from './keys.js';
+import { offerViewPartition, part, rankDirectoryKey } from './keys.js';
+import type { RankOrder, SortStorage } from './rank-order.js';
 
 /**
  * Fixed-width, lowercase base-36 encodings: string order equals numeric order, so each sort
@@ -23,6 +24,10 @@ export const idKey = (id: number): string => fixed(id, ID_WIDTH);
 export const competitorsPrefix = (totalCompetitors: number): string => fixed(totalCompetitors, COMPETITORS_WIDTH);
 /** The histogram prefix of a competitor-count key. */
 export const competitorsPrefixOf = (key: string): string => key.slice(0, COMPETITORS_WIDTH);
+/** An ISO timestamp as fixed-width epoch milliseconds; a timestamp order's key starts with it. */
+export const millisPrefix = (timestamp: string): string => fixed(Date.parse(timestamp), MILLIS_WIDTH);
+/** Ids beyond this have no key: no such offer or repricer can exist. */
+export const MAX_ID = 36 ** ID_WIDTH - 1;
 
 export interface SortableOffer {
   readonly id: number;
@@ -41,18 +46,9 @@ export const sortKeyOf = (offer: SortableOffer, field: OfferSortField): string =
     case 'offer_price':
       return fixed(toCents(offer.offer_price), CENTS_WIDTH) + id;
     case 'updated_at':
-      return fixed(Date.parse(offer.updated_at), MILLIS_WIDTH) + id;
+      return millisPrefix(offer.updated_at) + id;
   }
 };
-
-interface SortStorage {
-  /** Where pages are read: the table itself (id) or a GSI projecting whole items. */
-  readonly pageIndex?: string;
-  readonly pageAttribute: string;
-  /** The keys-only LSI holding the same order, read consistently to count and step. */
-  readonly rankIndex: string;
-  readonly rankAttribute: string;
-}
 
 export const SORT_STORAGE: Record<OfferSortField, SortStorage> = {
   id: { pageAttribute: 'sk', rankIndex: RANK_INDEXES.rankById.indexName, rankAttribute: RANK_INDEXES.rankById.sortKey },
@@ -74,6 +70,21 @@ export const SORT_STORAGE: Record<OfferSortField, SortStorage> = {
     rankIndex: RANK_INDEXES.rankByUpdated.indexName,
     rankAttribute: RANK_INDEXES.rankByUpdated.sortKey,
   },
+};
+
+/** An offer order as the rank-directory code sees it; competitor counts keep a histogram. */
+const offerRankOrder = (sort: OfferSortField): RankOrder => ({
+  storage: SORT_STORAGE[sort],
+  viewPartition: offerViewPartition,
+  directoryKey: (clientId, view) => rankDirectoryKey(clientId, view, sort),
+  ...(sort === 'total_competitors' ? { histogramPrefix: competitorsPrefixOf } : {}),
+});
+
+export const OFFER_RANK_ORDERS: Record<OfferSortField, RankOrder> = {
+  id: offerRankOrder('id'),
+  total_competitors: offerRankOrder('total_competitors'),
+  offer_price: offerRankOrder('offer_price'),
+  updated_at: offerRankOrder('updated_at'),
 };
 
 /**

@@ -1,22 +1,16 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { isConflict } from './transactions.js';
 import { OFFER_SORT_FIELDS, type OfferSortField } from '../domain/offer-query.js';
-import {
-  applyKeyChanges,
-  mergeSmallBuckets,
-  splitBucket,
-  type RankDirectory,
-} from '../domain/rank-directory.js';
 import type { OfferFields, Product } from '../domain/records.js';
-import { backoff, batchGet, keyString } from './batch.js';
+import { backoff, batchGet } from './batch.js';
 import { reserveIds } from './counters.js';
 import { documentClient, tableName } from './dynamo.js';
 import { sameJson } from './json.js';
-import { offerKey, offerViewPartition, productKey, productOfferKey, rankDirectoryKey } from './keys.js';
-import { competitorsPrefixOf, idKey, sortKeyOf, viewsOf } from './offer-keys.js';
+import { offerKey, offerViewPartition, productKey, productOfferKey } from './keys.js';
+import { idKey, OFFER_RANK_ORDERS, sortKeyOf, viewsOf } from './offer-keys.js';
 import { canonicalItem, membershipItem, offerRecordOf, storedOffer, viewItems, type StoredOffer } from './offer-items.js';
 import { getProducts } from './products.js';
-import { decodeDirectory, encodeDirectory, keysInBucket } from './rank-store.js';
+import { collectKeyMoves, directoryActions as rankDirectoryActions, type KeyDelta } from './rank-maintenance.js';
 
 export interface OfferInput extends OfferFields {
   readonly product_code: string;
@@ -74,11 +68,6 @@ const splitDirectoryId = (id: string) => {
   return { view, sort: sort as OfferSortField };
 };
 
-interface KeyDelta {
-  inserted: string[];
-  removed: string[];
-}
-
 /**
  * The writes for one offer, except the directories (shared by the group). The view items'
  * index keys move with them; `deltas` collects those key moves for the directories.
@@ -87,17 +76,7 @@ const offerActions = (owner: OfferOwner, change: OfferChange, deltas: Map<string
   const table = tableName();
   const { before, after } = change;
   const actions: Action[] = [];
-  const beforeEntries = rankEntries(before, owner.sellerId);
-  const afterEntries = rankEntries(after, owner.sellerId);
-  for (const id of new Set([...beforeEntries.keys(), ...afterEntries.keys()])) {
-    const oldKey = beforeEntries.get(id);
-    const newKey = afterEntries.get(id);
-    if (oldKey === newKey) continue;
-    const delta = deltas.get(id) ?? { inserted: [], removed: [] };
-    deltas.set(id, delta);
-    if (oldKey) delta.removed.push(oldKey);
-    if (newKey) delta.inserted.push(newKey);
-  }
+  collectKeyMoves(rankEntries(before, owner.sellerId), rankEntries(after, owner.sellerId), deltas);
 
   const versionCondition = before
     ? { ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': before.version } }
@@ -124,47 +103,14 @@ const offerActions = (owner: OfferOwner, change: OfferChange, deltas: Map<string
 };
 
 /** Directory writes for a group: counts moved, oversized buckets split, small ones merged. */
-const directoryActions = async (owner: OfferOwner, deltas: Map<string, KeyDelta>): Promise<Action[]> => {
-  const ids = [...deltas.keys()];
-  const keys = ids.map((id) => {
-    const { view, sort } = splitDirectoryId(id);
-    return rankDirectoryKey(owner.clientId, view, sort);
-  });
-  const stored = new Map((await batchGet(keys)).map((item) => [keyString(item as { pk: string; sk: string }), item]));
-  const actions: Action[] = [];
-  for (const [i, id] of ids.entries()) {
-    const { view, sort } = splitDirectoryId(id);
-    const key = keys[i]!;
-    const delta = deltas.get(id)!;
-    const current = decodeDirectory(stored.get(keyString(key)), sort);
-    const prefixOf = sort === 'total_competitors' ? competitorsPrefixOf : undefined;
-    const applied = applyKeyChanges(current.directory, delta, prefixOf);
-    let directory: RankDirectory = applied.directory;
-    // Split from the highest index down so lower indexes stay valid.
-    for (const index of [...applied.oversized].reverse()) {
-      const lower = directory.bounds[index] ?? '';
-      const upper = directory.bounds[index + 1];
-      const inRange = (k: string) => k >= lower && (upper === undefined || k < upper);
-      const removed = new Set(delta.removed);
-      const bucketKeys = (await keysInBucket(owner.clientId, view, sort, lower, upper))
-        .filter((k) => !removed.has(k))
-        .concat(delta.inserted.filter(inRange))
-        .sort();
-      directory = splitBucket(directory, index, bucketKeys);
-    }
-    directory = mergeSmallBuckets(directory);
-    actions.push({
-      Put: {
-        TableName: tableName(),
-        Item: { ...key, entity: 'rankDirectory', ...encodeDirectory(directory), version: current.version + 1 },
-        ...(current.version === 0
-          ? { ConditionExpression: 'attribute_not_exists(pk)' }
-          : { ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': current.version } }),
-      },
-    });
-  }
-  return actions;
-};
+const directoryActions = (owner: OfferOwner, deltas: Map<string, KeyDelta>): Promise<Action[]> =>
+  rankDirectoryActions(
+    owner.clientId,
+    [...deltas].map(([id, delta]) => {
+      const { view, sort } = splitDirectoryId(id);
+      return { view, order: OFFER_RANK_ORDERS[sort], delta };
+    }),
+  );
 
 /** Reads the current state of the given offers and builds their changes. */
 const planChanges = async (

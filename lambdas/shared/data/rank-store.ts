@@ -3,9 +3,14 @@ import { z } from 'zod';
 import { emptyDirectory, type BucketPosition, type RankDirectory } from '../domain/rank-directory.js';
 import type { OfferSortField } from '../domain/offer-query.js';
 import { documentClient, tableName } from './dynamo.js';
-import { offerViewPartition, rankDirectoryKey } from './keys.js';
-import { SORT_STORAGE } from './offer-keys.js';
+import { OFFER_RANK_ORDERS } from './offer-keys.js';
+import type { RankOrder } from './rank-order.js';
 import type { ReadStats } from './read-stats.js';
+
+/** A rank order, or an offer sort field as shorthand for the offer order of that field. */
+export type RankOrderRef = RankOrder | OfferSortField;
+
+export const rankOrderOf = (order: RankOrderRef): RankOrder => (typeof order === 'string' ? OFFER_RANK_ORDERS[order] : order);
 
 /** A directory as stored: compact strings, so a 100,000-key directory stays a few KB. */
 const storedDirectory = z.object({
@@ -35,8 +40,8 @@ export const encodeDirectory = (directory: RankDirectory) => ({
     : {}),
 });
 
-export const decodeDirectory = (item: Record<string, unknown> | undefined, sort: OfferSortField): VersionedDirectory => {
-  if (!item) return { directory: emptyDirectory(sort === 'total_competitors'), version: 0 };
+export const decodeDirectory = (item: Record<string, unknown> | undefined, order: RankOrderRef): VersionedDirectory => {
+  if (!item) return { directory: emptyDirectory(rankOrderOf(order).histogramPrefix !== undefined), version: 0 };
   const stored = storedDirectory.parse(item);
   return {
     directory: {
@@ -51,33 +56,33 @@ export const decodeDirectory = (item: Record<string, unknown> | undefined, sort:
 export const readDirectory = async (
   clientId: string,
   view: string,
-  sort: OfferSortField,
+  order: RankOrderRef,
   stats?: ReadStats,
 ): Promise<VersionedDirectory> => {
   const result = await documentClient.send(
     new GetCommand({
       TableName: tableName(),
-      Key: rankDirectoryKey(clientId, view, sort),
+      Key: rankOrderOf(order).directoryKey(clientId, view),
       ConsistentRead: true,
       ReturnConsumedCapacity: 'TOTAL',
     }),
   );
   stats?.record(result.ConsumedCapacity);
-  return decodeDirectory(result.Item, sort);
+  return decodeDirectory(result.Item, order);
 };
 
 /** A consistent Query on the keys-only LSI of one sort order, within one view partition. */
 const rankKeyQuery = (
   clientId: string,
   view: string,
-  sort: OfferSortField,
+  order: RankOrder,
   range: { from?: string; below?: string },
   forward: boolean,
   limit?: number,
 ): QueryCommandInput => {
-  const { rankIndex, rankAttribute } = SORT_STORAGE[sort];
+  const { rankIndex, rankAttribute } = order.storage;
   const conditions = ['pk = :pk'];
-  const values: Record<string, string> = { ':pk': offerViewPartition(clientId, view) };
+  const values: Record<string, string> = { ':pk': order.viewPartition(clientId, view) };
   if (range.from && range.below) {
     // BETWEEN is inclusive; the caller drops the exclusive upper end.
     conditions.push('#rank BETWEEN :from AND :below');
@@ -110,19 +115,20 @@ const rankKeyQuery = (
 export const keyAtPosition = async (
   clientId: string,
   view: string,
-  sort: OfferSortField,
+  orderRef: RankOrderRef,
   bucket: BucketPosition,
   stats?: ReadStats,
 ): Promise<string> => {
+  const order = rankOrderOf(orderRef);
   const forward = bucket.offset + 1 <= bucket.count - bucket.offset;
   const take = forward ? bucket.offset + 1 : bucket.count - bucket.offset;
   const input = forward
-    ? rankKeyQuery(clientId, view, sort, { ...(bucket.lower ? { from: bucket.lower } : {}) }, true, take)
-    : rankKeyQuery(clientId, view, sort, { ...(bucket.upper ? { below: bucket.upper } : {}) }, false, take);
+    ? rankKeyQuery(clientId, view, order, { ...(bucket.lower ? { from: bucket.lower } : {}) }, true, take)
+    : rankKeyQuery(clientId, view, order, { ...(bucket.upper ? { below: bucket.upper } : {}) }, false, take);
   const result = await documentClient.send(new QueryCommand(input));
   stats?.record(result.ConsumedCapacity);
   const items = result.Items ?? [];
-  const key = items.length === take ? items[take - 1]?.[SORT_STORAGE[sort].rankAttribute] : undefined;
+  const key = items.length === take ? items[take - 1]?.[order.storage.rankAttribute] : undefined;
   if (typeof key !== 'string') throw new Error('Rank keys and directory disagree');
   return key;
 };
@@ -131,17 +137,18 @@ export const keyAtPosition = async (
 export const keysInBucket = async (
   clientId: string,
   view: string,
-  sort: OfferSortField,
+  orderRef: RankOrderRef,
   lower: string,
   upper: string | undefined,
 ): Promise<string[]> => {
+  const order = rankOrderOf(orderRef);
   const keys: string[] = [];
   let exclusiveStartKey: Record<string, unknown> | undefined;
   do {
-    const input = rankKeyQuery(clientId, view, sort, { ...(lower ? { from: lower } : {}), ...(upper ? { below: upper } : {}) }, true);
+    const input = rankKeyQuery(clientId, view, order, { ...(lower ? { from: lower } : {}), ...(upper ? { below: upper } : {}) }, true);
     const result = await documentClient.send(new QueryCommand({ ...input, ExclusiveStartKey: exclusiveStartKey }));
     for (const item of result.Items ?? []) {
-      const key = String(item[SORT_STORAGE[sort].rankAttribute]);
+      const key = String(item[order.storage.rankAttribute]);
       if (upper === undefined || key < upper) keys.push(key);
     }
     exclusiveStartKey = result.LastEvaluatedKey;
