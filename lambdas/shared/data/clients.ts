@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PasswordRecord } from '../auth/password.js';
 import { documentClient, tableName } from './dynamo.js';
 import { clientKey } from './keys.js';

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { connectorTypeRecord, type ConnectorType, type ConnectorTypeFields } from '../domain/records.js';
 import { batchGet } from './batch.js';
 import { reserveIds } from './counters.js';

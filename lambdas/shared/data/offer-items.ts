@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { offerFields, offerRecord, productCode, timestamp, type Offer, type Product } from '../domain/records.js';
 import { offerKey, offerViewPartition, productOfferKey } from './keys.js';
 import { idKey, sortKeyOf, SORT_STORAGE, viewsOf } from './offer-keys.js';

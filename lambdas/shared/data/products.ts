@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { productRecord, type Product, type ProductFields } from '../domain/records.js';
 import { backoff, batchGet } from './batch.js';
 import { isConflict } from './transactions.js';

@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { emptyDirectory, type BucketPosition, type RankDirectory } from '../domain/rank-directory.js';
 import type { OfferSortField } from '../domain/offer-query.js';
 import { documentClient, tableName } from './dynamo.js';

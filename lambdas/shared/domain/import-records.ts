@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { connectorTypeFields, offerFields, productCode, productFields } from './records.js';
 
 /**
