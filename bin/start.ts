@@ -1,0 +1,153 @@
+/**
+ * `npm start`: the whole API on http://localhost:${PORT:-3000}.
+ *
+ * - DynamoDB: `DYNAMODB_ENDPOINT` when set (nothing is started); otherwise DynamoDB Local in
+ *   memory on ${DYNAMODB_PORT:-8000}, stopped again on Ctrl-C.
+ * - Table: `TABLE_NAME` (default `repricer-local`), created from lib/table-schema.ts if missing.
+ * - Demo client `demo` (seller id `demo-seller`, default connector `amazon`) with the demo
+ *   catalogue. Only the password's hash is stored, so when the client already exists (a
+ *   persistent DYNAMODB_ENDPOINT) it gets a new password, printed like the first one.
+ * - The server listens on ${HOST:-127.0.0.1}: the demo credentials are printed in clear.
+ */
+import type { Server } from 'node:http';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
+import { createTable, tableExists } from '../lib/local/create-table.js';
+import { createLocalDynamoClient, DEFAULT_DYNAMODB_PORT, startDynamoDbLocal, type DynamoDbLocal } from '../lib/local/dynamodb-local.js';
+import { DEMO_SELLER_ID, demoRecords, sampleRepricerRequest } from '../lib/local/demo-data.js';
+import { LOCAL_TABLE_NAME, TABLE_NAME_ENV } from '../lib/table-schema.js';
+
+const DEMO_USERNAME = 'demo';
+const DEMO_CONNECTOR = 'amazon';
+const DEFAULT_PORT = 3000;
+
+const portFromEnv = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`${name} must be a port number (1-65535), got "${raw}"`);
+  return port;
+};
+
+const say = (line = '') => process.stdout.write(`${line}\n`);
+
+/** The demo client's password: a new account's, or a fresh one for an existing account. */
+const demoPassword = async (): Promise<string> => {
+  const { ClientExistsError, changePassword, createClientAccount, generatePassword } = await import('../lib/admin/clients.js');
+  try {
+    const account = await createClientAccount({ username: DEMO_USERNAME, sellerId: DEMO_SELLER_ID, connector: DEMO_CONNECTOR });
+    say(`Created client "${DEMO_USERNAME}" (seller id ${DEMO_SELLER_ID}, default connector ${DEMO_CONNECTOR}).`);
+    return account.password;
+  } catch (error) {
+    if (!(error instanceof ClientExistsError)) throw error;
+    const password = generatePassword();
+    await changePassword(DEMO_USERNAME, password);
+    say(`Client "${DEMO_USERNAME}" already existed: it has been given a new password.`);
+    return password;
+  }
+};
+
+const loadDemoData = async () => {
+  const { importRecords } = await import('../lib/admin/import.js');
+  const records = demoRecords();
+  const summary = await importRecords(records, {
+    username: DEMO_USERNAME,
+    onProgress: (done, total) => process.stderr.write(`\rLoading demo data: offers ${done}/${total}`),
+  });
+  process.stderr.write('\n');
+  const count = (type: string) => records.filter((r) => r.type === type).length;
+  say(
+    `Demo data: ${count('connector_type')} connector types, ${count('product')} products, ${count('offer')} offers ` +
+      `(${summary.offers} offers written, ${summary.unchangedOffers} already up to date).`,
+  );
+};
+
+const listen = (server: Server | NetServer, port: number, host: string): Promise<void> =>
+  new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new Error(`Port ${port} is already in use: set PORT to another one.`) : error),
+    );
+    server.listen(port, host, () => resolve());
+  });
+
+/** Checked first, so a busy port fails in a second rather than after DynamoDB and the data load. */
+const assertPortFree = async (port: number, host: string): Promise<void> => {
+  const probe = createNetServer();
+  await listen(probe, port, host);
+  await new Promise((resolve) => probe.close(resolve));
+};
+
+const printUsage = (baseUrl: string, password: string, stopsDynamo: boolean) => {
+  const auth = `${DEMO_USERNAME}:${password}`;
+  const body = JSON.stringify({ ...sampleRepricerRequest(), buybox_approach: 'cheapest', repricer_approach: 'fixed', enabled: true });
+  say();
+  say(`Repricer API on ${baseUrl}`);
+  say(`  username: ${DEMO_USERNAME}`);
+  say(`  password: ${password}`);
+  say();
+  say('List offers (your five most expensive; add _include_other_offers=true for competitors\' offers):');
+  say(`  curl -u '${auth}' '${baseUrl}/v1/offers?_limit=5&_sort=offer_price:DESC'`);
+  say(`  curl -u '${auth}' '${baseUrl}/v1/offers?competitiveness=high&total_competitors_gte=10&_include_other_offers=true'`);
+  say('Create a repricer:');
+  say(`  curl -u '${auth}' -X POST '${baseUrl}/v1/repricers/' -H 'Content-Type: application/json' -d '${body}'`);
+  say();
+  say(`Ctrl-C stops the server${stopsDynamo ? ' and DynamoDB Local' : ''}.`);
+};
+
+const main = async () => {
+  const port = portFromEnv('PORT', DEFAULT_PORT);
+  const host = process.env.HOST || '127.0.0.1';
+  let dynamo: DynamoDbLocal | undefined;
+  let server: Server | undefined;
+
+  let stopping = false;
+  const shutdown = async (code: number) => {
+    if (stopping) process.exit(code);
+    stopping = true;
+    server?.closeAllConnections();
+    server?.close();
+    await dynamo?.stop();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(130));
+  process.on('SIGTERM', () => void shutdown(143));
+
+  try {
+    await assertPortFree(port, host);
+    let endpoint = process.env.DYNAMODB_ENDPOINT;
+    if (endpoint) {
+      say(`Using DynamoDB at ${endpoint}`);
+    } else {
+      const dynamoPort = portFromEnv('DYNAMODB_PORT', DEFAULT_DYNAMODB_PORT);
+      say(`Starting DynamoDB Local (in memory) on port ${dynamoPort}...`);
+      dynamo = await startDynamoDbLocal({ port: dynamoPort });
+      endpoint = dynamo.endpoint;
+    }
+    const tableName = process.env[TABLE_NAME_ENV] || LOCAL_TABLE_NAME;
+    // The document client reads these when its module loads: set before anything imports it.
+    process.env.DYNAMODB_ENDPOINT = endpoint;
+    process.env[TABLE_NAME_ENV] = tableName;
+    process.env.AWS_REGION ||= 'local';
+
+    const client = createLocalDynamoClient(endpoint);
+    if (await tableExists(client, tableName)) {
+      say(`Table ${tableName} exists.`);
+    } else {
+      await createTable(client, tableName);
+      say(`Created table ${tableName}.`);
+    }
+    client.destroy();
+
+    const password = await demoPassword();
+    await loadDemoData();
+
+    const { createLocalServer } = await import('../lib/local/server.js');
+    server = createLocalServer();
+    await listen(server, port, host);
+    printUsage(`http://${host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host}:${port}`, password, dynamo !== undefined);
+  } catch (error) {
+    process.stderr.write(`\nnpm start failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    await shutdown(1);
+  }
+};
+
+void main();

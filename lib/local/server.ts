@@ -1,0 +1,215 @@
+/**
+ * The API on a plain Node HTTP server, playing API Gateway's part: route matching, the
+ * REQUEST authorizer, the proxy event, and the gateway's own error answers. The handlers are
+ * the very modules Lambda runs, loaded from the route table.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { problem, STANDARD_PROBLEMS, WWW_AUTHENTICATE, type Problem } from '../../lambdas/shared/http/problem.js';
+import { problemResponse } from '../../lambdas/shared/http/responses.js';
+import { AUTHORIZER, ROUTES, type RouteDefinition } from '../routes.js';
+import {
+  evaluatePolicy,
+  matchRoute,
+  toAuthorizerEvent,
+  toProxyEvent,
+  type AuthorizerOutcome,
+  type RawRequest,
+} from './api-event.js';
+
+/**
+ * Bodies over 16 KiB still reach the handler, which answers 413 as on AWS; this larger cap only
+ * keeps a runaway upload from filling the server's memory.
+ */
+export const MAX_READ_BYTES = 1024 * 1024;
+/** The deployed functions' timeout (10 s), as Middy reads it from the context. */
+const FUNCTION_TIMEOUT_MS = 10_000;
+/** API Gateway's integration timeout: past it the gateway answers 504. */
+const INTEGRATION_TIMEOUT_MS = 29_000;
+
+/** Each handler is typed for its own event; `any` lets routes and the authorizer share one map. */
+export type LambdaHandler = (event: any, context: Context) => Promise<unknown>;
+
+export interface LocalServerOptions {
+  readonly routes?: readonly RouteDefinition[];
+  /** Handlers keyed by module entry (a route's or the authorizer's), used instead of importing it. */
+  readonly handlers?: Readonly<Record<string, LambdaHandler>>;
+  /** Where route entries are resolved from; defaults to the project root. */
+  readonly projectRoot?: string;
+  /** No per-request log line. */
+  readonly quiet?: boolean;
+  readonly log?: (line: string) => void;
+}
+
+const DEFAULT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+class TooLarge extends Error {}
+
+/** Reads the body up to the cap; past it, stops buffering and reports TooLarge. */
+const readBody = (req: IncomingMessage, limit: number): Promise<Buffer> =>
+  new Promise((resolvePromise, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off('data', onData);
+        req.resume();
+        reject(new TooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolvePromise(Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
+
+const lambdaContext = (functionName: string, awsRequestId: string): Context => {
+  const deadline = Date.now() + FUNCTION_TIMEOUT_MS;
+  return {
+    callbackWaitsForEmptyEventLoop: true,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+};
+
+class IntegrationTimeout extends Error {}
+
+const withTimeout = async <T>(work: Promise<T>, ms: number): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new IntegrationTimeout()), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+const isProxyResult = (value: unknown): value is APIGatewayProxyResult =>
+  typeof value === 'object' && value !== null && Number.isInteger((value as { statusCode?: unknown }).statusCode);
+
+/** API Gateway answers 502 when a function's reply is not a proxy result. */
+const MALFORMED_RESULT = problem(502, 'The function returned a malformed response.');
+
+const gatewayProblem = (body: Problem, headers: Record<string, string> = {}): APIGatewayProxyResult =>
+  problemResponse(body, headers);
+
+const writeResult = (res: ServerResponse, result: APIGatewayProxyResult, extraHeaders: Record<string, string>) => {
+  const headers = new Map<string, (string | number | boolean)[]>();
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers.set(name, [value]);
+  // As on API Gateway, a name in multiValueHeaders carries those values and replaces the single one.
+  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) headers.set(name, values);
+  for (const [name, value] of Object.entries(extraHeaders)) headers.set(name, [value]);
+  for (const [name, values] of headers) res.setHeader(name, values.map(String));
+  res.statusCode = result.statusCode;
+  const body = result.body ?? '';
+  res.end(result.isBase64Encoded ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8'));
+};
+
+export const createLocalServer = (options: LocalServerOptions = {}): Server => {
+  const routes = options.routes ?? ROUTES;
+  const root = options.projectRoot ?? DEFAULT_ROOT;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const loaded = new Map<string, Promise<LambdaHandler>>();
+
+  /** Imported once per entry and kept, like a warm Lambda container. */
+  const handlerFor = (entry: string): Promise<LambdaHandler> => {
+    const given = options.handlers?.[entry];
+    if (given) return Promise.resolve(given);
+    let handler = loaded.get(entry);
+    if (!handler) {
+      handler = import(pathToFileURL(resolve(root, entry)).href).then((module: { handler?: unknown }) => {
+        if (typeof module.handler !== 'function') throw new Error(`${entry} does not export a handler function`);
+        return module.handler as LambdaHandler;
+      });
+      // A failed import is retried on the next request instead of being cached.
+      handler.catch(() => loaded.delete(entry));
+      loaded.set(entry, handler);
+    }
+    return handler;
+  };
+
+  const authorize = async (event: APIGatewayProxyEvent, requestId: string): Promise<AuthorizerOutcome> => {
+    const identity = Object.entries(event.headers).find(([name]) => name.toLowerCase() === AUTHORIZER.identityHeader.toLowerCase());
+    // API Gateway does not call a REQUEST authorizer whose identity source is missing.
+    if (!identity?.[1]) return { kind: 'unauthorized' };
+    const authorizerEvent = toAuthorizerEvent(event);
+    try {
+      const authorizer = await handlerFor(AUTHORIZER.entry);
+      const result = await authorizer(authorizerEvent, lambdaContext('Authorizer', requestId));
+      return evaluatePolicy(result, authorizerEvent.methodArn);
+    } catch (error) {
+      if (error instanceof Error && error.message === 'Unauthorized') return { kind: 'unauthorized' };
+      log(`authorizer failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+      return { kind: 'failed' };
+    }
+  };
+
+  const respond = async (req: IncomingMessage, requestId: string): Promise<APIGatewayProxyResult> => {
+    const method = req.method ?? 'GET';
+    let body: Buffer;
+    try {
+      body = await readBody(req, MAX_READ_BYTES);
+    } catch (error) {
+      if (error instanceof TooLarge) return gatewayProblem(STANDARD_PROBLEMS.tooLarge, { Connection: 'close' });
+      throw error;
+    }
+    const request: RawRequest = { method, url: req.url ?? '/', rawHeaders: req.rawHeaders, body, sourceIp: req.socket.remoteAddress ?? '127.0.0.1' };
+
+    const match = matchRoute(routes, method, request.url.split('?', 1)[0] ?? '/');
+    if (!match) return gatewayProblem(STANDARD_PROBLEMS.notFound);
+    if ('allowed' in match) return gatewayProblem(STANDARD_PROBLEMS.methodNotAllowed, { Allow: match.allowed.join(', ') });
+
+    const { route, params } = match;
+    let event = toProxyEvent({ request, route, params, requestId });
+    if (route.authorized) {
+      const outcome = await authorize(event, requestId);
+      if (outcome.kind === 'unauthorized') return gatewayProblem(STANDARD_PROBLEMS.unauthorized, { 'WWW-Authenticate': WWW_AUTHENTICATE });
+      if (outcome.kind === 'denied') return gatewayProblem(STANDARD_PROBLEMS.forbidden);
+      if (outcome.kind === 'failed') return gatewayProblem(STANDARD_PROBLEMS.internal);
+      event = toProxyEvent({ request, route, params, requestId, authorizer: outcome });
+    }
+
+    const handler = await handlerFor(route.entry);
+    const result = await withTimeout(handler(event, lambdaContext(route.name, requestId)), INTEGRATION_TIMEOUT_MS);
+    return isProxyResult(result) ? result : gatewayProblem(MALFORMED_RESULT);
+  };
+
+  return createServer((req, res) => {
+    const started = performance.now();
+    const requestId = randomUUID();
+    respond(req, requestId)
+      .catch((error: unknown) => {
+        if (error instanceof IntegrationTimeout) return gatewayProblem(STANDARD_PROBLEMS.timeout);
+        // The client sees a generic problem; the detail stays in the server's log.
+        log(`handler failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        return gatewayProblem(STANDARD_PROBLEMS.internal);
+      })
+      .then((result) => {
+        writeResult(res, result, { 'x-amzn-RequestId': requestId });
+        if (!options.quiet) {
+          const path = (req.url ?? '/').split('?', 1)[0];
+          log(`${req.method} ${path} ${result.statusCode} ${Math.round(performance.now() - started)}ms`);
+        }
+      })
+      .catch((error: unknown) => {
+        log(`could not write the response: ${String(error)}`);
+        res.destroy();
+      });
+  });
+};

@@ -1,0 +1,7 @@
+import type { DynamoDbLocalHolder } from './global-setup.js';
+
+export default async function globalTeardown(): Promise<void> {
+  const holder = globalThis as DynamoDbLocalHolder;
+  await holder.__dynamoDbLocal?.stop();
+  delete holder.__dynamoDbLocal;
+}

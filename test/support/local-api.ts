@@ -1,0 +1,105 @@
+/**
+ * The whole API for an integration test: the local server (the real authorizer and handlers)
+ * on a free port, over a table of its own in the run's DynamoDB Local (see global-setup.ts).
+ *
+ * The handlers read TABLE_NAME from the environment, so a test file runs one API at a time.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { NewClientAccount } from '../../lib/admin/clients.js';
+import { createTable, deleteTable } from '../../lib/local/create-table.js';
+import { createLocalDynamoClient } from '../../lib/local/dynamodb-local.js';
+import type { LocalServerOptions } from '../../lib/local/server.js';
+import { TABLE_NAME_ENV } from '../../lib/table-schema.js';
+
+export interface RequestOptions {
+  /** Sent as HTTP Basic credentials. */
+  readonly auth?: readonly [username: string, password: string];
+  /** A string or Buffer is sent as is; anything else as JSON (with a JSON Content-Type unless given). */
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface ApiResponse<T> {
+  readonly status: number;
+  /** Lower-case names. */
+  readonly headers: Record<string, string>;
+  /** Parsed when the response is JSON, else the text. */
+  readonly body: T;
+  /** The body exactly as received. */
+  readonly text: string;
+}
+
+export interface TestApi {
+  readonly baseUrl: string;
+  readonly tableName: string;
+  request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  createClient(username: string, options?: Omit<NewClientAccount, 'username'>): ReturnType<typeof import('../../lib/admin/clients.js').createClientAccount>;
+  importRecords(username: string, records: readonly unknown[]): ReturnType<typeof import('../../lib/admin/import.js').importRecords>;
+  close(): Promise<void>;
+}
+
+const basic = ([username, password]: readonly [string, string]) =>
+  `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
+
+const hasHeader = (headers: Record<string, string>, name: string) =>
+  Object.keys(headers).some((key) => key.toLowerCase() === name.toLowerCase());
+
+const encodeBody = (body: unknown, headers: Record<string, string>): string | Buffer | undefined => {
+  if (body === undefined) return undefined;
+  if (typeof body === 'string' || Buffer.isBuffer(body)) return body;
+  if (!hasHeader(headers, 'content-type')) headers['Content-Type'] = 'application/json';
+  return JSON.stringify(body);
+};
+
+export const startTestApi = async (options: Pick<LocalServerOptions, 'handlers'> = {}): Promise<TestApi> => {
+  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  if (!endpoint) throw new Error('DYNAMODB_ENDPOINT is not set: run this test in the jest "integration" project, whose global setup starts DynamoDB Local');
+  const tableName = `test-${randomUUID()}`;
+  // Set before any handler or data module is loaded; they read it on each call.
+  process.env[TABLE_NAME_ENV] = tableName;
+  // Keep expected failures (wrong passwords, 4xx) out of the test output; errors still show.
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
+
+  const dynamo = createLocalDynamoClient(endpoint);
+  await createTable(dynamo, tableName);
+
+  const { createLocalServer } = await import('../../lib/local/server.js');
+  const server = createLocalServer({ quiet: true, ...options });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+
+  return {
+    baseUrl,
+    tableName,
+    async request<T>(method: string, path: string, { auth, body, headers = {} }: RequestOptions = {}) {
+      const sent: Record<string, string> = { ...headers };
+      if (auth) sent.Authorization = basic(auth);
+      const payload = encodeBody(body, sent);
+      const response = await fetch(`${baseUrl}${path}`, { method, headers: sent, ...(payload === undefined ? {} : { body: payload }) });
+      const text = await response.text();
+      const isJson = /json/i.test(response.headers.get('content-type') ?? '') && text !== '';
+      return {
+        status: response.status,
+        headers: Object.fromEntries(response.headers),
+        body: (isJson ? JSON.parse(text) : text) as T,
+        text,
+      };
+    },
+    async createClient(username, accountOptions = {}) {
+      const { createClientAccount } = await import('../../lib/admin/clients.js');
+      return createClientAccount({ username, ...accountOptions });
+    },
+    async importRecords(username, records) {
+      const { importRecords } = await import('../../lib/admin/import.js');
+      return importRecords(records, { username });
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+      await deleteTable(dynamo, tableName);
+      dynamo.destroy();
+    },
+  };
+};

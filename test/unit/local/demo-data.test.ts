@@ -1,0 +1,84 @@
+import { DEMO_CONNECTOR_TYPES, DEMO_PRODUCT_COUNT, DEMO_SELLER_ID, demoRecords, sampleRepricerRequest, type DemoOffer, type DemoProduct } from '../../../lib/local/demo-data.js';
+import { validateImport } from '../../../lambdas/shared/domain/import-records.js';
+
+const records = demoRecords();
+const products = records.flatMap((r) => (r.type === 'product' ? [r.data] : [])) as DemoProduct[];
+const offers = records.flatMap((r) => (r.type === 'offer' ? [r.data] : [])) as DemoOffer[];
+const connectors = records.flatMap((r) => (r.type === 'connector_type' ? [r.data] : []));
+const hasCents = (value: number) => Math.round(value * 100) % 100 !== 0;
+
+describe('demoRecords', () => {
+  it('is the same on every call (seeded, no Math.random)', () => {
+    expect(demoRecords()).toEqual(records);
+  });
+
+  it('passes the import validation as a whole', () => {
+    expect(validateImport(records).problems).toEqual([]);
+  });
+
+  it('lists connector types first, then products, then offers', () => {
+    const order = records.map((r) => r.type);
+    expect(order.lastIndexOf('connector_type')).toBeLessThan(order.indexOf('product'));
+    expect(order.lastIndexOf('product')).toBeLessThan(order.indexOf('offer'));
+  });
+
+  it('has the three connector types with https logos', () => {
+    expect(connectors.map((c) => c.uid)).toEqual(['amazon', 'ebay', 'bol']);
+    expect(connectors.every((c) => c.logo.startsWith('https://'))).toBe(true);
+    expect(connectors).toEqual(DEMO_CONNECTOR_TYPES);
+  });
+
+  it('has 50 products with varied fee estimates, stock and multi-line descriptions', () => {
+    expect(products).toHaveLength(DEMO_PRODUCT_COUNT);
+    const connectorCounts = products.map((p) => (p.fee_estimates ? Object.keys(p.fee_estimates).length : 0));
+    expect(connectorCounts).toContain(0);
+    expect(connectorCounts).toContain(1);
+    expect(connectorCounts).toContain(2);
+    expect(products.some((p) => p.soh === 0)).toBe(true);
+    expect(products.some((p) => p.soh > 0)).toBe(true);
+    expect(products.every((p) => p.description.includes('\n'))).toBe(true);
+    expect(products.some((p) => hasCents(p.retail_price))).toBe(true);
+    const uids = new Set(connectors.map((c) => c.uid));
+    expect(products.flatMap((p) => Object.keys(p.fee_estimates ?? {})).every((uid) => uids.has(uid))).toBe(true);
+  });
+
+  it('has 200+ offers on the demo products, own and other sellers\' on the same products', () => {
+    expect(offers.length).toBeGreaterThanOrEqual(200);
+    const codes = new Set(products.map((p) => p.code));
+    expect(offers.every((o) => codes.has(o.product_code))).toBe(true);
+    expect(new Set(offers.map((o) => o.offer_id)).size).toBe(offers.length);
+    const ownCodes = new Set(offers.filter((o) => o.seller_id === DEMO_SELLER_ID).map((o) => o.product_code));
+    const sharedCodes = offers.filter((o) => o.seller_id !== DEMO_SELLER_ID && ownCodes.has(o.product_code));
+    expect(ownCodes.size).toBeGreaterThan(0);
+    expect(sharedCodes.length).toBeGreaterThan(0);
+  });
+
+  it('spans competitiveness, competitor counts and priced-in-cents offers', () => {
+    expect(new Set(offers.map((o) => o.competitiveness))).toEqual(new Set(['high', 'medium', 'low']));
+    const competitors = offers.map((o) => o.total_competitors);
+    expect(Math.min(...competitors)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...competitors)).toBeLessThanOrEqual(30);
+    expect(new Set(competitors).size).toBeGreaterThan(15);
+    expect(offers.some((o) => hasCents(o.offer_price))).toBe(true);
+    expect(offers.some((o) => o.last_seen_at === null)).toBe(true);
+  });
+
+  it('marks the cheapest offer of each product as winning at the winning price', () => {
+    for (const code of new Set(offers.map((o) => o.product_code))) {
+      const group = offers.filter((o) => o.product_code === code);
+      const cheapest = Math.min(...group.map((o) => o.offer_price));
+      expect(group.every((o) => o.winning_price === cheapest && o.winning === (o.offer_price === cheapest))).toBe(true);
+    }
+  });
+});
+
+describe('sampleRepricerRequest', () => {
+  it('names a stocked demo product with one connector and a profit below the price', () => {
+    const sample = sampleRepricerRequest();
+    const product = products.find((p) => p.code === sample.product_code);
+    expect(product?.soh).toBeGreaterThan(0);
+    expect(Object.keys(product?.fee_estimates ?? {})).toHaveLength(1);
+    expect(sample.preferred_profit).toBeGreaterThan(0);
+    expect(sample.preferred_profit).toBeLessThan(sample.preferred_price / 2);
+  });
+});
