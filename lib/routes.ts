@@ -13,8 +13,8 @@ export interface RouteDefinition {
   readonly path: string;
   /** Handler module, relative to the project root; it exports `handler`. */
   readonly entry: string;
-  /** Table access the function is granted: least privilege. */
-  readonly tableAccess: 'read' | 'readWrite';
+  /** Table access the function is granted: least privilege; `none` also withholds the table's name. */
+  readonly tableAccess: 'none' | 'read' | 'readWrite';
   /** Whether the Basic-auth authorizer guards the route. */
   readonly authorized: boolean;
 }
@@ -89,7 +89,7 @@ export const ROUTES: readonly RouteDefinition[] = [
     method: 'GET',
     path: '/v1/openapi.json',
     entry: 'lambdas/get-openapi/handler.ts',
-    tableAccess: 'read',
+    tableAccess: 'none',
     authorized: false,
   },
 ];

@@ -139,7 +139,7 @@ export class RepricerApi extends Construct {
   }
 
   private addRoute(resource: IResource, route: RouteDefinition, authorizer: RequestAuthorizer | undefined): ApiFunction {
-    const fn = this.createFunction(route.name, route.entry, `${route.name}: ${route.method} ${route.path}`);
+    const fn = this.createFunction(route.name, route.entry, `${route.name}: ${route.method} ${route.path}`, route.tableAccess !== 'none');
     grantTableAccess(fn.role, this.props.table, route.tableAccess);
     const method = resource.addMethod(
       route.method,
@@ -160,12 +160,12 @@ export class RepricerApi extends Construct {
     return fn;
   }
 
-  private createFunction(id: string, entry: string, description: string): ApiFunction {
+  private createFunction(id: string, entry: string, description: string, usesTable = true): ApiFunction {
     return new ApiFunction(this, id, {
       projectRoot: this.props.projectRoot,
       entry,
       description,
-      environment: { [TABLE_NAME_ENV]: this.props.table.tableName },
+      environment: usesTable ? { [TABLE_NAME_ENV]: this.props.table.tableName } : {},
       logRetention: this.props.logRetention,
       removalPolicy: this.props.removalPolicy,
       logLevel: this.props.logLevel,

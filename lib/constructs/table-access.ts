@@ -21,13 +21,14 @@ export const TABLE_WRITE_ACTIONS = [
   'dynamodb:BatchWriteItem',
 ] as const;
 
-export type TableAccess = 'read' | 'readWrite';
+export type TableAccess = 'none' | 'read' | 'readWrite';
 
 /** Index ARNs listed by name, so no policy holds an `index/*` wildcard. */
 const indexArns = (table: ITable): string[] =>
   [...GLOBAL_SECONDARY_INDEXES, ...LOCAL_SECONDARY_INDEXES].map((index) => `${table.tableArn}/index/${index.indexName}`);
 
 export const grantTableAccess = (role: IRole, table: ITable, access: TableAccess): void => {
+  if (access === 'none') return;
   role.addToPrincipalPolicy(
     new PolicyStatement({ actions: [...TABLE_READ_ACTIONS], resources: [table.tableArn, ...indexArns(table)] }),
   );

@@ -9,8 +9,8 @@ const exportedNames = (code: string): string[] =>
   );
 
 const FUNCTIONS = [
-  ...ROUTES.map((route) => ({ name: route.name, entry: route.entry })),
-  { name: 'Authorizer', entry: AUTHORIZER.entry },
+  ...ROUTES.map((route) => ({ name: route.name, entry: route.entry, usesTable: route.tableAccess !== 'none' })),
+  { name: 'Authorizer', entry: AUTHORIZER.entry, usesTable: true },
 ];
 
 describe('Lambda functions', () => {
@@ -26,7 +26,7 @@ describe('Lambda functions', () => {
     dev.template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1);
   });
 
-  it.each(FUNCTIONS)('$name runs on Node.js 24 / arm64 with the shared settings', ({ name }) => {
+  it.each(FUNCTIONS)('$name runs on Node.js 24 / arm64 with the shared settings', ({ name, usesTable }) => {
     // Act
     const [, fn] = functionNamed(dev.template, name);
 
@@ -40,7 +40,7 @@ describe('Lambda functions', () => {
       TracingConfig: { Mode: 'Active' },
       Environment: {
         Variables: {
-          TABLE_NAME: { Ref: expect.stringMatching(/^DataTable/) },
+          ...(usesTable ? { TABLE_NAME: { Ref: expect.stringMatching(/^DataTable/) } } : {}),
           POWERTOOLS_SERVICE_NAME: 'repricer-api',
           POWERTOOLS_LOG_LEVEL: 'DEBUG',
           NODE_OPTIONS: '--enable-source-maps',
