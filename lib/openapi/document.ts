@@ -1,0 +1,153 @@
+import type { z } from 'zod';
+import { JSON_CONTENT_TYPE, STANDARD_PROBLEMS } from '../../lambdas/shared/http/problem.js';
+import { ROUTES, type RouteDefinition } from '../routes.js';
+import { OPERATIONS, type BodySpec, type OperationSpec, type ParameterSpec } from './operations.js';
+import { HEADERS, headerRef, problemResponse } from './responses.js';
+import { componentSchemas, parameterSchema, schemaRef, type JsonSchema } from './schemas.js';
+
+/**
+ * The OpenAPI 3.1 document, assembled from the route table (paths, methods, who needs
+ * credentials), lib/openapi/operations.ts (words and statuses) and the zod schemas (every
+ * schema). `npm run openapi` writes it to docs/openapi.json, which the GetOpenApi Lambda serves.
+ */
+export const OPENAPI_VERSION = '3.1.0';
+export const BASIC_AUTH = 'basicAuth';
+const JSON_MEDIA_TYPE = JSON_CONTENT_TYPE.split(';', 1)[0]!;
+
+export const operationIdOf = (route: RouteDefinition): string => `${route.name.charAt(0).toLowerCase()}${route.name.slice(1)}`;
+
+const specFor = (route: RouteDefinition): OperationSpec => {
+  const spec = OPERATIONS[route.name];
+  if (!spec) throw new Error(`Route ${route.name} (${route.method} ${route.path}) has no operation in lib/openapi/operations.ts`);
+  return spec;
+};
+
+const bodySchema = ({ schema }: BodySpec): JsonSchema => (typeof schema === 'string' ? schemaRef(schema) : schema);
+
+const parameter = (name: string, location: 'path' | 'query', spec: ParameterSpec): JsonSchema => ({
+  name,
+  in: location,
+  required: location === 'path' || !spec.schema.safeParse(undefined).success,
+  description: spec.description,
+  schema: parameterSchema(spec.schema),
+  example: spec.example,
+});
+
+const pathParameters = (route: RouteDefinition, spec: OperationSpec): JsonSchema[] => {
+  const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+  const documented = Object.keys(spec.pathParameters ?? {});
+  if (names.join() !== documented.join()) {
+    throw new Error(`${route.name}: path parameters ${names.join(', ') || 'none'} but documented ${documented.join(', ') || 'none'}`);
+  }
+  return names.map((name) => parameter(name, 'path', spec.pathParameters![name]!));
+};
+
+const queryParameters = (route: RouteDefinition, spec: OperationSpec): JsonSchema[] => {
+  if (!spec.query) return [];
+  const shape = spec.query.schema.shape as Record<string, z.ZodType>;
+  const undocumented = Object.keys(shape).filter((name) => !(name in spec.query!.parameters));
+  if (undocumented.length > 0) throw new Error(`${route.name}: query parameters without a description: ${undocumented.join(', ')}`);
+  return Object.entries(shape).map(([name, schema]) => parameter(name, 'query', { schema, ...spec.query!.parameters[name]! }));
+};
+
+const IF_MATCH = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description: 'Apply only when the repricer is still at this version: its `ETag`, a list of them, or `*`. Weak tags never match.',
+  schema: { type: 'string' },
+  example: '"v1"',
+};
+
+const successResponse = (spec: OperationSpec): JsonSchema => {
+  const { description, body, headers = [] } = spec.success;
+  return {
+    description,
+    ...(headers.length > 0 ? { headers: Object.fromEntries(headers.map((name) => [name, headerRef(name)])) } : {}),
+    ...(body ? { content: { [JSON_MEDIA_TYPE]: { schema: bodySchema(body), example: body.example } } } : {}),
+  };
+};
+
+const operation = (route: RouteDefinition): JsonSchema => {
+  const spec = specFor(route);
+  const parameters = [...pathParameters(route, spec), ...queryParameters(route, spec), ...(spec.ifMatch ? [IF_MATCH] : [])];
+  const responses: Record<string, JsonSchema> = { [spec.success.status]: successResponse(spec) };
+  for (const status of spec.problems) {
+    const override = spec.problemOverrides?.[status];
+    responses[status] = problemResponse(status, override?.description, override?.example?.());
+  }
+  return {
+    operationId: operationIdOf(route),
+    summary: spec.summary,
+    description: spec.description,
+    tags: [spec.tag],
+    security: route.authorized ? [{ [BASIC_AUTH]: [] }] : [],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(spec.requestBody
+      ? {
+          requestBody: {
+            description: spec.requestBody.description,
+            required: true,
+            content: { [JSON_MEDIA_TYPE]: { schema: bodySchema(spec.requestBody), example: spec.requestBody.example } },
+          },
+        }
+      : {}),
+    responses,
+  };
+};
+
+const INFO = {
+  title: 'Repricer API',
+  version: '1.0.0-beta',
+  summary: 'Automated repricing rules and offer competitiveness for marketplace sellers.',
+  description:
+    'Every `/v1` operation but this document needs HTTP Basic credentials. Bodies are `application/json; charset=utf-8`; every ' +
+    'non-2xx response is an RFC 9457 problem (`application/problem+json`). Paths are served with and without a trailing slash. ' +
+    'An unknown path is answered 404 and a known path with another method 405 with `Allow` (components.responses `NotFound` and ' +
+    '`MethodNotAllowed`). Money is exact to the cent; timestamps are ISO 8601 UTC with milliseconds.',
+};
+
+const SERVERS = [
+  { url: 'http://localhost:3000', description: '`npm start` (the default PORT)' },
+  {
+    url: 'https://{apiId}.execute-api.{region}.amazonaws.com/{stage}',
+    description: 'A deployed stage',
+    variables: {
+      apiId: { default: 'abc123defg', description: 'The REST API id (stack output).' },
+      region: { default: 'eu-west-1' },
+      stage: { default: 'dev' },
+    },
+  },
+];
+
+const TAGS = [
+  { name: 'Repricers', description: 'Repricing rules: one per product and connector.' },
+  { name: 'Offers', description: 'Marketplace offers on the client\'s products, with competitiveness data.' },
+  { name: 'Products', description: 'The client\'s products.' },
+  { name: 'Documentation', description: 'This document.' },
+];
+
+export const buildOpenApiDocument = (routes: readonly RouteDefinition[] = ROUTES): JsonSchema => {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const route of routes) {
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route) };
+  }
+  return {
+    openapi: OPENAPI_VERSION,
+    info: INFO,
+    servers: SERVERS,
+    tags: TAGS,
+    paths,
+    components: {
+      schemas: componentSchemas(),
+      responses: { NotFound: problemResponse(404, 'No resource exists at this path.', STANDARD_PROBLEMS.notFound), MethodNotAllowed: problemResponse(405) },
+      headers: HEADERS,
+      securitySchemes: {
+        [BASIC_AUTH]: { type: 'http', scheme: 'basic', description: 'HTTP Basic with the client\'s username and password.' },
+      },
+    },
+  };
+};
+
+/** The file's text: stable key order as built, two-space indent, final newline. */
+export const serializeOpenApiDocument = (document: JsonSchema): string => `${JSON.stringify(document, null, 2)}\n`;

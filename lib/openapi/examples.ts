@@ -1,0 +1,173 @@
+import type { z } from 'zod';
+import { createRepricerBody, type CreateRepricerBody } from '../../lambdas/shared/domain/create-repricer.js';
+import { computePricing } from '../../lambdas/shared/domain/pricing.js';
+import type { ConnectorType, Offer, OffersPage, Product, Repricer } from '../../lambdas/shared/domain/records.js';
+import { conflict, unprocessable, validationFailed } from '../../lambdas/shared/http/errors.js';
+import { repricerNotFound } from '../../lambdas/shared/http/not-found.js';
+import { preconditionFailed } from '../../lambdas/shared/http/preconditions.js';
+import { STANDARD_PROBLEMS, type Problem } from '../../lambdas/shared/http/problem.js';
+import { toFieldErrors } from '../../lambdas/shared/http/validation.js';
+
+/**
+ * One realistic example per body. The repricer is the worked example of README "Computed
+ * fields", priced by the service's own pricing code, and every problem is built by the code
+ * that builds it at run time, so an example cannot show what the service would not send.
+ */
+const CREATED = '2026-01-12T08:30:00.000Z';
+const UPDATED = '2026-01-14T16:05:12.345Z';
+
+export const connectorTypeExample: ConnectorType = {
+  id: 1,
+  uid: 'amazon',
+  name: 'Amazon',
+  logo: 'https://cdn.repricer.example/logos/amazon.svg',
+  website: 'https://www.amazon.com',
+  created_at: CREATED,
+  updated_at: CREATED,
+};
+
+export const productExample: Product = {
+  id: 12,
+  code: 'DEMO-001',
+  title: 'Classic Kettle 1.7 l',
+  description: 'Stainless steel kettle.\nBoils 1.7 litres in under four minutes.',
+  brand: 'Northwind',
+  colour: 'black',
+  barcode: '5012345678900',
+  type: 'Kitchen',
+  material: 'Stainless steel',
+  parent_code: null,
+  images: ['https://cdn.repricer.example/products/demo-001/side.jpg'],
+  main_image: 'https://cdn.repricer.example/products/demo-001/main.jpg',
+  retail_price: 119.99,
+  soh: 42,
+  height_cm: 24.5,
+  length_cm: 22,
+  width_cm: 16,
+  weight_g: 1150,
+  fee_estimates: {
+    amazon: {
+      instock: { commission: 15, fulfilment: 5, commission_percentage: 15 },
+      leadtime: { commission: 15, fulfilment: 6.5, commission_percentage: 15 },
+    },
+  },
+  created_at: CREATED,
+  updated_at: UPDATED,
+};
+
+export const createRepricerExample: CreateRepricerBody = createRepricerBody.parse({
+  product_code: productExample.code,
+  preferred_price: 100,
+  preferred_profit: 20,
+  buybox_approach: 'cheapest',
+  repricer_approach: 'fixed',
+  enabled: true,
+});
+
+/** The example product priced on its connector by the service's own pricing code. */
+const priced = (preferences: { preferredPrice: number; preferredProfit: number; minProfit: number }) =>
+  computePricing({ ...preferences, soh: productExample.soh, feeEstimates: productExample.fee_estimates, connectorUid: connectorTypeExample.uid });
+
+const pricedOrThrow = (preferences: Parameters<typeof priced>[0]) => {
+  const pricing = priced(preferences);
+  if (!pricing.ok) throw new Error(`The repricer example cannot be priced: ${pricing.reason}`);
+  return pricing.value;
+};
+
+const createdPricing = pricedOrThrow({
+  preferredPrice: createRepricerExample.preferred_price,
+  preferredProfit: createRepricerExample.preferred_profit,
+  minProfit: createRepricerExample.min_profit,
+});
+
+export const repricerExample: Repricer = {
+  id: 7,
+  uid: '3f2c9a4e-8b1d-4c6f-9e2a-5d7b1c0a8f34',
+  buybox_approach: createRepricerExample.buybox_approach,
+  repricer_approach: createRepricerExample.repricer_approach,
+  enabled: createRepricerExample.enabled,
+  preferred_price: createRepricerExample.preferred_price,
+  preferred_profit: createRepricerExample.preferred_profit,
+  min_price: createdPricing.minPrice,
+  min_profit: createdPricing.minProfit,
+  fixed_fulfilment_fee: createdPricing.fixedFulfilmentFee,
+  connector_type: connectorTypeExample,
+  product: productExample,
+  created_at: UPDATED,
+  updated_at: UPDATED,
+};
+
+/** A PATCH that turns the example repricer off and asks for a floor profit. */
+export const updateRepricerExample = { enabled: false, min_profit: 5 };
+
+const updatedPricing = pricedOrThrow({
+  preferredPrice: repricerExample.preferred_price,
+  preferredProfit: repricerExample.preferred_profit,
+  minProfit: updateRepricerExample.min_profit,
+});
+
+export const updatedRepricerExample: Repricer = {
+  ...repricerExample,
+  enabled: updateRepricerExample.enabled,
+  min_price: updatedPricing.minPrice,
+  min_profit: updatedPricing.minProfit,
+  updated_at: '2026-01-15T09:12:44.018Z',
+};
+
+/** What a profit the price cannot carry is refused with. */
+const unpricedReason = (): string => {
+  const pricing = priced({ preferredPrice: 10, preferredProfit: 20, minProfit: 0 });
+  if (pricing.ok) throw new Error('The 422 example was priced');
+  return pricing.reason;
+};
+
+export const offerExample: Offer = {
+  id: 204,
+  offer_id: 'AMZ-B0C7K2XQ9D-1',
+  offer_price: 99.5,
+  offer_status: 'buyable',
+  stock_status: 'in_stock',
+  competitiveness: 'high',
+  total_competitors: 4,
+  winning: true,
+  winning_delivery: true,
+  winning_price: 99.5,
+  rating_avg: 4.7,
+  rating_count: '1287',
+  seller_id: 'demo-seller',
+  seller_name: 'Demo Seller',
+  url: 'https://www.amazon.com/dp/B0C7K2XQ9D',
+  last_seen_at: '2026-01-15T08:58:03.120Z',
+  product: productExample,
+  created_at: CREATED,
+  updated_at: UPDATED,
+};
+
+export const offersPageExample: OffersPage = { meta: { total: 37, limit: 1, start: 0 }, offers: [offerExample] };
+export const repricersPageExample = { meta: { total: 3, limit: 1, start: 0 }, repricers: [repricerExample] };
+
+/** A 400 as `schema` answers `input`, with zod's own messages. */
+export const validationExample = (schema: z.ZodType, input: unknown, detail?: string): Problem => {
+  const result = schema.safeParse(input);
+  if (result.success) throw new Error('The invalid example was accepted');
+  return validationFailed(toFieldErrors(result.error.issues), detail).problem;
+};
+
+/** Problem examples by status; an operation may give its own for a status (e.g. its 404). */
+export const problemExamples = {
+  400: () => validationExample(createRepricerBody, { product_code: productExample.code, preferred_price: '100', preferred_profit: -1 }),
+  401: () => STANDARD_PROBLEMS.unauthorized,
+  404: () => repricerNotFound().problem,
+  405: () => STANDARD_PROBLEMS.methodNotAllowed,
+  409: () => conflict(`A repricer for this product and connector already exists: ${repricerExample.id}.`, { existing_id: repricerExample.id }).problem,
+  412: () => preconditionFailed().problem,
+  413: () => STANDARD_PROBLEMS.tooLarge,
+  415: () => STANDARD_PROBLEMS.unsupportedMediaType,
+  422: () => unprocessable(unpricedReason()).problem,
+  429: () => STANDARD_PROBLEMS.throttled,
+  500: () => STANDARD_PROBLEMS.internal,
+  503: () => STANDARD_PROBLEMS.unavailable,
+  504: () => STANDARD_PROBLEMS.timeout,
+} satisfies Record<number, () => Problem>;
+
+export type ProblemStatus = keyof typeof problemExamples;

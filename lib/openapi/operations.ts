@@ -1,0 +1,251 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { z } from 'zod';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../../lambdas/shared/domain/list-parameters.js';
+import { offerQueryParameters } from '../../lambdas/shared/domain/offer-query.js';
+import { offerRecord, productRecord, repricerRecord } from '../../lambdas/shared/domain/records.js';
+import { repricerQueryParameters } from '../../lambdas/shared/domain/repricer-query.js';
+import { updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.js';
+import { offerNotFound, productNotFound } from '../../lambdas/shared/http/not-found.js';
+import { conflict, HttpProblem, notFound } from '../../lambdas/shared/http/errors.js';
+import { ifMatchOf } from '../../lambdas/shared/http/preconditions.js';
+import type { Problem } from '../../lambdas/shared/http/problem.js';
+import {
+  createRepricerExample,
+  offerExample,
+  offersPageExample,
+  productExample,
+  repricerExample,
+  repricersPageExample,
+  updatedRepricerExample,
+  updateRepricerExample,
+  validationExample,
+  type ProblemStatus,
+} from './examples.js';
+import type { JsonSchema } from './schemas.js';
+
+/**
+ * What the route table does not know about each operation: its words, parameters, bodies and
+ * the statuses it can answer. Keyed by route name, so a route without an entry here cannot be
+ * documented (lib/openapi/document.ts refuses it).
+ */
+export type ResponseHeader = 'Location' | 'ETag';
+
+export interface BodySpec {
+  /** A component of lib/openapi/schemas.ts, or an inline schema. */
+  readonly schema: string | JsonSchema;
+  readonly example: unknown;
+}
+
+export interface ParameterSpec {
+  readonly schema: z.ZodType;
+  readonly description: string;
+  readonly example: string | number;
+}
+
+export interface OperationSpec {
+  readonly tag: 'Repricers' | 'Offers' | 'Products' | 'Documentation';
+  readonly summary: string;
+  readonly description: string;
+  /** One entry per `{name}` of the route's path. */
+  readonly pathParameters?: Readonly<Record<string, ParameterSpec>>;
+  /** The zod object the handler parses the query with, and a description and example per key. */
+  readonly query?: {
+    readonly schema: z.ZodObject;
+    readonly parameters: Readonly<Record<string, Omit<ParameterSpec, 'schema'>>>;
+  };
+  /** Accepts `If-Match` for optimistic concurrency. */
+  readonly ifMatch?: boolean;
+  readonly requestBody?: BodySpec & { readonly description: string };
+  readonly success: {
+    readonly status: 200 | 201 | 204;
+    readonly description: string;
+    readonly body?: BodySpec;
+    readonly headers?: readonly ResponseHeader[];
+  };
+  /** Every problem status the operation can answer, beyond the 2xx. */
+  readonly problems: readonly ProblemStatus[];
+  /** Descriptions and examples that differ from the defaults of lib/openapi/responses.ts. */
+  readonly problemOverrides?: Partial<Record<ProblemStatus, { readonly description?: string; readonly example?: () => Problem }>>;
+}
+
+/** Every operation that reads the table may meet DynamoDB throttling, a bug or a slow call. */
+const SERVER_SIDE: readonly ProblemStatus[] = [429, 500, 503, 504];
+
+const repricerId: ParameterSpec = { schema: repricerRecord.shape.id, description: 'The repricer\'s `id`.', example: repricerExample.id };
+
+const listParameters = (sortFields: string) => ({
+  _limit: { description: `Page size, 1-${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`, example: '20' },
+  _start: { description: '0-based position of the page\'s first item; default 0. Past the end: an empty page with the right `meta.total`.', example: '0' },
+  _sort: {
+    description: `${sortFields}, optionally followed by \`:ASC\` or \`:DESC\` (direction in any case; default ASC). Ties are broken by \`id\` in the same direction.`,
+    example: 'id:DESC',
+  },
+});
+
+/** The 400 an `If-Match` without quotes gets, from the code that parses the header. */
+const invalidIfMatchProblem = (): Problem => {
+  try {
+    ifMatchOf({ headers: { 'if-match': 'v3' }, multiValueHeaders: {} } as unknown as APIGatewayProxyEvent);
+  } catch (error) {
+    if (error instanceof HttpProblem) return error.problem;
+  }
+  throw new Error('An unquoted If-Match was accepted');
+};
+
+const repricerNotFoundText = 'No repricer with this id exists for this client (unknown, another client\'s, or not a valid id).';
+const ifMatchProblems = {
+  400: { description: 'The body is not valid (`errors` names each field), or `If-Match` is not `*` or a list of entity tags.' },
+  404: { description: repricerNotFoundText },
+  409: { description: 'The repricer kept changing while the update was applied; retry.', example: () => conflict('The repricer kept changing while this update was applied; retry.').problem },
+  412: { description: '`If-Match` does not name the current version: read the repricer again.' },
+} as const;
+
+export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
+  CreateRepricer: {
+    tag: 'Repricers',
+    summary: 'Create a repricer',
+    description:
+      'Creates the repricer of one product on one connector and computes `min_price`, `min_profit` and `fixed_fulfilment_fee` ' +
+      '(README "Computed fields"). The connector is the product\'s only key of `fee_estimates`, the one named by `connector` when ' +
+      'there are several, or the client\'s default connector when it has none. Also served at `/v1/repricers/`.',
+    requestBody: { description: 'The preferences; unknown fields are refused (400).', schema: 'CreateRepricerRequest', example: createRepricerExample },
+    success: { status: 201, description: 'Created: the full record, with `connector_type` and `product` nested.', body: { schema: 'Repricer', example: repricerExample }, headers: ['Location', 'ETag'] },
+    problems: [400, 401, 404, 409, 413, 415, 422, ...SERVER_SIDE],
+    problemOverrides: {
+      400: { description: 'The body is not valid JSON or not valid (`errors` names each field), or the product has several connectors and none was named.' },
+      404: {
+        description: 'No product with this `product_code` exists for this client.',
+        example: () => notFound('No product with code "DEMO-999" exists for this client.').problem,
+      },
+      409: { description: 'The (product, connector) slot already has a repricer: `existing_id` names it.' },
+      422: { description: 'No positive `min_price` results (a profit larger than the price can carry), the commission is 100 % or more, or `min_profit` exceeds `preferred_profit`.' },
+    },
+  },
+  ListRepricers: {
+    tag: 'Repricers',
+    summary: 'List repricers',
+    description: 'One page of the client\'s repricers, with the exact number of matches in `meta.total`.',
+    query: {
+      schema: repricerQueryParameters,
+      parameters: {
+        ...listParameters('`id`, `updated_at` or `created_at`'),
+        enabled: { description: '`true` or `false`: only repricers that are (or are not) enabled.', example: 'true' },
+        product_code: { description: 'Only the repricers of this product.', example: productExample.code },
+      },
+    },
+    success: { status: 200, description: 'A page of repricers.', body: { schema: 'RepricersPage', example: repricersPageExample } },
+    problems: [400, 401, ...SERVER_SIDE],
+    problemOverrides: {
+      400: {
+        description: 'An unknown, repeated or malformed parameter; `errors` names it.',
+        example: () => validationExample(repricerQueryParameters, { _limit: '500' }, 'The query parameters are not valid.'),
+      },
+    },
+  },
+  GetRepricer: {
+    tag: 'Repricers',
+    summary: 'Get a repricer',
+    description: 'The repricer, with the entity tag a later update or delete can send in `If-Match`.',
+    pathParameters: { id: repricerId },
+    success: { status: 200, description: 'The repricer.', body: { schema: 'Repricer', example: repricerExample }, headers: ['ETag'] },
+    problems: [401, 404, ...SERVER_SIDE],
+    problemOverrides: { 404: { description: repricerNotFoundText } },
+  },
+  UpdateRepricer: {
+    tag: 'Repricers',
+    summary: 'Update a repricer',
+    description:
+      'Changes preferences; the computed fields are recomputed from the product as it is now. Product and connector stay. ' +
+      'With `If-Match`, only the version it names is changed.',
+    pathParameters: { id: repricerId },
+    ifMatch: true,
+    requestBody: { description: 'The fields to change; at least one.', schema: 'UpdateRepricerRequest', example: updateRepricerExample },
+    success: { status: 200, description: 'The updated repricer.', body: { schema: 'Repricer', example: updatedRepricerExample }, headers: ['ETag'] },
+    problems: [400, 401, 404, 409, 412, 413, 415, 422, ...SERVER_SIDE],
+    problemOverrides: {
+      ...ifMatchProblems,
+      400: { ...ifMatchProblems[400], example: () => validationExample(updateRepricerBody, { preferred_price: 0, colour: 'red' }) },
+      422: { description: 'No positive `min_price` results, or `min_profit` would exceed `preferred_profit`.' },
+    },
+  },
+  DeleteRepricer: {
+    tag: 'Repricers',
+    summary: 'Delete a repricer',
+    description: 'Deletes the repricer; its (product, connector) slot is free again. With `If-Match`, only the version it names is deleted.',
+    pathParameters: { id: repricerId },
+    ifMatch: true,
+    success: { status: 204, description: 'Deleted; no body.' },
+    problems: [400, 401, 404, 409, 412, ...SERVER_SIDE],
+    problemOverrides: {
+      ...ifMatchProblems,
+      400: {
+        description: '`If-Match` is not `*` or a list of entity tags.',
+        example: () => invalidIfMatchProblem(),
+      },
+      409: { description: 'The repricer kept changing while the delete was applied; retry.', example: () => conflict('The repricer kept changing while this delete was applied; retry.').problem },
+    },
+  },
+  ListOffers: {
+    tag: 'Offers',
+    summary: 'List offers',
+    description:
+      'One page of the offers on the client\'s products, with competitiveness data and the product nested, and the exact number ' +
+      'of matches in `meta.total`. `total_competitors_gte` can only be combined with `_sort=total_competitors` (its default).',
+    query: {
+      schema: offerQueryParameters,
+      parameters: {
+        ...listParameters('`id`, `total_competitors`, `offer_price` or `updated_at`; default `id`, or `total_competitors` with `total_competitors_gte`'),
+        competitiveness: { description: 'Exact match on the offer\'s competitiveness.', example: 'high' },
+        total_competitors_gte: { description: 'Only offers with at least this many competitors (integer >= 0).', example: '3' },
+        _include_other_offers: {
+          description: '`false` (default): only the client\'s own offers; `true`: also the other sellers\' offers on the client\'s products.',
+          example: 'true',
+        },
+      },
+    },
+    success: { status: 200, description: 'A page of offers.', body: { schema: 'OffersPage', example: offersPageExample } },
+    problems: [400, 401, ...SERVER_SIDE],
+    problemOverrides: {
+      400: {
+        description: 'An unknown, repeated or malformed parameter, or a filter and sort that cannot be combined; `errors` names it.',
+        example: () => validationExample(offerQueryParameters, { _sort: 'price' }, 'The query parameters are not valid.'),
+      },
+    },
+  },
+  GetOffer: {
+    tag: 'Offers',
+    summary: 'Get an offer',
+    description: 'One offer on the client\'s products (the client\'s own or another seller\'s), with the product nested.',
+    pathParameters: { id: { schema: offerRecord.shape.id, description: 'The offer\'s `id` (not its marketplace `offer_id`).', example: offerExample.id } },
+    success: { status: 200, description: 'The offer.', body: { schema: 'Offer', example: offerExample } },
+    problems: [401, 404, ...SERVER_SIDE],
+    problemOverrides: { 404: { description: 'No offer with this id exists on this client\'s products.', example: () => offerNotFound().problem } },
+  },
+  GetProduct: {
+    tag: 'Products',
+    summary: 'Get a product',
+    description: 'One of the client\'s products, with its fee estimates.',
+    pathParameters: { code: { schema: productRecord.shape.code, description: 'The product code, percent-encoded.', example: productExample.code } },
+    success: { status: 200, description: 'The product.', body: { schema: 'Product', example: productExample } },
+    problems: [401, 404, ...SERVER_SIDE],
+    problemOverrides: { 404: { description: 'No product with this code exists for this client.', example: () => productNotFound().problem } },
+  },
+  GetOpenApi: {
+    tag: 'Documentation',
+    summary: 'Get this OpenAPI document',
+    description: 'This document, generated from the schemas the service validates requests with and shapes responses from. No credentials needed.',
+    success: {
+      status: 200,
+      description: 'The OpenAPI 3.1 document.',
+      body: {
+        schema: {
+          type: 'object',
+          required: ['openapi', 'info', 'paths'],
+          properties: { openapi: { type: 'string', const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } },
+        },
+        example: { openapi: '3.1.0', info: { title: 'Repricer API', version: '1.0.0-beta' }, paths: { '/v1/offers': { get: { operationId: 'listOffers' } } } },
+      },
+    },
+    problems: [429, 500],
+  },
+};

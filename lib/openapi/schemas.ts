@@ -1,0 +1,101 @@
+import * as z from 'zod';
+import { createRepricerBody } from '../../lambdas/shared/domain/create-repricer.js';
+import {
+  connectorTypeRecord,
+  feeEstimates,
+  listMeta,
+  money,
+  offerRecord,
+  offersPage,
+  productRecord,
+  repricerRecord,
+  timestamp,
+} from '../../lambdas/shared/domain/records.js';
+import { updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.js';
+import { caseInsensitivePattern, regexesOf } from './patterns.js';
+import { conflictProblemSchema, fieldErrorSchema, problemSchema } from './problem-schema.js';
+
+/**
+ * The document's component schemas, converted by zod itself from the very schemas the handlers
+ * validate requests with and shape responses from. Only names and descriptions are added here.
+ */
+export type JsonSchema = Record<string, unknown>;
+
+/** `GET /v1/repricers`: the list handler builds this shape from the same record and meta schemas. */
+export const repricersPage = z.strictObject({ meta: listMeta, repricers: z.array(repricerRecord) });
+
+/** Responses are described as the service writes them (`io: 'output'`). */
+const responseComponents = z.registry<{ id: string }>();
+responseComponents
+  .add(repricerRecord, { id: 'Repricer' })
+  .add(connectorTypeRecord, { id: 'ConnectorType' })
+  .add(productRecord, { id: 'Product' })
+  .add(offerRecord, { id: 'Offer' })
+  .add(offersPage, { id: 'OffersPage' })
+  .add(repricersPage, { id: 'RepricersPage' })
+  .add(listMeta, { id: 'ListMeta' })
+  .add(feeEstimates, { id: 'FeeEstimates' })
+  .add(problemSchema, { id: 'Problem' })
+  .add(conflictProblemSchema, { id: 'ConflictProblem' })
+  .add(fieldErrorSchema, { id: 'FieldError' });
+
+/** Requests as a client may send them (`io: 'input'`): fields with defaults are optional. */
+const requestComponents = z.registry<{ id: string }>();
+requestComponents.add(createRepricerBody, { id: 'CreateRepricerRequest' }).add(updateRepricerBody, { id: 'UpdateRepricerRequest' });
+
+/** What JSON Schema cannot say about a zod schema (refinements), or what a name alone does not. */
+export const descriptions = z.registry<{ description: string }>();
+descriptions
+  .add(money, { description: 'An amount with at most 2 decimals.' })
+  .add(timestamp, { description: 'ISO 8601 UTC with millisecond precision.' })
+  .add(feeEstimates, { description: 'Fees by connector uid, then by stock mode (`instock` when `soh` > 0, else `leadtime`).' })
+  .add(repricerRecord, { description: 'A repricing rule for one product on one connector, with its computed fields.' })
+  .add(repricerRecord.shape.min_price, {
+    description: 'Computed: `(C + fixed_fulfilment_fee + min_profit) / (1 - r)` rounded up to the cent (README "Computed fields").',
+  })
+  .add(repricerRecord.shape.fixed_fulfilment_fee, { description: 'Computed: the `fulfilment` fee of the product\'s fee estimate for the connector and stock mode.' })
+  .add(repricerRecord.shape.min_profit, { description: 'The request\'s `min_profit` (default 0).' })
+  .add(offerRecord.shape.rating_count, { description: 'Numeric text, not a number.' })
+  .add(problemSchema, { description: 'RFC 9457 problem details; `errors` lists each invalid field of a 400.' })
+  .add(conflictProblemSchema, { description: 'A problem whose `existing_id` names the repricer that already holds the (product, connector) slot.' })
+  .add(createRepricerBody, { description: 'Unknown fields are refused and types are never coerced.' })
+  .add(createRepricerBody.shape.preferred_price, { description: 'Greater than 0, at most 2 decimals.' })
+  .add(createRepricerBody.shape.preferred_profit, { description: 'At least 0, at most 2 decimals.' })
+  .add(createRepricerBody.shape.min_profit.unwrap(), { description: 'At least 0, at most 2 decimals, not above `preferred_profit`.' })
+  .add(createRepricerBody.shape.product_code, { description: 'A product of this client (else 404).' })
+  .add(createRepricerBody.shape.connector, {
+    description: 'A connector uid: required when the product has fee estimates for several connectors.',
+  })
+  .add(updateRepricerBody, { description: 'At least one field; a field left out keeps its value. The computed fields are recomputed.' });
+
+/** Puts back what the converter leaves out: the `i` flag of a pattern. */
+const override = ({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodTypes; jsonSchema: JsonSchema }): void => {
+  const regexes = regexesOf(zodSchema);
+  if (!regexes.some((regex) => regex.flags.includes('i'))) return;
+  if (regexes.length !== 1 || jsonSchema.pattern !== regexes[0]!.source) throw new Error(`Cannot document the case-insensitive pattern ${String(regexes)}`);
+  jsonSchema.pattern = caseInsensitivePattern(regexes[0]!.source);
+};
+
+const COMPONENT_REF = '#/components/schemas/';
+export const schemaRef = (id: string): JsonSchema => ({ $ref: `${COMPONENT_REF}${id}` });
+
+/** Each component stands alone under components.schemas: no `$schema` / `$id` of its own. */
+const asComponent = ({ $schema: _schema, $id: _id, ...schema }: JsonSchema): JsonSchema => schema;
+
+const convert = (registry: z.core.$ZodRegistry<{ id: string }>, io: 'input' | 'output'): Record<string, JsonSchema> => {
+  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', io, metadata: descriptions, override, uri: (id) => `${COMPONENT_REF}${id}` });
+  if ('__shared' in schemas) throw new Error('A schema is reused without a component name: register it in lib/openapi/schemas.ts');
+  return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, asComponent(schema as JsonSchema)]));
+};
+
+export const componentSchemas = (): Record<string, JsonSchema> => {
+  const responses = convert(responseComponents, 'output');
+  const requests = convert(requestComponents, 'input');
+  const clash = Object.keys(requests).find((id) => id in responses);
+  if (clash) throw new Error(`Component ${clash} is both a request and a response schema`);
+  return Object.fromEntries(Object.entries({ ...responses, ...requests }).sort(([a], [b]) => a.localeCompare(b)));
+};
+
+/** A parameter's schema, as the client writes it (query values are text before parsing). */
+export const parameterSchema = (schema: z.ZodType): JsonSchema =>
+  asComponent(z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', metadata: descriptions, override }) as JsonSchema);
