@@ -1,5 +1,13 @@
-import { STANDARD_PROBLEMS } from '../shared/http/problem.js';
-import { problemResponse } from '../shared/http/responses.js';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+// The generated file, not the generator: the bundle carries JSON instead of zod and the builders.
+import openApiDocument from '../../docs/openapi.json' with { type: 'json' };
+import { httpHandler } from '../shared/http/handler.js';
+import { json } from '../shared/http/responses.js';
 
-// Not implemented yet: answers 404 like an unknown path.
-export const handler = async () => problemResponse(STANDARD_PROBLEMS.notFound);
+/** The same public document for everyone: shared caches may keep it for a few minutes. */
+export const OPENAPI_CACHE_CONTROL = 'public, max-age=300';
+
+/** GET /v1/openapi.json: the OpenAPI document (docs/openapi.json, from `npm run openapi`), no credentials needed. */
+export const getOpenApiRoute = async (_event: APIGatewayProxyEvent) => json(200, openApiDocument, { 'Cache-Control': OPENAPI_CACHE_CONTROL });
+
+export const handler = httpHandler(getOpenApiRoute);

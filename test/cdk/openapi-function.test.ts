@@ -1,0 +1,44 @@
+import { ROUTES } from '../../lib/routes.js';
+import { actionsOf, bundledCode, functionNamed, methodsByRoute, roleStatements, synthStack, type SynthesizedStack } from './stack-fixture.js';
+
+/** GetOpenApi serves a file it carries: no table, no credentials, nothing of the generator. */
+describe('the GetOpenApi function', () => {
+  let synthesized: SynthesizedStack;
+
+  beforeAll(() => {
+    synthesized = synthStack();
+  });
+
+  it('is the public route with no table access in the route table', () => {
+    expect(ROUTES.find((route) => route.name === 'GetOpenApi')).toMatchObject({ path: '/v1/openapi.json', tableAccess: 'none', authorized: false });
+  });
+
+  it('may not touch the table and is not told its name', () => {
+    // Act
+    const [logicalId, fn] = functionNamed(synthesized.template, 'GetOpenApi');
+    const actions = roleStatements(synthesized.template, logicalId).flatMap(actionsOf);
+
+    // Assess
+    expect(actions.filter((action) => action.startsWith('dynamodb:'))).toEqual([]);
+    expect(JSON.stringify(roleStatements(synthesized.template, logicalId))).not.toMatch(/DataTable/);
+    expect(fn.Properties.Environment.Variables).not.toHaveProperty('TABLE_NAME');
+  });
+
+  it('answers GET /v1/openapi.json without the authorizer', () => {
+    const method = methodsByRoute(synthesized.template).get('GET /v1/openapi.json');
+    expect(method?.Properties).toMatchObject({ AuthorizationType: 'NONE' });
+    expect(method?.Properties.AuthorizerId).toBeUndefined();
+  });
+
+  it('bundles the generated document, not zod or the generator', () => {
+    // Act
+    const [logicalId] = functionNamed(synthesized.template, 'GetOpenApi');
+    const code = bundledCode(synthesized.app, synthesized.template, logicalId);
+
+    // Assess
+    expect(code).toContain('"3.1.0"');
+    expect(code).toContain('listOffers');
+    expect(code).not.toContain('toJSONSchema');
+    expect(code).not.toContain('buildOpenApiDocument');
+  });
+});
