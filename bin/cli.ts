@@ -37,7 +37,9 @@ const createClient = async (args: string[]) => {
   });
   process.stdout.write(
     `Created client ${account.username}\n  seller id:         ${account.sellerId}\n  default connector: ${account.defaultConnector}\n` +
-      (values.password ? '' : `  password:          ${account.password}\n  (shown once: it is stored only as a scrypt hash)\n`),
+      (values.password ? '' : `  password:          ${account.password}\n  (shown once: it is stored only as a scrypt hash)\n`) +
+      `  usage key:         ${account.usageKey}\n` +
+      '  (on a deployed stage, register it in the usage plan: see docs/security.md, "Usage plan")\n',
   );
 };
 

@@ -12,8 +12,8 @@
  *   must never count as a failed login.
  */
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { authenticate } from '../shared/auth/authorize.js';
-import { tenantContext, type Tenant } from '../shared/auth/tenant.js';
+import { authenticate, type AuthenticatedClient } from '../shared/auth/authorize.js';
+import { tenantContext } from '../shared/auth/tenant.js';
 import { logger } from '../shared/logger.js';
 
 /** The exact message API Gateway maps to 401; the local server matches on it too. */
@@ -46,7 +46,7 @@ export const stageWildcardArn = (methodArn: string): string => {
 };
 
 export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
-  let tenant: Tenant | undefined;
+  let tenant: AuthenticatedClient | undefined;
   try {
     tenant = await authenticate(headerValue(event.headers, 'authorization'));
   } catch (error) {
@@ -61,5 +61,7 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
       Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: stageWildcardArn(event.methodArn) }],
     },
     context: tenantContext(tenant),
+    // The API key of the client in the usage plan (the API's key source is AUTHORIZER).
+    ...(tenant.usageKey === undefined ? {} : { usageIdentifierKey: tenant.usageKey }),
   };
 };

@@ -27,6 +27,8 @@ export interface CreatedClientAccount {
   readonly clientId: string;
   readonly sellerId: string;
   readonly defaultConnector: string;
+  /** The client's API key value: register it in the stage's usage plan (see docs/security.md). */
+  readonly usageKey: string;
 }
 
 const BASE32_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
@@ -37,6 +39,9 @@ export const newClientId = (): string =>
 
 /** 144 random bits. */
 export const generatePassword = (): string => randomBytes(18).toString('base64url');
+
+/** 160 random bits as 40 hex characters: API Gateway wants API key values of at least 20. */
+export const generateUsageKey = (): string => randomBytes(20).toString('hex');
 
 const newSellerId = (): string => `seller-${randomBytes(6).toString('hex')}`;
 
@@ -70,8 +75,9 @@ export const createClientAccount = async (account: NewClientAccount): Promise<Cr
   validateId('connector', defaultConnector);
 
   const clientId = newClientId();
-  await putNewClient({ username, clientId, sellerId, defaultConnector, password: await hashPassword(password) }, new Date());
-  return { username, password, clientId, sellerId, defaultConnector };
+  const usageKey = generateUsageKey();
+  await putNewClient({ username, clientId, sellerId, defaultConnector, usageKey, password: await hashPassword(password) }, new Date());
+  return { username, password, clientId, sellerId, defaultConnector, usageKey };
 };
 
 const unknownClient = (username: string) => new Error(`No client with username "${username}"`);

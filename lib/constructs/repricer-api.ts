@@ -1,6 +1,7 @@
 import { Duration, Validations, type RemovalPolicy } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
+  ApiKeySourceType,
   AuthorizationType,
   EndpointType,
   IdentitySource,
@@ -70,7 +71,7 @@ export interface RepricerApiProps {
 /** The REST API: one resource per path segment, one function per route, built from ROUTES. */
 export class RepricerApi extends Construct {
   readonly restApi: RestApi;
-  /** Per-client API keys attach here. */
+  /** Per-client API keys attach here (registered by the operator: see docs/security.md). */
   readonly usagePlan: UsagePlan;
   readonly accessLogs: LogGroup;
   readonly routeFunctions: ReadonlyMap<string, ApiFunction>;
@@ -92,6 +93,8 @@ export class RepricerApi extends Construct {
       restApiName: `repricer-api-${props.stage}`,
       description: `Repricer API (${props.stage})`,
       endpointTypes: [EndpointType.REGIONAL],
+      // Each client's API key comes from the authorizer (`usageIdentifierKey`), not from a header.
+      apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       // The account-wide CloudWatch role is not this stack's to own (see the APIG6 suppression).
       cloudWatchRole: false,
       deployOptions: {
@@ -144,8 +147,9 @@ export class RepricerApi extends Construct {
     const method = resource.addMethod(
       route.method,
       new LambdaIntegration(fn.function, { allowTestInvoke: false }),
+      // apiKeyRequired meters each client against the usage plan by the key its authorizer returns.
       route.authorized && authorizer
-        ? { authorizer, authorizationType: AuthorizationType.CUSTOM }
+        ? { authorizer, authorizationType: AuthorizationType.CUSTOM, apiKeyRequired: true }
         : { authorizationType: AuthorizationType.NONE },
     );
     if (!route.authorized) {

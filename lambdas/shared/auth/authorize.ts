@@ -42,11 +42,17 @@ const windowFloor = (now: Date): Date => new Date(now.getTime() - FAILURE_WINDOW
 const hasFailureState = (client: ClientRecord): boolean =>
   (client.failedLogins ?? 0) > 0 || client.failureWindowStart !== undefined || client.lockedUntil !== undefined;
 
-const toTenant = (client: ClientRecord): Tenant => ({
+/** The tenant, and the API key that meters it in the usage plan (clients created before keys have none). */
+export interface AuthenticatedClient extends Tenant {
+  readonly usageKey?: string;
+}
+
+const toClient = (client: ClientRecord): AuthenticatedClient => ({
   clientId: client.clientId,
   username: client.username,
   sellerId: client.sellerId,
   defaultConnector: client.defaultConnector,
+  ...(client.usageKey === undefined ? {} : { usageKey: client.usageKey }),
 });
 
 /**
@@ -86,7 +92,7 @@ const deny = (reason: string, username?: string): undefined => {
  * The tenant the header authenticates, or undefined for 401. Throws only when the client
  * cannot be read (DynamoDB unavailable): that is a server error, not a wrong password.
  */
-export const authenticate = async (header: string | null | undefined, now: Date = new Date()): Promise<Tenant | undefined> => {
+export const authenticate = async (header: string | null | undefined, now: Date = new Date()): Promise<AuthenticatedClient | undefined> => {
   const credentials = parseBasicAuthorization(header);
   if (credentials === undefined) return deny('malformed');
   const { username, password } = credentials;
@@ -113,5 +119,5 @@ export const authenticate = async (header: string | null | undefined, now: Date 
     });
   }
   logger.info('Authenticated', { clientId: client.clientId });
-  return toTenant(client);
+  return toClient(client);
 };

@@ -31,6 +31,8 @@ const clientItemSchema = z.object({
   failedLogins: z.number().int().min(0).optional(),
   failureWindowStart: z.iso.datetime().optional(),
   lockedUntil: z.iso.datetime().optional(),
+  /** The API key value of the client in the stage's usage plan, handed to API Gateway by the authorizer. */
+  usageKey: z.string().min(20).max(128).optional(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
@@ -43,6 +45,7 @@ export interface NewClient {
   readonly sellerId: string;
   readonly defaultConnector: string;
   readonly password: PasswordRecord;
+  readonly usageKey?: string;
 }
 
 export class ClientExistsError extends Error {

@@ -61,8 +61,31 @@ describe('createClientAccount', () => {
     const account = await createClientAccount({ username: 'bob@example.com', password: 'given pw', sellerId: 'S-1', connector: 'ebay' });
 
     // Assess
-    expect(account).toEqual({ username: 'bob@example.com', password: 'given pw', clientId: account.clientId, sellerId: 'S-1', defaultConnector: 'ebay' });
+    expect(account).toEqual({
+      username: 'bob@example.com',
+      password: 'given pw',
+      clientId: account.clientId,
+      sellerId: 'S-1',
+      defaultConnector: 'ebay',
+      usageKey: account.usageKey,
+    });
     expect(putItem()).toMatchObject({ pk: 'CLIENT#bob%40example.com', sellerId: 'S-1', defaultConnector: 'ebay' });
+  });
+
+  it('gives every client an API key of its own for the usage plan, stored on its item', async () => {
+    // Prepare
+    ddb.on(PutCommand).resolves({});
+
+    // Act
+    const first = await createClientAccount({ username: 'alice' });
+    const firstItem = putItem();
+    const second = await createClientAccount({ username: 'carol' });
+
+    // Assess
+    expect(first.usageKey).toMatch(/^[0-9a-f]{40}$/);
+    expect(second.usageKey).toMatch(/^[0-9a-f]{40}$/);
+    expect(first.usageKey).not.toBe(second.usageKey);
+    expect(firstItem.usageKey).toBe(first.usageKey);
   });
 
   it('gives every client its own id and salt', async () => {

@@ -95,6 +95,19 @@ describe('authorizer handler', () => {
     expect(result).not.toHaveProperty('usageIdentifierKey');
   });
 
+  it("hands API Gateway the client's usage key, and keeps it out of the context the handlers see", async () => {
+    // Prepare
+    const usageKey = 'a'.repeat(40);
+    ddb.on(GetCommand).resolves({ Item: { ...clientItem(), usageKey } });
+
+    // Act
+    const result = await handler(authorizerEvent({ Authorization: basicAuthorization('alice', PASSWORD) }));
+
+    // Assess
+    expect(result.usageIdentifierKey).toBe(usageKey);
+    expect(JSON.stringify(result.context)).not.toContain(usageKey);
+  });
+
   it('finds the header whatever its case', async () => {
     // Prepare
     ddb.on(GetCommand).resolves({ Item: clientItem() });
