@@ -1,5 +1,5 @@
 import { QueryCommand, type NativeAttributeValue, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { SortDirection } from '../domain/offer-query.js';
+import type { SortDirection } from '../domain/list-parameters.js';
 import { countBelowPrefix, locate, totalOf } from '../domain/rank-directory.js';
 import { documentClient, tableName } from './dynamo.js';
 import type { RankOrder } from './rank-order.js';

@@ -1,13 +1,11 @@
-import { z } from 'zod';
+import * as z from 'zod';
+import { DEFAULT_LIMIT, integerText, limitText, sortText, startText, type SortDirection } from './list-parameters.js';
 import { MAX_COMPETITORS } from './records.js';
+
+export { DEFAULT_LIMIT, MAX_LIMIT, MAX_START, type SortDirection } from './list-parameters.js';
 
 export const OFFER_SORT_FIELDS = ['id', 'total_competitors', 'offer_price', 'updated_at'] as const;
 export type OfferSortField = (typeof OFFER_SORT_FIELDS)[number];
-export type SortDirection = 'ASC' | 'DESC';
-
-export const DEFAULT_LIMIT = 100;
-export const MAX_LIMIT = 100;
-export const MAX_START = 1_000_000_000;
 
 /** What the data layer needs to answer one `GET /v1/offers`. */
 export interface OfferQuery {
@@ -19,29 +17,10 @@ export interface OfferQuery {
   readonly start: number;
 }
 
-const integerText = (name: string, min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d{1,10}$/, `${name} must be an integer between ${min} and ${max}.`)
-    .transform(Number)
-    .refine((n) => n >= min && n <= max, `${name} must be an integer between ${min} and ${max}.`);
-
-const sortPattern = new RegExp(`^(${OFFER_SORT_FIELDS.join('|')})(?::(asc|desc))?$`, 'i');
-const sortText = z
-  .string()
-  .regex(sortPattern, `_sort must be one of ${OFFER_SORT_FIELDS.join(', ')}, optionally followed by :ASC or :DESC.`)
-  .refine((text) => (OFFER_SORT_FIELDS as readonly string[]).includes(text.split(':')[0] ?? ''), {
-    message: `_sort field must be one of ${OFFER_SORT_FIELDS.join(', ')} (lower case).`,
-  })
-  .transform((text) => {
-    const [field, direction = 'ASC'] = text.split(':');
-    return { field: field as OfferSortField, direction: direction.toUpperCase() as SortDirection };
-  });
-
 export const offerQueryParameters = z.strictObject({
-  _limit: integerText('_limit', 1, MAX_LIMIT).optional(),
-  _start: integerText('_start', 0, MAX_START).optional(),
-  _sort: sortText.optional(),
+  _limit: limitText.optional(),
+  _start: startText.optional(),
+  _sort: sortText(OFFER_SORT_FIELDS).optional(),
   competitiveness: z.string().min(1, 'competitiveness must not be empty.').max(32, 'competitiveness is at most 32 characters.').optional(),
   total_competitors_gte: integerText('total_competitors_gte', 0, MAX_COMPETITORS).optional(),
   _include_other_offers: z.enum(['true', 'false'], { message: '_include_other_offers must be true or false.' }).optional(),
