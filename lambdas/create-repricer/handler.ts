@@ -7,6 +7,8 @@ import { getProduct } from '../shared/data/products.js';
 import { createRepricer } from '../shared/data/repricers.js';
 import { conflict, notFound, unprocessable, validationFailed } from '../shared/http/errors.js';
 import { httpHandler } from '../shared/http/handler.js';
+import { idempotentRequests } from '../shared/http/idempotency.js';
+import { etagOf } from '../shared/http/preconditions.js';
 import { json } from '../shared/http/responses.js';
 import { parseOrThrow } from '../shared/http/validation.js';
 
@@ -47,7 +49,7 @@ export const createRepricerRoute = async (event: APIGatewayProxyEvent) => {
   if (!result.created) {
     throw conflict(`A repricer for this product and connector already exists: ${result.existingId}.`, { existing_id: result.existingId });
   }
-  return json(201, result.repricer, { Location: `/v1/repricers/${result.repricer.id}` });
+  return json(201, result.repricer, { Location: `/v1/repricers/${result.repricer.id}`, ETag: etagOf(result.version) });
 };
 
-export const handler = httpHandler(createRepricerRoute, { jsonBody: true });
+export const handler = httpHandler(createRepricerRoute, { jsonBody: true }).use(idempotentRequests('CreateRepricer'));

@@ -1,5 +1,18 @@
-import { STANDARD_PROBLEMS } from '../shared/http/problem.js';
-import { problemResponse } from '../shared/http/responses.js';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { tenantOf } from '../shared/auth/tenant.js';
+import { getOffer } from '../shared/data/offers-read.js';
+import { httpHandler } from '../shared/http/handler.js';
+import { offerNotFound } from '../shared/http/not-found.js';
+import { idParameter } from '../shared/http/path.js';
+import { json } from '../shared/http/responses.js';
 
-// Not implemented yet: answers 404 like an unknown path.
-export const handler = async () => problemResponse(STANDARD_PROBLEMS.notFound);
+/** GET /v1/offers/{id}: one offer of the client's products (own or another seller's), product nested. */
+export const getOfferRoute = async (event: APIGatewayProxyEvent) => {
+  const tenant = tenantOf(event);
+  const id = idParameter(event);
+  const offer = id === undefined ? undefined : await getOffer(tenant.clientId, id);
+  if (!offer) throw offerNotFound();
+  return json(200, offer);
+};
+
+export const handler = httpHandler(getOfferRoute);

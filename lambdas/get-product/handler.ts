@@ -1,5 +1,19 @@
-import { STANDARD_PROBLEMS } from '../shared/http/problem.js';
-import { problemResponse } from '../shared/http/responses.js';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { tenantOf } from '../shared/auth/tenant.js';
+import { productCode } from '../shared/domain/records.js';
+import { getProduct } from '../shared/data/products.js';
+import { httpHandler } from '../shared/http/handler.js';
+import { productNotFound } from '../shared/http/not-found.js';
+import { pathParameter } from '../shared/http/path.js';
+import { json } from '../shared/http/responses.js';
 
-// Not implemented yet: answers 404 like an unknown path.
-export const handler = async () => problemResponse(STANDARD_PROBLEMS.notFound);
+/** GET /v1/products/{code}: one of the client's products; a code that cannot exist is a 404 too. */
+export const getProductRoute = async (event: APIGatewayProxyEvent) => {
+  const tenant = tenantOf(event);
+  const code = productCode.safeParse(pathParameter(event, 'code'));
+  const product = code.success ? await getProduct(tenant.clientId, code.data) : undefined;
+  if (!product) throw productNotFound();
+  return json(200, product);
+};
+
+export const handler = httpHandler(getProductRoute);

@@ -1,5 +1,19 @@
-import { STANDARD_PROBLEMS } from '../shared/http/problem.js';
-import { problemResponse } from '../shared/http/responses.js';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { tenantOf } from '../shared/auth/tenant.js';
+import { getRepricer } from '../shared/data/repricers-read.js';
+import { httpHandler } from '../shared/http/handler.js';
+import { repricerNotFound } from '../shared/http/not-found.js';
+import { idParameter } from '../shared/http/path.js';
+import { etagOf } from '../shared/http/preconditions.js';
+import { json } from '../shared/http/responses.js';
 
-// Not implemented yet: answers 404 like an unknown path.
-export const handler = async () => problemResponse(STANDARD_PROBLEMS.notFound);
+/** GET /v1/repricers/{id}: the record, with the ETag a later PATCH or DELETE can name. */
+export const getRepricerRoute = async (event: APIGatewayProxyEvent) => {
+  const tenant = tenantOf(event);
+  const id = idParameter(event);
+  const stored = id === undefined ? undefined : await getRepricer(tenant.clientId, id);
+  if (!stored) throw repricerNotFound();
+  return json(200, stored.record, { ETag: etagOf(stored.version) });
+};
+
+export const handler = httpHandler(getRepricerRoute);

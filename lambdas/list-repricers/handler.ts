@@ -1,5 +1,19 @@
-import { STANDARD_PROBLEMS } from '../shared/http/problem.js';
-import { problemResponse } from '../shared/http/responses.js';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { tenantOf } from '../shared/auth/tenant.js';
+import { planRepricerQuery, repricerQueryParameters } from '../shared/domain/repricer-query.js';
+import { listRepricers } from '../shared/data/repricers-read.js';
+import { httpHandler } from '../shared/http/handler.js';
+import { singleQueryParameters } from '../shared/http/query.js';
+import { json } from '../shared/http/responses.js';
+import { parseOrThrow } from '../shared/http/validation.js';
 
-// Not implemented yet: answers 404 like an unknown path.
-export const handler = async () => problemResponse(STANDARD_PROBLEMS.notFound);
+/** GET /v1/repricers: one page of the client's repricers with exact `meta`. */
+export const listRepricersRoute = async (event: APIGatewayProxyEvent) => {
+  const tenant = tenantOf(event);
+  const params = parseOrThrow(repricerQueryParameters, singleQueryParameters(event), 'The query parameters are not valid.');
+  const query = planRepricerQuery(params);
+  const page = await listRepricers(tenant.clientId, query);
+  return json(200, { meta: { total: page.total, limit: query.limit, start: query.start }, repricers: page.repricers });
+};
+
+export const handler = httpHandler(listRepricersRoute);

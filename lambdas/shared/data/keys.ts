@@ -30,3 +30,7 @@ export const productOffersPartition = (clientId: string, productCode: string) =>
 export const offerViewPartition = (clientId: string, view: string) => `${tenant(clientId)}#OV#${view}`;
 /** The rank directory of one view in one sort order: bucket bounds and counts. */
 export const rankDirectoryKey = (clientId: string, view: string, sort: string) => ({ pk: `${tenant(clientId)}#ODIR#${view}`, sk: sort });
+/** A repricer view: one of the partitions a repricer is listed in (see data/repricer-keys.ts). */
+export const repricerViewPartition = (clientId: string, view: string) => `${tenant(clientId)}#RV#${view}`;
+/** The rank directory of one repricer view in one sort order. */
+export const repricerDirectoryKey = (clientId: string, view: string, sort: string) => ({ pk: `${tenant(clientId)}#RDIR#${view}`, sk: sort });

@@ -1,4 +1,4 @@
-interface CancellationReason {
+export interface CancellationReason {
   readonly Code?: string;
   readonly Item?: Record<string, unknown>;
 }

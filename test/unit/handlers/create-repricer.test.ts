@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { ProvisionedThroughputExceededException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/create-repricer/handler.js';
@@ -34,6 +34,8 @@ beforeEach(() => {
   logger.setLogLevel('SILENT');
   ddb.on(UpdateCommand).resolves({ Attributes: { value: 7 } });
   ddb.on(TransactWriteCommand).resolves({});
+  // No rank directory exists yet: the repricer's views start them.
+  ddb.on(BatchGetCommand).resolves({});
 });
 
 describe('POST /v1/repricers/', () => {
@@ -47,7 +49,7 @@ describe('POST /v1/repricers/', () => {
 
     // Assert
     expect(response.statusCode).toBe(201);
-    expect(response.headers).toMatchObject({ Location: '/v1/repricers/7', 'Content-Type': 'application/json; charset=utf-8' });
+    expect(response.headers).toMatchObject({ Location: '/v1/repricers/7', ETag: '"v1"', 'Content-Type': 'application/json; charset=utf-8' });
     const record = JSON.parse(response.body) as Record<string, unknown>;
     expect(record).toEqual({
       id: 7,

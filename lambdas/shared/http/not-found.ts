@@ -1,0 +1,9 @@
+import { notFound } from './errors.js';
+
+/**
+ * One 404 per resource kind, the same whether the id is unknown, another client's or
+ * malformed: a response must not tell them apart.
+ */
+export const repricerNotFound = () => notFound('No repricer with this id exists for this client.');
+export const offerNotFound = () => notFound('No offer with this id exists for this client.');
+export const productNotFound = () => notFound('No product with this code exists for this client.');
