@@ -68,8 +68,18 @@ descriptions
   })
   .add(updateRepricerBody, { description: 'At least one field; a field left out keeps its value. The computed fields are recomputed.' });
 
-/** Puts back what the converter leaves out: the `i` flag of a pattern. */
+/**
+ * Corrects what the converter gets wrong for these schemas: it drops a pattern's `i` flag, and
+ * writes `format: uri` (RFC 3986) for `z.url()`, which accepts whatever WHATWG URL parsing
+ * accepts (spaces included): records the service stores and returns would break that format.
+ */
 const override = ({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodTypes; jsonSchema: JsonSchema }): void => {
+  const def = zodSchema._zod.def as { format?: string; protocol?: RegExp };
+  if (def.format === 'url' && jsonSchema.format === 'uri') {
+    delete jsonSchema.format;
+    const protocol = def.protocol ? ` whose scheme matches /${def.protocol.source}/` : '';
+    jsonSchema.description = `A URL${protocol}, as WHATWG URL parsing accepts it (not necessarily RFC 3986: it may hold spaces).`;
+  }
   const regexes = regexesOf(zodSchema);
   if (!regexes.some((regex) => regex.flags.includes('i'))) return;
   if (regexes.length !== 1 || jsonSchema.pattern !== regexes[0]!.source) throw new Error(`Cannot document the case-insensitive pattern ${String(regexes)}`);
