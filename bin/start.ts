@@ -83,6 +83,7 @@ const printUsage = (baseUrl: string, password: string, stopsDynamo: boolean) => 
   say(`Repricer API on ${baseUrl}`);
   say(`  username: ${DEMO_USERNAME}`);
   say(`  password: ${password}`);
+  say(`  API reference: ${baseUrl}/docs (OpenAPI document: ${baseUrl}/v1/openapi.json)`);
   say();
   say('List offers (your five most expensive; add _include_other_offers=true for competitors\' offers):');
   say(`  curl -u '${auth}' '${baseUrl}/v1/offers?_limit=5&_sort=offer_price:DESC'`);

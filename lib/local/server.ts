@@ -11,6 +11,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { problem, STANDARD_PROBLEMS, WWW_AUTHENTICATE, type Problem } from '../../lambdas/shared/http/problem.js';
 import { problemResponse } from '../../lambdas/shared/http/responses.js';
 import { AUTHORIZER, ROUTES, type RouteDefinition } from '../routes.js';
+import { serveDocsPage } from './docs-page.js';
 import {
   evaluatePolicy,
   matchRoute,
@@ -191,6 +192,8 @@ export const createLocalServer = (options: LocalServerOptions = {}): Server => {
   };
 
   return createServer((req, res) => {
+    // The API reference page belongs to the local runner, not to the API it emulates.
+    if (serveDocsPage(req, res)) return;
     const started = performance.now();
     const requestId = randomUUID();
     respond(req, requestId)
