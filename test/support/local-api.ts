@@ -11,6 +11,7 @@ import { createTable, deleteTable } from '../../lib/local/create-table.js';
 import { createLocalDynamoClient } from '../../lib/local/dynamodb-local.js';
 import type { LocalServerOptions } from '../../lib/local/server.js';
 import { TABLE_NAME_ENV } from '../../lib/table-schema.js';
+import { assertMatchesOpenApi } from './openapi-validator.js';
 
 export interface RequestOptions {
   /** Sent as HTTP Basic credentials. */
@@ -80,12 +81,10 @@ export const startTestApi = async (options: Pick<LocalServerOptions, 'handlers'>
       const response = await fetch(`${baseUrl}${path}`, { method, headers: sent, ...(payload === undefined ? {} : { body: payload }) });
       const text = await response.text();
       const isJson = /json/i.test(response.headers.get('content-type') ?? '') && text !== '';
-      return {
-        status: response.status,
-        headers: Object.fromEntries(response.headers),
-        body: (isJson ? JSON.parse(text) : text) as T,
-        text,
-      };
+      const received = { status: response.status, headers: Object.fromEntries(response.headers), text };
+      // Every response a test sees must be one the OpenAPI document describes.
+      assertMatchesOpenApi({ method, path, ...received });
+      return { ...received, body: (isJson ? JSON.parse(text) : text) as T };
     },
     async createClient(username, accountOptions = {}) {
       const { createClientAccount } = await import('../../lib/admin/clients.js');

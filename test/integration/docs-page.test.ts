@@ -1,0 +1,83 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { createLocalServer } from '../../lib/local/server.js';
+import { operationIdOf } from '../../lib/openapi/document.js';
+import { OPERATIONS } from '../../lib/openapi/operations.js';
+import { ROUTES } from '../../lib/routes.js';
+
+/**
+ * The API reference page of the local server, in Debian's Chromium: it renders the served
+ * document and lists every operation of the route table, with no file from outside the server.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+let server: Server;
+let baseUrl: string;
+let profile: string;
+let context: BrowserContext;
+let page: Page;
+const requested: string[] = [];
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  // The page and GET /v1/openapi.json need no table: no DynamoDB is touched.
+  server = createLocalServer({ quiet: true });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  profile = await mkdtemp(join(tmpdir(), 'repricer-docs-chromium-'));
+  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('request', (request) => requested.push(request.url()));
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto(`${baseUrl}/docs`);
+  await page.locator('.opblock').nth(ROUTES.length - 1).waitFor({ timeout: 30_000 });
+}, 60_000);
+
+afterAll(async () => {
+  await context?.close();
+  if (profile) await rm(profile, { recursive: true, force: true });
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+describe('the API reference at /docs', () => {
+  it('renders the document the API serves', async () => {
+    await expect(page.locator('.info .title').first().textContent()).resolves.toContain('Repricer API');
+    expect(requested).toContain(`${baseUrl}/v1/openapi.json`);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('lists one operation per route', async () => {
+    await expect(page.locator('.opblock').count()).resolves.toBe(ROUTES.length);
+  });
+
+  it.each(ROUTES)('lists $name ($method $path) by its summary and operationId', async (route) => {
+    // Prepare
+    const block = page.locator(`.opblock-${route.method.toLowerCase()}`).filter({ has: page.locator(`[data-path="${route.path}"]`) });
+
+    // Assess
+    await expect(block.count()).resolves.toBe(1);
+    await expect(block.locator('.opblock-summary-description').textContent()).resolves.toBe(OPERATIONS[route.name]?.summary);
+    await expect(block.locator('.opblock-summary-operation-id').textContent()).resolves.toBe(operationIdOf(route));
+  });
+
+  it('loads nothing from outside the local server', () => {
+    expect(requested.length).toBeGreaterThan(3);
+    expect(requested.filter((url) => !url.startsWith(`${baseUrl}/`) && !url.startsWith('data:'))).toEqual([]);
+  });
+});
