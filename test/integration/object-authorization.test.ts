@@ -1,0 +1,177 @@
+/**
+ * Object-level authorization, route by route from ROUTES: client A naming one of client B's
+ * product codes, repricer ids or offer ids (B's real ones, and the ids A would guess next to its
+ * own, since ids come from one global counter) gets exactly what A gets for one that does not
+ * exist: the same status, headers of note and body, once the echoed identifier is masked.
+ * A route with a path parameter this test cannot place fails here until it is taught.
+ */
+import { ROUTES, type RouteDefinition } from '../../lib/routes.js';
+import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api.js';
+import { itemsUnder, scanTable } from '../support/table-snapshot.js';
+import { B_MARKERS, seedTwoTenants, type SeededTenant } from '../support/two-tenants.js';
+
+type IdentifierKind = 'repricerId' | 'offerId' | 'productCode';
+
+/** What a path parameter names, by the collection it sits under. */
+const KIND_BY_COLLECTION: Record<string, IdentifierKind> = { repricers: 'repricerId', offers: 'offerId', products: 'productCode' };
+/** Query parameters that name a resource, tried on every GET route (one that refuses them must refuse both alike). */
+const QUERY_IDENTIFIERS: Record<string, IdentifierKind> = { product_code: 'productCode' };
+/** Identifiers no client has. */
+const UNKNOWN: Record<IdentifierKind, string> = { repricerId: '987654321', offerId: '987654322', productCode: 'NO-SUCH-CODE' };
+
+const pathParams = (route: RouteDefinition): { name: string; kind: IdentifierKind }[] =>
+  [...route.path.matchAll(/\/([^/{}]+)\/\{(\w+)\}/g)].map(([, collection, name]) => {
+    const kind = KIND_BY_COLLECTION[collection!];
+    if (!kind) throw new Error(`${route.name}: no identifier kind is known for {${name}} under /${collection}; add it to KIND_BY_COLLECTION`);
+    return { name: name!, kind };
+  });
+
+/** A valid body for each write, so the identifier is the only thing that can fail. */
+const bodyFor = (route: RouteDefinition, productCode: string): unknown => {
+  if (route.method === 'POST') return { product_code: productCode, preferred_price: 100, preferred_profit: 20 };
+  if (route.method === 'PATCH') return { preferred_price: 90 };
+  return undefined;
+};
+
+let api: TestApi;
+let a: SeededTenant;
+let b: SeededTenant;
+let bItemsBefore: Map<string, string>;
+
+const inclusiveRange = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+/** B's identifiers of a kind, and for numeric ids every neighbour of A's ids that A does not own. */
+const foreignIdentifiers = (kind: IdentifierKind): string[] => {
+  if (kind === 'productCode') return [...b.productCodes];
+  const [own, theirs] = kind === 'repricerId' ? [a.repricerIds, b.repricerIds] : [a.offerIds, b.offerIds];
+  const all = [...own, ...theirs];
+  const guessed = inclusiveRange(Math.min(...all) - 1, Math.max(...all) + 2).filter((id) => id > 0 && !own.includes(id));
+  return [...new Set([...theirs, ...guessed])].map(String);
+};
+
+interface Attempt {
+  readonly label: string;
+  readonly path: string;
+  readonly body: unknown;
+  /** The identifier the response may echo. */
+  readonly identifier: string;
+}
+
+/** Pairs of (foreign, unknown) requests for a route. */
+const attemptPairs = (route: RouteDefinition): [foreign: Attempt, unknown: Attempt][] => {
+  const params = pathParams(route);
+  const pairs: [Attempt, Attempt][] = [];
+  const attempt = (label: string, path: string, identifier: string, bodyCode = a.productCodes[2]!): Attempt =>
+    ({ label, path, identifier, body: bodyFor(route, bodyCode) });
+  for (const { name, kind } of params) {
+    // Other parameters (none today) get the caller's own first value.
+    const fill = (value: string) => route.path.replace(`{${name}}`, encodeURIComponent(value));
+    for (const value of foreignIdentifiers(kind)) {
+      pairs.push([attempt(`{${name}}=${value}`, fill(value), value), attempt(`{${name}} unknown`, fill(UNKNOWN[kind]), UNKNOWN[kind])]);
+    }
+  }
+  if (params.length === 0 && route.method === 'POST') {
+    for (const code of b.productCodes) {
+      pairs.push([attempt(`product_code=${code}`, route.path, code, code), attempt('product_code unknown', route.path, UNKNOWN.productCode, UNKNOWN.productCode)]);
+    }
+  }
+  if (params.length === 0 && route.method === 'GET') {
+    for (const [name, kind] of Object.entries(QUERY_IDENTIFIERS)) {
+      for (const value of foreignIdentifiers(kind)) {
+        const query = (v: string) => `${route.path}?${name}=${encodeURIComponent(v)}`;
+        pairs.push([attempt(`?${name}=${value}`, query(value), value), attempt(`?${name} unknown`, query(UNKNOWN[kind]), UNKNOWN[kind])]);
+      }
+    }
+  }
+  return pairs;
+};
+
+const send = (route: RouteDefinition, attempt: Attempt) =>
+  api.request(route.method, attempt.path, {
+    ...(route.authorized ? { auth: [...a.auth] as [string, string] } : {}),
+    ...(attempt.body === undefined ? {} : { body: attempt.body }),
+  });
+
+/** The identifier as a whole token (so id 4 does not mask the 4s of a 404), raw or percent-encoded. */
+const identifierPattern = (identifier: string): RegExp => {
+  const spellings = [...new Set([identifier, encodeURIComponent(identifier)])].map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`(?<![\\w-])(?:${spellings.join('|')})(?![\\w-])`, 'g');
+};
+
+/** What a client can tell apart: status, the headers that carry meaning, and the body with the identifier masked. */
+const observable = (response: ApiResponse<unknown>, identifier: string) => ({
+  status: response.status,
+  contentType: response.headers['content-type'],
+  allow: response.headers.allow,
+  location: response.headers.location,
+  body: response.text.replace(identifierPattern(identifier), '<id>'),
+});
+
+beforeAll(async () => {
+  api = await startTestApi();
+  ({ a, b } = await seedTwoTenants(api));
+  bItemsBefore = itemsUnder(await scanTable(api.tableName), `T#${b.clientId}#`);
+}, 120_000);
+
+afterAll(async () => api?.close());
+
+describe('object-level authorization', () => {
+  it('has seeded interleaved ids, so guessed neighbours include B\'s', () => {
+    expect(a.repricerIds).toHaveLength(2);
+    expect(b.repricerIds).toHaveLength(2);
+    expect(b.offerIds.length).toBeGreaterThan(0);
+    expect(foreignIdentifiers('repricerId')).toEqual(expect.arrayContaining(b.repricerIds.map(String)));
+  });
+
+  describe.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))('%s', (_name, route) => {
+    it('answers another client\'s identifiers exactly as unknown ones', async () => {
+      // Arrange
+      const pairs = attemptPairs(route);
+
+      // Act
+      const seen: { label: string; foreign: unknown; unknown: unknown }[] = [];
+      for (const [foreign, unknown] of pairs) {
+        const foreignResponse = observable(await send(route, foreign), foreign.identifier);
+        const unknownResponse = observable(await send(route, unknown), unknown.identifier);
+        seen.push({ label: foreign.label, foreign: foreignResponse, unknown: unknownResponse });
+      }
+
+      // Assert
+      for (const { label, foreign, unknown } of seen) expect({ label, response: foreign }).toEqual({ label, response: unknown });
+      if (pathParams(route).length > 0 || route.method !== 'GET') expect(pairs.length).toBeGreaterThan(0);
+    });
+
+  });
+
+  /** A resource of A at each GET route: a path parameter gets one of A's own identifiers. */
+  const ownPath = (route: RouteDefinition): string =>
+    pathParams(route).reduce((path, { name, kind }) => path.replace(`{${name}}`, encodeURIComponent(
+      kind === 'offerId' ? String(a.offerIds[0]) : kind === 'productCode' ? a.productCodes[0]! : String(a.repricerIds[0]),
+    )), route.path);
+
+  describe.each(ROUTES.filter((route) => route.method === 'GET').map((route) => [route.path, route] as const))('GET %s', (_path, route) => {
+    it('shows none of B\'s data in A\'s own successful responses', async () => {
+      // Arrange
+      const paths = [ownPath(route), `${ownPath(route)}?_include_other_offers=true`];
+
+      // Act
+      const responses = await Promise.all(paths.map((path) => api.request('GET', path, route.authorized ? { auth: [...a.auth] as [string, string] } : {})));
+
+      // Assert
+      const successes = responses.filter((response) => response.status === 200);
+      expect(successes.length).toBeGreaterThan(0);
+      for (const response of successes) {
+        for (const marker of [...B_MARKERS, b.clientId]) expect(response.text).not.toContain(marker);
+      }
+    });
+  });
+
+  it('left every item of B as it was', async () => {
+    // Act
+    const after = itemsUnder(await scanTable(api.tableName), `T#${b.clientId}#`);
+
+    // Assert
+    expect(after.size).toBeGreaterThan(0);
+    expect(after).toEqual(bItemsBefore);
+  });
+});
