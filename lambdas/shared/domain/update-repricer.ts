@@ -19,7 +19,11 @@ export const updateRepricerBody = z
     buybox_approach: create.buybox_approach.unwrap().optional(),
     repricer_approach: create.repricer_approach.unwrap().optional(),
   })
-  .refine((body) => Object.keys(body).length > 0, { message: `Give at least one field to change: ${UPDATABLE_FIELDS.join(', ')}.` });
+  .refine((body) => Object.keys(body).length > 0, {
+    message: `Give at least one field to change: ${UPDATABLE_FIELDS.join(', ')}.`,
+    // Only for a body with nothing else wrong: unknown fields are reported on their own.
+    when: (payload) => payload.issues.length === 0,
+  });
 export type UpdateRepricerBody = z.output<typeof updateRepricerBody>;
 
 export type PatchOutcome = { readonly ok: true; readonly record: Repricer } | { readonly ok: false; readonly reason: string };

@@ -1,0 +1,107 @@
+import type { Repricer } from '../../../lambdas/shared/domain/records.js';
+import { applyRepricerPatch, nextTimestamp, updateRepricerBody } from '../../../lambdas/shared/domain/update-repricer.js';
+import { CREATED_AT, connectorType, feeEstimate, product } from '../data/fixtures.js';
+
+const UPDATED_AT = '2026-02-01T00:00:00.000Z';
+const NOW = '2026-03-01T12:00:00.000Z';
+const current: Repricer = {
+  id: 7,
+  uid: '6f1c2a4e-0b7d-4c1e-9a53-2d8e7f1b4c90',
+  buybox_approach: 'cheapest',
+  repricer_approach: 'fixed',
+  enabled: true,
+  preferred_price: 100,
+  preferred_profit: 20,
+  min_price: 76.48,
+  min_profit: 0,
+  fixed_fulfilment_fee: 5,
+  connector_type: connectorType(),
+  product: product(),
+  created_at: CREATED_AT,
+  updated_at: UPDATED_AT,
+};
+const fieldsOf = (body: unknown) => {
+  const result = updateRepricerBody.safeParse(body);
+  return result.success ? [] : result.error.issues.map((issue) => (issue.code === 'unrecognized_keys' ? issue.keys.join(',') : issue.path.join('.') || '(body)'));
+};
+
+describe('updateRepricerBody', () => {
+  it.each([
+    { enabled: false },
+    { preferred_price: 0.01 },
+    { preferred_profit: 0, min_profit: 0 },
+    { buybox_approach: 'cheapest', repricer_approach: 'fixed' },
+  ])('accepts %p as given, adding no defaults', (body) => {
+    expect(updateRepricerBody.parse(body)).toEqual(body);
+  });
+
+  it.each<[unknown, string[]]>([
+    [{}, ['(body)']],
+    [null, ['(body)']],
+    [[], ['(body)']],
+    [{ preferred_price: 0 }, ['preferred_price']],
+    [{ preferred_price: '10' }, ['preferred_price']],
+    [{ preferred_profit: -1 }, ['preferred_profit']],
+    [{ min_profit: 1.001 }, ['min_profit']],
+    [{ enabled: 'false' }, ['enabled']],
+    [{ enabled: null }, ['enabled']],
+    [{ repricer_approach: 'dynamic' }, ['repricer_approach']],
+    [{ id: 1, enabled: true }, ['id']],
+    [{ min_price: 1 }, ['min_price']],
+    [{ product_code: 'SKU-2' }, ['product_code']],
+    [{ connector: 'takealot' }, ['connector']],
+    [{ created_at: NOW, updated_at: NOW }, ['created_at,updated_at']],
+  ])('refuses %p naming %p', (body, fields) => {
+    expect(fieldsOf(body)).toEqual(fields);
+  });
+});
+
+describe('applyRepricerPatch', () => {
+  it('changes the given fields and recomputes from the product and the repricer connector', () => {
+    // Act: soh > 0 prices with the instock fees (F 5, r 0.15): 200 - (20 - 5) / 0.85 = 182.35.. -> 182.36
+    const outcome = applyRepricerPatch(current, { preferred_price: 200, min_profit: 5 }, current.product, NOW);
+
+    // Assert
+    expect(outcome).toEqual({ ok: true, record: { ...current, preferred_price: 200, min_profit: 5, min_price: 182.36, updated_at: NOW } });
+  });
+
+  it('prices with the product as it is now, which it nests', () => {
+    // Arrange: out of stock now, lead-time fees F 8, r 0.20
+    const now = product({ soh: 0, title: 'Renamed', updated_at: NOW });
+
+    // Act: 100 - 20 / 0.8 = 75
+    const outcome = applyRepricerPatch(current, { enabled: false }, now, NOW);
+
+    // Assert
+    expect(outcome).toEqual({ ok: true, record: { ...current, enabled: false, min_price: 75, fixed_fulfilment_fee: 8, product: now, updated_at: NOW } });
+  });
+
+  it('prices with no fees when the product no longer has any for the connector', () => {
+    const outcome = applyRepricerPatch(current, { preferred_profit: 10 }, product({ fee_estimates: { other: { instock: feeEstimate(1, 1), leadtime: feeEstimate(1, 1) } } }), NOW);
+
+    expect(outcome).toMatchObject({ ok: true, record: { preferred_profit: 10, min_price: 90, fixed_fulfilment_fee: 0 } });
+  });
+
+  it('keeps id, uid, connector, created_at and the preferences not given', () => {
+    const outcome = applyRepricerPatch({ ...current, min_profit: 3, enabled: false }, { preferred_profit: 25 }, current.product, NOW);
+
+    expect(outcome.ok && outcome.record).toMatchObject({ id: 7, uid: current.uid, connector_type: current.connector_type, created_at: CREATED_AT, enabled: false, min_profit: 3 });
+  });
+
+  it.each([
+    ['a min_profit above the preferred profit', { min_profit: 25 }],
+    ['a profit the price cannot carry', { preferred_price: 10 }],
+  ])('refuses %s with the reason', (_case, patch) => {
+    expect(applyRepricerPatch(current, patch, current.product, NOW)).toEqual({ ok: false, reason: expect.stringMatching(/profit/) });
+  });
+});
+
+describe('nextTimestamp', () => {
+  it.each([
+    [UPDATED_AT, NOW, NOW],
+    [NOW, NOW, '2026-03-01T12:00:00.001Z'],
+    ['2026-03-01T12:00:00.005Z', NOW, '2026-03-01T12:00:00.006Z'],
+  ])('after %s at %s is %s', (previous, now, expected) => {
+    expect(nextTimestamp(previous, now)).toBe(expected);
+  });
+});

@@ -1,0 +1,149 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyResult } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { handler } from '../../../lambdas/update-repricer/handler.js';
+import { encodeDirectory } from '../../../lambdas/shared/data/rank-store.js';
+import { logger } from '../../../lambdas/shared/logger.js';
+import { product } from '../data/fixtures.js';
+import { apiEvent, CONTEXT, expectProblem } from './events.js';
+import { REPRICER_KEY, repricer, repricerItem } from './repricer-fixtures.js';
+
+const ddb = mockClient(DynamoDBDocumentClient);
+const PRODUCT_KEY = { pk: 'T#c1#P#SKU-1', sk: 'PRODUCT' };
+type Action = { Put?: { Item: Record<string, unknown>; ConditionExpression?: string; ExpressionAttributeValues?: Record<string, unknown> } };
+
+const patch = (id: string, body: unknown, headers: Record<string, string> = {}) =>
+  handler(
+    {
+      ...apiEvent({ method: 'PATCH', path: `/v1/repricers/${id}`, headers: { 'Content-Type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      pathParameters: { id },
+    },
+    CONTEXT,
+  ) as Promise<APIGatewayProxyResult>;
+const transactions = () => ddb.commandCalls(TransactWriteCommand).map((call) => (call.args[0].input.TransactItems ?? []) as Action[]);
+const lostRace = () => new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'ConditionalCheckFailed' }] });
+
+beforeAll(() => {
+  process.env.TABLE_NAME = 'test-table';
+});
+
+beforeEach(() => {
+  ddb.reset();
+  logger.setLogLevel('SILENT');
+  ddb.on(GetCommand).resolves({});
+  ddb.on(GetCommand, { Key: REPRICER_KEY }).resolves({ Item: repricerItem() });
+  ddb.on(GetCommand, { Key: PRODUCT_KEY }).resolves({ Item: { ...PRODUCT_KEY, entity: 'product', updatedAt: product().updated_at, record: product() } });
+  // Every directory counts the repricer's one key.
+  ddb.on(BatchGetCommand).callsFake((request: { RequestItems: Record<string, { Keys: Record<string, string>[] }> }) => ({
+    Responses: { 'test-table': request.RequestItems['test-table']!.Keys.map((key) => ({ ...key, ...encodeDirectory({ bounds: [''], counts: [1] }), version: 1 })) },
+  }));
+  ddb.on(TransactWriteCommand).resolves({});
+});
+
+describe('PATCH /v1/repricers/{id}', () => {
+  it('answers 200 with the recomputed record and the next ETag, written only over the version read', async () => {
+    // Act: instock fees F 5, r 0.15: 200 - 20 / 0.85 = 176.47.. -> 176.48
+    const response = await patch('7', { preferred_price: 200 });
+
+    // Assert
+    expect(response.statusCode).toBe(200);
+    expect(response.headers?.ETag).toBe('"v2"');
+    const record = JSON.parse(response.body) as Record<string, unknown>;
+    expect(record).toEqual({ ...repricer(), preferred_price: 200, min_price: 176.48, updated_at: expect.any(String) });
+    expect(Date.parse(String(record.updated_at))).toBeGreaterThan(Date.parse(repricer().updated_at));
+    const write = transactions()[0]![0]!.Put!;
+    expect(write).toMatchObject({ Item: { ...REPRICER_KEY, version: 2, record }, ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': 1 } });
+    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input.Key)).toEqual([REPRICER_KEY, PRODUCT_KEY]);
+  });
+
+  it('prices with the stored product copy when the product no longer exists', async () => {
+    // Arrange
+    ddb.on(GetCommand, { Key: PRODUCT_KEY }).resolves({});
+
+    // Act
+    const response = await patch('7', { enabled: false });
+
+    // Assert
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(response.body)).toMatchObject({ enabled: false, product: repricer().product, min_price: 76.48 });
+  });
+
+  it.each([['"v1"'], ['*'], ['"v0", "v1"']])('writes when If-Match %s holds', async (ifMatch) => {
+    expect((await patch('7', { enabled: false }, { 'If-Match': ifMatch })).statusCode).toBe(200);
+  });
+
+  it.each([['"v2"'], ['W/"v1"']])('answers If-Match %s, which does not hold, with 412 and writes nothing', async (ifMatch) => {
+    expectProblem(await patch('7', { enabled: false }, { 'If-Match': ifMatch }), 412);
+    expect(transactions()).toHaveLength(0);
+  });
+
+  it('after losing a race, re-reads: with If-Match that is a 412', async () => {
+    // Arrange: another write moved the repricer to version 2 in between
+    ddb.on(GetCommand, { Key: REPRICER_KEY }).resolvesOnce({ Item: repricerItem() }).resolves({ Item: repricerItem(repricer(), 2) });
+    ddb.on(TransactWriteCommand).rejectsOnce(lostRace()).resolves({});
+
+    // Act
+    const response = await patch('7', { enabled: false }, { 'If-Match': '"v1"' });
+
+    // Assert
+    expectProblem(response, 412);
+    expect(transactions()).toHaveLength(1);
+  });
+
+  it('after losing a race, re-reads: without If-Match it applies the change to the new version', async () => {
+    // Arrange
+    ddb.on(GetCommand, { Key: REPRICER_KEY }).resolvesOnce({ Item: repricerItem() }).resolves({ Item: repricerItem(repricer({ min_profit: 3 }), 2) });
+    ddb.on(TransactWriteCommand).rejectsOnce(lostRace()).resolves({});
+
+    // Act
+    const response = await patch('7', { enabled: false });
+
+    // Assert
+    expect(response.statusCode).toBe(200);
+    expect(response.headers?.ETag).toBe('"v3"');
+    expect(JSON.parse(response.body)).toMatchObject({ enabled: false, min_profit: 3 });
+    expect(transactions()[1]![0]!.Put).toMatchObject({ ExpressionAttributeValues: { ':version': 2 } });
+  });
+
+  it('answers 409 when it keeps losing races', async () => {
+    ddb.on(TransactWriteCommand).rejects(lostRace());
+
+    expectProblem(await patch('7', { enabled: false }), 409, 'urn:repricer:problem:conflict');
+    expect(transactions()).toHaveLength(5);
+  });
+
+  it('answers a missing or malformed id with the same 404, and writes nothing', async () => {
+    const missing = await patch('8', { enabled: false });
+    const malformed = await patch('x', { enabled: false });
+
+    expectProblem(missing, 404);
+    expect(malformed.body).toBe(missing.body);
+    expect(transactions()).toHaveLength(0);
+  });
+
+  it.each<[string, unknown, string]>([
+    ['an empty body', {}, '(body)'],
+    ['an unknown field', { enabled: true, id: 3 }, 'id'],
+    ['a wrong type', { preferred_price: '5' }, 'preferred_price'],
+  ])('answers %s with a 400 naming it, reading nothing', async (_case, body, field) => {
+    const problem = expectProblem(await patch('7', body), 400, 'urn:repricer:problem:validation');
+
+    expect((problem.errors as { field: string }[]).map((e) => e.field)).toContain(field);
+    expect(ddb.calls()).toHaveLength(0);
+  });
+
+  it('answers a profit the price cannot carry with 422, and writes nothing', async () => {
+    expectProblem(await patch('7', { preferred_price: 10 }), 422, 'urn:repricer:problem:unprocessable');
+    expect(transactions()).toHaveLength(0);
+  });
+
+  it('answers a malformed If-Match with 400', async () => {
+    expectProblem(await patch('7', { enabled: false }, { 'If-Match': 'v1' }), 400, 'urn:repricer:problem:validation');
+  });
+
+  it('answers a body that is not JSON with 415, or not valid JSON with 400', async () => {
+    expectProblem(await patch('7', { enabled: false }, { 'Content-Type': 'text/plain' }), 415);
+    expectProblem(await patch('7', '{"enabled": '), 400);
+  });
+});
