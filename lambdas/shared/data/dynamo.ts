@@ -3,25 +3,30 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TABLE_NAME_ENV } from '../../../lib/table-schema.js';
 
 /**
- * SDK timeouts sized to fit inside the Lambda timeout (10 s), itself inside API Gateway's 29 s:
- * at most 3 attempts of 2 s each plus backoff.
+ * SDK timeouts sized so that one call, retries and throttling backoff included, ends inside the
+ * Lambda timeout (10 s), itself inside API Gateway's 29 s: 3 attempts of at most 0.5 s to
+ * connect and 1.5 s to answer, plus up to 1 s and 2 s of backoff (test/unit/data/timeouts.test.ts).
  */
-export const SDK_REQUEST_TIMEOUT_MS = 2_000;
+export const SDK_REQUEST_TIMEOUT_MS = 1_500;
+export const SDK_CONNECTION_TIMEOUT_MS = 500;
 export const SDK_MAX_ATTEMPTS = 3;
 
 /** Built once per container. `DYNAMODB_ENDPOINT` points it at DynamoDB Local. */
-export const createDocumentClient = (endpoint = process.env.DYNAMODB_ENDPOINT): DynamoDBDocumentClient => {
-  const client = new DynamoDBClient({
+export const createDynamoClient = (endpoint = process.env.DYNAMODB_ENDPOINT): DynamoDBClient =>
+  new DynamoDBClient({
     maxAttempts: SDK_MAX_ATTEMPTS,
-    requestHandler: { requestTimeout: SDK_REQUEST_TIMEOUT_MS, connectionTimeout: 1_000 },
+    requestHandler: { requestTimeout: SDK_REQUEST_TIMEOUT_MS, connectionTimeout: SDK_CONNECTION_TIMEOUT_MS },
     ...(endpoint
       ? { endpoint, region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
       : {}),
   });
-  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-};
 
-export const documentClient = createDocumentClient();
+export const createDocumentClient = (endpoint = process.env.DYNAMODB_ENDPOINT): DynamoDBDocumentClient =>
+  DynamoDBDocumentClient.from(createDynamoClient(endpoint), { marshallOptions: { removeUndefinedValues: true } });
+
+/** The plain client, for libraries that marshal items themselves (the idempotency store). */
+export const dynamoClient = createDynamoClient();
+export const documentClient = DynamoDBDocumentClient.from(dynamoClient, { marshallOptions: { removeUndefinedValues: true } });
 
 /** Read lazily so tests and the local runner can set it before the first call. */
 export const tableName = (): string => {
