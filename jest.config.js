@@ -8,12 +8,13 @@ const tsJest = {
 
 export default {
   projects: [
-    { ...tsJest, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
+    { ...tsJest, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], setupFiles: ['<rootDir>/test/support/quiet-powertools.ts'] },
     { ...tsJest, displayName: 'cdk', testMatch: ['<rootDir>/test/cdk/**/*.test.ts'] },
     {
       ...tsJest,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/test/property/**/*.test.ts'],
+      setupFiles: ['<rootDir>/test/support/quiet-metrics.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },

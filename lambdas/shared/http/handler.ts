@@ -1,18 +1,33 @@
 import middy from '@middy/core';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { logger } from '../logger.js';
 import { bodyLimit } from './body-limit.js';
 import { problemErrorHandler } from './error-handler.js';
+import { createMetrics, requestObserver } from './observability.js';
 
 export type ApiHandler = (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
 
+export interface HttpHandlerOptions {
+  readonly jsonBody?: boolean;
+  /** The metrics dimension and log key; found in the route table by the event's resource when not given. */
+  readonly route?: string;
+}
+
 /**
- * The middleware chain every route shares. The error handler is registered first so that its
- * onError runs last, after every other middleware had its say.
+ * The middleware chain every route shares. `onError` runs in reverse order of registration: the
+ * error handler turns the error into a response first, then the observer measures that
+ * response, then the metrics are flushed and the log keys reset.
  */
-export const httpHandler = (fn: ApiHandler, options: { jsonBody?: boolean } = {}) => {
+export const httpHandler = (fn: ApiHandler, options: HttpHandlerOptions = {}) => {
+  const metrics = createMetrics();
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(logMetrics(metrics, { captureColdStartMetric: true }))
+    .use(requestObserver(metrics, options.route))
     .use(problemErrorHandler())
     .use(httpHeaderNormalizer());
   if (options.jsonBody) chain.use(bodyLimit()).use(httpJsonBodyParser());
