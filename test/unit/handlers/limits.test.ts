@@ -1,0 +1,96 @@
+/**
+ * Resource limits are enforced before any DynamoDB call: an over-limit page size, a body over
+ * 16 KiB, an over-long string or an absurd number costs a client a 4xx and the table nothing.
+ * Every route's real handler runs here with both SDK clients mocked; any call fails the test.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { mockClient } from 'aws-sdk-client-mock';
+import { ROUTES } from '../../../lib/routes.js';
+import { MAX_BODY_BYTES } from '../../../lambdas/shared/http/body-limit.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../../lambdas/shared/http/idempotency.js';
+import { apiEvent, CONTEXT, expectProblem } from './events.js';
+
+const documents = mockClient(DynamoDBDocumentClient);
+const plain = mockClient(DynamoDBClient);
+
+type Handler = (event: APIGatewayProxyEvent, context: typeof CONTEXT) => Promise<APIGatewayProxyResult>;
+const handlers = new Map<string, Handler>();
+
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
+const createBody = { product_code: 'SKU-1', preferred_price: 100, preferred_profit: 20 };
+const huge = '9'.repeat(400);
+
+interface Case {
+  readonly route: string;
+  readonly what: string;
+  readonly event: APIGatewayProxyEvent;
+  readonly status: number;
+}
+
+const get = (path: string, query: Record<string, string[]> = {}, pathParameters: Record<string, string> | null = null): APIGatewayProxyEvent =>
+  ({ ...apiEvent({ method: 'GET', path, query }), pathParameters });
+const withBody = (method: string, path: string, body: string, pathParameters: Record<string, string> | null = null, headers: Record<string, string> = JSON_HEADERS): APIGatewayProxyEvent =>
+  ({ ...apiEvent({ method, path, headers, body }), pathParameters });
+
+const CASES: Case[] = [
+  { route: 'ListOffers', what: 'a page size over 100', event: get('/v1/offers', { _limit: ['101'] }), status: 400 },
+  { route: 'ListOffers', what: 'a 400-digit page size', event: get('/v1/offers', { _limit: [huge] }), status: 400 },
+  { route: 'ListOffers', what: 'a 400-digit start', event: get('/v1/offers', { _start: [huge] }), status: 400 },
+  { route: 'ListOffers', what: 'an exponent for a number', event: get('/v1/offers', { total_competitors_gte: ['1e308'] }), status: 400 },
+  { route: 'ListOffers', what: 'a 10 KB filter value', event: get('/v1/offers', { competitiveness: ['x'.repeat(10_000)] }), status: 400 },
+  { route: 'ListOffers', what: 'a repeated parameter', event: get('/v1/offers', { _limit: ['1', '2'] }), status: 400 },
+  { route: 'ListRepricers', what: 'a page size over 100', event: get('/v1/repricers', { _limit: ['101'] }), status: 400 },
+  { route: 'ListRepricers', what: 'an over-long product code filter', event: get('/v1/repricers', { product_code: ['p'.repeat(65)] }), status: 400 },
+  { route: 'ListRepricers', what: 'a 400-digit start', event: get('/v1/repricers', { _start: [huge] }), status: 400 },
+  { route: 'CreateRepricer', what: 'a 17 KiB body', event: withBody('POST', '/v1/repricers', JSON.stringify({ ...createBody, note: 'x'.repeat(17 * 1024) })), status: 413 },
+  { route: 'CreateRepricer', what: 'one byte over 16 KiB of valid JSON', event: withBody('POST', '/v1/repricers', `${JSON.stringify(createBody)}${' '.repeat(MAX_BODY_BYTES + 1 - JSON.stringify(createBody).length)}`), status: 413 },
+  { route: 'CreateRepricer', what: 'an over-long product code', event: withBody('POST', '/v1/repricers', JSON.stringify({ ...createBody, product_code: 'p'.repeat(65) })), status: 400 },
+  { route: 'CreateRepricer', what: 'a price above 10,000,000', event: withBody('POST', '/v1/repricers', JSON.stringify({ ...createBody, preferred_price: 10_000_000.01 })), status: 400 },
+  { route: 'CreateRepricer', what: 'a 400-digit price', event: withBody('POST', '/v1/repricers', `{"product_code":"SKU-1","preferred_price":${huge},"preferred_profit":1}`), status: 400 },
+  { route: 'CreateRepricer', what: 'a price of 1e308', event: withBody('POST', '/v1/repricers', '{"product_code":"SKU-1","preferred_price":1e308,"preferred_profit":1}'), status: 400 },
+  { route: 'CreateRepricer', what: 'a 4,000-deep nesting', event: withBody('POST', '/v1/repricers', `${'['.repeat(4_000)}${']'.repeat(4_000)}`), status: 400 },
+  { route: 'CreateRepricer', what: 'an over-long Idempotency-Key', event: withBody('POST', '/v1/repricers', JSON.stringify(createBody), null, { ...JSON_HEADERS, 'Idempotency-Key': 'k'.repeat(IDEMPOTENCY_KEY_MAX_LENGTH + 1) }), status: 400 },
+  { route: 'UpdateRepricer', what: 'a 17 KiB body', event: withBody('PATCH', '/v1/repricers/{id}', JSON.stringify({ enabled: true, note: 'x'.repeat(17 * 1024) }), { id: '1' }), status: 413 },
+  { route: 'UpdateRepricer', what: 'a 400-digit price', event: withBody('PATCH', '/v1/repricers/{id}', `{"preferred_price":${huge}}`, { id: '1' }), status: 400 },
+  { route: 'UpdateRepricer', what: 'a 400-digit id', event: withBody('PATCH', '/v1/repricers/{id}', '{"enabled":false}', { id: huge }), status: 404 },
+  { route: 'GetRepricer', what: 'a 400-digit id', event: get('/v1/repricers/{id}', {}, { id: huge }), status: 404 },
+  { route: 'GetRepricer', what: 'an id past the safe integers', event: get('/v1/repricers/{id}', {}, { id: '9007199254740993' }), status: 404 },
+  { route: 'DeleteRepricer', what: 'a 400-digit id', event: { ...apiEvent({ method: 'DELETE', path: '/v1/repricers/{id}' }), pathParameters: { id: huge } }, status: 404 },
+  { route: 'GetOffer', what: 'a 400-digit id', event: get('/v1/offers/{id}', {}, { id: huge }), status: 404 },
+  { route: 'GetProduct', what: 'an over-long product code', event: get('/v1/products/{code}', {}, { code: 'p'.repeat(65) }), status: 404 },
+];
+
+beforeAll(async () => {
+  process.env.TABLE_NAME = 'limits-test';
+  for (const route of ROUTES) {
+    const module = (await import(`../../../${route.entry.replace(/\.ts$/, '.js')}`)) as { handler: Handler };
+    handlers.set(route.name, module.handler);
+  }
+});
+
+beforeEach(() => {
+  documents.reset();
+  plain.reset();
+  // A call would be a bug: make it loud rather than a silent empty answer.
+  documents.onAnyCommand().rejects(new Error('DynamoDB was called'));
+  plain.onAnyCommand().rejects(new Error('DynamoDB was called'));
+});
+
+describe('limits before any DynamoDB call', () => {
+  it('covers every route that reads a client\'s data', () => {
+    const covered = new Set(CASES.map((c) => c.route));
+    expect(ROUTES.filter((route) => route.tableAccess !== 'none' && !covered.has(route.name)).map((route) => route.name)).toEqual([]);
+  });
+
+  it.each(CASES.map((c) => [c.route, c.what, c] as const))('%s refuses %s without touching the table', async (route, _what, { event, status }) => {
+    // Act
+    const response = await handlers.get(route)!(event, CONTEXT);
+
+    // Assert
+    expectProblem(response, status, status === 400 ? expect.any(String) : 'about:blank');
+    expect(documents.calls()).toHaveLength(0);
+    expect(plain.calls()).toHaveLength(0);
+  });
+});
