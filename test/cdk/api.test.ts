@@ -95,7 +95,8 @@ describe('REST API', () => {
   });
 
   it.each([
-    ['/v1/repricers', 'POST'],
+    ['/v1/repricers', 'GET, POST'],
+    ['/v1/repricers/{id}', 'DELETE, GET, PATCH'],
     ['/v1/offers', 'GET'],
     ['/v1/test-items/{itemId}', 'DELETE, GET'],
     ['/v1/test-public.json', 'GET'],
