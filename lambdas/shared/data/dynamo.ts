@@ -4,11 +4,11 @@ import { TABLE_NAME_ENV } from '../../../lib/table-schema.js';
 
 /**
  * SDK timeouts sized so that one call, retries and throttling backoff included, ends inside the
- * Lambda timeout (10 s), itself inside API Gateway's 29 s: 3 attempts of at most 0.5 s to
- * connect and 1.5 s to answer, plus up to 1 s and 2 s of backoff (test/unit/data/timeouts.test.ts).
+ * Lambda timeout (10 s), itself inside API Gateway's 29 s: 3 attempts of at most 1 s to connect
+ * and 1.2 s to answer, plus up to 1 s and 2 s of backoff (test/unit/data/timeouts.test.ts).
  */
-export const SDK_REQUEST_TIMEOUT_MS = 1_500;
-export const SDK_CONNECTION_TIMEOUT_MS = 500;
+export const SDK_REQUEST_TIMEOUT_MS = 1_200;
+export const SDK_CONNECTION_TIMEOUT_MS = 1_000;
 export const SDK_MAX_ATTEMPTS = 3;
 
 /** Built once per container. `DYNAMODB_ENDPOINT` points it at DynamoDB Local. */
