@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_TTL_SECONDS } from '../../lambdas/shared/http/idempotency.js';
 import { JSON_CONTENT_TYPE, STANDARD_PROBLEMS } from '../../lambdas/shared/http/problem.js';
 import { ROUTES, type RouteDefinition } from '../routes.js';
 import { OPERATIONS, type BodySpec, type OperationSpec, type ParameterSpec } from './operations.js';
@@ -59,6 +60,17 @@ const IF_MATCH = {
   example: '"v1"',
 };
 
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    `Makes a retry safe: the same key with the same body within ${IDEMPOTENCY_TTL_SECONDS / 3600} hours gets the first 2xx response again instead of a second ` +
+    'resource or a 409. Scoped to the client; only 2xx responses are kept.',
+  schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH, pattern: '^[ -~]+$' },
+  example: '5f0c6a1e-create-demo-001',
+};
+
 const successResponse = (spec: OperationSpec): JsonSchema => {
   const { description, body, headers = [] } = spec.success;
   return {
@@ -70,7 +82,12 @@ const successResponse = (spec: OperationSpec): JsonSchema => {
 
 const operation = (route: RouteDefinition): JsonSchema => {
   const spec = specFor(route);
-  const parameters = [...pathParameters(route, spec), ...queryParameters(route, spec), ...(spec.ifMatch ? [IF_MATCH] : [])];
+  const parameters = [
+    ...pathParameters(route, spec),
+    ...queryParameters(route, spec),
+    ...(spec.ifMatch ? [IF_MATCH] : []),
+    ...(spec.idempotencyKey ? [IDEMPOTENCY_KEY] : []),
+  ];
   const responses: Record<string, JsonSchema> = { [spec.success.status]: successResponse(spec) };
   for (const status of spec.problems) {
     const override = spec.problemOverrides?.[status];

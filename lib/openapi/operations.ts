@@ -55,6 +55,8 @@ export interface OperationSpec {
   };
   /** Accepts `If-Match` for optimistic concurrency. */
   readonly ifMatch?: boolean;
+  /** Accepts `Idempotency-Key`: a retry with the same key and body replays the first 2xx. */
+  readonly idempotencyKey?: boolean;
   readonly requestBody?: BodySpec & { readonly description: string };
   readonly success: {
     readonly status: 200 | 201 | 204;
@@ -108,17 +110,28 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
       'Creates the repricer of one product on one connector and computes `min_price`, `min_profit` and `fixed_fulfilment_fee` ' +
       '(README "Computed fields"). The connector is the product\'s only key of `fee_estimates`, the one named by `connector` when ' +
       'there are several, or the client\'s default connector when it has none. Also served at `/v1/repricers/`.',
+    idempotencyKey: true,
     requestBody: { description: 'The preferences; unknown fields are refused (400).', schema: 'CreateRepricerRequest', example: createRepricerExample },
     success: { status: 201, description: 'Created: the full record, with `connector_type` and `product` nested.', body: { schema: 'Repricer', example: repricerExample }, headers: ['Location', 'ETag'] },
     problems: [400, 401, 404, 409, 413, 415, 422, ...SERVER_SIDE],
     problemOverrides: {
-      400: { description: 'The body is not valid JSON or not valid (`errors` names each field), or the product has several connectors and none was named.' },
+      400: {
+        description:
+          'The body is not valid JSON or not valid (`errors` names each field), the product has several connectors and none was named, ' +
+          'or `Idempotency-Key` is malformed or repeated.',
+      },
       404: {
         description: 'No product with this `product_code` exists for this client.',
         example: () => notFound('No product with code "DEMO-999" exists for this client.').problem,
       },
-      409: { description: 'The (product, connector) slot already has a repricer: `existing_id` names it.' },
-      422: { description: 'No positive `min_price` results (a profit larger than the price can carry), the commission is 100 % or more, or `min_profit` exceeds `preferred_profit`.' },
+      409: {
+        description: 'The (product, connector) slot already has a repricer (`existing_id` names it), or a request with this `Idempotency-Key` is still running.',
+      },
+      422: {
+        description:
+          'No positive `min_price` results (a profit larger than the price can carry), the commission is 100 % or more, `min_profit` ' +
+          'exceeds `preferred_profit`, or this `Idempotency-Key` was used with another body.',
+      },
     },
   },
   ListRepricers: {

@@ -72,6 +72,15 @@ describe('the OpenAPI document', () => {
     expect(() => buildOpenApiDocument([...ROUTES, route])).toThrow(/ListWidgets .* has no operation/);
   });
 
+  it('documents the request headers: If-Match on update and delete, Idempotency-Key on create', () => {
+    const headerParameters = (path: string, method: string) =>
+      ((document.paths[path][method].parameters ?? []) as Json[]).filter((parameter) => parameter.in === 'header').map((parameter) => parameter.name);
+    expect(headerParameters('/v1/repricers', 'post')).toEqual(['Idempotency-Key']);
+    expect(headerParameters('/v1/repricers/{id}', 'patch')).toEqual(['If-Match']);
+    expect(headerParameters('/v1/repricers/{id}', 'delete')).toEqual(['If-Match']);
+    expect(headerParameters('/v1/repricers/{id}', 'get')).toEqual([]);
+  });
+
   it('documents each header a response carries', () => {
     const headersOf = (name: string, method: string, status: number) => Object.keys(document.paths[name][method].responses[status].headers ?? {});
     expect(headersOf('/v1/repricers', 'post', 201)).toEqual(['Location', 'ETag']);
