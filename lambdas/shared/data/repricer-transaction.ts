@@ -41,9 +41,11 @@ const itemActions = (clientId: string, { before, after, slot }: RepricerChange):
   if (slot) actions.push(slot);
   const afterViews = after ? repricerViewItems(clientId, after.record) : [];
   for (const { item } of afterViews) actions.push({ Put: { TableName: table, Item: item } });
-  const kept = new Set(afterViews.map((v) => v.view));
-  for (const view of before ? repricerViewsOf(before.record) : []) {
-    if (!kept.has(view)) actions.push({ Delete: { TableName: table, Key: repricerViewKey(clientId, view, before!.record.id) } });
+  if (before) {
+    const kept = new Set(afterViews.map((v) => v.view));
+    for (const view of repricerViewsOf(before.record)) {
+      if (!kept.has(view)) actions.push({ Delete: { TableName: table, Key: repricerViewKey(clientId, view, before.record.id) } });
+    }
   }
   return actions;
 };
