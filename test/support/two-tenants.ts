@@ -64,27 +64,32 @@ const createRepricer = async (api: TestApi, auth: readonly [string, string], cod
 };
 
 /**
- * Seeds both clients. Their repricers are created alternately, so (ids coming from one global
- * counter) each of B's ids sits between two of A's: the ids A would guess first.
+ * Seeds both clients with `products` products each (at most 3) and two offers per product.
+ * Their repricers are created alternately, so (ids coming from one global counter) each of B's
+ * ids sits between two of A's: the ids A would guess first.
  */
-export const seedTwoTenants = async (api: TestApi): Promise<{ a: SeededTenant; b: SeededTenant }> => {
+export const seedTwoTenants = async (api: TestApi, { products = 3 }: { products?: number } = {}): Promise<{ a: SeededTenant; b: SeededTenant }> => {
+  const plans = {
+    a: { ...PLANS.a, codes: PLANS.a.codes.slice(0, products) },
+    b: { ...PLANS.b, codes: PLANS.b.codes.slice(0, products) },
+  };
   const accounts = {
     a: await api.createClient(PLANS.a.username, { password: PLANS.a.password, sellerId: PLANS.a.sellerId }),
     b: await api.createClient(PLANS.b.username, { password: PLANS.b.password, sellerId: PLANS.b.sellerId }),
   };
-  const offers = { a: await importCatalogue(api, PLANS.a), b: await importCatalogue(api, PLANS.b) };
+  const offers = { a: await importCatalogue(api, plans.a), b: await importCatalogue(api, plans.b) };
   const auth = { a: [PLANS.a.username, PLANS.a.password] as const, b: [PLANS.b.username, PLANS.b.password] as const };
   const repricers = { a: [] as number[], b: [] as number[] };
-  for (const i of [0, 1]) {
-    repricers.a.push(await createRepricer(api, auth.a, PLANS.a.codes[i]!));
-    repricers.b.push(await createRepricer(api, auth.b, PLANS.b.codes[i]!));
+  for (let i = 0; i < Math.min(2, products); i++) {
+    repricers.a.push(await createRepricer(api, auth.a, plans.a.codes[i]!));
+    repricers.b.push(await createRepricer(api, auth.b, plans.b.codes[i]!));
   }
   const tenant = (key: 'a' | 'b', offerIds: number[]): SeededTenant => ({
     username: PLANS[key].username,
     auth: auth[key],
     clientId: accounts[key].clientId,
     sellerId: PLANS[key].sellerId,
-    productCodes: PLANS[key].codes,
+    productCodes: plans[key].codes,
     marketplaceOfferIds: offers[key],
     offerIds,
     repricerIds: repricers[key],
