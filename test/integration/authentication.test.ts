@@ -11,7 +11,7 @@ import { FAILURE_WINDOW_MS, LOCKOUT_DURATION_MS, MAX_FAILED_LOGINS } from '../..
 import { MAX_AUTHORIZATION_HEADER_LENGTH } from '../../lambdas/shared/auth/basic-credentials.js';
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api.js';
 
-// Logs at their most verbose and metrics on, so the leak check below sees everything.
+// Logs at their most verbose and metrics on, so the leak check at the end sees everything.
 process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
 process.env.POWERTOOLS_METRICS_DISABLED = 'false';
 
@@ -36,30 +36,33 @@ const refusal = (response: ApiResponse<unknown>) => ({
 
 let reference: ReturnType<typeof refusal>;
 
-/** Everything written to stdout and stderr while `action` runs; nothing reaches the terminal. */
-const captureOutput = async (action: () => Promise<unknown>): Promise<string> => {
-  const written: string[] = [];
+/**
+ * Everything this file's requests write to stdout and stderr, from the first to the last: the
+ * log test at the end searches all of it. Nothing reaches the terminal.
+ */
+const output: string[] = [];
+let restoreOutput: () => void = () => undefined;
+const captureOutput = () => {
   const record = (chunk: unknown) => {
-    written.push(Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk));
+    output.push(Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk));
     return true;
   };
   const spies = [jest.spyOn(process.stdout, 'write').mockImplementation(record), jest.spyOn(process.stderr, 'write').mockImplementation(record)];
-  try {
-    await action();
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-  return written.join('');
+  restoreOutput = () => spies.forEach((spy) => spy.mockRestore());
 };
 
 beforeAll(async () => {
+  captureOutput();
   api = await startTestApi();
   admin = await import('../../lib/admin/clients.js');
   for (const username of ['alice', 'disabled-dora', 'locked-luke', 'logged-lena']) await api.createClient(username, { password: PASSWORD });
   reference = refusal(await withCredentials('alice', 'wrong-password'));
 }, 120_000);
 
-afterAll(async () => api?.close());
+afterAll(async () => {
+  restoreOutput();
+  await api?.close();
+});
 
 describe('HTTP Basic over HTTP', () => {
   it('lets the right credentials in', async () => {
@@ -159,25 +162,25 @@ describe('lockout', () => {
 
 describe('logs', () => {
   it('never contain a password or an Authorization header, whatever the outcome', async () => {
-    // Arrange
+    // Arrange: on top of every request above (right, wrong, malformed, locked, disabled), a few more.
     const header = `Basic ${base64(`logged-lena:${PASSWORD}`)}`;
     const wrong = `${PASSWORD}-typo`;
-    const wrongHeader = `Basic ${base64(`logged-lena:${wrong}`)}`;
+    await withHeader(header);
+    await api.request('POST', '/v1/repricers/', { headers: { Authorization: header }, body: { product_code: 'NOPE', preferred_price: 1, preferred_profit: 0 } });
+    await api.request('POST', '/v1/repricers/', { headers: { Authorization: header, 'Content-Type': 'application/json' }, body: '{"broken": ' });
+    await withCredentials('logged-lena', wrong);
+    await withHeader(`Basic ${base64(PASSWORD)}`);
 
     // Act
-    const output = await captureOutput(async () => {
-      await withHeader(header);
-      await api.request('POST', '/v1/repricers/', { headers: { Authorization: header }, body: { product_code: 'NOPE', preferred_price: 1, preferred_profit: 0 } });
-      await api.request('POST', '/v1/repricers/', { headers: { Authorization: header, 'Content-Type': 'application/json' }, body: '{"broken": ' });
-      await withHeader(wrongHeader);
-      await withCredentials('nobody', PASSWORD);
-      await withHeader(`Basic ${base64(PASSWORD)}`);
-    });
+    const written = output.join('');
 
     // Assert
-    expect(output).toContain('"level"');
-    for (const secret of [PASSWORD, wrong, base64(`logged-lena:${PASSWORD}`), base64(`logged-lena:${wrong}`), base64(PASSWORD)]) {
-      expect(output).not.toContain(secret);
+    expect(written).toContain('"level"');
+    expect(written).toContain('"_aws"');
+    const secrets = [PASSWORD, `${PASSWORD}-new`, wrong, base64(PASSWORD)];
+    for (const user of ['alice', 'disabled-dora', 'locked-luke', 'logged-lena', 'nobody-here']) {
+      for (const password of [PASSWORD, `${PASSWORD}-new`, wrong]) secrets.push(base64(`${user}:${password}`));
     }
+    for (const secret of secrets) expect(written).not.toContain(secret);
   });
 });

@@ -16,13 +16,10 @@ import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { idempotencyStore } from '../data/idempotency-store.js';
 import { logger } from '../logger.js';
-import { conflict, unprocessable, validationFailed } from './errors.js';
+import { conflict, unprocessable } from './errors.js';
+import { hasIdempotencyKey, IDEMPOTENCY_HEADER, IDEMPOTENCY_TTL_SECONDS } from './idempotency-key.js';
 
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
-export const IDEMPOTENCY_KEY_MAX_LENGTH = 128;
-export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
-
-const VALID_KEY = new RegExp(`^[\\x20-\\x7e]{1,${IDEMPOTENCY_KEY_MAX_LENGTH}}$`);
+export { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_TTL_SECONDS } from './idempotency-key.js';
 
 /** Null without the header, so Powertools skips the request; else the client id and the key. */
 const KEY_PATH = `headers."${IDEMPOTENCY_HEADER}" && [requestContext.authorizer.clientId, headers."${IDEMPOTENCY_HEADER}"]`;
@@ -31,20 +28,6 @@ const KEY_PATH = `headers."${IDEMPOTENCY_HEADER}" && [requestContext.authorizer.
 const OWNED_RECORD = 'repricer.idempotency.ownedRecord';
 
 type ApiRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult>;
-
-/** Throws a 400 for a malformed or repeated key; false when there is none. */
-const hasValidKey = (event: APIGatewayProxyEvent): boolean => {
-  const values = event.multiValueHeaders?.[IDEMPOTENCY_HEADER] ?? [];
-  const value = event.headers?.[IDEMPOTENCY_HEADER];
-  if (value === undefined && values.length === 0) return false;
-  if (values.length > 1 || value === undefined || !VALID_KEY.test(value)) {
-    throw validationFailed(
-      [{ field: 'Idempotency-Key', message: `Must be given once, as 1-${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters.` }],
-      'The request headers are not valid.',
-    );
-  }
-  return true;
-};
 
 /** Powertools' errors as problems; a store failure surfaces as its cause (a throttle becomes a 503). */
 const asProblem = (error: unknown): unknown => {
@@ -94,7 +77,7 @@ export const idempotentRequests = (scope: string): MiddlewareObj<APIGatewayProxy
 
   return {
     before: async (request) => {
-      if (!hasValidKey(request.event)) return undefined;
+      if (!hasIdempotencyKey(request.event)) return undefined;
       const owned: Owned = { middleware: powertools(), request: { ...request, internal: {} } };
       let replay: unknown;
       try {
