@@ -1,5 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { isConflict } from '../data/transactions.js';
 import { logger } from '../logger.js';
 import { HttpProblem } from './errors.js';
 import { problem, STANDARD_PROBLEMS, type Problem } from './problem.js';
@@ -10,6 +11,7 @@ const THROTTLING_ERRORS = new Set([
   'ProvisionedThroughputExceededException',
   'ThrottlingException',
   'RequestLimitExceeded',
+  'TransactionConflictException',
 ]);
 export const RETRY_AFTER_SECONDS = '1';
 
@@ -49,8 +51,10 @@ export const problemErrorHandler = (): MiddlewareObj<APIGatewayProxyEvent, APIGa
       request.response = problemResponse(middyProblem);
       return;
     }
-    if (error?.name && THROTTLING_ERRORS.has(error.name)) {
-      logger.warn('DynamoDB throttled after retries', { errorName: error.name });
+    if ((error?.name && THROTTLING_ERRORS.has(error.name)) || isConflict(error)) {
+      // A transaction that kept losing races with the same client's other writes is contention,
+      // not a bug: the client may retry, like after throttling.
+      logger.warn('DynamoDB throttled or contended after retries', { errorName: error?.name });
       request.response = problemResponse(STANDARD_PROBLEMS.unavailable, { 'Retry-After': RETRY_AFTER_SECONDS });
       return;
     }

@@ -86,7 +86,29 @@ describe('problemErrorHandler', () => {
     expect(response.statusCode).toBe(500);
   });
 
-  it.each(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded'])(
+  it('answers a transaction that kept losing races with the client\'s other writes with 503 and Retry-After', async () => {
+    // Arrange: what the SDK throws when a transaction is cancelled by a concurrent one
+    const contended = Object.assign(new Error('Transaction cancelled, please refer cancellation reasons for specific reasons [None, TransactionConflict]'), {
+      name: 'TransactionCanceledException',
+      CancellationReasons: [{ Code: 'None' }, { Code: 'TransactionConflict' }],
+    });
+
+    // Act
+    const response = await respond(contended);
+
+    // Assert
+    expect(response.statusCode).toBe(503);
+    expect(response.headers).toMatchObject({ 'Retry-After': RETRY_AFTER_SECONDS });
+    expect(response.body).not.toMatch(/Transaction|cancel/i);
+  });
+
+  it('still answers a cancelled transaction without conflict reasons with a generic 500', async () => {
+    const response = await respond(Object.assign(new Error('cancelled'), { name: 'TransactionCanceledException', CancellationReasons: [{ Code: 'ValidationError' }] }));
+
+    expect(response.statusCode).toBe(500);
+  });
+
+  it.each(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded', 'TransactionConflictException'])(
     'answers the throttling error %s with 503 and Retry-After',
     async (name) => {
       // Arrange
