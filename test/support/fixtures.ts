@@ -1,3 +1,4 @@
+import type { PasswordRecord } from '../../lambdas/shared/auth/password.js';
 import type { ImportRecord } from '../../lambdas/shared/domain/import-records.js';
 
 /** Builders for import records: valid by default, each field overridable. */
@@ -58,3 +59,19 @@ export const offerRecord = (offerId: string, productCode: string, overrides: Rec
     ...overrides,
   },
 } as ImportRecord);
+
+/** The stored item of client alice, enabled, with the given password hash. */
+export const clientItem = (password: PasswordRecord, extra: Record<string, unknown> = {}) => ({
+  pk: 'CLIENT#alice',
+  sk: 'CLIENT',
+  entity: 'client',
+  username: 'alice',
+  clientId: 'c0ffee00c0ffee00',
+  sellerId: 'seller-alice',
+  defaultConnector: 'amazon',
+  enabled: true,
+  password,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  ...extra,
+});

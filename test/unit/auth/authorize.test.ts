@@ -11,6 +11,7 @@ import {
 import { basicAuthorization } from '../../../lambdas/shared/auth/basic-credentials.js';
 import { hashPassword, keyDerivation, type PasswordRecord } from '../../../lambdas/shared/auth/password.js';
 import { logger } from '../../../lambdas/shared/logger.js';
+import { clientItem } from '../../support/fixtures.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const TABLE = 'auth-test-table';
@@ -22,19 +23,6 @@ const RIGHT = basicAuthorization('alice', 'right password');
 const WRONG = basicAuthorization('alice', 'wrong password');
 
 let passwordRecord: PasswordRecord;
-const clientItem = (extra: Record<string, unknown> = {}) => ({
-  ...KEY,
-  entity: 'client',
-  username: 'alice',
-  clientId: 'c0ffee00c0ffee00',
-  sellerId: 'seller-alice',
-  defaultConnector: 'amazon',
-  enabled: true,
-  password: passwordRecord,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  ...extra,
-});
 
 const conditionFailed = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
 const updates = () => ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
@@ -53,7 +41,7 @@ beforeEach(() => {
 describe('authenticate', () => {
   it('returns the tenant for the right password', async () => {
     // Prepare
-    ddb.on(GetCommand).resolves({ Item: clientItem() });
+    ddb.on(GetCommand).resolves({ Item: clientItem(passwordRecord) });
 
     // Act
     const tenant = await authenticate(RIGHT, NOW);
@@ -75,7 +63,7 @@ describe('authenticate', () => {
 
   it('rejects a wrong password, derives a key and opens a failure window', async () => {
     // Prepare
-    ddb.on(GetCommand).resolves({ Item: clientItem() });
+    ddb.on(GetCommand).resolves({ Item: clientItem(passwordRecord) });
     const derive = jest.spyOn(keyDerivation, 'deriveKey');
 
     // Act
@@ -112,7 +100,7 @@ describe('authenticate', () => {
 
   it('counts a failure inside an open window with ADD', async () => {
     // Prepare
-    ddb.on(GetCommand).resolves({ Item: clientItem({ failedLogins: 3, failureWindowStart: at(-minutes(5)) }) });
+    ddb.on(GetCommand).resolves({ Item: clientItem(passwordRecord, { failedLogins: 3, failureWindowStart: at(-minutes(5)) }) });
     ddb.on(UpdateCommand).resolves({ Attributes: { failedLogins: 4 } });
 
     // Act
@@ -133,7 +121,7 @@ describe('authenticate', () => {
 
   it(`locks the account at the ${MAX_FAILED_LOGINS}th failure in the window`, async () => {
     // Prepare
-    ddb.on(GetCommand).resolves({ Item: clientItem({ failedLogins: MAX_FAILED_LOGINS - 1, failureWindowStart: at(-minutes(14)) }) });
+    ddb.on(GetCommand).resolves({ Item: clientItem(passwordRecord, { failedLogins: MAX_FAILED_LOGINS - 1, failureWindowStart: at(-minutes(14)) }) });
     ddb.on(UpdateCommand).resolves({ Attributes: { failedLogins: MAX_FAILED_LOGINS } });
 
     // Act
@@ -146,7 +134,7 @@ describe('authenticate', () => {
 
   it('adds to a window another request has just reopened', async () => {
     // Prepare: the item read shows an expired window, the conditional restart finds a fresh one
-    ddb.on(GetCommand).resolves({ Item: clientItem({ failedLogins: 7, failureWindowStart: at(-minutes(20)) }) });
+    ddb.on(GetCommand).resolves({ Item: clientItem(passwordRecord, { failedLogins: 7, failureWindowStart: at(-minutes(20)) }) });
     ddb.on(UpdateCommand, { UpdateExpression: 'ADD #failedLogins :one' }).resolves({ Attributes: { failedLogins: 2 } });
     ddb.on(UpdateCommand, { UpdateExpression: 'SET #failedLogins = :one, #failureWindowStart = :now REMOVE #lockedUntil' })
       .rejects(conditionFailed());
@@ -164,7 +152,7 @@ describe('authenticate', () => {
 
   it('rejects a locked account even with the right password, with a dummy derivation and no write', async () => {
     // Prepare
-    ddb.on(GetCommand).resolves({ Item: clientItem({ failedLogins: MAX_FAILED_LOGINS, lockedUntil: at(minutes(1)) }) });
+    ddb.on(GetCommand).resolves({ Item: clientItem(passwordRecord, { failedLogins: MAX_FAILED_LOGINS, lockedUntil: at(minutes(1)) }) });
     const derive = jest.spyOn(keyDerivation, 'deriveKey');
 
     // Act
@@ -179,7 +167,7 @@ describe('authenticate', () => {
 
   it('lets the right password in once the lock has expired, and clears the count', async () => {
     // Prepare
-    ddb.on(GetCommand).resolves({ Item: clientItem({
+    ddb.on(GetCommand).resolves({ Item: clientItem(passwordRecord, {
       failedLogins: MAX_FAILED_LOGINS,
       failureWindowStart: at(-minutes(16)),
       lockedUntil: at(-1),
@@ -201,7 +189,7 @@ describe('authenticate', () => {
 
   it('rejects a disabled client with the right password, without counting a failure', async () => {
     // Prepare
-    ddb.on(GetCommand).resolves({ Item: clientItem({ enabled: false }) });
+    ddb.on(GetCommand).resolves({ Item: clientItem(passwordRecord, { enabled: false }) });
 
     // Act
     const tenant = await authenticate(RIGHT, NOW);
@@ -223,7 +211,7 @@ describe('authenticate', () => {
 
   it('still answers a wrong password with undefined when counting it fails', async () => {
     // Prepare
-    ddb.on(GetCommand).resolves({ Item: clientItem() });
+    ddb.on(GetCommand).resolves({ Item: clientItem(passwordRecord) });
     ddb.on(UpdateCommand).rejects(Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' }));
 
     // Act & Assess
@@ -232,7 +220,7 @@ describe('authenticate', () => {
 
   it('still lets the right password in when clearing the count fails', async () => {
     // Prepare
-    ddb.on(GetCommand).resolves({ Item: clientItem({ failedLogins: 2, failureWindowStart: at(-minutes(1)) }) });
+    ddb.on(GetCommand).resolves({ Item: clientItem(passwordRecord, { failedLogins: 2, failureWindowStart: at(-minutes(1)) }) });
     ddb.on(UpdateCommand).rejects(Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' }));
 
     // Act
@@ -244,7 +232,7 @@ describe('authenticate', () => {
 
   it('refuses a stored client item of the wrong shape', async () => {
     // Prepare
-    ddb.on(GetCommand).resolves({ Item: clientItem({ password: { ...passwordRecord, N: 2 ** 30 } }) });
+    ddb.on(GetCommand).resolves({ Item: clientItem(passwordRecord, { password: { ...passwordRecord, N: 2 ** 30 } }) });
 
     // Act & Assess
     await expect(authenticate(RIGHT, NOW)).rejects.toThrow('Stored client item is not valid');

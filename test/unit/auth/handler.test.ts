@@ -6,25 +6,13 @@ import { AuthorizerFailure, handler, stageWildcardArn, UNAUTHORIZED } from '../.
 import { basicAuthorization } from '../../../lambdas/shared/auth/basic-credentials.js';
 import { hashPassword, type PasswordRecord } from '../../../lambdas/shared/auth/password.js';
 import { logger } from '../../../lambdas/shared/logger.js';
+import { clientItem } from '../../support/fixtures.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const METHOD_ARN = 'arn:aws:execute-api:eu-west-1:123456789012:abc123defg/prod/GET/v1/offers';
 const PASSWORD = 'Very-Secret-Pässword-42';
 
 let passwordRecord: PasswordRecord;
-const clientItem = () => ({
-  pk: 'CLIENT#alice',
-  sk: 'CLIENT',
-  entity: 'client',
-  username: 'alice',
-  clientId: 'c0ffee00c0ffee00',
-  sellerId: 'seller-alice',
-  defaultConnector: 'amazon',
-  enabled: true,
-  password: passwordRecord,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-});
 
 const authorizerEvent = (headers: Record<string, string> | null): APIGatewayRequestAuthorizerEvent => ({
   type: 'REQUEST',
@@ -74,7 +62,7 @@ beforeEach(() => {
 describe('authorizer handler', () => {
   it('allows the whole stage for good credentials and passes the tenant on', async () => {
     // Prepare
-    ddb.on(GetCommand).resolves({ Item: clientItem() });
+    ddb.on(GetCommand).resolves({ Item: clientItem(passwordRecord) });
 
     // Act
     const result = await handler(authorizerEvent({ Authorization: basicAuthorization('alice', PASSWORD) }));
@@ -98,7 +86,7 @@ describe('authorizer handler', () => {
   it("hands API Gateway the client's usage key, and keeps it out of the context the handlers see", async () => {
     // Prepare
     const usageKey = 'a'.repeat(40);
-    ddb.on(GetCommand).resolves({ Item: { ...clientItem(), usageKey } });
+    ddb.on(GetCommand).resolves({ Item: { ...clientItem(passwordRecord), usageKey } });
 
     // Act
     const result = await handler(authorizerEvent({ Authorization: basicAuthorization('alice', PASSWORD) }));
@@ -110,7 +98,7 @@ describe('authorizer handler', () => {
 
   it('finds the header whatever its case', async () => {
     // Prepare
-    ddb.on(GetCommand).resolves({ Item: clientItem() });
+    ddb.on(GetCommand).resolves({ Item: clientItem(passwordRecord) });
 
     // Act
     const result = await handler(authorizerEvent({ aUtHoRiZaTiOn: basicAuthorization('alice', PASSWORD) }));
@@ -126,7 +114,7 @@ describe('authorizer handler', () => {
     ['a wrong password', { Authorization: basicAuthorization('alice', 'not it') }],
   ])('throws Unauthorized for %s', async (_case, headers) => {
     // Prepare
-    ddb.on(GetCommand).resolves({ Item: clientItem() });
+    ddb.on(GetCommand).resolves({ Item: clientItem(passwordRecord) });
     ddb.on(UpdateCommand).resolves({});
 
     // Act & Assess
@@ -160,7 +148,7 @@ describe('authorizer handler', () => {
       ? basicAuthorization('alice', `${PASSWORD}-typo`)
       : basicAuthorization(outcome === 'an unknown user' ? 'nobody' : 'alice', PASSWORD);
     if (outcome === 'a table error') ddb.on(GetCommand).rejects(new Error('connection reset'));
-    else ddb.on(GetCommand).resolves(outcome === 'an unknown user' ? {} : { Item: clientItem() });
+    else ddb.on(GetCommand).resolves(outcome === 'an unknown user' ? {} : { Item: clientItem(passwordRecord) });
     ddb.on(UpdateCommand).resolves({});
 
     // Act

@@ -1,4 +1,5 @@
-import type { ConnectorType, ConnectorTypeFields, Offer, OfferFields, Product, ProductFields } from '../../../lambdas/shared/domain/records.js';
+import type { NewRepricer } from '../../../lambdas/shared/data/repricers.js';
+import type { ConnectorType, ConnectorTypeFields, Offer, OfferFields, Product, ProductFields, Repricer } from '../../../lambdas/shared/domain/records.js';
 
 /** Valid records of the interface, for tests of the data layer and the handlers. */
 export const CREATED_AT = '2026-01-02T03:04:05.678Z';
@@ -78,6 +79,30 @@ export const offer = (overrides: Partial<Offer> = {}): Offer => ({
   id: 1,
   ...offerFields(),
   product: product(),
+  created_at: CREATED_AT,
+  updated_at: CREATED_AT,
+  ...overrides,
+});
+
+export const repricerFields = (overrides: Partial<NewRepricer> = {}): NewRepricer => ({
+  buybox_approach: 'cheapest',
+  repricer_approach: 'fixed',
+  enabled: true,
+  preferred_price: 100,
+  preferred_profit: 20,
+  min_price: 76.48,
+  min_profit: 0,
+  fixed_fulfilment_fee: 5,
+  connector_type: connectorType(),
+  product: product(),
+  ...overrides,
+});
+
+/** A stored repricer of client c1. */
+export const repricer = (overrides: Partial<Repricer> = {}): Repricer => ({
+  id: 7,
+  uid: '6f1c2a4e-0b7d-4c1e-9a53-2d8e7f1b4c90',
+  ...repricerFields(),
   created_at: CREATED_AT,
   updated_at: CREATED_AT,
   ...overrides,

@@ -6,27 +6,13 @@ import { encodeDirectory } from '../../../lambdas/shared/data/rank-store.js';
 import { repricerViewItems } from '../../../lambdas/shared/data/repricer-items.js';
 import { repricerSortKeyOf } from '../../../lambdas/shared/data/repricer-keys.js';
 import { getRepricer, listRepricers } from '../../../lambdas/shared/data/repricers-read.js';
-import { CREATED_AT, connectorType, product } from './fixtures.js';
+import { CREATED_AT, repricer as storedRepricer } from './fixtures.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const VIEW = 'false#=SKU-1';
 
-const repricer = (id: number, createdAt = CREATED_AT): Repricer => ({
-  id,
-  uid: '6f1c2a4e-0b7d-4c1e-9a53-2d8e7f1b4c90',
-  buybox_approach: 'cheapest',
-  repricer_approach: 'fixed',
-  enabled: false,
-  preferred_price: 100,
-  preferred_profit: 20,
-  min_price: 76.48,
-  min_profit: 0,
-  fixed_fulfilment_fee: 5,
-  connector_type: connectorType(),
-  product: product(),
-  created_at: createdAt,
-  updated_at: createdAt,
-});
+const repricer = (id: number, createdAt = CREATED_AT): Repricer =>
+  storedRepricer({ id, enabled: false, created_at: createdAt, updated_at: createdAt });
 // Three repricers created one second apart, in one bucket of the view's created_at directory.
 const RECORDS = [1, 2, 3].map((id) => repricer(id, new Date(Date.parse(CREATED_AT) + id * 1000).toISOString()));
 const viewItem = (record: Repricer) => repricerViewItems('c1', record).find((v) => v.view === VIEW)!.item;

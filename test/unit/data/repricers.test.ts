@@ -3,8 +3,8 @@ import { BatchGetCommand, DynamoDBDocumentClient, TransactWriteCommand, UpdateCo
 import { mockClient } from 'aws-sdk-client-mock';
 import type { Repricer } from '../../../lambdas/shared/domain/records.js';
 import { encodeDirectory } from '../../../lambdas/shared/data/rank-store.js';
-import { createRepricer, deleteRepricer, replaceRepricer, type NewRepricer } from '../../../lambdas/shared/data/repricers.js';
-import { CREATED_AT, connectorType, product } from './fixtures.js';
+import { createRepricer, deleteRepricer, replaceRepricer } from '../../../lambdas/shared/data/repricers.js';
+import { product, repricer, repricerFields } from './fixtures.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const NOW = '2026-11-22T10:15:30.123Z';
@@ -16,23 +16,8 @@ const SORTS = ['id', 'updated_at', 'created_at'];
 
 type Action = Record<string, { Key?: Record<string, unknown>; Item?: Record<string, unknown>; ConditionExpression?: string; ExpressionAttributeValues?: Record<string, unknown> }>;
 
-const newRepricer = (overrides: Partial<NewRepricer> = {}): NewRepricer => ({
-  buybox_approach: 'cheapest',
-  repricer_approach: 'fixed',
-  enabled: true,
-  preferred_price: 100,
-  preferred_profit: 20,
-  min_price: 76.48,
-  min_profit: 0,
-  fixed_fulfilment_fee: 5,
-  connector_type: connectorType(),
-  product: product(),
-  ...overrides,
-});
-const stored = (overrides: Partial<Repricer> = {}, version = 1) => ({
-  record: { id: 7, uid: '6f1c2a4e-0b7d-4c1e-9a53-2d8e7f1b4c90', ...newRepricer(), created_at: CREATED_AT, updated_at: CREATED_AT, ...overrides },
-  version,
-});
+const newRepricer = repricerFields;
+const stored = (overrides: Partial<Repricer> = {}, version = 1) => ({ record: repricer(overrides), version });
 
 const cancelled = (reasons: { Code: string; Item?: Record<string, unknown> }[]) =>
   new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: {}, CancellationReasons: reasons as never });

@@ -8,7 +8,7 @@ import {
   repricerRecord,
   timestamp,
 } from '../../../lambdas/shared/domain/records.js';
-import { connectorType, connectorTypeFields, offer, offerFields, product, productFields } from '../data/fixtures.js';
+import { connectorTypeFields, offer, offerFields, productFields, repricer } from '../data/fixtures.js';
 
 describe('money', () => {
   it.each([
@@ -71,22 +71,12 @@ describe('record schemas', () => {
 
   it('a repricer record nests its connector type and product in full', () => {
     // Arrange
-    const record = {
+    const record = repricer({
       id: 1,
       uid: '7d8a0c3e-1b2c-4d5e-8f90-123456789abc',
-      buybox_approach: 'cheapest',
-      repricer_approach: 'fixed',
-      enabled: true,
-      preferred_price: 100,
-      preferred_profit: 20,
-      min_price: 76.48,
-      min_profit: 0,
-      fixed_fulfilment_fee: 5,
-      connector_type: connectorType(),
-      product: product(),
       created_at: '2026-11-22T10:15:30.123Z',
       updated_at: '2026-11-22T10:15:30.123Z',
-    };
+    });
 
     // Act & Assert
     expect(repricerRecord.parse(record)).toEqual(record);

@@ -1,25 +1,10 @@
 import type { Repricer } from '../../../lambdas/shared/domain/records.js';
 import { applyRepricerPatch, nextTimestamp, updateRepricerBody } from '../../../lambdas/shared/domain/update-repricer.js';
-import { CREATED_AT, connectorType, feeEstimate, product } from '../data/fixtures.js';
+import { CREATED_AT, feeEstimate, product, repricer } from '../data/fixtures.js';
 
 const UPDATED_AT = '2026-02-01T00:00:00.000Z';
 const NOW = '2026-03-01T12:00:00.000Z';
-const current: Repricer = {
-  id: 7,
-  uid: '6f1c2a4e-0b7d-4c1e-9a53-2d8e7f1b4c90',
-  buybox_approach: 'cheapest',
-  repricer_approach: 'fixed',
-  enabled: true,
-  preferred_price: 100,
-  preferred_profit: 20,
-  min_price: 76.48,
-  min_profit: 0,
-  fixed_fulfilment_fee: 5,
-  connector_type: connectorType(),
-  product: product(),
-  created_at: CREATED_AT,
-  updated_at: UPDATED_AT,
-};
+const current: Repricer = repricer({ updated_at: UPDATED_AT });
 const fieldsOf = (body: unknown) => {
   const result = updateRepricerBody.safeParse(body);
   return result.success ? [] : result.error.issues.map((issue) => (issue.code === 'unrecognized_keys' ? issue.keys.join(',') : issue.path.join('.') || '(body)'));

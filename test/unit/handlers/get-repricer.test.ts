@@ -3,8 +3,9 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/get-repricer/handler.js';
 import { logger } from '../../../lambdas/shared/logger.js';
+import { repricer } from '../data/fixtures.js';
 import { apiEvent, CONTEXT, expectProblem } from './events.js';
-import { REPRICER_KEY, repricer, repricerItem } from './repricer-fixtures.js';
+import { REPRICER_KEY, repricerItem } from './repricer-fixtures.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const get = (id: string, authorizer?: Record<string, string>) =>

@@ -5,8 +5,8 @@ import { handler } from '../../../lambdas/list-repricers/handler.js';
 import { encodeDirectory } from '../../../lambdas/shared/data/rank-store.js';
 import { repricerViewItems } from '../../../lambdas/shared/data/repricer-items.js';
 import { logger } from '../../../lambdas/shared/logger.js';
+import { repricer } from '../data/fixtures.js';
 import { apiEvent, CONTEXT, expectProblem } from './events.js';
-import { repricer } from './repricer-fixtures.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const RECORDS = [1, 2, 3].map((id) => repricer({ id, enabled: id !== 2 }));

@@ -5,9 +5,9 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/update-repricer/handler.js';
 import { encodeDirectory } from '../../../lambdas/shared/data/rank-store.js';
 import { logger } from '../../../lambdas/shared/logger.js';
-import { product } from '../data/fixtures.js';
+import { product, repricer } from '../data/fixtures.js';
 import { apiEvent, CONTEXT, expectProblem } from './events.js';
-import { REPRICER_KEY, repricer, repricerItem } from './repricer-fixtures.js';
+import { REPRICER_KEY, repricerItem } from './repricer-fixtures.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const PRODUCT_KEY = { pk: 'T#c1#P#SKU-1', sk: 'PRODUCT' };
