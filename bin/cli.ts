@@ -2,6 +2,7 @@
  * Administration CLI, against the same DynamoDB endpoint and table as `npm start`:
  *   npm run cli -- clients create <username> [--password P] [--seller-id S] [--connector U]
  *   npm run cli -- import <file.ndjson> --client <username>
+ *   npm run cli -- rebuild [--client <username>]
  * Set DYNAMODB_ENDPOINT and TABLE_NAME to aim it at another table (AWS when the endpoint is
  * unset and TABLE_NAME names a deployed table).
  */
@@ -10,7 +11,8 @@ import { LOCAL_TABLE_NAME, TABLE_NAME_ENV } from '../lib/table-schema.js';
 
 const USAGE = `Usage:
   npm run cli -- clients create <username> [--password P] [--seller-id S] [--connector U]
-  npm run cli -- import <file.ndjson> --client <username>`;
+  npm run cli -- import <file.ndjson> --client <username>
+  npm run cli -- rebuild [--client <username>]`;
 
 const configureEnvironment = () => {
   if (!process.env[TABLE_NAME_ENV]) {
@@ -71,6 +73,22 @@ const importFile = async (args: string[]) => {
   }
 };
 
+const rebuild = async (args: string[]) => {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { client: { type: 'string' } } });
+  if (positionals.length > 0) throw new UsageError('rebuild takes only --client <username>');
+  const { describeProgress, rebuildAll, rebuildClient } = await import('../lib/admin/rebuild.js');
+  const progress = (username: string) => (request: Parameters<typeof describeProgress>[0]) =>
+    process.stderr.write(`\r${username}: ${describeProgress(request)}\x1b[K`);
+  if (values.client) {
+    const result = await rebuildClient(values.client, progress(values.client));
+    process.stderr.write('\n');
+    if (result.status === 'failed') throw new Error(`Rebuild of ${values.client} failed`);
+  } else {
+    const count = await rebuildAll((username, request) => progress(username)(request));
+    process.stderr.write(`\nRebuilt ${count} clients.\n`);
+  }
+};
+
 class UsageError extends Error {}
 
 const main = async () => {
@@ -78,6 +96,7 @@ const main = async () => {
   const [command, subcommand, ...rest] = process.argv.slice(2);
   if (command === 'clients' && subcommand === 'create') return createClient(rest);
   if (command === 'import') return importFile([subcommand ?? '', ...rest].filter(Boolean));
+  if (command === 'rebuild') return rebuild([subcommand ?? '', ...rest].filter(Boolean));
   throw new UsageError(command ? `Unknown command: ${[command, subcommand].filter(Boolean).join(' ')}` : 'No command given');
 };
 

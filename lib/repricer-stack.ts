@@ -3,6 +3,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { Alarms } from './constructs/alarms.js';
+import { ListMaintenance } from './constructs/list-maintenance.js';
 import { RepricerApi } from './constructs/repricer-api.js';
 import { RepricerTable } from './constructs/repricer-table.js';
 import { AUTHORIZER, ROUTES, type RouteDefinition } from './routes.js';
@@ -59,6 +60,7 @@ export interface RepricerStackProps extends StackProps {
 export class RepricerStack extends Stack {
   readonly table: RepricerTable;
   readonly api: RepricerApi;
+  readonly lists: ListMaintenance;
   readonly alarms: Alarms;
 
   constructor(scope: Construct, id: string, props: RepricerStackProps) {
@@ -86,6 +88,14 @@ export class RepricerStack extends Stack {
       logLevel: settings.logLevel,
     });
 
+    this.lists = new ListMaintenance(this, 'Lists', {
+      projectRoot: PROJECT_ROOT,
+      table: this.table.table,
+      removalPolicy: settings.removalPolicy,
+      logRetention: settings.logRetention,
+      logLevel: settings.logLevel,
+    });
+
     this.alarms = new Alarms(this, 'Alarms', {
       stage,
       api: this.api.restApi,
@@ -93,7 +103,15 @@ export class RepricerStack extends Stack {
       functions: [
         ...[...this.api.routeFunctions].map(([name, fn]) => ({ name, function: fn.function })),
         ...(this.api.authorizerFunction ? [{ name: 'Authorizer', function: this.api.authorizerFunction.function }] : []),
+        { name: 'ListForwarder', function: this.lists.forwarder.function },
+        { name: 'ListMaintainer', function: this.lists.maintainer.function },
       ],
+      queues: [
+        { name: 'ListChangesDeadLetters', queue: this.lists.deadLetters, kind: 'deadLetters' },
+        { name: 'ListStreamFailures', queue: this.lists.streamFailures, kind: 'deadLetters' },
+        { name: 'ListChanges', queue: this.lists.queue, kind: 'work' },
+      ],
+      streamConsumers: [{ name: 'ListForwarder', function: this.lists.forwarder.function }],
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the API stage' });

@@ -55,7 +55,7 @@ export const importRecords = async (inputs: readonly unknown[], options: ImportO
   const connectorTypes = await upsertConnectorTypes(records.flatMap((r) => (r.type === 'connector_type' ? [r.data] : [])));
   const products = await upsertProducts(client.clientId, records.flatMap((r) => (r.type === 'product' ? [r.data] : [])));
   const offers: OfferInput[] = records.flatMap((r) => (r.type === 'offer' ? [r.data] : []));
-  const owner = { clientId: client.clientId, sellerId: client.sellerId };
+  const owner = { clientId: client.clientId, sellerId: client.sellerId, defaultConnector: client.defaultConnector };
   let written = 0;
   let unchanged = 0;
   for (let i = 0; i < offers.length; i += OFFER_CHUNK) {

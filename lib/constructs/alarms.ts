@@ -9,6 +9,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 
 export const ALARM_PERIOD = Duration.minutes(5);
@@ -22,6 +23,11 @@ export const ALARM_THRESHOLDS = {
   lambdaThrottles: 1,
   dynamoThrottledRequests: 1,
   dynamoSystemErrors: 1,
+  /** Any message in a dead-letter queue is work that was given up on. */
+  deadLetters: 1,
+  /** Oldest waiting message or stream record: derived lists are this far behind. */
+  queueAgeSeconds: 60,
+  streamIteratorAgeMs: 60_000,
 } as const;
 
 /** The operations the code issues; an alarm's math expression may hold at most 10 metrics. */
@@ -42,11 +48,21 @@ export interface MonitoredFunction {
   readonly function: IFunction;
 }
 
+export interface MonitoredQueue {
+  readonly name: string;
+  readonly queue: IQueue;
+  /** A dead-letter queue alarms on any message; a work queue on its oldest message's age. */
+  readonly kind: 'deadLetters' | 'work';
+}
+
 export interface AlarmsProps {
   readonly stage: string;
   readonly api: RestApi;
   readonly functions: readonly MonitoredFunction[];
   readonly table: Table;
+  readonly queues?: readonly MonitoredQueue[];
+  /** Functions reading the table's change stream: their iterator age is the stream's lag. */
+  readonly streamConsumers?: readonly MonitoredFunction[];
 }
 
 /**
@@ -86,6 +102,29 @@ export class Alarms extends Construct {
         metric: fn.metricThrottles({ statistic: Stats.SUM, period: ALARM_PERIOD }),
         threshold: ALARM_THRESHOLDS.lambdaThrottles,
         description: `${name} function invocations were throttled.`,
+      });
+    }
+
+    for (const { name, queue, kind } of props.queues ?? []) {
+      if (kind === 'deadLetters') {
+        this.add(`${name}Depth`, {
+          metric: queue.metricApproximateNumberOfMessagesVisible({ statistic: Stats.MAXIMUM, period: ALARM_PERIOD }),
+          threshold: ALARM_THRESHOLDS.deadLetters,
+          description: `Messages in ${name}: work that failed every retry (docs/operations.md, runbook).`,
+        });
+      } else {
+        this.add(`${name}Age`, {
+          metric: queue.metricApproximateAgeOfOldestMessage({ statistic: Stats.MAXIMUM, period: ALARM_PERIOD }),
+          threshold: ALARM_THRESHOLDS.queueAgeSeconds,
+          description: `The oldest message in ${name} waited ${ALARM_THRESHOLDS.queueAgeSeconds} s or more.`,
+        });
+      }
+    }
+    for (const { name, function: fn } of props.streamConsumers ?? []) {
+      this.add(`${name}IteratorAge`, {
+        metric: fn.metric('IteratorAge', { statistic: Stats.MAXIMUM, period: ALARM_PERIOD }),
+        threshold: ALARM_THRESHOLDS.streamIteratorAgeMs,
+        description: `${name} reads the change stream ${ALARM_THRESHOLDS.streamIteratorAgeMs / 1000} s or more behind.`,
       });
     }
 

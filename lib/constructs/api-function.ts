@@ -23,6 +23,9 @@ export interface ApiFunctionProps {
   readonly logRetention: RetentionDays;
   readonly removalPolicy: RemovalPolicy;
   readonly logLevel: string;
+  /** Request handlers keep the default; event consumers that work through batches take longer. */
+  readonly timeout?: Duration;
+  readonly memorySize?: number;
 }
 
 /**
@@ -59,8 +62,8 @@ export class ApiFunction extends Construct {
       description: props.description,
       runtime: FUNCTION_RUNTIME,
       architecture: Architecture.ARM_64,
-      memorySize: FUNCTION_MEMORY_MB,
-      timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
+      memorySize: props.memorySize ?? FUNCTION_MEMORY_MB,
+      timeout: props.timeout ?? Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
       tracing: Tracing.ACTIVE,
       role: this.role,
       logGroup: this.logGroup,

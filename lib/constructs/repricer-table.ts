@@ -1,14 +1,14 @@
 import type { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { GLOBAL_SECONDARY_INDEXES, LOCAL_SECONDARY_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../table-schema.js';
+import { GLOBAL_SECONDARY_INDEXES, STREAM_VIEW_TYPE, TABLE_KEYS, TTL_ATTRIBUTE } from '../table-schema.js';
 
 export interface RepricerTableProps {
   readonly removalPolicy: RemovalPolicy;
   readonly deletionProtection: boolean;
 }
 
-/** The single table, built only from `lib/table-schema.ts` so the local table cannot drift. */
+/** The single table and its change stream, built only from `lib/table-schema.ts` so the local table cannot drift. */
 export class RepricerTable extends Construct {
   readonly table: Table;
 
@@ -22,6 +22,7 @@ export class RepricerTable extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: TableEncryption.AWS_MANAGED,
       timeToLiveAttribute: TTL_ATTRIBUTE,
+      stream: StreamViewType[STREAM_VIEW_TYPE],
       removalPolicy: props.removalPolicy,
       deletionProtection: props.deletionProtection,
     });
@@ -30,13 +31,6 @@ export class RepricerTable extends Construct {
       this.table.addGlobalSecondaryIndex({
         indexName: index.indexName,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
-        sortKey: { name: index.sortKey, type: AttributeType.STRING },
-        projectionType: ProjectionType[index.projection],
-      });
-    }
-    for (const index of LOCAL_SECONDARY_INDEXES) {
-      this.table.addLocalSecondaryIndex({
-        indexName: index.indexName,
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
         projectionType: ProjectionType[index.projection],
       });

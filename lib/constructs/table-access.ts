@@ -1,6 +1,6 @@
 import { PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { GLOBAL_SECONDARY_INDEXES, LOCAL_SECONDARY_INDEXES } from '../table-schema.js';
+import { GLOBAL_SECONDARY_INDEXES } from '../table-schema.js';
 
 /**
  * The DynamoDB actions the code uses, named one by one. Unlike `grantReadData`, the read set
@@ -25,7 +25,7 @@ export type TableAccess = 'none' | 'read' | 'readWrite';
 
 /** Index ARNs listed by name, so no policy holds an `index/*` wildcard. */
 const indexArns = (table: ITable): string[] =>
-  [...GLOBAL_SECONDARY_INDEXES, ...LOCAL_SECONDARY_INDEXES].map((index) => `${table.tableArn}/index/${index.indexName}`);
+  GLOBAL_SECONDARY_INDEXES.map((index) => `${table.tableArn}/index/${index.indexName}`);
 
 export const grantTableAccess = (role: IRole, table: ITable, access: TableAccess): void => {
   if (access === 'none') return;

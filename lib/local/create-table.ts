@@ -16,7 +16,7 @@ import {
 import {
   GLOBAL_SECONDARY_INDEXES,
   KEY_ATTRIBUTES,
-  LOCAL_SECONDARY_INDEXES,
+  STREAM_VIEW_TYPE,
   TABLE_KEYS,
   TTL_ATTRIBUTE,
 } from '../table-schema.js';
@@ -39,14 +39,7 @@ export const createTableInput = (tableName: string): CreateTableCommandInput => 
     ],
     Projection: { ProjectionType: index.projection },
   })),
-  LocalSecondaryIndexes: LOCAL_SECONDARY_INDEXES.map((index) => ({
-    IndexName: index.indexName,
-    KeySchema: [
-      { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
-      { AttributeName: index.sortKey, KeyType: 'RANGE' },
-    ],
-    Projection: { ProjectionType: index.projection },
-  })),
+  StreamSpecification: { StreamEnabled: true, StreamViewType: STREAM_VIEW_TYPE },
 });
 
 export const tableExists = async (client: DynamoDBClient, tableName: string): Promise<boolean> => {

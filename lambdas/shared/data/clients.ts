@@ -1,9 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DIRECTORY_INDEX } from '../../../lib/table-schema.js';
 import * as z from 'zod';
 import type { PasswordRecord } from '../auth/password.js';
 import { documentClient, tableName } from './dynamo.js';
-import { clientKey } from './keys.js';
+import { CLIENTS_DIRECTORY, clientDirectoryEntry, clientKey } from './keys.js';
 
 /**
  * Client accounts: one item per username at `clientKey(username)`. Lockout timestamps are
@@ -82,7 +83,7 @@ export const putNewClient = async (client: NewClient, now: Date): Promise<void> 
   const timestamp = now.toISOString();
   const created = await conditionally(() => documentClient.send(new PutCommand({
     TableName: tableName(),
-    Item: { ...clientKey(client.username), entity: 'client', ...client, enabled: true, createdAt: timestamp, updatedAt: timestamp },
+    Item: { ...clientKey(client.username), ...clientDirectoryEntry(client.username), entity: 'client', ...client, enabled: true, createdAt: timestamp, updatedAt: timestamp },
     ConditionExpression: 'attribute_not_exists(pk)',
   })));
   if (!created) throw new ClientExistsError(client.username);
@@ -174,3 +175,24 @@ export const lockClient = (username: string, until: Date): Promise<boolean> =>
 
 export const clearLoginFailures = (username: string): Promise<boolean> =>
   updateExisting(username, { update: 'REMOVE #failedLogins, #failureWindowStart, #lockedUntil' });
+
+/** Every client's username, from the keys-only `directory` index (administration, not requests). */
+export const listUsernames = async (): Promise<string[]> => {
+  const usernames: string[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const result = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: DIRECTORY_INDEX.indexName,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': DIRECTORY_INDEX.partitionKey },
+        ExpressionAttributeValues: { ':pk': CLIENTS_DIRECTORY },
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    usernames.push(...(result.Items ?? []).map((item) => String(item[DIRECTORY_INDEX.sortKey])));
+    start = result.LastEvaluatedKey;
+  } while (start);
+  return usernames;
+};

@@ -11,11 +11,21 @@ export const SDK_REQUEST_TIMEOUT_MS = 1_200;
 export const SDK_CONNECTION_TIMEOUT_MS = 1_000;
 export const SDK_MAX_ATTEMPTS = 3;
 
+/**
+ * Sockets per client. A Lambda container serves one request at a time, so the SDK's default
+ * (50) is plenty there; the local server runs every request of a test burst in one process.
+ */
+const LOCAL_MAX_SOCKETS = 512;
+
 /** Built once per container. `DYNAMODB_ENDPOINT` points it at DynamoDB Local. */
 export const createDynamoClient = (endpoint = process.env.DYNAMODB_ENDPOINT): DynamoDBClient =>
   new DynamoDBClient({
     maxAttempts: SDK_MAX_ATTEMPTS,
-    requestHandler: { requestTimeout: SDK_REQUEST_TIMEOUT_MS, connectionTimeout: SDK_CONNECTION_TIMEOUT_MS },
+    requestHandler: {
+      requestTimeout: SDK_REQUEST_TIMEOUT_MS,
+      connectionTimeout: SDK_CONNECTION_TIMEOUT_MS,
+      ...(endpoint ? { httpAgent: { keepAlive: true, maxSockets: LOCAL_MAX_SOCKETS } } : {}),
+    },
     ...(endpoint
       ? { endpoint, region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
       : {}),

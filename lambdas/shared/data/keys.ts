@@ -2,35 +2,58 @@
  * Every key of the single table is built here. `T#<clientId>` prefixes everything a tenant
  * owns, so no key of one client can ever address another client's items.
  */
-const tenant = (clientId: string) => `T#${clientId}`;
+export const TENANT_PREFIX = 'T#';
+const tenant = (clientId: string) => `${TENANT_PREFIX}${clientId}`;
 
 /** Key parts that come from client data are URI-encoded so they cannot contain `#`. */
 export const part = (value: string): string => encodeURIComponent(value);
 
+/** The client id of a tenant-owned key, or undefined for a key outside every tenant. */
+export const clientIdOfKey = (pk: string): string | undefined =>
+  pk.startsWith(TENANT_PREFIX) ? pk.slice(TENANT_PREFIX.length).split('#', 1)[0] : undefined;
+
 export const clientKey = (username: string) => ({ pk: `CLIENT#${part(username)}`, sk: 'CLIENT' });
 export const counterKey = (name: string) => ({ pk: `COUNTER#${name}`, sk: 'COUNTER' });
 export const connectorKey = (uid: string) => ({ pk: `CONNECTOR#${part(uid)}`, sk: 'CONNECTOR' });
-export const productKey = (clientId: string, code: string) => ({ pk: `${tenant(clientId)}#P#${part(code)}`, sk: 'PRODUCT' });
-export const repricerKey = (clientId: string, id: number) => ({ pk: `${tenant(clientId)}#R#${id}`, sk: 'REPRICER' });
-/** Uniqueness guard: one repricer per (client, product, connector). */
-export const repricerSlotKey = (clientId: string, productCode: string, connectorUid: string) => ({
-  pk: `${tenant(clientId)}#RSLOT#${part(productCode)}#${part(connectorUid)}`,
-  sk: 'SLOT',
-});
-/** The offer's canonical record, found by its marketplace id for upserts. */
-export const offerKey = (clientId: string, offerId: string) => ({ pk: `${tenant(clientId)}#OID#${part(offerId)}`, sk: 'OFFER' });
-/** One item per offer under its product, so a product change can reach its offers. */
-export const productOfferKey = (clientId: string, productCode: string, idKey: string) => ({
-  pk: `${tenant(clientId)}#PO#${part(productCode)}`,
-  sk: idKey,
-});
-export const productOffersPartition = (clientId: string, productCode: string) => `${tenant(clientId)}#PO#${part(productCode)}`;
 
-/** An offer view: one of the partitions an offer is listed in (see data/offer-views.ts). */
-export const offerViewPartition = (clientId: string, view: string) => `${tenant(clientId)}#OV#${view}`;
-/** The rank directory of one view in one sort order: bucket bounds and counts. */
-export const rankDirectoryKey = (clientId: string, view: string, sort: string) => ({ pk: `${tenant(clientId)}#ODIR#${view}`, sk: sort });
-/** A repricer view: one of the partitions a repricer is listed in (see data/repricer-keys.ts). */
-export const repricerViewPartition = (clientId: string, view: string) => `${tenant(clientId)}#RV#${view}`;
-/** The rank directory of one repricer view in one sort order. */
-export const repricerDirectoryKey = (clientId: string, view: string, sort: string) => ({ pk: `${tenant(clientId)}#RDIR#${view}`, sk: sort });
+/**
+ * A product's partition holds the product, its offers (own and other sellers') and its
+ * repricer slots, so everything a repricing decision needs is one Query.
+ */
+export const productPartition = (clientId: string, code: string) => `${tenant(clientId)}#P#${part(code)}`;
+export const productKey = (clientId: string, code: string) => ({ pk: productPartition(clientId, code), sk: 'PRODUCT' });
+/** Where the keys-only `directory` index lists a tenant's products, and the clients. */
+export const productsDirectory = (clientId: string) => `${tenant(clientId)}#PRODUCTS`;
+export const productDirectoryEntry = (clientId: string, code: string) => ({ dirPk: productsDirectory(clientId), dirSk: code });
+export const CLIENTS_DIRECTORY = 'CLIENTS';
+export const clientDirectoryEntry = (username: string) => ({ dirPk: CLIENTS_DIRECTORY, dirSk: username });
+
+export const OFFER_SK_PREFIX = 'O#';
+/** The canonical offer: what the import wrote, under its product. */
+export const offerKey = (clientId: string, productCode: string, offerId: string) => ({
+  pk: productPartition(clientId, productCode),
+  sk: `${OFFER_SK_PREFIX}${part(offerId)}`,
+});
+export const offerIdOfSortKey = (sk: string): string => decodeURIComponent(sk.slice(OFFER_SK_PREFIX.length));
+/**
+ * Finds an offer by its marketplace id: its numeric id, its product and the cell it is listed
+ * in. Written when the offer is first seen, kept after it is deleted (a re-import gets its id
+ * back); all in one partition per tenant, so an account purge can find them with a Query.
+ */
+export const offerLookupPartition = (clientId: string) => `${tenant(clientId)}#OID`;
+export const offerLookupKey = (clientId: string, offerId: string) => ({ pk: offerLookupPartition(clientId), sk: part(offerId) });
+
+export const SLOT_SK_PREFIX = 'SLOT#';
+/** Uniqueness guard in the product's partition: one repricer per (client, product, connector). */
+export const repricerSlotKey = (clientId: string, productCode: string, connectorUid: string) => ({
+  pk: productPartition(clientId, productCode),
+  sk: `${SLOT_SK_PREFIX}${part(connectorUid)}`,
+});
+export const repricerKey = (clientId: string, id: number) => ({ pk: `${tenant(clientId)}#R#${id}`, sk: 'REPRICER' });
+
+/** A listing partition: one cell of one ranked entity, sorted by id (sk) and by the listing GSIs. */
+export const listingPartition = (clientId: string, tag: string, cell: string) => `${tenant(clientId)}#${tag}#${cell}`;
+/** The rank nodes of one entity, order and level (`b` buckets, `c` chunks), keyed by lower bound. */
+export const nodePartition = (clientId: string, tag: string, order: string, level: 'b' | 'c') => `${tenant(clientId)}#${tag}N#${order}#${level}`;
+/** A request to re-derive a tenant's listings; the change stream carries it to the list maintainer. */
+export const rebuildKey = (clientId: string, requestId: string) => ({ pk: `${tenant(clientId)}#REBUILD`, sk: requestId });

@@ -1,12 +1,12 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { OfferQuery } from '../domain/offer-query.js';
 import type { Offer } from '../domain/records.js';
-import { documentClient, tableName } from './dynamo.js';
-import { offerViewPartition } from './keys.js';
-import { competitorsPrefix, idKey, MAX_ID, OFFER_RANK_ORDERS, viewName } from './offer-keys.js';
-import { toOffer } from './offer-items.js';
-import { readRankedPage } from './ranked-page.js';
+import { batchGet } from './batch.js';
+import { cellCompetitiveness, cellScope, OFFER_LIST } from './offer-list.js';
+import { listingKey, recordOfListing } from './ranked/listings.js';
+import { readNodes } from './ranked/node-store.js';
+import { readRankedPage } from './ranked/read-page.js';
 import type { ReadStats } from './read-stats.js';
+import { MAX_ID } from './sort-keys.js';
 
 export interface OfferPage {
   readonly total: number;
@@ -14,27 +14,27 @@ export interface OfferPage {
   readonly stats: ReadStats;
 }
 
-/**
- * One page of offers in at most three round trips, whatever the tenant's size or `start`
- * (see data/ranked-page.ts); `total_competitors_gte` skips the histogram's lower counts.
- */
+/** The cells a query selects: own offers only unless others are included, and one competitiveness if given. */
+const cellsOf = (query: Pick<OfferQuery, 'scope' | 'competitiveness'>) => (cell: string) =>
+  (query.scope === 'all' || cellScope(cell) === 'own') && (query.competitiveness === undefined || cellCompetitiveness(cell) === query.competitiveness);
+
+/** One page of offers in three round trips, whatever the tenant's size or `start` (data/ranked/read-page.ts). */
 export const listOffers = async (clientId: string, query: OfferQuery): Promise<OfferPage> => {
-  const page = await readRankedPage(clientId, {
-    view: viewName(query.scope, query.competitiveness),
-    order: OFFER_RANK_ORDERS[query.sort.field],
+  const page = await readRankedPage(clientId, OFFER_LIST, {
+    order: query.sort.field,
     direction: query.sort.direction,
-    limit: query.limit,
+    filter: { cells: cellsOf(query), ...(query.minCompetitors === undefined ? {} : { gte: query.minCompetitors }) },
     start: query.start,
-    ...(query.minCompetitors === undefined ? {} : { fromPrefix: competitorsPrefix(query.minCompetitors) }),
+    limit: query.limit,
   });
-  return { total: page.total, offers: page.items.map(toOffer), stats: page.stats };
+  return { total: page.total, offers: page.records, stats: page.stats };
 };
 
-/** One offer by its numeric id: every offer is in the unfiltered ALL view. */
+/** One offer by its numeric id: its listing in whichever cell holds it (the cells are those the id order counts). */
 export const getOffer = async (clientId: string, id: number): Promise<Offer | undefined> => {
   if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) return undefined;
-  const result = await documentClient.send(
-    new GetCommand({ TableName: tableName(), Key: { pk: offerViewPartition(clientId, viewName('all', undefined)), sk: idKey(id) } }),
-  );
-  return result.Item ? toOffer(result.Item) : undefined;
+  const chunks = await readNodes({ clientId, tag: OFFER_LIST.tag, order: 'id', level: 'c' }, {}, { consistent: false });
+  const cells = [...new Set(chunks.flatMap((chunk) => [...chunk.counts].filter(([, n]) => n > 0).map(([cell]) => cell)))];
+  const [item] = await batchGet(cells.map((cell) => listingKey(clientId, OFFER_LIST, cell, id)), false);
+  return item ? recordOfListing(OFFER_LIST, item) : undefined;
 };

@@ -1,16 +1,17 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Repricer } from '../domain/records.js';
 import type { RepricerQuery } from '../domain/repricer-query.js';
+import { batchGet } from './batch.js';
 import { documentClient, tableName } from './dynamo.js';
-import { repricerKey } from './keys.js';
-import { readRankedPage } from './ranked-page.js';
-import type { ReadStats } from './read-stats.js';
-import { storedRepricer, toRepricer, type StoredRepricer } from './repricer-items.js';
-import { REPRICER_RANK_ORDERS, repricerViewName } from './repricer-keys.js';
+import { productPartition, repricerKey, SLOT_SK_PREFIX } from './keys.js';
+import { readRankedPage } from './ranked/read-page.js';
+import { ReadStats } from './read-stats.js';
+import { REPRICER_LIST, repricerCell, storedRepricer, type StoredRepricer } from './repricer-list.js';
+import { MAX_ID } from './sort-keys.js';
 
 /** A repricer and its version, read consistently: what a conditional write starts from. */
 export const getRepricer = async (clientId: string, id: number): Promise<StoredRepricer | undefined> => {
-  if (!Number.isSafeInteger(id) || id < 1) return undefined;
+  if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) return undefined;
   const result = await documentClient.send(new GetCommand({ TableName: tableName(), Key: repricerKey(clientId, id), ConsistentRead: true }));
   return result.Item ? storedRepricer.parse(result.Item) : undefined;
 };
@@ -21,14 +22,45 @@ export interface RepricerPage {
   readonly stats: ReadStats;
 }
 
-/** One page of the view the filters name, in at most three round trips (see data/ranked-page.ts). */
-export const listRepricers = async (clientId: string, query: RepricerQuery): Promise<RepricerPage> => {
-  const page = await readRankedPage(clientId, {
-    view: repricerViewName(query.enabled, query.productCode),
-    order: REPRICER_RANK_ORDERS[query.sort.field],
-    direction: query.sort.direction,
-    limit: query.limit,
-    start: query.start,
-  });
-  return { total: page.total, repricers: page.items.map(toRepricer), stats: page.stats };
+const sortValue = (repricer: Repricer, field: RepricerQuery['sort']['field']) => (field === 'id' ? repricer.id : Date.parse(repricer[field]));
+
+/**
+ * The repricers of one product: at most one per connector, found through the product's slots
+ * and sorted and cut here.
+ */
+const listProductRepricers = async (clientId: string, query: RepricerQuery & { productCode: string }): Promise<RepricerPage> => {
+  const stats = new ReadStats();
+  const slots = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :slot)',
+      ExpressionAttributeValues: { ':pk': productPartition(clientId, query.productCode), ':slot': SLOT_SK_PREFIX },
+      ReturnConsumedCapacity: 'TOTAL',
+    }),
+  );
+  stats.record(slots.ConsumedCapacity);
+  const ids = (slots.Items ?? []).map((slot) => Number(slot.repricerId));
+  const records = (await batchGet(ids.map((id) => repricerKey(clientId, id)), false))
+    .map((item) => storedRepricer.parse(item).record)
+    .filter((record) => query.enabled === undefined || record.enabled === query.enabled);
+  if (ids.length > 0) stats.roundTrips += 1;
+  const sign = query.sort.direction === 'ASC' ? 1 : -1;
+  records.sort((a, b) => sign * (sortValue(a, query.sort.field) - sortValue(b, query.sort.field) || a.id - b.id));
+  return { total: records.length, repricers: records.slice(query.start, query.start + query.limit), stats };
 };
+
+/** One page of the client's repricers in at most three round trips (data/ranked/read-page.ts). */
+export const listRepricers = async (clientId: string, query: RepricerQuery): Promise<RepricerPage> => {
+  if (query.productCode !== undefined) return listProductRepricers(clientId, { ...query, productCode: query.productCode });
+  const page = await readRankedPage(clientId, REPRICER_LIST, {
+    order: query.sort.field,
+    direction: query.sort.direction,
+    filter: { cells: (cell) => query.enabled === undefined || cell === repricerCell(query.enabled) },
+    start: query.start,
+    limit: query.limit,
+  });
+  return { total: page.total, repricers: page.records, stats: page.stats };
+};
+
+export const readRepricers = async (clientId: string, ids: readonly number[]): Promise<StoredRepricer[]> =>
+  (await batchGet(ids.map((id) => repricerKey(clientId, id)))).map((item) => storedRepricer.parse(item));

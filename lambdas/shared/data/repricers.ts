@@ -2,8 +2,13 @@ import * as z from 'zod';
 import type { Repricer } from '../domain/records.js';
 import { reserveIds } from './counters.js';
 import { tableName } from './dynamo.js';
-import { slotItem, slotKeyOf, type StoredRepricer } from './repricer-items.js';
-import { commitRepricerChange } from './repricer-transaction.js';
+import { repricerKey, repricerSlotKey } from './keys.js';
+import { commitTransactional } from './ranked/apply-transactional.js';
+import type { TransactItem } from './ranked/node-store.js';
+import { placeOf } from './ranked/ranked-list.js';
+import { REPRICER_LIST, REPRICER_SCHEMA_VERSION, repricerSourceDigest, type StoredRepricer } from './repricer-list.js';
+import { getRepricer } from './repricers-read.js';
+import { AGAIN, ContentionError, retrying } from './retry.js';
 
 export type NewRepricer = Omit<Repricer, 'id' | 'uid' | 'created_at' | 'updated_at'>;
 
@@ -11,60 +16,113 @@ export type CreateRepricerResult =
   | { readonly created: true; readonly repricer: Repricer; readonly version: number }
   | { readonly created: false; readonly existingId: number };
 
+const canonicalItem = (clientId: string, stored: StoredRepricer) => ({ ...repricerKey(clientId, stored.record.id), ...stored });
+
+/** The slot: one repricer per (product, connector), and what a repricing decision needs of it. */
+const slotItem = (clientId: string, record: Repricer) => ({
+  ...repricerSlotKey(clientId, record.product.code, record.connector_type.uid),
+  entity: 'repricerSlot',
+  repricerId: record.id,
+  enabled: record.enabled,
+  connector: record.connector_type.uid,
+  min_price: record.min_price,
+  preferred_price: record.preferred_price,
+});
+const slotKeyOf = (clientId: string, record: Repricer) => repricerSlotKey(clientId, record.product.code, record.connector_type.uid);
+
+const listed = (stored: StoredRepricer) => ({ place: placeOf(REPRICER_LIST, stored), record: stored.record, src: repricerSourceDigest(stored) });
+
 /**
- * Creates a repricer, claims its (product, connector) slot, and lists it in its views in one
- * transaction: all of it is written or none. A taken slot reports the id of the repricer holding it.
+ * Creates a repricer, claims its (product, connector) slot and lists it, in one transaction:
+ * all of it is written or none. A taken slot reports the id of the repricer holding it.
  */
 export const createRepricer = async (clientId: string, input: NewRepricer, now = new Date().toISOString()): Promise<CreateRepricerResult> => {
   const id = await reserveIds('repricer');
-  const repricer: Repricer = { id, uid: crypto.randomUUID(), ...input, created_at: now, updated_at: now };
-  const result = await commitRepricerChange(clientId, {
-    after: { record: repricer, version: 1 },
-    slot: {
+  const stored: StoredRepricer = {
+    entity: 'repricer',
+    sv: REPRICER_SCHEMA_VERSION,
+    version: 1,
+    record: { id, uid: crypto.randomUUID(), ...input, created_at: now, updated_at: now },
+  };
+  const own: TransactItem[] = [
+    { Put: { TableName: tableName(), Item: canonicalItem(clientId, stored), ConditionExpression: 'attribute_not_exists(pk)' } },
+    {
       Put: {
         TableName: tableName(),
-        Item: slotItem(clientId, repricer),
+        Item: slotItem(clientId, stored.record),
         ConditionExpression: 'attribute_not_exists(pk)',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
-  });
-  if (result.committed) return { created: true, repricer, version: 1 };
-  if (result.failed !== 1) throw result.error;
-  // Errors are not unmarshalled by the document client: the item arrives in wire format.
-  const existingId = z.object({ repricerId: z.object({ N: z.string() }) }).parse(result.reason.Item ?? {}).repricerId.N;
+  ];
+  const outcome = await commitTransactional(clientId, REPRICER_LIST, { after: listed(stored) }, own);
+  if (outcome.committed) return { created: true, repricer: stored.record, version: 1 };
+  if (outcome.failed !== 1) throw new Error('A new repricer id was already taken');
+  // Cancellation reasons are not unmarshalled by the document client: the item arrives in wire format.
+  const existingId = z.object({ repricerId: z.object({ N: z.string() }) }).parse(outcome.reason.Item ?? {}).repricerId.N;
   return { created: false, existingId: Number(existingId) };
 };
 
-/**
- * Replaces a repricer's record if it is still at the version it was read at, moving it between
- * views and directories as needed. Undefined when another write got there first.
- */
-export const replaceRepricer = async (clientId: string, current: StoredRepricer, record: Repricer): Promise<StoredRepricer | undefined> => {
-  const next = { record, version: current.version + 1 };
-  const result = await commitRepricerChange(clientId, { before: current, after: next });
-  if (result.committed) return next;
-  if (result.failed === 0) return undefined;
-  throw result.error;
-};
+export type ChangeOutcome<T> = { readonly kind: 'done'; readonly value: T } | { readonly kind: 'missing' } | { readonly kind: 'contended' };
 
 /**
- * Deletes a repricer still at the version it was read at, with its views, and frees its slot
- * (only if the slot still names it). `false` when another write got there first.
+ * Reads the repricer, lets `decide` compute its next record (it may throw, e.g. on a failed
+ * If-Match), and writes it on condition that nothing changed it since the read; a lost race
+ * re-reads and decides again.
  */
-export const deleteRepricer = async (clientId: string, current: StoredRepricer): Promise<boolean> => {
-  const result = await commitRepricerChange(clientId, {
-    before: current,
-    slot: {
-      Delete: {
-        TableName: tableName(),
-        Key: slotKeyOf(clientId, current.record),
-        ConditionExpression: 'repricerId = :id',
-        ExpressionAttributeValues: { ':id': current.record.id },
-      },
-    },
-  });
-  if (result.committed) return true;
-  if (result.failed === 0) return false;
-  throw result.error;
+export const updateRepricer = async (
+  clientId: string,
+  id: number,
+  decide: (current: StoredRepricer) => Promise<Repricer>,
+): Promise<ChangeOutcome<StoredRepricer>> => {
+  try {
+    return await retrying('Updating a repricer', async () => {
+      const current = await getRepricer(clientId, id);
+      if (!current) return { kind: 'missing' } as const;
+      const next: StoredRepricer = { ...current, version: current.version + 1, record: await decide(current) };
+      const own: TransactItem[] = [
+        {
+          Put: {
+            TableName: tableName(),
+            Item: canonicalItem(clientId, next),
+            ConditionExpression: 'version = :version',
+            ExpressionAttributeValues: { ':version': current.version },
+          },
+        },
+        { Put: { TableName: tableName(), Item: slotItem(clientId, next.record), ConditionExpression: 'repricerId = :id', ExpressionAttributeValues: { ':id': id } } },
+      ];
+      const outcome = await commitTransactional(clientId, REPRICER_LIST, { before: placeOf(REPRICER_LIST, current), after: listed(next) }, own);
+      return outcome.committed ? ({ kind: 'done', value: next } as const) : AGAIN;
+    });
+  } catch (error) {
+    if (error instanceof ContentionError) return { kind: 'contended' };
+    throw error;
+  }
+};
+
+/** Deletes the repricer, its listing and its slot in one transaction, on the same terms as `updateRepricer`. */
+export const deleteRepricer = async (clientId: string, id: number, check: (current: StoredRepricer) => void): Promise<ChangeOutcome<true>> => {
+  try {
+    return await retrying('Deleting a repricer', async () => {
+      const current = await getRepricer(clientId, id);
+      if (!current) return { kind: 'missing' } as const;
+      check(current);
+      const own: TransactItem[] = [
+        {
+          Delete: {
+            TableName: tableName(),
+            Key: repricerKey(clientId, id),
+            ConditionExpression: 'version = :version',
+            ExpressionAttributeValues: { ':version': current.version },
+          },
+        },
+        { Delete: { TableName: tableName(), Key: slotKeyOf(clientId, current.record), ConditionExpression: 'repricerId = :id', ExpressionAttributeValues: { ':id': id } } },
+      ];
+      const outcome = await commitTransactional(clientId, REPRICER_LIST, { before: placeOf(REPRICER_LIST, current) }, own);
+      return outcome.committed ? ({ kind: 'done', value: true } as const) : AGAIN;
+    });
+  } catch (error) {
+    if (error instanceof ContentionError) return { kind: 'contended' };
+    throw error;
+  }
 };

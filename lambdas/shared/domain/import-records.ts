@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { connectorTypeFields, offerFields, productCode, productFields } from './records.js';
+import { connectorTypeFields, connectorUid, offerFields, productCode, productFields } from './records.js';
 
 /**
  * One line of an import file (NDJSON): `{ "type": ..., "data": { ...fields } }`. The record's
@@ -8,7 +8,8 @@ import { connectorTypeFields, offerFields, productCode, productFields } from './
 export const importRecord = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('connector_type'), data: connectorTypeFields }),
   z.strictObject({ type: z.literal('product'), data: productFields }),
-  z.strictObject({ type: z.literal('offer'), data: offerFields.extend({ product_code: productCode }).strict() }),
+  // `connector`: the connector the offer is sold on (default: the client's default connector).
+  z.strictObject({ type: z.literal('offer'), data: offerFields.extend({ product_code: productCode, connector: connectorUid.optional() }).strict() }),
 ]);
 export type ImportRecord = z.input<typeof importRecord>;
 export type ParsedImportRecord = z.output<typeof importRecord>;

@@ -26,31 +26,15 @@ export const offerQueryParameters = z.strictObject({
   _include_other_offers: z.enum(['true', 'false'], { message: '_include_other_offers must be true or false.' }).optional(),
 });
 
-/** The sort orders each filter can be served in, in index order (README "Data model"). */
-export const SUPPORTED_COMBINATIONS =
-  'total_competitors_gte can only be combined with _sort=total_competitors (ASC or DESC), which is its default; ' +
-  'competitiveness and _include_other_offers combine with every sort.';
-
-export type OfferQueryProblem = { readonly field: string; readonly message: string };
-
-/** Turns validated parameters into a query, or names the combination that index order cannot serve. */
-export const planOfferQuery = (
-  params: z.output<typeof offerQueryParameters>,
-): { ok: true; query: OfferQuery } | { ok: false; problem: OfferQueryProblem } => {
-  const minCompetitors = params.total_competitors_gte;
-  const sort = params._sort ?? { field: minCompetitors === undefined ? 'id' : 'total_competitors', direction: 'ASC' as const };
-  if (minCompetitors !== undefined && sort.field !== 'total_competitors') {
-    return { ok: false, problem: { field: '_sort', message: SUPPORTED_COMBINATIONS } };
-  }
-  return {
-    ok: true,
-    query: {
-      scope: params._include_other_offers === 'true' ? 'all' : 'own',
-      ...(params.competitiveness === undefined ? {} : { competitiveness: params.competitiveness }),
-      ...(minCompetitors === undefined ? {} : { minCompetitors }),
-      sort,
-      limit: params._limit ?? DEFAULT_LIMIT,
-      start: params._start ?? 0,
-    },
-  };
-};
+/**
+ * Turns validated parameters into a query. Every filter combines with every sort; the default
+ * sort is `id:ASC` whatever the filters.
+ */
+export const planOfferQuery = (params: z.output<typeof offerQueryParameters>): OfferQuery => ({
+  scope: params._include_other_offers === 'true' ? 'all' : 'own',
+  ...(params.competitiveness === undefined ? {} : { competitiveness: params.competitiveness }),
+  ...(params.total_competitors_gte === undefined ? {} : { minCompetitors: params.total_competitors_gte }),
+  sort: params._sort ?? { field: 'id', direction: 'ASC' },
+  limit: params._limit ?? DEFAULT_LIMIT,
+  start: params._start ?? 0,
+});

@@ -12,6 +12,8 @@ const THROTTLING_ERRORS = new Set([
   'ThrottlingException',
   'RequestLimitExceeded',
   'TransactionConflictException',
+  // A write of the data layer that kept losing races with the same client's other writes.
+  'ContentionError',
 ]);
 export const RETRY_AFTER_SECONDS = '1';
 

@@ -1,0 +1,77 @@
+import { freshKey, type LoadedOrder } from './node-loader.js';
+import { writeNodes, type Level, type NodeLocation, type NodeWrite } from './node-store.js';
+import { addToNode, nodeIndexOf, type RankNode } from './nodes.js';
+
+/**
+ * The nodes of one order as a write sees them: loaded, their counts changed in memory, then
+ * written in one round, each write conditioned on the version it was read at (or on not
+ * existing yet). Structural changes (splits, merges) are not made here but by rebalance.ts,
+ * atomically.
+ */
+export class OrderState {
+  private readonly changed = new Map<string, { level: Level; node: RankNode }>();
+  private readonly created: Set<string>;
+  /** Each node's `q` as read, before this batch marked it. */
+  private readonly readQ = new Map<RankNode, string>();
+
+  constructor(
+    readonly base: Omit<NodeLocation, 'level'>,
+    readonly loaded: LoadedOrder,
+  ) {
+    this.created = new Set(loaded.fresh);
+  }
+
+  get chunks(): RankNode[] {
+    return this.loaded.chunks;
+  }
+
+  bucketsOf(chunk: RankNode): RankNode[] {
+    const buckets = this.loaded.buckets.get(chunk.lo);
+    if (!buckets) throw new Error(`Buckets of chunk ${chunk.lo} were not loaded`);
+    return buckets;
+  }
+
+  chunkOf(key: string): RankNode {
+    return this.chunks[nodeIndexOf(this.chunks, key)]!;
+  }
+
+  bucketOf(key: string): RankNode {
+    const buckets = this.bucketsOf(this.chunkOf(key));
+    return buckets[nodeIndexOf(buckets, key)]!;
+  }
+
+  touch(level: Level, node: RankNode): void {
+    this.changed.set(freshKey(level, node.lo), { level, node });
+  }
+
+  /** Counts one item in or out of the bucket and chunk covering its key, unless `seq` was applied there already. */
+  add(key: string, cell: string, g: number | undefined, d: number, seq: string): void {
+    for (const [level, node] of [['c', this.chunkOf(key)], ['b', this.bucketOf(key)]] as const) {
+      if (!this.readQ.has(node)) this.readQ.set(node, node.q);
+      const q = this.readQ.get(node)!;
+      if (seq !== '' && q !== '' && BigInt(q) >= BigInt(seq)) continue;
+      addToNode(node, cell, g, d);
+      if (seq !== '') node.q = seq;
+      this.touch(level, node);
+    }
+  }
+
+  /**
+   * Writes every changed node, each on its own: a count change is complete in one node, and a
+   * replay skips the nodes that already have it (`q`). Afterwards the in-memory versions match
+   * the table.
+   */
+  async flush(): Promise<void> {
+    await Promise.all(
+      (['b', 'c'] as const).map((level) => {
+        const writes: NodeWrite[] = [...this.changed]
+          .filter(([, entry]) => entry.level === level)
+          .map(([id, entry]) => ({ put: entry.node, expected: this.created.has(id) ? null : entry.node.v }));
+        return writes.length > 0 ? writeNodes({ ...this.base, level }, writes) : Promise.resolve();
+      }),
+    );
+    for (const [id, { node }] of this.changed) node.v = (this.created.has(id) ? 0 : node.v) + 1;
+    this.changed.clear();
+    this.created.clear();
+  }
+}

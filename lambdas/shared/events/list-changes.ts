@@ -1,0 +1,20 @@
+import * as z from 'zod';
+
+/**
+ * A message to the list maintainer: what may have changed for one tenant. The maintainer reads
+ * the current state itself, so a message delivered twice or late changes nothing.
+ */
+export const listChangesMessage = z.object({
+  clientId: z.string().min(1),
+  offers: z.array(
+    z.object({
+      offerId: z.string().min(1),
+      productCode: z.string().min(1),
+      id: z.int().positive().optional(),
+      cells: z.array(z.string()),
+    }),
+  ),
+  products: z.array(z.string().min(1)),
+  rebuilds: z.array(z.string().min(1)),
+});
+export type ListChangesMessage = z.infer<typeof listChangesMessage>;
