@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { connectorRecord, offerRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
+import { fcParameters } from '../support/seed.js';
 
 /**
  * For random offer sets and random valid queries, every page the API returns equals a
@@ -97,6 +98,6 @@ it('pages equal a brute-force filter, sort and slice of the same offers', async 
         expect(page.offers.map((o) => o.offer_id)).toEqual(expected.offers.map((o) => o.offer_id));
       }
     }),
-    { numRuns: 25 },
+    fcParameters({ numRuns: 25 }),
   );
 }, 600_000);
