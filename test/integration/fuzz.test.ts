@@ -19,6 +19,7 @@ import { cachedAuthorizer } from '../support/cached-authorizer.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { tableScanner, type TableScanner, type TableSnapshot } from '../support/table-snapshot.js';
 import { B_MARKERS, seedTwoTenants, type SeededTenant } from '../support/two-tenants.js';
+import { fcParameters } from '../support/seed.js';
 
 const NUM_RUNS = 2_000;
 
@@ -282,7 +283,7 @@ describe('fuzzing the HTTP API', () => {
         if (!accepted) expectUnchanged([context], after);
         baseline = after;
       }),
-      { numRuns: NUM_RUNS, endOnFailure: true },
+      fcParameters({ numRuns: NUM_RUNS, endOnFailure: true }),
     );
 
     await checkReads();

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { connectorRecord, fees, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import type { ConnectorType, Product } from '../../lambdas/shared/domain/records.js';
+import { fcParameters } from '../support/seed.js';
 
 /**
  * For random sets of repricers, changed by random creates, patches and deletes, every page the
@@ -118,7 +119,7 @@ it('pages equal a brute-force filter, sort and slice after random creates, patch
       for (const op of operations) await apply(auth, model, op);
       await expectPagesMatch(auth, model, queries);
     }),
-    { numRuns: 15 },
+    fcParameters({ numRuns: 15 }),
   );
 }, 600_000);
 
@@ -151,6 +152,6 @@ it('pages stay exact in a tenant large enough to split rank buckets', async () =
       for (const op of operations) await apply(auth, model, op);
       await expectPagesMatch(auth, model, queries);
     }),
-    { numRuns: 12 },
+    fcParameters({ numRuns: 12 }),
   );
 }, 600_000);

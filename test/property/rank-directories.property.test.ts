@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { connectorRecord, offerRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import type { OfferInput } from '../../lambdas/shared/data/offers-write.js';
+import { fcParameters } from '../support/seed.js';
 
 /**
  * The aggregates behind `meta.total` and `_start`: after any sequence of upserts, moves between
@@ -97,6 +98,6 @@ it('keeps every rank directory equal to a recount of its index', async () => {
         }
       }
     }),
-    { numRuns: 4 },
+    fcParameters({ numRuns: 4 }),
   );
 }, 900_000);

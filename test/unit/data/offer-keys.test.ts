@@ -11,6 +11,7 @@ import {
   viewsOf,
   type SortableOffer,
 } from '../../../lambdas/shared/data/offer-keys.js';
+import { fcParameters } from '../../support/seed.js';
 
 const MAX_ID = 36 ** ID_WIDTH - 1;
 const MIN_MS = Date.parse('1970-01-01T00:00:00.000Z');
@@ -100,7 +101,7 @@ describe('sortKeyOf', () => {
         expect(keyA).toHaveLength(keyB.length);
         expect(keyA.endsWith(idKey(a.id))).toBe(true);
       }),
-      { numRuns: 500 },
+      fcParameters({ numRuns: 500 }),
     );
   });
 
@@ -112,6 +113,7 @@ describe('sortKeyOf', () => {
           expect(compareStrings(sortKeyOf(a, field), sortKeyOf(b, field))).toBe(sign(a.id - b.id));
         }
       }),
+      fcParameters(),
     );
   });
 
@@ -120,6 +122,7 @@ describe('sortKeyOf', () => {
       fc.property(sortableOffer, (offer) => {
         expect(competitorsPrefixOf(sortKeyOf(offer, 'total_competitors'))).toBe(competitorsPrefix(offer.total_competitors));
       }),
+      fcParameters(),
     );
   });
 });

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import type { BucketPosition, RankDirectory } from '../../../lambdas/shared/domain/rank-directory.js';
 import { decodeDirectory, encodeDirectory, keyAtPosition, keysInBucket, readDirectory } from '../../../lambdas/shared/data/rank-store.js';
 import { ReadStats } from '../../../lambdas/shared/data/read-stats.js';
+import { fcParameters } from '../../support/seed.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const PARTITION = 'T#c1#OV#OWN#*';
@@ -46,6 +47,7 @@ describe('encodeDirectory / decodeDirectory', () => {
         const directory: RankDirectory = { bounds, counts: bounds.map((_, i) => i + 1), histogram };
         expect(decodeDirectory({ ...encodeDirectory(directory), version: 1 }, 'total_competitors').directory).toEqual(directory);
       }),
+      fcParameters(),
     );
   });
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { ceilDiv, centsToNumber, hasAtMostTwoDecimals, toCents, toDecimal } from '../../../lambdas/shared/domain/money.js';
+import { fcParameters } from '../../support/seed.js';
 
 describe('toDecimal', () => {
   it.each([
@@ -52,6 +53,7 @@ describe('toCents', () => {
       fc.property(fc.integer({ min: 0, max: 1_000_000_000_000 }), (cents) => {
         expect(toCents(centsToNumber(BigInt(cents)))).toBe(BigInt(cents));
       }),
+      fcParameters(),
     );
   });
 });
@@ -109,6 +111,7 @@ describe('ceilDiv', () => {
       fc.property(fc.integer({ min: -100_000, max: 100_000 }), fc.integer({ min: 1, max: 1000 }), (n, d) => {
         expect(ceilDiv(BigInt(n), BigInt(d))).toBe(BigInt(Math.ceil(n / d)));
       }),
+      fcParameters(),
     );
   });
 });

@@ -12,6 +12,7 @@ import {
   totalOf,
   type RankDirectory,
 } from '../../../lambdas/shared/domain/rank-directory.js';
+import { fcParameters } from '../../support/seed.js';
 
 /** Fixed-width keys like the real ones: 4 base-36 digits, the first two are the histogram prefix. */
 const keyOf = (n: number) => n.toString(36).padStart(4, '0');
@@ -208,7 +209,7 @@ describe('splitBucket', () => {
         expectConsistent(split, bucket);
         split.counts.forEach((count) => expect(count).toBeLessThanOrEqual(MAX_BUCKET));
       }),
-      { numRuns: 50 },
+      fcParameters({ numRuns: 50 }),
     );
   });
 });
@@ -267,7 +268,7 @@ describe('the directory against a brute-force sorted key set', () => {
           directory = merged;
         }
       }),
-      { numRuns: 60 },
+      fcParameters({ numRuns: 60 }),
     );
   });
 });
