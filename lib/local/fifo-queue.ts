@@ -1,0 +1,301 @@
+/**
+ * An in-memory SQS FIFO queue driving a Lambda handler as Lambda's SQS event source mapping
+ * does (with `ReportBatchItemFailures`), for `npm start` and the integration tests.
+ *
+ * As on AWS: the `SQSEvent` shape, order within a message group, one batch in flight per group,
+ * deduplication within the window, receive counts, and the dead letters after `maxReceiveCount`
+ * deliveries (the messages that go back with a failed one count their deliveries too, so a
+ * poison message takes those batched behind it along, as on SQS).
+ *
+ * Different, on purpose:
+ * - a batch holds messages of one group only (on AWS it may mix groups, each in order);
+ * - a failed message and every later message of its batch go back to the queue, even those the
+ *   handler did not report. AWS would delete those, breaking the group's order, so a FIFO
+ *   consumer must report them itself (Powertools' FIFO processor does): this queue does not
+ *   catch a consumer that forgets, its unit tests must;
+ * - a message past `maxReceiveCount` moves to the dead letters as its delivery fails, without
+ *   waiting for another visibility timeout;
+ * - deduplication is per queue (SQS's default scope), and message size is not limited.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { batchFailure, thrownFailure, type BatchFailure } from './batch-failures.js';
+import {
+  FifoQueueError,
+  formatSequenceNumber,
+  md5Hex,
+  queueArn,
+  toSqsRecord,
+  validateEntries,
+  type FifoSendEntry,
+  type StoredMessage,
+} from './fifo-messages.js';
+import { localLambdaContext } from './lambda-context.js';
+
+export { FifoQueueError, MAX_SEND_ENTRIES, type FifoSendEntry } from './fifo-messages.js';
+
+export type QueueHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
+
+export interface FifoQueueOptions {
+  /** A FIFO queue's name ends with `.fifo`. */
+  readonly name: string;
+  readonly handler: QueueHandler;
+  /** Messages per invocation at most (1-10 for a FIFO queue). */
+  readonly batchSize?: number;
+  /** Deliveries of a message before it moves to the dead letters (the redrive policy's). */
+  readonly maxReceiveCount?: number;
+  /** How long a failed message stays invisible, holding up its group, before it is delivered again. */
+  readonly visibilityTimeoutMs?: number;
+  /** A message whose deduplication id was sent within this window is accepted but not enqueued. */
+  readonly deduplicationWindowMs?: number;
+  /** Batches in flight at once, each of a different group. */
+  readonly maxConcurrency?: number;
+  /** The `functionName` of the context handed to the handler. */
+  readonly functionName?: string;
+  readonly onDeadLetter?: (letter: DeadLetter) => void | Promise<void>;
+  /** Errors of the queue itself (a failing `onDeadLetter`); delivery goes on. */
+  readonly onError?: (error: Error) => void;
+}
+
+export interface FifoSendResult {
+  readonly id: string;
+  readonly messageId: string;
+  readonly sequenceNumber: string;
+  readonly md5OfMessageBody: string;
+  /** Deduplicated: accepted but not enqueued; the ids are the first message's (local-only field). */
+  readonly duplicate: boolean;
+}
+
+export interface DeadLetter {
+  /** The message as its last delivery showed it. */
+  readonly record: SQSRecord;
+  /** Why that delivery failed. */
+  readonly error: Error;
+}
+
+export interface LocalFifoQueue {
+  readonly name: string;
+  readonly arn: string;
+  /** SendMessageBatch: at most 10 entries, as on AWS; an invalid call throws and enqueues nothing. */
+  send(entries: readonly FifoSendEntry[]): Promise<FifoSendResult[]>;
+  /** Resolves once nothing is queued, in flight or waiting to be retried. */
+  settle(): Promise<void>;
+  /** Delivers nothing more and resolves once the batches in flight are handled. */
+  stop(): Promise<void>;
+  deadLetters(): readonly DeadLetter[];
+  /** Messages not yet deleted or dead-lettered: queued, in flight or waiting to be retried. */
+  depth(): number;
+}
+
+const DEFAULTS = {
+  batchSize: 10,
+  maxReceiveCount: 5,
+  visibilityTimeoutMs: 200,
+  deduplicationWindowMs: 5 * 60_000,
+  maxConcurrency: 4,
+} as const;
+
+interface Group {
+  readonly id: string;
+  /** In order; a batch in flight is at the head until its outcome is known. */
+  readonly messages: StoredMessage[];
+  inFlight: boolean;
+  /** Failed messages are invisible, and hold up the group, until then. */
+  visibleAt: number;
+}
+
+const positiveInteger = (name: string, value: number, max: number): number => {
+  if (!Number.isInteger(value) || value < 1 || value > max) throw new RangeError(`${name} must be an integer from 1 to ${max}, not ${value}`);
+  return value;
+};
+
+export const createLocalFifoQueue = (options: FifoQueueOptions): LocalFifoQueue => {
+  if (!options.name.endsWith('.fifo')) throw new FifoQueueError('InvalidParameterValue', `A FIFO queue's name ends with .fifo: ${options.name}`);
+  const batchSize = positiveInteger('batchSize', options.batchSize ?? DEFAULTS.batchSize, 10);
+  const maxReceiveCount = positiveInteger('maxReceiveCount', options.maxReceiveCount ?? DEFAULTS.maxReceiveCount, 1_000);
+  const maxConcurrency = positiveInteger('maxConcurrency', options.maxConcurrency ?? DEFAULTS.maxConcurrency, 1_000);
+  const visibilityTimeoutMs = options.visibilityTimeoutMs ?? DEFAULTS.visibilityTimeoutMs;
+  const deduplicationWindowMs = options.deduplicationWindowMs ?? DEFAULTS.deduplicationWindowMs;
+  const functionName = options.functionName ?? `local-${options.name.replace(/\.fifo$/, '')}-consumer`;
+  const reportError = options.onError ?? (() => undefined);
+  const arn = queueArn(options.name);
+
+  const groups = new Map<string, Group>();
+  /** In send order, so expired entries are at the front. */
+  const deduplication = new Map<string, { messageId: string; sequenceNumber: string; expiresAt: number }>();
+  const dead: DeadLetter[] = [];
+  const deliveries = new Set<Promise<void>>();
+  let idleWaiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  let lastSequenceNumber = 0n;
+  let stopped = false;
+  let pumpSoon: NodeJS.Immediate | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
+
+  const depth = () => [...groups.values()].reduce((total, group) => total + group.messages.length, 0);
+  const idle = () => depth() === 0 && deliveries.size === 0;
+
+  const notifyIfIdle = () => {
+    if (!idle()) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    for (const waiter of waiters) waiter.resolve();
+  };
+
+  /** The visible group whose next message is oldest, so no group starves. */
+  const nextGroup = (now: number): Group | undefined => {
+    let next: Group | undefined;
+    for (const group of groups.values()) {
+      const head = group.messages[0];
+      if (group.inFlight || !head || group.visibleAt > now) continue;
+      if (!next || head.sequenceNumber < (next.messages[0]?.sequenceNumber ?? '')) next = group;
+    }
+    return next;
+  };
+
+  const scheduleRetry = (now: number) => {
+    clearTimeout(retryTimer);
+    retryTimer = undefined;
+    const waiting = [...groups.values()].filter((group) => !group.inFlight && group.messages.length > 0 && group.visibleAt > now);
+    if (waiting.length === 0) return;
+    const at = Math.min(...waiting.map((group) => group.visibleAt));
+    retryTimer = setTimeout(pump, at - now);
+  };
+
+  function pump(): void {
+    if (stopped) return;
+    const now = Date.now();
+    for (let group = nextGroup(now); group && deliveries.size < maxConcurrency; group = nextGroup(now)) {
+      const delivery: Promise<void> = deliver(group)
+        .catch((error: unknown) => reportError(error instanceof Error ? error : new Error(String(error))))
+        .finally(() => {
+          deliveries.delete(delivery);
+          pump();
+          notifyIfIdle();
+        });
+      deliveries.add(delivery);
+    }
+    scheduleRetry(now);
+  }
+
+  const invoke = async (records: SQSRecord[]): Promise<BatchFailure | undefined> => {
+    try {
+      // A copy, as Lambda parses a fresh event: the dead letters keep what was delivered.
+      const response = await options.handler({ Records: structuredClone(records) }, localLambdaContext(functionName));
+      return batchFailure(records.map((record) => record.messageId), response);
+    } catch (error) {
+      return thrownFailure(error);
+    }
+  };
+
+  const deadLetter = async (group: Group, record: SQSRecord, error: Error): Promise<void> => {
+    const index = group.messages.findIndex((message) => message.messageId === record.messageId);
+    if (index >= 0) group.messages.splice(index, 1);
+    const letter = { record, error };
+    dead.push(letter);
+    try {
+      await options.onDeadLetter?.(letter);
+    } catch (failure) {
+      reportError(new Error('onDeadLetter threw; the message is a dead letter all the same', { cause: failure }));
+    }
+  };
+
+  const deliver = async (group: Group): Promise<void> => {
+    group.inFlight = true;
+    const batch = group.messages.slice(0, batchSize);
+    const now = Date.now();
+    const records = batch.map((message) => {
+      message.receiveCount += 1;
+      message.firstReceiveTimestamp ??= now;
+      return toSqsRecord(message, arn, randomUUID());
+    });
+    const failure = await invoke(records);
+    // The successful messages are deleted: those before the first failure (all, on success).
+    group.messages.splice(0, failure ? failure.failedFrom : batch.length);
+    if (failure) {
+      const returned = records.slice(failure.failedFrom);
+      for (const [i, record] of returned.entries()) {
+        if ((batch[failure.failedFrom + i]?.receiveCount ?? 0) >= maxReceiveCount) await deadLetter(group, record, failure.error);
+      }
+      // The group waits for its failed messages to be visible again; with none left it goes on.
+      const stillQueued = returned.some((record) => group.messages.some((message) => message.messageId === record.messageId));
+      if (stillQueued) group.visibleAt = Date.now() + visibilityTimeoutMs;
+    }
+    group.inFlight = false;
+    if (group.messages.length === 0) groups.delete(group.id);
+  };
+
+  const enqueue = (entry: FifoSendEntry, now: number): FifoSendResult => {
+    const md5OfMessageBody = md5Hex(entry.body);
+    const previous = deduplication.get(entry.deduplicationId);
+    if (previous && previous.expiresAt > now) return { id: entry.id, messageId: previous.messageId, sequenceNumber: previous.sequenceNumber, md5OfMessageBody, duplicate: true };
+    lastSequenceNumber += 1n;
+    const message: StoredMessage = {
+      messageId: randomUUID(),
+      body: entry.body,
+      md5OfBody: md5OfMessageBody,
+      groupId: entry.groupId,
+      deduplicationId: entry.deduplicationId,
+      sequenceNumber: formatSequenceNumber(lastSequenceNumber),
+      sentTimestamp: now,
+      receiveCount: 0,
+      firstReceiveTimestamp: undefined,
+    };
+    deduplication.delete(entry.deduplicationId);
+    deduplication.set(entry.deduplicationId, { messageId: message.messageId, sequenceNumber: message.sequenceNumber, expiresAt: now + deduplicationWindowMs });
+    let group = groups.get(entry.groupId);
+    if (!group) {
+      group = { id: entry.groupId, messages: [], inFlight: false, visibleAt: 0 };
+      groups.set(entry.groupId, group);
+    }
+    group.messages.push(message);
+    return { id: entry.id, messageId: message.messageId, sequenceNumber: message.sequenceNumber, md5OfMessageBody, duplicate: false };
+  };
+
+  const forgetExpiredDeduplicationIds = (now: number) => {
+    for (const [id, entry] of deduplication) {
+      if (entry.expiresAt > now) break;
+      deduplication.delete(id);
+    }
+  };
+
+  return {
+    name: options.name,
+    arn,
+
+    async send(entries) {
+      if (stopped) throw new FifoQueueError('QueueDoesNotExist', `The local queue ${options.name} is stopped`);
+      validateEntries(entries);
+      const now = Date.now();
+      forgetExpiredDeduplicationIds(now);
+      const results = entries.map((entry) => enqueue(entry, now));
+      // Delivery starts after the sender's current tick, so messages sent together are batched together.
+      pumpSoon ??= setImmediate(() => {
+        pumpSoon = undefined;
+        pump();
+      });
+      return results;
+    },
+
+    settle() {
+      if (idle()) return Promise.resolve();
+      if (stopped) return Promise.reject(new Error(`The local queue ${options.name} is stopped with ${depth()} messages left`));
+      return new Promise((resolve, reject) => idleWaiters.push({ resolve, reject }));
+    },
+
+    async stop() {
+      stopped = true;
+      clearImmediate(pumpSoon);
+      clearTimeout(retryTimer);
+      pumpSoon = undefined;
+      retryTimer = undefined;
+      await Promise.allSettled([...deliveries]);
+      notifyIfIdle();
+      const waiters = idleWaiters;
+      idleWaiters = [];
+      for (const waiter of waiters) waiter.reject(new Error(`The local queue ${options.name} was stopped with ${depth()} messages left`));
+    },
+
+    deadLetters: () => [...dead],
+    depth,
+  };
+};

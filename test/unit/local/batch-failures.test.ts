@@ -1,0 +1,44 @@
+import { batchFailure, thrownFailure } from '../../../lib/local/batch-failures.js';
+
+/** How Lambda reads a partial batch response (ReportBatchItemFailures). */
+describe('batchFailure', () => {
+  const ids = ['s1', 's2', 's3', 's4'];
+
+  it.each([
+    ['no answer', undefined],
+    ['null', null],
+    ['an object without batchItemFailures', {}],
+    ['a null list', { batchItemFailures: null }],
+    ['an empty list', { batchItemFailures: [] }],
+  ])('reads %s as success', (_, response) => {
+    expect(batchFailure(ids, response)).toBeUndefined();
+  });
+
+  it('fails the batch from the earliest item reported, whatever the order of the list', () => {
+    const failure = batchFailure(ids, { batchItemFailures: [{ itemIdentifier: 's4' }, { itemIdentifier: 's2' }] });
+    expect(failure?.failedFrom).toBe(1);
+    expect(failure?.error.message).toContain('s2');
+  });
+
+  it.each([
+    ['an identifier not in the batch', { batchItemFailures: [{ itemIdentifier: 's9' }] }],
+    ['an empty identifier', { batchItemFailures: [{ itemIdentifier: '' }] }],
+    ['a null identifier', { batchItemFailures: [{ itemIdentifier: null }] }],
+    ['a misspelt key', { batchItemFailures: [{ itemIdentifer: 's2' }] }],
+    ['a list that is not a list', { batchItemFailures: 's2' }],
+    ['one bad identifier among good ones', { batchItemFailures: [{ itemIdentifier: 's3' }, { itemIdentifier: 'nope' }] }],
+  ])('reads %s as a failure of the whole batch', (_, response) => {
+    expect(batchFailure(ids, response)?.failedFrom).toBe(0);
+  });
+});
+
+describe('thrownFailure', () => {
+  it('fails the whole batch with the error thrown', () => {
+    const error = new Error('boom');
+    expect(thrownFailure(error)).toEqual({ failedFrom: 0, error });
+  });
+
+  it('wraps what is not an Error', () => {
+    expect(thrownFailure('text').error.message).toContain('text');
+  });
+});
