@@ -7,7 +7,7 @@ import { keyAttributeOf, listingItem, listingKey, placeOfListing, readListingRan
 import { loadOrder } from './node-loader.js';
 import { OrderState } from './order-state.js';
 import { placeOf, type ListingPlace, type RankedList } from './ranked-list.js';
-import { rebalanceOrder, type EntryReader, type ListedEntry } from './rebalance.js';
+import { BUCKET_MAX, BUCKET_TARGET, rebalanceOrder, type EntryReader, type ListedEntry } from './rebalance.js';
 
 type Item = Record<string, NativeAttributeValue>;
 
@@ -50,19 +50,23 @@ export const applyBatched = async <S, R>(
     for (const [order, deltas] of deltasOf(list, before, after)) byOrder.set(order, [...(byOrder.get(order) ?? []), ...deltas]);
   }
   const withHistogram = list.histogramOf !== undefined;
+  /** Per order, keys of buckets to split or merge once the listings are written. */
+  const unbalanced = new Map<string, string[]>();
   await Promise.all(
     [...byOrder].map(([order, deltas]) =>
       retrying(`Counting ${list.entity} ${order}`, async () => {
         const base = { clientId, tag: list.tag, order };
         const state = new OrderState(base, await loadOrder(base, deltas.map((d) => d.key), withHistogram));
         for (const delta of deltas) state.add(delta.key, delta.cell, delta.g, delta.d, seq);
+        const outside = state.bucketsOutside(BUCKET_TARGET / 4, BUCKET_MAX).map((bucket) => bucket.lo);
         try {
           await state.flush();
-          return undefined;
         } catch (error) {
           if (isConditionFailure(error)) return AGAIN;
           throw error;
         }
+        if (outside.length > 0) unbalanced.set(order, outside);
+        return undefined;
       }),
     ),
   );
@@ -77,9 +81,7 @@ export const applyBatched = async <S, R>(
   await batchWrite(requests);
 
   await Promise.all(
-    [...byOrder].map(([order, deltas]) =>
-      rebalanceOrder({ clientId, tag: list.tag, order }, deltas.map((d) => d.key), entryReader(clientId, list, order, written), withHistogram),
-    ),
+    [...unbalanced].map(([order, keys]) => rebalanceOrder({ clientId, tag: list.tag, order }, keys, entryReader(clientId, list, order, written), withHistogram)),
   );
   return moves.length;
 };

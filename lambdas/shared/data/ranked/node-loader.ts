@@ -1,48 +1,30 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../dynamo.js';
-import { partitionOf, readNodes, type NodeLocation } from './node-store.js';
+import { mapLimit } from '../concurrency.js';
+import { partitionOf, readNodes, type Level, type NodeLocation } from './node-store.js';
 import { decodeNode, emptyNode, FIRST_BOUND, nodeIndexOf, type RankNode } from './nodes.js';
 
 /**
- * The nodes of one order a write needs, read consistently: every chunk, and the buckets of the
- * chunks that hold the given keys. An order with no nodes yet gets its first chunk and bucket
- * (in memory; `fresh` tells the writer they must not exist yet).
+ * The nodes of one order a write needs, read consistently. For a few keys, just the chunk and
+ * the bucket covering each (two small Queries a key); for many, every chunk and the buckets of
+ * the chunks that hold them. An order with no nodes yet gets its first chunk and bucket (in
+ * memory; `fresh` tells the writer they must not exist yet).
  */
 export interface LoadedOrder {
+  /** Loaded chunks, in key order; with `complete`, every chunk of the order. */
   readonly chunks: RankNode[];
-  /** Buckets per chunk, by the chunk's `lo`. */
+  /** Loaded buckets per chunk `lo`, in key order; with `complete`, every bucket of those chunks. */
   readonly buckets: Map<string, RankNode[]>;
-  /** Nodes created in memory, by level and `lo`. */
+  readonly complete: boolean;
+  /** Nodes created in memory, as `<level>:<lo>`. */
   readonly fresh: Set<string>;
 }
 
-export const freshKey = (level: 'b' | 'c', lo: string) => `${level}:${lo}`;
+export const freshKey = (level: Level, lo: string) => `${level}:${lo}`;
+/** Up to this many distinct keys are read node by node. */
+const TARGETED_KEYS = 8;
 
-export const loadOrder = async (base: Omit<NodeLocation, 'level'>, keys: readonly string[], withHistogram: boolean): Promise<LoadedOrder> => {
-  const fresh = new Set<string>();
-  let chunks = await readNodes({ ...base, level: 'c' }, {}, { consistent: true });
-  if (chunks.length === 0) {
-    chunks = [emptyNode(FIRST_BOUND, withHistogram)];
-    fresh.add(freshKey('c', FIRST_BOUND));
-  }
-  const wanted = new Set(keys.map((key) => nodeIndexOf(chunks, key)));
-  const buckets = new Map<string, RankNode[]>();
-  await Promise.all(
-    [...wanted].map(async (index) => {
-      const chunk = chunks[index]!;
-      const found = await readNodes({ ...base, level: 'b' }, { from: chunk.lo, ...(chunk.hi === undefined ? {} : { below: chunk.hi }) }, { consistent: true });
-      if (found.length === 0 || found[0]!.lo !== chunk.lo) {
-        // Only an order that has no nodes at all lacks its chunk's first bucket.
-        found.unshift(emptyNode(chunk.lo, withHistogram, found[0]?.lo ?? chunk.hi));
-        fresh.add(freshKey('b', chunk.lo));
-      }
-      buckets.set(chunk.lo, found);
-    }),
-  );
-  return { chunks, buckets, fresh };
-};
-
-/** The node of one level that covers `key`, read consistently; the first node when none exists yet. */
+/** The node of one level that covers `key`, read consistently; none when the order has no nodes yet. */
 export const nodeCovering = async (at: NodeLocation, key: string): Promise<RankNode | undefined> => {
   const result = await documentClient.send(
     new QueryCommand({
@@ -56,4 +38,51 @@ export const nodeCovering = async (at: NodeLocation, key: string): Promise<RankN
   );
   const item = result.Items?.[0];
   return item ? decodeNode(item) : undefined;
+};
+
+const byLo = (nodes: Iterable<RankNode>) => [...new Map([...nodes].map((node) => [node.lo, node])).values()].sort((a, b) => (a.lo < b.lo ? -1 : 1));
+
+const loadTargeted = async (base: Omit<NodeLocation, 'level'>, keys: readonly string[], withHistogram: boolean): Promise<LoadedOrder> => {
+  const found = await mapLimit(
+    keys.flatMap((key) => (['c', 'b'] as const).map((level) => ({ key, level }))),
+    async ({ key, level }) => ({ level, node: await nodeCovering({ ...base, level }, key) }),
+  );
+  const chunks = byLo(found.flatMap(({ level, node }) => (level === 'c' && node ? [node] : [])));
+  const buckets = byLo(found.flatMap(({ level, node }) => (level === 'b' && node ? [node] : [])));
+  const fresh = new Set<string>();
+  if (chunks.length === 0 || buckets.length === 0) {
+    // Only an order with no nodes at all has no node covering a key.
+    fresh.add(freshKey('c', FIRST_BOUND)).add(freshKey('b', FIRST_BOUND));
+    return { chunks: [emptyNode(FIRST_BOUND, withHistogram)], buckets: new Map([[FIRST_BOUND, [emptyNode(FIRST_BOUND, withHistogram)]]]), complete: true, fresh };
+  }
+  const grouped = new Map<string, RankNode[]>(chunks.map((chunk) => [chunk.lo, []]));
+  for (const bucket of buckets) grouped.get(chunks[nodeIndexOf(chunks, bucket.lo)]!.lo)!.push(bucket);
+  return { chunks, buckets: grouped, complete: false, fresh };
+};
+
+const loadComplete = async (base: Omit<NodeLocation, 'level'>, keys: readonly string[], withHistogram: boolean): Promise<LoadedOrder> => {
+  const fresh = new Set<string>();
+  let chunks = await readNodes({ ...base, level: 'c' }, {}, { consistent: true });
+  if (chunks.length === 0) {
+    chunks = [emptyNode(FIRST_BOUND, withHistogram)];
+    fresh.add(freshKey('c', FIRST_BOUND));
+  }
+  const wanted = [...new Set(keys.map((key) => nodeIndexOf(chunks, key)))];
+  const buckets = new Map<string, RankNode[]>();
+  await mapLimit(wanted, async (index) => {
+    const chunk = chunks[index]!;
+    const found = await readNodes({ ...base, level: 'b' }, { from: chunk.lo, ...(chunk.hi === undefined ? {} : { below: chunk.hi }) }, { consistent: true });
+    if (found[0]?.lo !== chunk.lo) {
+      // Only an order that has no nodes at all lacks its chunk's first bucket.
+      found.unshift(emptyNode(chunk.lo, withHistogram, found[0]?.lo ?? chunk.hi));
+      fresh.add(freshKey('b', chunk.lo));
+    }
+    buckets.set(chunk.lo, found);
+  });
+  return { chunks, buckets, complete: true, fresh };
+};
+
+export const loadOrder = (base: Omit<NodeLocation, 'level'>, keys: readonly string[], withHistogram: boolean, complete = false): Promise<LoadedOrder> => {
+  const distinct = [...new Set(keys)];
+  return !complete && distinct.length <= TARGETED_KEYS ? loadTargeted(base, distinct, withHistogram) : loadComplete(base, distinct, withHistogram);
 };

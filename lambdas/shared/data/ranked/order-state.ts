@@ -1,6 +1,6 @@
 import { freshKey, type LoadedOrder } from './node-loader.js';
 import { writeNodes, type Level, type NodeLocation, type NodeWrite } from './node-store.js';
-import { addToNode, nodeIndexOf, type RankNode } from './nodes.js';
+import { addToNode, nodeIndexOf, totalOf, type RankNode } from './nodes.js';
 
 /**
  * The nodes of one order as a write sees them: loaded, their counts changed in memory, then
@@ -13,6 +13,8 @@ export class OrderState {
   private readonly created: Set<string>;
   /** Each node's `q` as read, before this batch marked it. */
   private readonly readQ = new Map<RankNode, string>();
+  /** Net items added to each bucket by this batch. */
+  private readonly net = new Map<RankNode, number>();
 
   constructor(
     readonly base: Omit<NodeLocation, 'level'>,
@@ -51,9 +53,15 @@ export class OrderState {
       const q = this.readQ.get(node)!;
       if (seq !== '' && q !== '' && BigInt(q) >= BigInt(seq)) continue;
       addToNode(node, cell, g, d);
+      if (level === 'b') this.net.set(node, (this.net.get(node) ?? 0) + d);
       if (seq !== '') node.q = seq;
       this.touch(level, node);
     }
+  }
+
+  /** Buckets this batch grew past `max`, or shrank below `min`: the ones to split or merge. */
+  bucketsOutside(min: number, max: number): RankNode[] {
+    return [...this.net].filter(([node, net]) => totalOf(node) > max || (net < 0 && totalOf(node) < min)).map(([node]) => node);
   }
 
   /**

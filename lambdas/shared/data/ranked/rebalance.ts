@@ -124,7 +124,7 @@ export const rebalanceOrder = async (
   passes = 4,
 ): Promise<void> => {
   for (let pass = 0; pass < passes; pass++) {
-    const loaded = await loadOrder(base, keys, withHistogram);
+    const loaded = await loadOrder(base, keys, withHistogram, true);
     if (loaded.fresh.size > 0) return;
     const bucketOps: Operation[] = [];
     for (const buckets of loaded.buckets.values()) {
