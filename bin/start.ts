@@ -7,6 +7,8 @@
  * - Demo client `demo` (seller id `demo-seller`, default connector `amazon`) with the demo
  *   catalogue. Only the password's hash is stored, so when the client already exists (a
  *   persistent DYNAMODB_ENDPOINT) it gets a new password, printed like the first one.
+ * - The event-driven handlers (list maintenance from the table's change stream) run in this
+ *   process, from DynamoDB Local's stream, as Lambda would run them.
  * - The server listens on ${HOST:-127.0.0.1}: the demo credentials are printed in clear.
  */
 import type { Server } from 'node:http';
@@ -14,6 +16,7 @@ import { createServer as createNetServer, type Server as NetServer } from 'node:
 import { createTable, tableExists } from '../lib/local/create-table.js';
 import { createLocalDynamoClient, DEFAULT_DYNAMODB_PORT, startDynamoDbLocal, type DynamoDbLocal } from '../lib/local/dynamodb-local.js';
 import { DEMO_SELLER_ID, demoRecords, sampleRepricerRequest } from '../lib/local/demo-data.js';
+import type { EventRuntime } from '../lib/local/event-runtime.js';
 import { LOCAL_TABLE_NAME, TABLE_NAME_ENV } from '../lib/table-schema.js';
 
 const DEMO_USERNAME = 'demo';
@@ -99,6 +102,7 @@ const main = async () => {
   const host = process.env.HOST || '127.0.0.1';
   let dynamo: DynamoDbLocal | undefined;
   let server: Server | undefined;
+  let events: EventRuntime | undefined;
 
   let stopping = false;
   const shutdown = async (code: number) => {
@@ -106,6 +110,7 @@ const main = async () => {
     stopping = true;
     server?.closeAllConnections();
     server?.close();
+    await events?.stop();
     await dynamo?.stop();
     process.exit(code);
   };
@@ -138,8 +143,16 @@ const main = async () => {
     }
     client.destroy();
 
+    const { startEventRuntime } = await import('../lib/local/event-runtime.js');
+    events = await startEventRuntime({
+      endpoint,
+      tableName,
+      onError: (error) => process.stderr.write(`Event handlers: ${error.message}\n`),
+    });
+
     const password = await demoPassword();
     await loadDemoData();
+    await events.settle();
 
     const { createLocalServer } = await import('../lib/local/server.js');
     server = createLocalServer();

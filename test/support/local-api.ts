@@ -1,6 +1,7 @@
 /**
  * The whole API for an integration test: the local server (the real authorizer and handlers)
- * on a free port, over a table of its own in the run's DynamoDB Local (see global-setup.ts).
+ * on a free port, over a table of its own in the run's DynamoDB Local (see global-setup.ts),
+ * with the event-driven handlers (list maintenance) running from the table's stream.
  *
  * The handlers read TABLE_NAME from the environment, so a test file runs one API at a time.
  */
@@ -36,7 +37,10 @@ export interface TestApi {
   readonly tableName: string;
   request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   createClient(username: string, options?: Omit<NewClientAccount, 'username'>): ReturnType<typeof import('../../lib/admin/clients.js').createClientAccount>;
+  /** Imports through the CLI's import code, then waits until the lists show it. */
   importRecords(username: string, records: readonly unknown[]): ReturnType<typeof import('../../lib/admin/import.js').importRecords>;
+  /** Waits until every change made so far, and the work it caused, is done. */
+  settle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -64,6 +68,8 @@ export const startTestApi = async (options: Pick<LocalServerOptions, 'handlers'>
 
   const dynamo = createLocalDynamoClient(endpoint);
   await createTable(dynamo, tableName);
+  const { startEventRuntime } = await import('../../lib/local/event-runtime.js');
+  const events = await startEventRuntime({ endpoint, tableName });
 
   const { createLocalServer } = await import('../../lib/local/server.js');
   const server = createLocalServer({ quiet: true, ...options });
@@ -92,9 +98,13 @@ export const startTestApi = async (options: Pick<LocalServerOptions, 'handlers'>
     },
     async importRecords(username, records) {
       const { importRecords } = await import('../../lib/admin/import.js');
-      return importRecords(records, { username });
+      const summary = await importRecords(records, { username });
+      await events.settle();
+      return summary;
     },
+    settle: () => events.settle(),
     async close() {
+      await events.stop();
       server.closeAllConnections();
       await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
       await deleteTable(dynamo, tableName);

@@ -1,0 +1,91 @@
+/**
+ * The event-driven half of the stack, run locally with the same handlers: the table's change
+ * stream drives the forwarder (like Lambda's DynamoDB event source mapping) and the forwarder's
+ * messages drive the list maintainer (like Lambda's SQS FIFO event source mapping), with the
+ * batch sizes and retry limits the stack deploys (lib/constructs/list-maintenance.ts).
+ */
+import type { DynamoDBRecord } from 'aws-lambda';
+import { forwardChanges } from '../../lambdas/forward-changes/forward.js';
+import { handler as maintainLists } from '../../lambdas/maintain-lists/handler.js';
+import type { QueueSender } from '../../lambdas/shared/queue/sender.js';
+import { LIST_MAINTENANCE } from '../constructs/list-maintenance.js';
+import { createLocalFifoQueue, type DeadLetter } from './fifo-queue.js';
+import { startStreamPoller } from './stream-poller.js';
+
+export interface EventRuntimeOptions {
+  readonly endpoint: string;
+  readonly tableName: string;
+  /** Sees every stream record before the forwarder does (the benchmark counts writes with it). */
+  readonly onRecords?: (records: readonly DynamoDBRecord[]) => void;
+  readonly onError?: (error: Error) => void;
+}
+
+export interface EventRuntime {
+  /** Resolves once every change made before the call, and all the work it caused, is done. */
+  settle(): Promise<void>;
+  stop(): Promise<void>;
+  /** Messages the list maintainer gave up on, and stream records the forwarder did. */
+  failures(): readonly (DeadLetter | { readonly records: readonly DynamoDBRecord[]; readonly error: Error })[];
+}
+
+const MAX_SETTLE_ROUNDS = 20;
+
+export const startEventRuntime = async (options: EventRuntimeOptions): Promise<EventRuntime> => {
+  const streamFailures: { records: readonly DynamoDBRecord[]; error: Error }[] = [];
+  const queue = createLocalFifoQueue({
+    name: 'list-changes.fifo',
+    handler: maintainLists,
+    batchSize: LIST_MAINTENANCE.queueBatchSize,
+    maxReceiveCount: LIST_MAINTENANCE.maxReceiveCount,
+    functionName: 'list-maintainer',
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
+  const sender: QueueSender = {
+    async send(messages) {
+      for (let i = 0; i < messages.length; i += 10) {
+        await queue.send(
+          messages.slice(i, i + 10).map((message, j) => ({
+            id: String(j),
+            body: message.body,
+            groupId: message.groupId,
+            deduplicationId: message.deduplicationId,
+          })),
+        );
+      }
+    },
+  };
+  const forward = forwardChanges(sender);
+  const poller = await startStreamPoller({
+    endpoint: options.endpoint,
+    tableName: options.tableName,
+    handler: async (event) => {
+      options.onRecords?.(event.Records);
+      return forward(event);
+    },
+    batchSize: LIST_MAINTENANCE.streamBatchSize,
+    maxRetryAttempts: LIST_MAINTENANCE.streamRetryAttempts,
+    functionName: 'list-forwarder',
+    onFailure: (records, error) => {
+      streamFailures.push({ records, error });
+    },
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
+
+  return {
+    async settle() {
+      // Work causes work (a rebuild step writes the request that starts the next): settle until
+      // a round finds nothing queued.
+      for (let round = 0; round < MAX_SETTLE_ROUNDS; round++) {
+        await poller.settle();
+        const queued = queue.depth();
+        await queue.settle();
+        if (queued === 0) return;
+      }
+    },
+    async stop() {
+      await poller.stop();
+      await queue.stop();
+    },
+    failures: () => [...queue.deadLetters(), ...streamFailures],
+  };
+};
