@@ -1,9 +1,10 @@
-import { CfnOutput, RemovalPolicy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, CfnParameter, RemovalPolicy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { Alarms } from './constructs/alarms.js';
-import { ListMaintenance } from './constructs/list-maintenance.js';
+import { ChangeHandlers } from './constructs/change-handlers.js';
+import { DEFAULT_PRICE_CHANGE_RETENTION_DAYS } from '../lambdas/shared/domain/repricing.js';
 import { RepricerApi } from './constructs/repricer-api.js';
 import { RepricerTable } from './constructs/repricer-table.js';
 import { AUTHORIZER, ROUTES, type RouteDefinition } from './routes.js';
@@ -60,7 +61,7 @@ export interface RepricerStackProps extends StackProps {
 export class RepricerStack extends Stack {
   readonly table: RepricerTable;
   readonly api: RepricerApi;
-  readonly lists: ListMaintenance;
+  readonly changes: ChangeHandlers;
   readonly alarms: Alarms;
 
   constructor(scope: Construct, id: string, props: RepricerStackProps) {
@@ -88,12 +89,19 @@ export class RepricerStack extends Stack {
       logLevel: settings.logLevel,
     });
 
-    this.lists = new ListMaintenance(this, 'Lists', {
+    const retention = new CfnParameter(this, 'PriceChangeRetentionDays', {
+      type: 'Number',
+      default: DEFAULT_PRICE_CHANGE_RETENTION_DAYS,
+      minValue: 1,
+      description: 'Days a price change is kept before DynamoDB deletes it (TTL).',
+    });
+    this.changes = new ChangeHandlers(this, 'Changes', {
       projectRoot: PROJECT_ROOT,
       table: this.table.table,
       removalPolicy: settings.removalPolicy,
       logRetention: settings.logRetention,
       logLevel: settings.logLevel,
+      priceChangeRetentionDays: retention.valueAsString,
     });
 
     this.alarms = new Alarms(this, 'Alarms', {
@@ -103,15 +111,18 @@ export class RepricerStack extends Stack {
       functions: [
         ...[...this.api.routeFunctions].map(([name, fn]) => ({ name, function: fn.function })),
         ...(this.api.authorizerFunction ? [{ name: 'Authorizer', function: this.api.authorizerFunction.function }] : []),
-        { name: 'ListForwarder', function: this.lists.forwarder.function },
-        { name: 'ListMaintainer', function: this.lists.maintainer.function },
+        { name: 'ChangeForwarder', function: this.changes.forwarder.function },
+        { name: 'ListMaintainer', function: this.changes.maintainer.function },
+        { name: 'RepricingEvaluator', function: this.changes.evaluator.function },
       ],
       queues: [
-        { name: 'ListChangesDeadLetters', queue: this.lists.deadLetters, kind: 'deadLetters' },
-        { name: 'ListStreamFailures', queue: this.lists.streamFailures, kind: 'deadLetters' },
-        { name: 'ListChanges', queue: this.lists.queue, kind: 'work' },
+        { name: 'ListChangesDeadLetters', queue: this.changes.lists.deadLetters, kind: 'deadLetters' },
+        { name: 'RepricingDeadLetters', queue: this.changes.repricing.deadLetters, kind: 'deadLetters' },
+        { name: 'StreamFailures', queue: this.changes.streamFailures, kind: 'deadLetters' },
+        { name: 'ListChanges', queue: this.changes.lists.queue, kind: 'work' },
+        { name: 'Repricing', queue: this.changes.repricing.queue, kind: 'work' },
       ],
-      streamConsumers: [{ name: 'ListForwarder', function: this.lists.forwarder.function }],
+      streamConsumers: [{ name: 'ChangeForwarder', function: this.changes.forwarder.function }],
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the API stage' });

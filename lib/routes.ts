@@ -61,6 +61,22 @@ export const ROUTES: readonly RouteDefinition[] = [
     authorized: true,
   },
   {
+    name: 'ListRepricerPriceChanges',
+    method: 'GET',
+    path: '/v1/repricers/{id}/price-changes',
+    entry: 'lambdas/list-price-changes/handler.ts',
+    tableAccess: 'read',
+    authorized: true,
+  },
+  {
+    name: 'ListPriceChanges',
+    method: 'GET',
+    path: '/v1/price-changes',
+    entry: 'lambdas/list-price-changes/handler.ts',
+    tableAccess: 'read',
+    authorized: true,
+  },
+  {
     name: 'ListOffers',
     method: 'GET',
     path: '/v1/offers',

@@ -1,8 +1,11 @@
 import { forwardChanges } from './forward.js';
 import { sqsSender } from '../shared/queue/sender.js';
 
-/** DynamoDB stream consumer: forwards offer and product changes to the list maintainer's FIFO queue. */
-const queueUrl = process.env.LIST_QUEUE_URL;
-if (!queueUrl) throw new Error('LIST_QUEUE_URL is not set');
+/** DynamoDB stream consumer: forwards changes to the list maintainer's and the repricing evaluator's FIFO queues. */
+const required = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+};
 
-export const handler = forwardChanges(sqsSender(queueUrl));
+export const handler = forwardChanges({ lists: sqsSender(required('LIST_QUEUE_URL')), repricing: sqsSender(required('REPRICING_QUEUE_URL')) });

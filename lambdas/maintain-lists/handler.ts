@@ -1,20 +1,23 @@
 import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { reconcileBatch } from '../shared/data/offer-maintenance.js';
+import { reconcilePriceChanges } from '../shared/data/price-change-maintenance.js';
 import { runRebuildStep } from '../shared/data/rebuild.js';
 import { listChangesMessage } from '../shared/events/list-changes.js';
 import { logger } from '../shared/logger.js';
 
 /**
  * The list maintainer: one message at a time per tenant (a FIFO message group), it brings the
- * tenant's offer listings and counts in line with what changed. A message that fails stops its
+ * tenant's offer and price-change listings and counts in line with what changed. A message that fails stops its
  * group (FIFO): it and the ones after it are retried, then dead-lettered.
  */
 const handleRecord = async (record: SQSRecord): Promise<void> => {
   const message = listChangesMessage.parse(JSON.parse(record.body));
   const seq = record.attributes.SequenceNumber ?? '';
   for (const requestId of message.rebuilds) await runRebuildStep(message.clientId, requestId, seq);
-  const moved = await reconcileBatch(message.clientId, { offers: message.offers, products: message.products }, seq);
+  const moved =
+    (await reconcileBatch(message.clientId, { offers: message.offers, products: message.products }, seq)) +
+    (await reconcilePriceChanges(message.clientId, message.priceChanges, seq));
   logger.debug('Lists maintained', { clientId: message.clientId, offers: message.offers.length, products: message.products.length, moved });
 };
 

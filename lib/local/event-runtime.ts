@@ -1,15 +1,17 @@
 /**
  * The event-driven half of the stack, run locally with the same handlers: the table's change
  * stream drives the forwarder (like Lambda's DynamoDB event source mapping) and the forwarder's
- * messages drive the list maintainer (like Lambda's SQS FIFO event source mapping), with the
- * batch sizes and retry limits the stack deploys (lib/constructs/list-maintenance.ts).
+ * messages drive the list maintainer and the repricing evaluator (like Lambda's SQS FIFO event
+ * source mapping), with the batch sizes and retry limits the stack deploys
+ * (lib/constructs/change-handlers.ts).
  */
 import type { DynamoDBRecord } from 'aws-lambda';
 import { forwardChanges } from '../../lambdas/forward-changes/forward.js';
+import { handler as evaluateRepricers } from '../../lambdas/evaluate-repricers/handler.js';
 import { handler as maintainLists } from '../../lambdas/maintain-lists/handler.js';
 import type { QueueSender } from '../../lambdas/shared/queue/sender.js';
-import { LIST_MAINTENANCE } from '../constructs/list-maintenance.js';
-import { createLocalFifoQueue, type DeadLetter } from './fifo-queue.js';
+import { CHANGE_HANDLERS } from '../constructs/change-handlers.js';
+import { createLocalFifoQueue, MAX_SEND_ENTRIES, type DeadLetter, type LocalFifoQueue, type QueueHandler } from './fifo-queue.js';
 import { startStreamPoller } from './stream-poller.js';
 
 export interface EventRuntimeOptions {
@@ -30,31 +32,34 @@ export interface EventRuntime {
 
 const MAX_SETTLE_ROUNDS = 20;
 
+const localSender = (queue: LocalFifoQueue): QueueSender => ({
+  async send(messages) {
+    for (let i = 0; i < messages.length; i += MAX_SEND_ENTRIES) {
+      await queue.send(
+        messages.slice(i, i + MAX_SEND_ENTRIES).map((message, j) => ({
+          id: String(j),
+          body: message.body,
+          groupId: message.groupId,
+          deduplicationId: message.deduplicationId,
+        })),
+      );
+    }
+  },
+});
+
 export const startEventRuntime = async (options: EventRuntimeOptions): Promise<EventRuntime> => {
   const streamFailures: { records: readonly DynamoDBRecord[]; error: Error }[] = [];
-  const queue = createLocalFifoQueue({
-    name: 'list-changes.fifo',
-    handler: maintainLists,
-    batchSize: LIST_MAINTENANCE.queueBatchSize,
-    maxReceiveCount: LIST_MAINTENANCE.maxReceiveCount,
-    functionName: 'list-maintainer',
-    ...(options.onError ? { onError: options.onError } : {}),
-  });
-  const sender: QueueSender = {
-    async send(messages) {
-      for (let i = 0; i < messages.length; i += 10) {
-        await queue.send(
-          messages.slice(i, i + 10).map((message, j) => ({
-            id: String(j),
-            body: message.body,
-            groupId: message.groupId,
-            deduplicationId: message.deduplicationId,
-          })),
-        );
-      }
-    },
-  };
-  const forward = forwardChanges(sender);
+  const queue = (name: string, handler: QueueHandler, functionName: string) =>
+    createLocalFifoQueue({
+      name,
+      handler,
+      batchSize: CHANGE_HANDLERS.queueBatchSize,
+      maxReceiveCount: CHANGE_HANDLERS.maxReceiveCount,
+      functionName,
+      ...(options.onError ? { onError: options.onError } : {}),
+    });
+  const queues = [queue('list-changes.fifo', maintainLists, 'list-maintainer'), queue('repricing.fifo', evaluateRepricers, 'repricing-evaluator')] as const;
+  const forward = forwardChanges({ lists: localSender(queues[0]), repricing: localSender(queues[1]) });
   const poller = await startStreamPoller({
     endpoint: options.endpoint,
     tableName: options.tableName,
@@ -62,9 +67,9 @@ export const startEventRuntime = async (options: EventRuntimeOptions): Promise<E
       options.onRecords?.(event.Records);
       return forward(event);
     },
-    batchSize: LIST_MAINTENANCE.streamBatchSize,
-    maxRetryAttempts: LIST_MAINTENANCE.streamRetryAttempts,
-    functionName: 'list-forwarder',
+    batchSize: CHANGE_HANDLERS.streamBatchSize,
+    maxRetryAttempts: CHANGE_HANDLERS.streamRetryAttempts,
+    functionName: 'change-forwarder',
     onFailure: (records, error) => {
       streamFailures.push({ records, error });
     },
@@ -73,19 +78,19 @@ export const startEventRuntime = async (options: EventRuntimeOptions): Promise<E
 
   return {
     async settle() {
-      // Work causes work (a rebuild step writes the request that starts the next): settle until
-      // a round finds nothing queued.
+      // Work causes work (a decision writes a price change to list; a rebuild step writes the
+      // request that starts the next): settle until a round finds nothing queued.
       for (let round = 0; round < MAX_SETTLE_ROUNDS; round++) {
         await poller.settle();
-        const queued = queue.depth();
-        await queue.settle();
+        const queued = queues.reduce((sum, q) => sum + q.depth(), 0);
+        await Promise.all(queues.map((q) => q.settle()));
         if (queued === 0) return;
       }
     },
     async stop() {
       await poller.stop();
-      await queue.stop();
+      await Promise.all(queues.map((q) => q.stop()));
     },
-    failures: () => [...queue.deadLetters(), ...streamFailures],
+    failures: () => [...queues.flatMap((q) => q.deadLetters()), ...streamFailures],
   };
 };

@@ -141,6 +141,7 @@ const TAGS = [
   { name: 'Repricers', description: 'Repricing rules: one per product and connector.' },
   { name: 'Offers', description: 'Marketplace offers on the client\'s products, with competitiveness data.' },
   { name: 'Products', description: 'The client\'s products.' },
+  { name: 'Price changes', description: 'The decisions of the client\'s repricers: the price each wants for an offer, and why.' },
   { name: 'Documentation', description: 'This document.' },
 ];
 

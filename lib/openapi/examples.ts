@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { createRepricerBody, type CreateRepricerBody } from '../../lambdas/shared/domain/create-repricer.js';
 import { computePricing } from '../../lambdas/shared/domain/pricing.js';
-import type { ConnectorType, Offer, OffersPage, Product, Repricer } from '../../lambdas/shared/domain/records.js';
+import type { ConnectorType, Offer, OffersPage, PriceChange, Product, Repricer } from '../../lambdas/shared/domain/records.js';
 import { conflict, unprocessable, validationFailed } from '../../lambdas/shared/http/errors.js';
 import { repricerNotFound } from '../../lambdas/shared/http/not-found.js';
 import { preconditionFailed } from '../../lambdas/shared/http/preconditions.js';
@@ -145,6 +145,23 @@ export const offerExample: Offer = {
 
 export const offersPageExample: OffersPage = { meta: { total: 37, limit: 1, start: 0 }, offers: [offerExample] };
 export const repricersPageExample = { meta: { total: 3, limit: 1, start: 0 }, repricers: [repricerExample] };
+
+export const priceChangeExample: PriceChange = {
+  id: 42,
+  uid: '9b0e6c2d-1f4a-4e8b-a3c5-7d2f1e0b9a61',
+  repricer_id: repricerExample.id,
+  offer_id: 'OFR-000012',
+  product_code: repricerExample.product.code,
+  connector: repricerExample.connector_type.uid,
+  old_price: 49.99,
+  new_price: 44,
+  reason: 'undercut',
+  lowest_competitor_price: 45.5,
+  competitor_offer_id: 'OFR-000031',
+  created_at: '2026-11-22T10:15:30.123Z',
+};
+
+export const priceChangesPageExample = { meta: { total: 12, limit: 1, start: 0 }, price_changes: [priceChangeExample] };
 
 /** A 400 as `schema` answers `input`, with zod's own messages. */
 export const validationExample = (schema: z.ZodType, input: unknown, detail?: string): Problem => {

@@ -2,6 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { z } from 'zod';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../lambdas/shared/domain/list-parameters.js';
 import { offerQueryParameters } from '../../lambdas/shared/domain/offer-query.js';
+import { priceChangeQueryParameters, repricerPriceChangeQueryParameters } from '../../lambdas/shared/domain/price-change-query.js';
 import { offerRecord, productRecord, repricerRecord } from '../../lambdas/shared/domain/records.js';
 import { repricerQueryParameters } from '../../lambdas/shared/domain/repricer-query.js';
 import { updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.js';
@@ -13,6 +14,7 @@ import {
   createRepricerExample,
   offerExample,
   offersPageExample,
+  priceChangesPageExample,
   productExample,
   repricerExample,
   repricersPageExample,
@@ -43,7 +45,7 @@ export interface ParameterSpec {
 }
 
 export interface OperationSpec {
-  readonly tag: 'Repricers' | 'Offers' | 'Products' | 'Documentation';
+  readonly tag: 'Repricers' | 'Offers' | 'Products' | 'Price changes' | 'Documentation';
   readonly summary: string;
   readonly description: string;
   /** One entry per `{name}` of the route's path. */
@@ -102,7 +104,42 @@ const ifMatchProblems = {
   412: { description: '`If-Match` does not name the current version: read the repricer again.' },
 } as const;
 
+const priceChangeFilters = {
+  ...listParameters('`id` or `created_at` (ids are given in creation order, so both give the same order)'),
+  reason: { description: '`undercut`, `floor`, `ceiling` or `no_competition`: only decisions made for this reason.', example: 'undercut' },
+  product_code: { description: 'Only the decisions of this product\'s repricers.', example: 'DEMO-0001' },
+};
+
 export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
+  ListPriceChanges: {
+    tag: 'Price changes',
+    summary: 'List price changes',
+    description:
+      'One page of the client\'s repricing decisions (README "Automated repricing"), with the exact number of matches in `meta.total`. ' +
+      'Decisions are kept for the retention period of the stack (90 days by default).',
+    query: {
+      schema: priceChangeQueryParameters,
+      parameters: { ...priceChangeFilters, repricer_id: { description: 'Only the decisions of this repricer.', example: '7' } },
+    },
+    success: { status: 200, description: 'A page of price changes.', body: { schema: 'PriceChangesPage', example: priceChangesPageExample } },
+    problems: [400, 401, ...SERVER_SIDE],
+    problemOverrides: {
+      400: {
+        description: 'An unknown, repeated or malformed parameter; `errors` names it.',
+        example: () => validationExample(priceChangeQueryParameters, { reason: 'cheaper' }, 'The query parameters are not valid.'),
+      },
+    },
+  },
+  ListRepricerPriceChanges: {
+    tag: 'Price changes',
+    summary: 'List a repricer\'s price changes',
+    description: 'One page of one repricer\'s decisions, as `GET /v1/price-changes?repricer_id=` gives them, but a repricer that is not the client\'s is a 404.',
+    pathParameters: { id: repricerId },
+    query: { schema: repricerPriceChangeQueryParameters, parameters: priceChangeFilters },
+    success: { status: 200, description: 'A page of the repricer\'s price changes.', body: { schema: 'PriceChangesPage', example: priceChangesPageExample } },
+    problems: [400, 401, 404, ...SERVER_SIDE],
+    problemOverrides: { 404: { description: repricerNotFoundText } },
+  },
   CreateRepricer: {
     tag: 'Repricers',
     summary: 'Create a repricer',

@@ -7,6 +7,7 @@ import {
   money,
   offerRecord,
   offersPage,
+  priceChangeRecord,
   productRecord,
   repricerRecord,
   timestamp,
@@ -23,6 +24,8 @@ export type JsonSchema = Record<string, unknown>;
 
 /** `GET /v1/repricers`: the list handler builds this shape from the same record and meta schemas. */
 export const repricersPage = z.strictObject({ meta: listMeta, repricers: z.array(repricerRecord) });
+/** `GET /v1/price-changes` and `GET /v1/repricers/{id}/price-changes`. */
+export const priceChangesPage = z.strictObject({ meta: listMeta, price_changes: z.array(priceChangeRecord) });
 
 /** Responses are described as the service writes them (`io: 'output'`). */
 const responseComponents = z.registry<{ id: string }>();
@@ -33,6 +36,8 @@ responseComponents
   .add(offerRecord, { id: 'Offer' })
   .add(offersPage, { id: 'OffersPage' })
   .add(repricersPage, { id: 'RepricersPage' })
+  .add(priceChangeRecord, { id: 'PriceChange' })
+  .add(priceChangesPage, { id: 'PriceChangesPage' })
   .add(listMeta, { id: 'ListMeta' })
   .add(feeEstimates, { id: 'FeeEstimates' })
   .add(problemSchema, { id: 'Problem' })
@@ -56,6 +61,10 @@ descriptions
   .add(repricerRecord.shape.fixed_fulfilment_fee, { description: 'Computed: the `fulfilment` fee of the product\'s fee estimate for the connector and stock mode.' })
   .add(repricerRecord.shape.min_profit, { description: 'The request\'s `min_profit` (default 0).' })
   .add(offerRecord.shape.rating_count, { description: 'Numeric text, not a number.' })
+  .add(priceChangeRecord, { description: 'A repricing decision: the price a repricer wants for the client\'s offer, and why (README "Automated repricing").' })
+  .add(priceChangeRecord.shape.reason, {
+    description: '`undercut` (just under the lowest competitor), `floor` (held at `min_price`), `ceiling` (held at `preferred_price`) or `no_competition`.',
+  })
   .add(problemSchema, { description: 'RFC 9457 problem details; `errors` lists each invalid field of a 400.' })
   .add(conflictProblemSchema, { description: 'A problem whose `existing_id` names the repricer that already holds the (product, connector) slot.' })
   .add(createRepricerBody, { description: 'Unknown fields are refused and types are never coerced.' })

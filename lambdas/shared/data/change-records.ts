@@ -1,18 +1,30 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue as LambdaAttributeValue } from 'aws-lambda';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { clientIdOfKey, offerIdOfSortKey, OFFER_SK_PREFIX } from './keys.js';
+import { clientIdOfKey, offerIdOfSortKey, OFFER_SK_PREFIX, SLOT_SK_PREFIX } from './keys.js';
+import { storedPriceChange } from './price-change-list.js';
 import { OFFER_LIST, storedOffer } from './offer-list.js';
 import type { OfferHint } from './offer-maintenance.js';
 
 /**
- * What one item change on the table's stream means for derived lists: an offer or a product
- * that may have changed, or a rebuild request. Everything else (listings and nodes the
- * maintainer writes itself, clients, repricers) means nothing here.
+ * What one item change on the table's stream means for the event handlers: an offer, product
+ * or price change whose lists may need work, a repricer slot whose product needs a repricing
+ * decision, or a rebuild request. Everything else (listings and nodes the maintainer writes
+ * itself, decision states, clients) means nothing here.
  */
-export type ListChange =
-  | { readonly kind: 'offer'; readonly clientId: string; readonly hint: OfferHint }
+export interface PriceChangeHint {
+  readonly productCode: string;
+  readonly sk: string;
+  readonly id: number;
+  readonly repricerId: number;
+  readonly reason: string;
+}
+
+export type StreamChange =
+  | { readonly kind: 'offer'; readonly clientId: string; readonly hint: OfferHint; readonly products: readonly string[] }
   | { readonly kind: 'product'; readonly clientId: string; readonly code: string }
+  | { readonly kind: 'slot'; readonly clientId: string; readonly code: string }
+  | { readonly kind: 'priceChange'; readonly clientId: string; readonly hint: PriceChangeHint }
   | { readonly kind: 'rebuild'; readonly clientId: string; readonly requestId: string };
 
 type Image = Record<string, LambdaAttributeValue> | undefined;
@@ -20,7 +32,7 @@ type Image = Record<string, LambdaAttributeValue> | undefined;
 const plain = (image: Image): Record<string, unknown> | undefined =>
   image ? unmarshall(image as Record<string, AttributeValue>) : undefined;
 
-export const listChangeOf = (keys: Image, oldImage: Image, newImage: Image): ListChange | undefined => {
+export const streamChangeOf = (keys: Image, oldImage: Image, newImage: Image): StreamChange | undefined => {
   const key = plain(keys);
   const pk = typeof key?.pk === 'string' ? key.pk : undefined;
   const sk = typeof key?.sk === 'string' ? key.sk : undefined;
@@ -29,8 +41,15 @@ export const listChangeOf = (keys: Image, oldImage: Image, newImage: Image): Lis
   if (!clientId) return undefined;
   const [, , kind, code] = pk.split('#');
   if (kind === 'REBUILD') return { kind: 'rebuild', clientId, requestId: sk };
+  if (kind === 'PC' && code !== undefined) {
+    const image = storedPriceChange.safeParse(plain(newImage) ?? plain(oldImage));
+    if (!image.success) return undefined;
+    const { record } = image.data;
+    return { kind: 'priceChange', clientId, hint: { productCode: record.product_code, sk, id: record.id, repricerId: record.repricer_id, reason: record.reason } };
+  }
   if (kind !== 'P' || code === undefined) return undefined;
   if (sk === 'PRODUCT') return { kind: 'product', clientId, code: decodeURIComponent(code) };
+  if (sk.startsWith(SLOT_SK_PREFIX)) return { kind: 'slot', clientId, code: decodeURIComponent(code) };
   if (!sk.startsWith(OFFER_SK_PREFIX)) return undefined;
   const images = [oldImage, newImage].map(plain).flatMap((image) => {
     const parsed = storedOffer.safeParse(image);
@@ -39,6 +58,8 @@ export const listChangeOf = (keys: Image, oldImage: Image, newImage: Image): Lis
   return {
     kind: 'offer',
     clientId,
+    // The product the offer left needs a decision too, when it moved.
+    products: [...new Set([decodeURIComponent(code), ...images.map((offer) => offer.product_code)])],
     hint: {
       offerId: offerIdOfSortKey(sk),
       productCode: decodeURIComponent(code),

@@ -1,8 +1,8 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './dynamo.js';
 import { counterKey } from './keys.js';
 
-export type CounterName = 'repricer' | 'offer' | 'product' | 'connector';
+export type CounterName = 'repricer' | 'offer' | 'product' | 'connector' | 'priceChange';
 
 /**
  * Reserves `count` consecutive ids with one atomic ADD and returns the first. Ids are unique and
@@ -22,4 +22,36 @@ export const reserveIds = async (name: CounterName, count = 1): Promise<number> 
   const last = Number(result.Attributes?.value);
   if (!Number.isSafeInteger(last)) throw new Error(`Counter ${name} returned no value`);
   return last - count + 1;
+};
+
+/**
+ * Reserves ids like `reserveIds`, together with a time that is later than the time of every
+ * earlier reservation of this counter: records numbered from it are in time order too, so a
+ * list sorted by id is also sorted by creation time.
+ */
+export const reserveTimedIds = async (name: CounterName, count: number, now = Date.now()): Promise<{ first: number; at: string }> => {
+  let at = now;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const result = await documentClient.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: counterKey(name),
+          UpdateExpression: 'ADD #value :count SET #at = :at',
+          ConditionExpression: 'attribute_not_exists(#at) OR #at < :at',
+          ExpressionAttributeNames: { '#value': 'value', '#at': 'at' },
+          ExpressionAttributeValues: { ':count': count, ':at': at },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      const last = Number(result.Attributes?.value);
+      if (!Number.isSafeInteger(last)) throw new Error(`Counter ${name} returned no value`);
+      return { first: last - count + 1, at: new Date(at).toISOString() };
+    } catch (error) {
+      if ((error as Error).name !== 'ConditionalCheckFailedException' || attempt >= 5) throw error;
+      // Another reservation took a later time (a clock ahead of ours): go one millisecond past it.
+      const current = await documentClient.send(new GetCommand({ TableName: tableName(), Key: counterKey(name), ConsistentRead: true }));
+      at = Math.max(at, Number(current.Item?.at ?? 0)) + 1;
+    }
+  }
 };

@@ -50,6 +50,8 @@ export const repricerSlotKey = (clientId: string, productCode: string, connector
   sk: `${SLOT_SK_PREFIX}${part(connectorUid)}`,
 });
 export const repricerKey = (clientId: string, id: number) => ({ pk: `${tenant(clientId)}#R#${id}`, sk: 'REPRICER' });
+/** A product's price changes, beside (not in) its partition: a repricing decision never reads them. */
+export const priceChangePartition = (clientId: string, code: string) => `${tenant(clientId)}#PC#${part(code)}`;
 
 /** A listing partition: one cell of one ranked entity, sorted by id (sk) and by the listing GSIs. */
 export const listingPartition = (clientId: string, tag: string, cell: string) => `${tenant(clientId)}#${tag}#${cell}`;

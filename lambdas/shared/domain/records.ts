@@ -104,6 +104,26 @@ export const repricerRecord = z.strictObject({
   updated_at: timestamp,
 });
 
+export const PRICE_CHANGE_REASON_VALUES = ['undercut', 'floor', 'ceiling', 'no_competition'] as const;
+
+/** A decision of a repricer (README "Automated repricing"): the price it wants for an offer, and why. */
+export const priceChangeRecord = z.strictObject({
+  id: stored.id,
+  uid: z.uuid(),
+  repricer_id: z.int().positive(),
+  /** The marketplace id of the client's offer the decision is for. */
+  offer_id: z.string().min(1).max(128),
+  product_code: productCode,
+  connector: connectorUid,
+  old_price: z.number(),
+  new_price: z.number(),
+  reason: z.enum(PRICE_CHANGE_REASON_VALUES),
+  lowest_competitor_price: z.number().nullable(),
+  /** The marketplace id of the lowest competitor's offer. */
+  competitor_offer_id: z.string().nullable(),
+  created_at: timestamp,
+});
+
 export const listMeta = z.strictObject({ total: z.int().min(0), limit: z.int().min(1), start: z.int().min(0) });
 export const offersPage = z.strictObject({ meta: listMeta, offers: z.array(offerRecord) });
 
@@ -114,4 +134,5 @@ export type ConnectorType = z.infer<typeof connectorTypeRecord>;
 export type Product = z.infer<typeof productRecord>;
 export type Offer = z.infer<typeof offerRecord>;
 export type Repricer = z.infer<typeof repricerRecord>;
+export type PriceChange = z.infer<typeof priceChangeRecord>;
 export type OffersPage = z.infer<typeof offersPage>;

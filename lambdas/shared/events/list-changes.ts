@@ -15,6 +15,13 @@ export const listChangesMessage = z.object({
     }),
   ),
   products: z.array(z.string().min(1)),
+  priceChanges: z.array(
+    z.object({ productCode: z.string().min(1), sk: z.string().min(1), id: z.int().positive(), repricerId: z.int().positive(), reason: z.string() }),
+  ),
   rebuilds: z.array(z.string().min(1)),
 });
 export type ListChangesMessage = z.infer<typeof listChangesMessage>;
+
+/** A message to the repricing evaluator: the products of one tenant whose repricers may have something to decide. */
+export const repricingMessage = z.object({ clientId: z.string().min(1), products: z.array(z.string().min(1)) });
+export type RepricingMessage = z.infer<typeof repricingMessage>;

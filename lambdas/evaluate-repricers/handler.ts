@@ -1,0 +1,23 @@
+import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { mapLimit } from '../shared/data/concurrency.js';
+import { DEFAULT_PRICE_CHANGE_RETENTION_DAYS } from '../shared/domain/repricing.js';
+import { repricingMessage } from '../shared/events/list-changes.js';
+import { logger } from '../shared/logger.js';
+import { evaluateProduct } from './evaluate.js';
+
+/**
+ * The repricing evaluator: one message at a time per tenant (a FIFO message group), it lets the
+ * repricers of the products named decide. A failed message stops its group (FIFO): it and the
+ * ones after it are retried, then dead-lettered.
+ */
+const retentionDays = Number(process.env.PRICE_CHANGE_RETENTION_DAYS ?? DEFAULT_PRICE_CHANGE_RETENTION_DAYS);
+if (!Number.isInteger(retentionDays) || retentionDays < 1) throw new Error('PRICE_CHANGE_RETENTION_DAYS must be a positive integer');
+
+const handleRecord = async (record: SQSRecord): Promise<void> => {
+  const message = repricingMessage.parse(JSON.parse(record.body));
+  const changes = (await mapLimit(message.products, (code) => evaluateProduct(message.clientId, code, retentionDays), 8)).flat();
+  if (changes.length > 0) logger.info('Prices decided', { clientId: message.clientId, products: message.products.length, priceChanges: changes.length });
+};
+
+export const handler = async (event: SQSEvent) => processPartialResponse(event, handleRecord, new SqsFifoPartialProcessorAsync());

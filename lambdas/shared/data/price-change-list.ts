@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import * as z from 'zod';
+import { priceChangeRecord, type PriceChange } from '../domain/records.js';
+import { part } from './keys.js';
+import { dictionaryOf, recordCodec } from './ranked/record-codec.js';
+import type { RankedList } from './ranked/ranked-list.js';
+import { idKey } from './sort-keys.js';
+
+/**
+ * The price-change entity, declared once. The canonical item is written by the repricing
+ * evaluator under the product (one per decision, keyed so that a replayed evaluation writes
+ * the same item again); two lists are derived from it by the list maintainer:
+ *  - the tenant's, with one cell per reason (`GET /v1/price-changes`, `reason` filter);
+ *  - each product's, with one cell per repricer and reason (the `product_code` and
+ *    `repricer_id` filters, and `GET /v1/repricers/{id}/price-changes`).
+ * Ids are reserved with a time later than every earlier one (counters.ts reserveTimedIds), so
+ * the id order is also the `created_at` order and one order serves both sorts.
+ */
+export const PRICE_CHANGE_SCHEMA_VERSION = 1;
+
+export const storedPriceChange = z.object({
+  entity: z.literal('priceChange'),
+  sv: z.literal(PRICE_CHANGE_SCHEMA_VERSION),
+  record: priceChangeRecord,
+});
+export type StoredPriceChange = z.infer<typeof storedPriceChange>;
+
+export const priceChangeSourceDigest = (stored: StoredPriceChange): string =>
+  createHash('sha256').update(JSON.stringify(stored)).digest('base64url').slice(0, 16);
+
+const template: PriceChange = {
+  id: 0,
+  uid: '00000000-0000-4000-8000-000000000000',
+  repricer_id: 0,
+  offer_id: '',
+  product_code: '',
+  connector: '',
+  old_price: 0,
+  new_price: 0,
+  reason: 'undercut',
+  lowest_competitor_price: 0,
+  competitor_offer_id: '',
+  created_at: '2026-01-01T00:00:00.000Z',
+};
+const codec = recordCodec(priceChangeRecord, [dictionaryOf(template)]);
+const orders = { id: { keyOf: (stored: StoredPriceChange) => idKey(stored.record.id) } };
+
+export const PRICE_CHANGE_LIST: RankedList<StoredPriceChange, PriceChange> = {
+  entity: 'priceChange',
+  tag: 'CL',
+  idOf: (stored) => stored.record.id,
+  cellOf: (stored) => stored.record.reason,
+  orders,
+  codec,
+};
+
+export const productChangeCell = (repricerId: number, reason: string) => `${repricerId}|${reason}`;
+
+export const PRODUCT_PRICE_CHANGE_LIST: RankedList<StoredPriceChange, PriceChange> = {
+  entity: 'productPriceChange',
+  tag: 'PCL',
+  idOf: (stored) => stored.record.id,
+  cellOf: (stored) => productChangeCell(stored.record.repricer_id, stored.record.reason),
+  orders,
+  codec,
+};
+
+/** The lists of one product live under a scope of their own inside the tenant's keys. */
+export const productScope = (clientId: string, productCode: string) => `${clientId}#PS=${part(productCode)}`;

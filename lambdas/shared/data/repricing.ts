@@ -1,0 +1,169 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
+import { DEFAULT_PRICE_STEP, type Decision } from '../domain/repricing.js';
+import type { PriceChange, Product } from '../domain/records.js';
+import { mapLimit } from './concurrency.js';
+import { reserveTimedIds } from './counters.js';
+import { documentClient, tableName } from './dynamo.js';
+import { connectorKey, part, priceChangePartition, productPartition } from './keys.js';
+import { storedOffer, type StoredOffer } from './offer-list.js';
+import { PRICE_CHANGE_SCHEMA_VERSION, type StoredPriceChange } from './price-change-list.js';
+import { storedProduct } from './products.js';
+
+/**
+ * What the repricing evaluator reads and writes. Everything a product's repricers need is in
+ * the product's partition, read with one consistent Query: the product, its offers (own and
+ * other sellers'), its repricer slots (with each repricer's bounds) and the last decision of
+ * each repricer for each offer. A decision writes the price change (in the product's price
+ * change partition), under a key made of the repricer, the offer and the decision's number,
+ * then the decision state: an evaluation run again after a failure in between writes the same
+ * price change again, not a second one.
+ */
+type Item = Record<string, NativeAttributeValue>;
+
+export const repricerSlot = z.object({
+  repricerId: z.int().positive(),
+  enabled: z.boolean(),
+  connector: z.string(),
+  min_price: z.number(),
+  preferred_price: z.number(),
+});
+export type RepricerSlot = z.infer<typeof repricerSlot>;
+
+const decisionState = z.object({ repricerId: z.int(), offerId: z.string(), decisions: z.int().min(0), lastPrice: z.number() });
+type DecisionState = z.infer<typeof decisionState>;
+
+export interface ProductForRepricing {
+  readonly product: Product;
+  readonly offers: StoredOffer[];
+  readonly slots: RepricerSlot[];
+  readonly decisions: Map<string, DecisionState>;
+}
+
+const DECISION_SK = 'DECISION#';
+const decisionKey = (clientId: string, code: string, repricerId: number, offerId: string) => ({
+  pk: productPartition(clientId, code),
+  sk: `${DECISION_SK}${repricerId}#${part(offerId)}`,
+});
+export const decisionId = (repricerId: number, offerId: string) => `${repricerId}#${offerId}`;
+
+export const PRICE_CHANGE_SK_PREFIX = 'PC#';
+/** The price change a repricer's n-th decision for an offer writes: the same key however often it is written. */
+export const priceChangeKey = (clientId: string, code: string, repricerId: number, offerId: string, n: number) => ({
+  pk: priceChangePartition(clientId, code),
+  sk: `${PRICE_CHANGE_SK_PREFIX}${repricerId}#${part(offerId)}#${String(n).padStart(8, '0')}`,
+});
+
+export const readProductForRepricing = async (clientId: string, code: string): Promise<ProductForRepricing | undefined> => {
+  const items: Item[] = [];
+  let start: Item | undefined;
+  do {
+    const result = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': productPartition(clientId, code) },
+        ConsistentRead: true,
+        ReturnConsumedCapacity: 'TOTAL',
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    items.push(...(result.Items ?? []));
+    start = result.LastEvaluatedKey;
+  } while (start);
+  const productItem = items.find((item) => item.entity === 'product');
+  if (!productItem) return undefined;
+  const decisions = new Map<string, DecisionState>();
+  for (const item of items.filter((i) => i.entity === 'repricerDecision')) {
+    const state = decisionState.parse(item);
+    decisions.set(decisionId(state.repricerId, state.offerId), state);
+  }
+  return {
+    product: storedProduct.parse(productItem).record,
+    offers: items.filter((item) => item.entity === 'offer').map((item) => storedOffer.parse(item)),
+    slots: items.filter((item) => item.entity === 'repricerSlot').map((item) => repricerSlot.parse(item)),
+    decisions,
+  };
+};
+
+const stepCache = new Map<string, { step: number; at: number }>();
+const STEP_CACHE_MS = 60_000;
+
+/** A connector type's price increment (an operator setting of the connector type; 1.00 when unset). */
+export const priceStepOf = async (connector: string): Promise<number> => {
+  const cached = stepCache.get(connector);
+  if (cached && Date.now() - cached.at < STEP_CACHE_MS) return cached.step;
+  const result = await documentClient.send(new GetCommand({ TableName: tableName(), Key: connectorKey(connector) }));
+  const step = typeof result.Item?.priceStep === 'number' && result.Item.priceStep > 0 ? result.Item.priceStep : DEFAULT_PRICE_STEP;
+  stepCache.set(connector, { step, at: Date.now() });
+  return step;
+};
+
+export interface RepricerDecision extends Decision {
+  readonly repricerId: number;
+  readonly connector: string;
+}
+
+/**
+ * Records decisions of one product: ids and a creation time for all of them, then each price
+ * change (written only if its key is new) followed by its decision state.
+ */
+export const recordDecisions = async (
+  clientId: string,
+  product: ProductForRepricing,
+  decisions: readonly RepricerDecision[],
+  retentionDays: number,
+): Promise<PriceChange[]> => {
+  if (decisions.length === 0) return [];
+  const { first, at } = await reserveTimedIds('priceChange', decisions.length);
+  const expiresAt = Math.floor(Date.parse(at) / 1000) + retentionDays * 86_400;
+  const code = product.product.code;
+  return mapLimit(
+    decisions.map((decision, i) => ({ decision, id: first + i })),
+    async ({ decision, id }) => {
+      const previous = product.decisions.get(decisionId(decision.repricerId, decision.offerId));
+      const n = (previous?.decisions ?? 0) + 1;
+      const record: PriceChange = {
+        id,
+        uid: crypto.randomUUID(),
+        repricer_id: decision.repricerId,
+        offer_id: decision.offerId,
+        product_code: code,
+        connector: decision.connector,
+        old_price: decision.oldPrice,
+        new_price: decision.price,
+        reason: decision.reason,
+        lowest_competitor_price: decision.lowest?.price ?? null,
+        competitor_offer_id: decision.lowest?.offerId ?? null,
+        created_at: at,
+      };
+      const stored: StoredPriceChange = { entity: 'priceChange', sv: PRICE_CHANGE_SCHEMA_VERSION, record };
+      let written = record;
+      try {
+        await documentClient.send(
+          new PutCommand({
+            TableName: tableName(),
+            Item: { ...priceChangeKey(clientId, code, decision.repricerId, decision.offerId, n), ...stored, expiresAt },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        );
+      } catch (error) {
+        if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+        // Written by an earlier run of this evaluation: that one is the price change.
+        const existing = await documentClient.send(
+          new GetCommand({ TableName: tableName(), Key: priceChangeKey(clientId, code, decision.repricerId, decision.offerId, n), ConsistentRead: true }),
+        );
+        written = (existing.Item as StoredPriceChange).record;
+      }
+      await documentClient.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: decisionKey(clientId, code, decision.repricerId, decision.offerId),
+          UpdateExpression: 'SET entity = :entity, repricerId = :repricer, offerId = :offer, decisions = :n, lastPrice = :price',
+          ExpressionAttributeValues: { ':entity': 'repricerDecision', ':repricer': decision.repricerId, ':offer': decision.offerId, ':n': n, ':price': decision.price },
+        }),
+      );
+      return written;
+    },
+  );
+};

@@ -1,0 +1,139 @@
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { TABLE_NAME_ENV } from '../table-schema.js';
+import { ApiFunction } from './api-function.js';
+import { grantTableAccess } from './table-access.js';
+
+/** How the table's change stream reaches the list maintainer and the repricing evaluator (README "Data model"). */
+export const CHANGE_HANDLERS = {
+  forwarderEntry: 'lambdas/forward-changes/handler.ts',
+  maintainerEntry: 'lambdas/maintain-lists/handler.ts',
+  evaluatorEntry: 'lambdas/evaluate-repricers/handler.ts',
+  /**
+   * Stream records per forwarder invocation. No batching window: a change is forwarded at
+   * once, and records that arrive while a batch runs make up the next one.
+   */
+  streamBatchSize: 100,
+  streamRetryAttempts: 10,
+  /** Messages per consumer invocation (SQS FIFO allows at most 10). */
+  queueBatchSize: 10,
+  consumerTimeout: Duration.seconds(60),
+  consumerMemoryMb: 1024,
+  /** A message that failed this many times goes to its dead-letter queue (alarmed). */
+  maxReceiveCount: 5,
+  /** Only canonical changes wake the forwarder: listings, nodes and decision states never do. */
+  streamEntities: ['offer', 'product', 'repricerSlot', 'priceChange', 'rebuildRequest'],
+} as const;
+
+export interface ChangeHandlersProps {
+  readonly projectRoot: string;
+  readonly table: ITable;
+  readonly removalPolicy: RemovalPolicy;
+  readonly logRetention: RetentionDays;
+  readonly logLevel: string;
+  /** Days a price change is kept before DynamoDB's TTL deletes it. */
+  readonly priceChangeRetentionDays: string;
+}
+
+/** A FIFO work queue and its FIFO dead-letter queue. */
+class FifoWork extends Construct {
+  readonly queue: Queue;
+  readonly deadLetters: Queue;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.deadLetters = new Queue(this, 'DeadLetters', {
+      fifo: true,
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.queue = new Queue(this, 'Queue', {
+      fifo: true,
+      // Six times the consumer's timeout, as Lambda advises, so a slow batch is not handed out twice.
+      visibilityTimeout: Duration.seconds(CHANGE_HANDLERS.consumerTimeout.toSeconds() * 6),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: CHANGE_HANDLERS.maxReceiveCount },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+  }
+}
+
+/**
+ * The event-driven functions: DynamoDB Streams -> forwarder (one message per tenant and batch
+ * to each queue) -> SQS FIFO queues grouped by tenant -> list maintainer and repricing
+ * evaluator, each with partial-batch failure reporting and a dead-letter queue.
+ */
+export class ChangeHandlers extends Construct {
+  readonly lists: FifoWork;
+  readonly repricing: FifoWork;
+  readonly streamFailures: Queue;
+  readonly forwarder: ApiFunction;
+  readonly maintainer: ApiFunction;
+  readonly evaluator: ApiFunction;
+
+  constructor(scope: Construct, id: string, props: ChangeHandlersProps) {
+    super(scope, id);
+    const shared = { projectRoot: props.projectRoot, removalPolicy: props.removalPolicy, logRetention: props.logRetention, logLevel: props.logLevel };
+    this.lists = new FifoWork(this, 'ListChanges');
+    this.repricing = new FifoWork(this, 'Repricing');
+    this.streamFailures = new Queue(this, 'StreamFailures', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    Validations.of(this.streamFailures).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is the dead-letter destination of the stream event source mapping; its depth is alarmed.',
+    });
+
+    this.forwarder = new ApiFunction(this, 'Forwarder', {
+      ...shared,
+      entry: CHANGE_HANDLERS.forwarderEntry,
+      description: 'the change-stream forwarder',
+      environment: { LIST_QUEUE_URL: this.lists.queue.queueUrl, REPRICING_QUEUE_URL: this.repricing.queue.queueUrl },
+    });
+    props.table.grantStreamRead(this.forwarder.role);
+    this.lists.queue.grantSendMessages(this.forwarder.role);
+    this.repricing.queue.grantSendMessages(this.forwarder.role);
+    this.forwarder.function.addEventSource(
+      new DynamoEventSource(props.table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: CHANGE_HANDLERS.streamBatchSize,
+        retryAttempts: CHANGE_HANDLERS.streamRetryAttempts,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        onFailure: new SqsDlq(this.streamFailures),
+        filters: (['NewImage', 'OldImage'] as const).map((image) =>
+          FilterCriteria.filter({ dynamodb: { [image]: { entity: { S: FilterRule.or(...CHANGE_HANDLERS.streamEntities) } } } }),
+        ),
+      }),
+    );
+
+    const consumer = (consumerId: string, entry: string, description: string, work: FifoWork, environment: Record<string, string> = {}) => {
+      const fn = new ApiFunction(this, consumerId, {
+        ...shared,
+        entry,
+        description,
+        environment: { [TABLE_NAME_ENV]: props.table.tableName, ...environment },
+        timeout: CHANGE_HANDLERS.consumerTimeout,
+        memorySize: CHANGE_HANDLERS.consumerMemoryMb,
+      });
+      grantTableAccess(fn.role, props.table, 'readWrite');
+      fn.function.addEventSource(new SqsEventSource(work.queue, { batchSize: CHANGE_HANDLERS.queueBatchSize, reportBatchItemFailures: true }));
+      return fn;
+    };
+    this.maintainer = consumer('Maintainer', CHANGE_HANDLERS.maintainerEntry, 'the list maintainer (offer and price-change listings and counts)', this.lists);
+    this.evaluator = consumer('Evaluator', CHANGE_HANDLERS.evaluatorEntry, 'the repricing evaluator', this.repricing, {
+      PRICE_CHANGE_RETENTION_DAYS: props.priceChangeRetentionDays,
+    });
+  }
+}
