@@ -21,7 +21,12 @@ import type { PriceChange } from '../domain/records.js';
  */
 type Change = Reconciliation<StoredPriceChange, PriceChange>;
 
-export const reconcilePriceChanges = async (clientId: string, hints: readonly PriceChangeHint[], seq: string): Promise<number> => {
+export const reconcilePriceChanges = async (
+  clientId: string,
+  hints: readonly PriceChangeHint[],
+  seq: string,
+  options: { readonly force?: boolean } = {},
+): Promise<number> => {
   if (hints.length === 0) return 0;
   const canonical = new Map(
     (await batchGet(hints.map((hint) => ({ pk: priceChangePartition(clientId, hint.productCode), sk: hint.sk })))).map((item) => [
@@ -42,7 +47,8 @@ export const reconcilePriceChanges = async (clientId: string, hints: readonly Pr
   const productChanges = new Map<string, Change[]>();
   for (const hint of hints) {
     const stored = canonical.get(hint.sk);
-    const target = stored ? { source: stored, record: stored.record, src: priceChangeSourceDigest(stored) } : undefined;
+    const origin = { pk: priceChangePartition(clientId, hint.productCode), sk: hint.sk };
+    const target = stored ? { source: stored, record: stored.record, src: priceChangeSourceDigest(stored), origin } : undefined;
     const tenantKey = listingKey(clientId, PRICE_CHANGE_LIST, hint.reason, hint.id);
     const tenantCurrent = tenantListed.get(tenantKey.sk);
     tenantChanges.push({ ...(tenantCurrent ? { current: tenantCurrent } : {}), ...(target ? { target } : {}) });
@@ -51,7 +57,7 @@ export const reconcilePriceChanges = async (clientId: string, hints: readonly Pr
     const productCurrent = productListed.get(`${productKey.pk}|${productKey.sk}`);
     productChanges.set(scope, [...(productChanges.get(scope) ?? []), { ...(productCurrent ? { current: productCurrent } : {}), ...(target ? { target } : {}) }]);
   }
-  let moved = await applyBatched(clientId, PRICE_CHANGE_LIST, tenantChanges, seq);
-  for (const [scope, changes] of productChanges) moved += await applyBatched(scope, PRODUCT_PRICE_CHANGE_LIST, changes, seq);
+  let moved = await applyBatched(clientId, PRICE_CHANGE_LIST, tenantChanges, seq, options);
+  for (const [scope, changes] of productChanges) moved += await applyBatched(scope, PRODUCT_PRICE_CHANGE_LIST, changes, seq, options);
   return moved;
 };

@@ -4,12 +4,15 @@ import { DIRECTORY_INDEX } from '../../../lib/table-schema.js';
 import { logger } from '../logger.js';
 import { batchGet } from './batch.js';
 import { documentClient, tableName } from './dynamo.js';
-import { listingPartition, offerKey, productPartition, rebuildKey, repricerKey, SLOT_SK_PREFIX, productsDirectory } from './keys.js';
+import { listingPartition, offerKey, priceChangePartition, productPartition, productsDirectory, rebuildKey, repricerKey, SLOT_SK_PREFIX } from './keys.js';
 import { OFFER_LIST, storedOffer } from './offer-list.js';
 import { hintOf, reconcileOffers } from './offer-maintenance.js';
 import { readLookups } from './offers-write.js';
 import { applyBatched, type Reconciliation } from './ranked/apply-batched.js';
-import { listingKey, placeOfListing, recordOfListing } from './ranked/listings.js';
+import { listingKey, originOfListing, placeOfListing, recordOfListing } from './ranked/listings.js';
+import { PRICE_CHANGE_LIST, PRODUCT_PRICE_CHANGE_LIST, productScope, storedPriceChange, type StoredPriceChange } from './price-change-list.js';
+import { reconcilePriceChanges } from './price-change-maintenance.js';
+import { PRICE_CHANGE_REASONS } from '../domain/repricing.js';
 import { countedCells, readAllPlaces, recountOrder } from './ranked/recount.js';
 import { REPRICER_LIST, repricerCell, repricerSourceDigest, storedRepricer, type StoredRepricer } from './repricer-list.js';
 import type { Repricer } from '../domain/records.js';
@@ -20,9 +23,11 @@ import type { Repricer } from '../domain/records.js';
  * the change stream like any other change, so the rebuild runs one step at a time in the
  * tenant's queue, between the tenant's other changes, and is safe while the API serves. Each
  * step records its progress on the request, which starts the next step:
- *  1. products: every product's offers and repricers are listed afresh (PRODUCTS_PER_STEP at a time);
- *  2. sweep: listing items no canonical item accounts for are removed, one page of one cell a step;
- *  3. count: every node is recounted from the listings.
+ *  1. products: every product's offers, repricers and price changes are listed afresh
+ *     (PRODUCTS_PER_STEP at a time); the product's own price-change list is swept and recounted;
+ *  2. sweep: tenant-wide listing items no canonical item accounts for are removed, one page of
+ *     one cell a step;
+ *  3. count: every tenant-wide node is recounted from the listings.
  * A step that runs twice does the same thing twice. Progress is readable while it runs.
  */
 const PRODUCTS_PER_STEP = 50;
@@ -92,6 +97,55 @@ const reconcileRepricers = async (clientId: string, ids: readonly number[], seq:
   await applyBatched(clientId, REPRICER_LIST, changes, seq, { force: true });
 };
 
+const queryAll = async (pk: string): Promise<Item[]> => {
+  const items: Item[] = [];
+  let start: Item | undefined;
+  do {
+    const result = await queryPage({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': pk },
+      ConsistentRead: true,
+      ...(start ? { ExclusiveStartKey: start } : {}),
+    });
+    items.push(...(result.Items ?? []));
+    start = result.LastEvaluatedKey;
+  } while (start);
+  return items;
+};
+
+type CanonicalChanges = readonly { readonly sk: string; readonly stored: StoredPriceChange }[];
+
+const priceChangesOf = async (clientId: string, code: string): Promise<CanonicalChanges> =>
+  (await queryAll(priceChangePartition(clientId, code))).map((item) => ({ sk: String(item.sk), stored: storedPriceChange.parse(item) }));
+
+/** Some products' price changes, listed afresh in both lists (one pass: each node counts it once). */
+const relistPriceChanges = (clientId: string, byProduct: ReadonlyMap<string, CanonicalChanges>, seq: string) =>
+  reconcilePriceChanges(
+    clientId,
+    [...byProduct].flatMap(([code, canonical]) =>
+      canonical.map(({ sk, stored }) => ({ productCode: code, sk, id: stored.record.id, repricerId: stored.record.repricer_id, reason: stored.record.reason })),
+    ),
+    seq,
+    { force: true },
+  );
+
+/** A product's own price-change list, swept of listings no price change accounts for and recounted. */
+const sweepProductPriceChanges = async (clientId: string, code: string, canonical: CanonicalChanges, seq: string): Promise<void> => {
+  const scope = productScope(clientId, code);
+  const cells = new Set([...canonical.map(({ stored }) => PRODUCT_PRICE_CHANGE_LIST.cellOf(stored)), ...(await countedCells(scope, PRODUCT_PRICE_CHANGE_LIST))]);
+  const byId = new Map(canonical.map(({ stored }) => [stored.record.id, stored]));
+  const listed = (await Promise.all([...cells].map((cell) => queryAll(listingPartition(scope, PRODUCT_PRICE_CHANGE_LIST.tag, cell))))).flat();
+  const stray = listed.filter((item) => {
+    const place = placeOfListing(PRODUCT_PRICE_CHANGE_LIST, item);
+    const stored = byId.get(place.id);
+    return !stored || PRODUCT_PRICE_CHANGE_LIST.cellOf(stored) !== place.cell;
+  });
+  await applyBatched(scope, PRODUCT_PRICE_CHANGE_LIST, stray.map((current) => ({ current })), seq);
+  const places = await readAllPlaces(scope, PRODUCT_PRICE_CHANGE_LIST, cells);
+  await recountOrder(scope, PRODUCT_PRICE_CHANGE_LIST, 'id', places);
+};
+
 const productsStep = async (clientId: string, request: RebuildRequest, seq: string): Promise<Partial<RebuildRequest>> => {
   const page = await queryPage({
     TableName: tableName(),
@@ -124,6 +178,9 @@ const productsStep = async (clientId: string, request: RebuildRequest, seq: stri
   }
   await reconcileOffers(clientId, offers.map(hintOf), seq, { force: true });
   await reconcileRepricers(clientId, repricerIds, seq);
+  const changes = new Map(await Promise.all(codes.map(async (code) => [code, await priceChangesOf(clientId, code)] as const)));
+  await relistPriceChanges(clientId, changes, seq);
+  for (const [code, canonical] of changes) await sweepProductPriceChanges(clientId, code, canonical, seq);
   const offerCells = [...new Set([...request.offerCells, ...offers.map((offer) => OFFER_LIST.cellOf(offer))])];
   if (page.LastEvaluatedKey) return { cursor: JSON.stringify(page.LastEvaluatedKey), products: request.products + codes.length, offerCells };
   const cells = [...new Set([...offerCells, ...(await countedCells(clientId, OFFER_LIST))])];
@@ -131,7 +188,11 @@ const productsStep = async (clientId: string, request: RebuildRequest, seq: stri
     phase: 'sweep',
     products: request.products + codes.length,
     offerCells,
-    sweep: [...cells.map((cell) => `${OFFER_LIST.tag}|${cell}`), ...[true, false].map((on) => `${REPRICER_LIST.tag}|${repricerCell(on)}`)],
+    sweep: [
+      ...cells.map((cell) => `${OFFER_LIST.tag}|${cell}`),
+      ...[true, false].map((on) => `${REPRICER_LIST.tag}|${repricerCell(on)}`),
+      ...PRICE_CHANGE_REASONS.map((reason) => `${PRICE_CHANGE_LIST.tag}|${reason}`),
+    ],
   };
 };
 
@@ -172,13 +233,25 @@ const strayRepricers = async (clientId: string, items: readonly Item[]): Promise
   });
 };
 
+/** Price changes listed tenant-wide whose canonical item (named by the listing's origin) is gone. */
+const strayPriceChanges = async (items: readonly Item[]): Promise<Item[]> => {
+  const origins = items.map((item) => originOfListing(item));
+  const found = new Set(
+    (await batchGet(origins.flatMap((origin) => (origin ? [origin] : [])))).map((item) => `${String(item.pk)}|${String(item.sk)}`),
+  );
+  return items.filter((_, i) => {
+    const origin = origins[i];
+    return !origin || !found.has(`${origin.pk}|${origin.sk}`);
+  });
+};
+
 const sweepStep = async (clientId: string, request: RebuildRequest, seq: string): Promise<Partial<RebuildRequest>> => {
   const [partition, ...rest] = request.sweep;
   if (partition === undefined) return { phase: 'count', sweep: [] };
   const separator = partition.indexOf('|');
   const tag = partition.slice(0, separator);
   const cell = partition.slice(separator + 1);
-  const isOffers = tag === OFFER_LIST.tag;
+  const kind = tag === OFFER_LIST.tag ? 'offers' : tag === REPRICER_LIST.tag ? 'repricers' : 'priceChanges';
   const page = await queryPage({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk',
@@ -188,9 +261,17 @@ const sweepStep = async (clientId: string, request: RebuildRequest, seq: string)
     ...(request.cursor ? { ExclusiveStartKey: JSON.parse(request.cursor) as Item } : {}),
   });
   const items = page.Items ?? [];
-  const stray = isOffers ? await strayOffers(clientId, items) : await strayRepricers(clientId, items);
-  if (isOffers) await applyBatched(clientId, OFFER_LIST, stray.map((current) => ({ current })), seq);
-  else await applyBatched(clientId, REPRICER_LIST, stray.map((current) => ({ current })), seq);
+  let stray: Item[];
+  if (kind === 'offers') {
+    stray = await strayOffers(clientId, items);
+    await applyBatched(clientId, OFFER_LIST, stray.map((current) => ({ current })), seq);
+  } else if (kind === 'repricers') {
+    stray = await strayRepricers(clientId, items);
+    await applyBatched(clientId, REPRICER_LIST, stray.map((current) => ({ current })), seq);
+  } else {
+    stray = await strayPriceChanges(items);
+    await applyBatched(clientId, PRICE_CHANGE_LIST, stray.map((current) => ({ current })), seq);
+  }
   const progress = { listingsChecked: request.listingsChecked + items.length, listingsRemoved: request.listingsRemoved + stray.length };
   return page.LastEvaluatedKey ? { ...progress, cursor: JSON.stringify(page.LastEvaluatedKey) } : { ...progress, sweep: rest };
 };
@@ -201,6 +282,8 @@ const countStep = async (clientId: string, request: RebuildRequest): Promise<Par
   for (const order of Object.keys(OFFER_LIST.orders)) written += await recountOrder(clientId, OFFER_LIST, order, offerPlaces);
   const repricerPlaces = await readAllPlaces(clientId, REPRICER_LIST, [repricerCell(true), repricerCell(false)]);
   for (const order of Object.keys(REPRICER_LIST.orders)) written += await recountOrder(clientId, REPRICER_LIST, order, repricerPlaces);
+  const changePlaces = await readAllPlaces(clientId, PRICE_CHANGE_LIST, PRICE_CHANGE_REASONS);
+  written += await recountOrder(clientId, PRICE_CHANGE_LIST, 'id', changePlaces);
   return { phase: 'done', status: 'done', nodesWritten: request.nodesWritten + written };
 };
 

@@ -3,7 +3,7 @@ import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { batchWrite, type WriteRequest } from '../batch.js';
 import { AGAIN, retrying } from '../retry.js';
 import { deltasOf, type NodeDelta } from './deltas.js';
-import { keyAttributeOf, listingItem, listingKey, placeOfListing, readListingRange } from './listings.js';
+import { keyAttributeOf, listingItem, listingKey, placeOfListing, readListingRange, type ListingOrigin } from './listings.js';
 import { loadOrder } from './node-loader.js';
 import { OrderState } from './order-state.js';
 import { placeOf, type ListingPlace, type RankedList } from './ranked-list.js';
@@ -14,7 +14,8 @@ type Item = Record<string, NativeAttributeValue>;
 /** One listed item: its listing item now (if any) and what it should be (if anything). */
 export interface Reconciliation<S, R> {
   readonly current?: Item;
-  readonly target?: { readonly source: S; readonly record: R; readonly src: string };
+  /** `origin`: the key of the canonical item, when it cannot be found from the record. */
+  readonly target?: { readonly source: S; readonly record: R; readonly src: string; readonly origin?: ListingOrigin };
 }
 
 const isConditionFailure = (error: unknown) =>
@@ -75,7 +76,7 @@ export const applyBatched = async <S, R>(
   const requests: WriteRequest[] = [];
   for (const { change, before, after } of moves) {
     if (before && (!after || after.cell !== before.cell)) requests.push({ delete: listingKey(clientId, list, before.cell, before.id) });
-    if (after && change.target) requests.push({ put: listingItem(clientId, list, after, change.target.record, change.target.src) });
+    if (after && change.target) requests.push({ put: listingItem(clientId, list, after, change.target.record, change.target.src, change.target.origin) });
     written.set((after ?? before)!.id, after ?? null);
   }
   await batchWrite(requests);

@@ -25,7 +25,13 @@ export const keyAttributeOf = <S, R>(list: RankedList<S, R>, order: string): str
   return spec.index?.sortKey ?? 'sk';
 };
 
-export const listingItem = <S, R>(clientId: string, list: RankedList<S, R>, place: ListingPlace, record: R, src: string): Item => ({
+/** The key of the canonical item a listing was derived from. */
+export interface ListingOrigin {
+  readonly pk: string;
+  readonly sk: string;
+}
+
+export const listingItem = <S, R>(clientId: string, list: RankedList<S, R>, place: ListingPlace, record: R, src: string, origin?: ListingOrigin): Item => ({
   ...listingKey(clientId, list, place.cell, place.id),
   entity: `${list.entity}Listing`,
   cell: place.cell,
@@ -34,8 +40,14 @@ export const listingItem = <S, R>(clientId: string, list: RankedList<S, R>, plac
     Object.entries(list.orders).flatMap(([name, order]) => (order.index ? [[order.index.sortKey, place.keys[name]]] : [])),
   ),
   src,
+  ...(origin ? { origin } : {}),
   r: list.codec.encode(record),
 });
+
+export const originOfListing = (item: Item): ListingOrigin | undefined => {
+  const origin = item.origin as Partial<ListingOrigin> | undefined;
+  return typeof origin?.pk === 'string' && typeof origin.sk === 'string' ? { pk: origin.pk, sk: origin.sk } : undefined;
+};
 
 export const placeOfListing = <S, R>(list: RankedList<S, R>, item: Item): ListingPlace => ({
   id: parseInt(String(item.sk), 36),
