@@ -1,6 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './dynamo.js';
 import { counterKey } from './keys.js';
+import { AGAIN, retrying } from './retry.js';
 
 export type CounterName = 'repricer' | 'offer' | 'product' | 'connector' | 'priceChange';
 
@@ -31,7 +32,7 @@ export const reserveIds = async (name: CounterName, count = 1): Promise<number> 
  */
 export const reserveTimedIds = async (name: CounterName, count: number, now = Date.now()): Promise<{ first: number; at: string }> => {
   let at = now;
-  for (let attempt = 0; ; attempt++) {
+  return retrying(`Reserving ${name} ids`, async () => {
     try {
       const result = await documentClient.send(
         new UpdateCommand({
@@ -48,10 +49,11 @@ export const reserveTimedIds = async (name: CounterName, count: number, now = Da
       if (!Number.isSafeInteger(last)) throw new Error(`Counter ${name} returned no value`);
       return { first: last - count + 1, at: new Date(at).toISOString() };
     } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException' || attempt >= 5) throw error;
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
       // Another reservation took a later time (a clock ahead of ours): go one millisecond past it.
       const current = await documentClient.send(new GetCommand({ TableName: tableName(), Key: counterKey(name), ConsistentRead: true }));
       at = Math.max(at, Number(current.Item?.at ?? 0)) + 1;
+      return AGAIN;
     }
-  }
+  });
 };

@@ -55,7 +55,10 @@ export const createRepricer = async (clientId: string, input: NewRepricer, now =
       },
     },
   ];
-  const outcome = await commitTransactional(clientId, REPRICER_LIST, { after: listed(stored) }, own);
+  const outcome = await retrying('Creating a repricer', async () => {
+    const result = await commitTransactional(clientId, REPRICER_LIST, { after: listed(stored) }, own);
+    return !result.committed && result.failed === 'race' ? AGAIN : result;
+  });
   if (outcome.committed) return { created: true, repricer: stored.record, version: 1 };
   if (outcome.failed !== 1) throw new Error('A new repricer id was already taken');
   // Cancellation reasons are not unmarshalled by the document client: the item arrives in wire format.

@@ -1,6 +1,5 @@
 import { TransactWriteCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../dynamo.js';
-import { AGAIN, retrying } from '../retry.js';
 import { cancellationReasons, type CancellationReason } from '../transactions.js';
 import { entryReader } from './apply-batched.js';
 import { deltasOf } from './deltas.js';
@@ -14,7 +13,9 @@ import { BUCKET_MAX, BUCKET_TARGET, rebalanceOrder } from './rebalance.js';
 export type TransactionalOutcome =
   | { readonly committed: true }
   /** A condition of the caller's own item `failed` (an index into `own`) did not hold. */
-  | { readonly committed: false; readonly failed: number; readonly reason: CancellationReason };
+  | { readonly committed: false; readonly failed: number; readonly reason: CancellationReason }
+  /** A node moved or another transaction held an item: read again and retry (the caller's one retry loop). */
+  | { readonly committed: false; readonly failed: 'race' };
 
 interface NodeUpdate {
   readonly at: NodeLocation;
@@ -52,8 +53,9 @@ const nodeUpdate = ({ at, node, add, maxKey }: NodeUpdate): TransactItem => {
  * leaves and enters, in one transaction, for entities written concurrently by many requests
  * (read-your-writes: a committed change lists at once). Counts are ADDed, so concurrent
  * writers never wait for one another's version; a node that was split meanwhile fails its
- * bounds condition and the whole write is retried. `own` are the caller's items (its
- * canonical item, a uniqueness guard), first in the transaction.
+ * bounds condition, and the caller, which read what it writes, retries the whole write in its
+ * one retry loop. `own` are the caller's items (its canonical item, a uniqueness guard), first
+ * in the transaction.
  */
 export const commitTransactional = async <S, R>(
   clientId: string,
@@ -65,52 +67,43 @@ export const commitTransactional = async <S, R>(
   const { before } = change;
   const after = change.after?.place;
   const deltas = deltasOf(list, before, after);
-  const touched: { at: NodeLocation; key: string; total: number; shrank: boolean }[] = [];
-
-  const outcome = await retrying(`Writing ${list.entity}`, async () => {
-    const updates = new Map<string, NodeUpdate>();
-    await Promise.all(
-      [...deltas].flatMap(([order, moves]) =>
-        moves.flatMap((move) =>
-          (['b', 'c'] as const).map(async (level) => {
-            const at = { clientId, tag: list.tag, order, level };
-            const node = await nodeCovering(at, move.key);
-            const id = `${order}|${level}|${node?.lo ?? FIRST_BOUND}`;
-            const update = updates.get(id) ?? { at, node, add: new Map<string, number>(), maxKey: move.key };
-            update.add.set(move.cell, (update.add.get(move.cell) ?? 0) + move.d);
-            if (move.key > update.maxKey) update.maxKey = move.key;
-            updates.set(id, update);
-          }),
-        ),
+  const updates = new Map<string, NodeUpdate>();
+  await Promise.all(
+    [...deltas].flatMap(([order, moves]) =>
+      moves.flatMap((move) =>
+        (['b', 'c'] as const).map(async (level) => {
+          const at = { clientId, tag: list.tag, order, level };
+          const node = await nodeCovering(at, move.key);
+          const id = `${order}|${level}|${node?.lo ?? FIRST_BOUND}`;
+          const update = updates.get(id) ?? { at, node, add: new Map<string, number>(), maxKey: move.key };
+          update.add.set(move.cell, (update.add.get(move.cell) ?? 0) + move.d);
+          if (move.key > update.maxKey) update.maxKey = move.key;
+          updates.set(id, update);
+        }),
       ),
-    );
-    const listing: TransactItem[] = [];
-    if (before && (!after || after.cell !== before.cell)) listing.push({ Delete: { TableName: tableName(), Key: listingKey(clientId, list, before.cell, before.id) } });
-    if (after && change.after) listing.push({ Put: { TableName: tableName(), Item: listingItem(clientId, list, after, change.after.record, change.after.src) } });
-    const nodes = [...updates.values()];
-    try {
-      await documentClient.send(new TransactWriteCommand({ TransactItems: [...own, ...listing, ...nodes.map(nodeUpdate)] }));
-    } catch (error) {
-      const reasons = cancellationReasons(error);
-      if (!reasons) throw error;
-      const failed = reasons.slice(0, own.length).findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
-      if (failed >= 0) return { committed: false, failed, reason: reasons[failed]! } as const;
-      return AGAIN;
-    }
-    touched.length = 0;
-    for (const update of nodes) {
-      const added = [...update.add.values()].reduce((sum, d) => sum + d, 0);
-      if (update.at.level === 'b' && update.node) touched.push({ at: update.at, key: update.node.lo, total: totalOf(update.node) + added, shrank: added < 0 });
-    }
-    return { committed: true } as const;
-  });
+    ),
+  );
+  const listing: TransactItem[] = [];
+  if (before && (!after || after.cell !== before.cell)) listing.push({ Delete: { TableName: tableName(), Key: listingKey(clientId, list, before.cell, before.id) } });
+  if (after && change.after) listing.push({ Put: { TableName: tableName(), Item: listingItem(clientId, list, after, change.after.record, change.after.src) } });
+  try {
+    await documentClient.send(new TransactWriteCommand({ TransactItems: [...own, ...listing, ...[...updates.values()].map(nodeUpdate)] }));
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (!reasons) throw error;
+    const failed = reasons.slice(0, own.length).findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
+    return failed >= 0 ? { committed: false, failed, reason: reasons[failed]! } : { committed: false, failed: 'race' };
+  }
 
   // Splits and merges are not part of the write: a bucket that grew past its size is split,
   // one that shrank is merged with its neighbours, now.
+  const unbalanced = [...updates.values()].filter(({ at, node, add }) => {
+    const added = [...add.values()].reduce((sum, d) => sum + d, 0);
+    const total = (node ? totalOf(node) : 0) + added;
+    return at.level === 'b' && node && (total > BUCKET_MAX || (added < 0 && total < BUCKET_TARGET / 4));
+  });
   await Promise.all(
-    touched
-      .filter(({ total, shrank }) => total > BUCKET_MAX || (shrank && total < BUCKET_TARGET / 4))
-      .map(({ at, key }) => rebalanceOrder({ clientId, tag: list.tag, order: at.order }, [key], entryReader(clientId, list, at.order), false)),
+    unbalanced.map(({ at, node }) => rebalanceOrder({ clientId, tag: list.tag, order: at.order }, [node!.lo], entryReader(clientId, list, at.order), false)),
   );
-  return outcome;
+  return { committed: true };
 };
