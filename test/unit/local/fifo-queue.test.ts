@@ -17,6 +17,10 @@ const entry = (body: string, groupId = 'g1', deduplicationId = body): FifoSendEn
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const until = async (condition: () => boolean) => {
+  while (!condition()) await sleep(2);
+};
+
 const queues: LocalFifoQueue[] = [];
 const queue = (options: Partial<FifoQueueOptions> & Pick<FifoQueueOptions, 'handler'>): LocalFifoQueue => {
   const created = createLocalFifoQueue({ name: 'test-queue.fifo', visibilityTimeoutMs: 20, ...options });
@@ -230,7 +234,7 @@ describe('createLocalFifoQueue', () => {
         }),
       });
       await fifo.send([entry('first')]);
-      await sleep(10);
+      await until(() => seen.batches.length === 1);
       await fifo.send([entry('second')]);
       await fifo.settle();
 
@@ -241,14 +245,12 @@ describe('createLocalFifoQueue', () => {
     it('does not hold up the other groups while one waits to be retried', async () => {
       const seen = recorder();
       const fifo = queue({
-        visibilityTimeoutMs: 150,
+        visibilityTimeoutMs: 300,
         handler: recording(seen, (records, call) => (call === 1 ? failures(records[0]?.messageId ?? '') : undefined)),
       });
       await fifo.send([entry('a1', 'a')]);
-      await sleep(10);
+      await until(() => seen.batches.length === 1);
       await fifo.send([entry('b1', 'b')]);
-      await sleep(50);
-      expect(seen.bodies()).toEqual(['a1', 'b1']);
       await fifo.settle();
       expect(seen.bodies()).toEqual(['a1', 'b1', 'a1']);
     });
@@ -389,7 +391,7 @@ describe('createLocalFifoQueue', () => {
         },
       });
       await fifo.send([entry('m1'), entry('m2')]);
-      await sleep(5);
+      await until(() => seen.batches.length === 1);
       const settled = fifo.settle();
       await fifo.stop();
 
@@ -404,9 +406,17 @@ describe('createLocalFifoQueue', () => {
     it('leaves no timer behind when stopped while a retry is pending', async () => {
       const timers = () => process.getActiveResourcesInfo().filter((type) => type === 'Timeout' || type === 'Immediate').length;
       const before = timers();
-      const fifo = queue({ visibilityTimeoutMs: 60_000, handler: async (event) => failures(event.Records[0]?.messageId ?? '') });
+      let delivered = false;
+      const fifo = queue({
+        visibilityTimeoutMs: 60_000,
+        handler: async (event) => {
+          delivered = true;
+          return failures(event.Records[0]?.messageId ?? '');
+        },
+      });
       await fifo.send([entry('m1')]);
-      await sleep(10);
+      await until(() => delivered);
+      await sleep(5);
       expect(timers()).toBe(before + 1);
       await fifo.stop();
       expect(timers()).toBe(before);

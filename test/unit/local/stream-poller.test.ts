@@ -1,25 +1,29 @@
 import { ExpiredIteratorException, InternalServerError } from '@aws-sdk/client-dynamodb-streams';
+import { jest } from '@jest/globals';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { startStreamPoller, type StreamPoller, type StreamPollerOptions } from '../../../lib/local/stream-poller.js';
 import { fakeStream, STREAM_ARN, type FakeStream } from './fake-stream.js';
 
 /** Shard lineage and broken iterators, on a stream in memory (see fake-stream.ts). */
 let stream: FakeStream;
-let poller: StreamPoller | undefined;
+let poller: Promise<StreamPoller> | undefined;
+
+// Waits are for the poller's own timers, a few milliseconds each, unless the machine is busy.
+jest.setTimeout(30_000);
 
 beforeEach(() => {
   stream = fakeStream();
 });
 
 afterEach(async () => {
-  await poller?.stop();
+  await poller?.then((started) => started.stop()).catch(() => undefined);
   poller = undefined;
   stream.restore();
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const until = async (condition: () => boolean, timeoutMs = 3_000) => {
+const until = async (condition: () => boolean, timeoutMs = 20_000) => {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('timed out waiting');
@@ -28,8 +32,8 @@ const until = async (condition: () => boolean, timeoutMs = 3_000) => {
 };
 
 /** Keys handled so far, each noted in `stream.calls` as it finishes. */
-const start = async (seen: string[], options: Partial<StreamPollerOptions> = {}) => {
-  poller = await startStreamPoller({
+const start = (seen: string[], options: Partial<StreamPollerOptions> = {}): Promise<StreamPoller> => {
+  poller = startStreamPoller({
     endpoint: 'http://localhost:1',
     tableName: 'fake',
     pollIntervalMs: 5,
@@ -94,7 +98,6 @@ describe('startStreamPoller, shard lineage', () => {
     stream.write('shard-b', 'old-b');
     const seen: string[] = [];
     await start(seen, { startingPosition: 'LATEST' });
-    await sleep(30);
     stream.write('shard-b', 'new-b');
     stream.close('shard-b');
     stream.addShard('shard-c', { parent: 'shard-b' });
@@ -141,15 +144,16 @@ describe('startStreamPoller, broken iterators', () => {
     stream.addShard('shard-a');
     stream.write('shard-a', 'a1');
     const arns: (string | undefined)[] = [];
-    poller = await startStreamPoller({
+    poller = startStreamPoller({
       endpoint: 'http://localhost:1',
       tableName: 'fake',
       pollIntervalMs: 5,
       handler: async (event) => void arns.push(...event.Records.map((record) => record.eventSourceARN)),
     });
+    const started = await poller;
     await until(() => arns.length === 1);
     expect(arns).toEqual([STREAM_ARN]);
-    expect(poller.streamArn).toBe(STREAM_ARN);
+    expect(started.streamArn).toBe(STREAM_ARN);
   });
 });
 
