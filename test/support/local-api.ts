@@ -5,6 +5,7 @@
  * The handlers read TABLE_NAME from the environment, so a test file runs one API at a time.
  */
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NewClientAccount } from '../../lib/admin/clients.js';
 import { createTable, deleteTable } from '../../lib/local/create-table.js';
@@ -19,6 +20,11 @@ export interface RequestOptions {
   /** A string or Buffer is sent as is; anything else as JSON (with a JSON Content-Type unless given). */
   readonly body?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * The local address the request is sent from, e.g. `127.0.0.2` (any 127.x.y.z works on
+   * Linux): the source address the authorizer counts login attempts against.
+   */
+  readonly from?: string;
 }
 
 export interface ApiResponse<T> {
@@ -53,6 +59,29 @@ const encodeBody = (body: unknown, headers: Record<string, string>): string | Bu
   return JSON.stringify(body);
 };
 
+/** Like fetch, but from a chosen local address. */
+const sendFrom = (
+  localAddress: string,
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  payload: string | Buffer | undefined,
+): Promise<{ status: number; headers: Record<string, string>; text: string }> =>
+  new Promise((resolve, reject) => {
+    const outgoing = httpRequest(url, { method, headers, localAddress, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({
+        status: response.statusCode ?? 0,
+        headers: Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)])),
+        text: Buffer.concat(chunks).toString('utf8'),
+      }));
+      response.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end(payload);
+  });
+
 export const startTestApi = async (options: Pick<LocalServerOptions, 'handlers'> = {}): Promise<TestApi> => {
   const endpoint = process.env.DYNAMODB_ENDPOINT;
   if (!endpoint) throw new Error('DYNAMODB_ENDPOINT is not set: run this test in the jest "integration" project, whose global setup starts DynamoDB Local');
@@ -74,14 +103,19 @@ export const startTestApi = async (options: Pick<LocalServerOptions, 'handlers'>
   return {
     baseUrl,
     tableName,
-    async request<T>(method: string, path: string, { auth, body, headers = {} }: RequestOptions = {}) {
+    async request<T>(method: string, path: string, { auth, body, headers = {}, from }: RequestOptions = {}) {
       const sent: Record<string, string> = { ...headers };
       if (auth) sent.Authorization = basic(auth);
       const payload = encodeBody(body, sent);
-      const response = await fetch(`${baseUrl}${path}`, { method, headers: sent, ...(payload === undefined ? {} : { body: payload }) });
-      const text = await response.text();
-      const isJson = /json/i.test(response.headers.get('content-type') ?? '') && text !== '';
-      const received = { status: response.status, headers: Object.fromEntries(response.headers), text };
+      let received: { status: number; headers: Record<string, string>; text: string };
+      if (from === undefined) {
+        const response = await fetch(`${baseUrl}${path}`, { method, headers: sent, ...(payload === undefined ? {} : { body: payload }) });
+        received = { status: response.status, headers: Object.fromEntries(response.headers), text: await response.text() };
+      } else {
+        received = await sendFrom(from, `${baseUrl}${path}`, method, sent, payload);
+      }
+      const { text } = received;
+      const isJson = /json/i.test(received.headers['content-type'] ?? '') && text !== '';
       // Every response a test sees must be one the OpenAPI document describes.
       assertMatchesOpenApi({ method, path, ...received });
       return { ...received, body: (isJson ? JSON.parse(text) : text) as T };
