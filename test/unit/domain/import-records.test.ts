@@ -50,6 +50,20 @@ describe('validateImport', () => {
     expect(problems).toEqual([{ line: inputs.length, message }]);
   });
 
+  it.each<[string, unknown]>([
+    ['a product code', productLine('SKU-\ud800')],
+    ['an offer id', offerLine('OF-\udc00')],
+    ["an offer's product code", offerLine('OF-9', '\ud83d')],
+    ['a competitiveness', { type: 'offer', data: { ...offerFields({ offer_id: 'OF-8', competitiveness: 'hi\ud800gh' }), product_code: 'SKU-1' } }],
+    ['a title', { type: 'product', data: productFields({ code: 'SKU-7', title: 'Lamp \udfff' }) }],
+  ])('refuses %s that is not well-formed Unicode', (_case, line) => {
+    // Act
+    const { problems } = validateImport([line]);
+
+    // Assert
+    expect(problems).toEqual([{ line: 1, message: expect.stringContaining('well-formed Unicode') }]);
+  });
+
   it('does not confuse a product code with an offer id of the same text', () => {
     expect(validateImport([productLine('SAME'), offerLine('SAME', 'SAME')]).problems).toEqual([]);
   });
