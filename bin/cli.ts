@@ -2,6 +2,7 @@
  * Administration CLI, against the same DynamoDB endpoint and table as `npm start`:
  *   npm run cli -- clients create <username> [--password P] [--seller-id S] [--connector U]
  *   npm run cli -- import <file.ndjson> --client <username>
+ *   npm run cli -- connectors import <file.ndjson>
  * Set DYNAMODB_ENDPOINT and TABLE_NAME to aim it at another table (AWS when the endpoint is
  * unset and TABLE_NAME names a deployed table).
  */
@@ -10,7 +11,8 @@ import { LOCAL_TABLE_NAME, TABLE_NAME_ENV } from '../lib/table-schema.js';
 
 const USAGE = `Usage:
   npm run cli -- clients create <username> [--password P] [--seller-id S] [--connector U]
-  npm run cli -- import <file.ndjson> --client <username>`;
+  npm run cli -- import <file.ndjson> --client <username>     a client's products and offers
+  npm run cli -- connectors import <file.ndjson>              connector types (reference data for every client)`;
 
 const configureEnvironment = () => {
   if (!process.env[TABLE_NAME_ENV]) {
@@ -58,8 +60,31 @@ const importFile = async (args: string[]) => {
     process.stderr.write('\n');
     const rate = summary.seconds > 0 ? Math.round((summary.offers + summary.unchangedOffers) / summary.seconds) : 0;
     process.stdout.write(
-      `Imported for ${values.client}: ${summary.connectorTypes} connector types, ${summary.products} products and ` +
+      `Imported for ${values.client}: ${summary.products} products and ` +
         `${summary.offers} offers written (${summary.unchangedOffers} offers unchanged) in ${summary.seconds.toFixed(1)} s, ${rate} offers/s\n`,
+    );
+  } catch (error) {
+    if (error instanceof ImportValidationError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    throw error;
+  }
+};
+
+/** Reference data: only this explicit operator command writes connector types. */
+const importConnectors = async (args: string[]) => {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const [file] = positionals;
+  if (!file || positionals.length !== 1) throw new UsageError('connectors import needs exactly one <file.ndjson>');
+  const { importConnectorTypes, readNdjson, ImportValidationError } = await import('../lib/admin/import.js');
+  const records = await readNdjson(file);
+  process.stderr.write(`Validating ${records.length} connector types from ${file}\n`);
+  try {
+    const summary = await importConnectorTypes(records);
+    process.stdout.write(
+      `Connector types: ${summary.connectorTypes} written, ${summary.unchangedConnectorTypes} unchanged, in ${summary.seconds.toFixed(1)} s\n`,
     );
   } catch (error) {
     if (error instanceof ImportValidationError) {
@@ -78,6 +103,7 @@ const main = async () => {
   const [command, subcommand, ...rest] = process.argv.slice(2);
   if (command === 'clients' && subcommand === 'create') return createClient(rest);
   if (command === 'import') return importFile([subcommand ?? '', ...rest].filter(Boolean));
+  if (command === 'connectors' && subcommand === 'import') return importConnectors(rest);
   throw new UsageError(command ? `Unknown command: ${[command, subcommand].filter(Boolean).join(' ')}` : 'No command given');
 };
 

@@ -42,6 +42,10 @@ export interface TestApi {
   readonly tableName: string;
   request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   createClient(username: string, options?: Omit<NewClientAccount, 'username'>): ReturnType<typeof import('../../lib/admin/clients.js').createClientAccount>;
+  /**
+   * Loads a client's catalogue as an operator would: `connector_type` records through the
+   * operator's reference-data import, everything else through the client's import.
+   */
   importRecords(username: string, records: readonly unknown[]): ReturnType<typeof import('../../lib/admin/import.js').importRecords>;
   close(): Promise<void>;
 }
@@ -125,8 +129,11 @@ export const startTestApi = async (options: Pick<LocalServerOptions, 'handlers'>
       return createClientAccount({ username, ...accountOptions });
     },
     async importRecords(username, records) {
-      const { importRecords } = await import('../../lib/admin/import.js');
-      return importRecords(records, { username });
+      const { importConnectorTypes, importRecords } = await import('../../lib/admin/import.js');
+      const isConnector = (record: unknown) => (record as { type?: unknown } | null)?.type === 'connector_type';
+      const connectors = records.filter(isConnector);
+      if (connectors.length > 0) await importConnectorTypes(connectors);
+      return importRecords(records.filter((record) => !isConnector(record)), { username });
     },
     async close() {
       server.closeAllConnections();
