@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { createLocalDynamoClient, freePort, startDynamoDbLocal } from '../lib/local/dynamodb-local.js';
 import { createTable, tableExists } from '../lib/local/create-table.js';
 import { measureBundles } from '../lib/bench/bundles.js';
-import { benchRecords } from '../lib/bench/offer-generator.js';
+import { BENCH_CONNECTOR_TYPES, benchRecords } from '../lib/bench/offer-generator.js';
 import { readUnits } from '../lib/bench/capacity-model.js';
 import type { CallRecord } from '../lib/bench/instrument.js';
 import { TABLE_NAME_ENV } from '../lib/table-schema.js';
@@ -73,7 +73,7 @@ const main = async () => {
     const { instrument } = await import('../lib/bench/instrument.js');
     const { createClientAccount } = await import('../lib/admin/clients.js');
     const { getClient } = await import('../lambdas/shared/data/clients.js');
-    const { importRecords } = await import('../lib/admin/import.js');
+    const { importConnectorTypes, importRecords } = await import('../lib/admin/import.js');
     const { listOffers } = await import('../lambdas/shared/data/offers-read.js');
     const { offerQueryParameters, planOfferQuery } = await import('../lambdas/shared/domain/offer-query.js');
     const recorder = instrument(documentClient);
@@ -85,6 +85,7 @@ const main = async () => {
       const loaded = await getClient(username);
       const account = loaded ?? (await createClientAccount({ username, sellerId: SELLER }));
       if (!loaded) {
+        await importConnectorTypes(BENCH_CONNECTOR_TYPES);
         const summary = await importRecords(benchRecords(size, SELLER), {
           username,
           onProgress: (done, total) => process.stderr.write(`\rimporting ${size} offers: ${done}/${total}`),

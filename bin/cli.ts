@@ -3,6 +3,7 @@
  *   npm run cli -- clients create <username> [--password P] [--seller-id S] [--connector U]
  *   npm run cli -- import <file.ndjson> --client <username>
  *   npm run cli -- rebuild [--client <username>]
+ *   npm run cli -- connectors import <file.ndjson>
  * Set DYNAMODB_ENDPOINT and TABLE_NAME to aim it at another table (AWS when the endpoint is
  * unset and TABLE_NAME names a deployed table).
  */
@@ -11,8 +12,9 @@ import { LOCAL_TABLE_NAME, TABLE_NAME_ENV } from '../lib/table-schema.js';
 
 const USAGE = `Usage:
   npm run cli -- clients create <username> [--password P] [--seller-id S] [--connector U]
-  npm run cli -- import <file.ndjson> --client <username>
-  npm run cli -- rebuild [--client <username>]`;
+  npm run cli -- import <file.ndjson> --client <username>     a client's products and offers
+  npm run cli -- connectors import <file.ndjson>              connector types (reference data for every client)
+  npm run cli -- rebuild [--client <username>]                re-derive lists and counts from canonical items`;
 
 const configureEnvironment = () => {
   if (!process.env[TABLE_NAME_ENV]) {
@@ -60,7 +62,7 @@ const importFile = async (args: string[]) => {
     process.stderr.write('\n');
     const rate = summary.seconds > 0 ? Math.round((summary.offers + summary.unchangedOffers) / summary.seconds) : 0;
     process.stdout.write(
-      `Imported for ${values.client}: ${summary.connectorTypes} connector types, ${summary.products} products and ` +
+      `Imported for ${values.client}: ${summary.products} products and ` +
         `${summary.offers} offers written (${summary.unchangedOffers} offers unchanged) in ${summary.seconds.toFixed(1)} s, ${rate} offers/s\n`,
     );
   } catch (error) {
@@ -89,6 +91,29 @@ const rebuild = async (args: string[]) => {
   }
 };
 
+/** Reference data: only this explicit operator command writes connector types. */
+const importConnectors = async (args: string[]) => {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const [file] = positionals;
+  if (!file || positionals.length !== 1) throw new UsageError('connectors import needs exactly one <file.ndjson>');
+  const { importConnectorTypes, readNdjson, ImportValidationError } = await import('../lib/admin/import.js');
+  const records = await readNdjson(file);
+  process.stderr.write(`Validating ${records.length} connector types from ${file}\n`);
+  try {
+    const summary = await importConnectorTypes(records);
+    process.stdout.write(
+      `Connector types: ${summary.connectorTypes} written, ${summary.unchangedConnectorTypes} unchanged, in ${summary.seconds.toFixed(1)} s\n`,
+    );
+  } catch (error) {
+    if (error instanceof ImportValidationError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    throw error;
+  }
+};
+
 class UsageError extends Error {}
 
 const main = async () => {
@@ -97,6 +122,7 @@ const main = async () => {
   if (command === 'clients' && subcommand === 'create') return createClient(rest);
   if (command === 'import') return importFile([subcommand ?? '', ...rest].filter(Boolean));
   if (command === 'rebuild') return rebuild([subcommand ?? '', ...rest].filter(Boolean));
+  if (command === 'connectors' && subcommand === 'import') return importConnectors(rest);
   throw new UsageError(command ? `Unknown command: ${[command, subcommand].filter(Boolean).join(' ')}` : 'No command given');
 };
 

@@ -15,7 +15,7 @@ import type { Server } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { createTable, tableExists } from '../lib/local/create-table.js';
 import { createLocalDynamoClient, DEFAULT_DYNAMODB_PORT, startDynamoDbLocal, type DynamoDbLocal } from '../lib/local/dynamodb-local.js';
-import { DEMO_SELLER_ID, demoRecords, sampleRepricerRequest } from '../lib/local/demo-data.js';
+import { DEMO_SELLER_ID, demoConnectorTypeRecords, demoRecords, sampleRepricerRequest } from '../lib/local/demo-data.js';
 import type { EventRuntime } from '../lib/local/event-runtime.js';
 import { LOCAL_TABLE_NAME, TABLE_NAME_ENV } from '../lib/table-schema.js';
 
@@ -50,7 +50,9 @@ const demoPassword = async (): Promise<string> => {
 };
 
 const loadDemoData = async () => {
-  const { importRecords } = await import('../lib/admin/import.js');
+  const { importConnectorTypes, importRecords } = await import('../lib/admin/import.js');
+  // Reference data first, as an operator would load it (`npm run cli -- connectors import`).
+  const connectors = await importConnectorTypes(demoConnectorTypeRecords());
   const records = demoRecords();
   const summary = await importRecords(records, {
     username: DEMO_USERNAME,
@@ -59,7 +61,7 @@ const loadDemoData = async () => {
   process.stderr.write('\n');
   const count = (type: string) => records.filter((r) => r.type === type).length;
   say(
-    `Demo data: ${count('connector_type')} connector types, ${count('product')} products, ${count('offer')} offers ` +
+    `Demo data: ${connectors.connectorTypes + connectors.unchangedConnectorTypes} connector types, ${count('product')} products, ${count('offer')} offers ` +
       `(${summary.offers} offers written, ${summary.unchangedOffers} already up to date).`,
   );
 };

@@ -21,6 +21,12 @@ export interface GatewayResponseDefinition {
 
 /** Retry hint for gateway throttling: the stage's token bucket refills every second. */
 export const THROTTLED_RETRY_AFTER_SECONDS = '1';
+/**
+ * Retry hint once a client's daily quota is used up. A gateway response header is static, so
+ * it cannot name the next 00:00 UTC: an hour keeps a waiting client from retrying in vain
+ * every second, and the body says when the quota renews.
+ */
+export const QUOTA_RETRY_AFTER_SECONDS = '3600';
 
 /** A fallback for the 4xx types not listed below (e.g. IAM signature errors, unused here). */
 export const GENERIC_CLIENT_ERROR = problem(400, 'The request was rejected.');
@@ -50,8 +56,8 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseDefinition[] = [
   },
   {
     type: ResponseType.QUOTA_EXCEEDED,
-    problem: STANDARD_PROBLEMS.throttled,
-    headers: { 'Retry-After': THROTTLED_RETRY_AFTER_SECONDS },
+    problem: STANDARD_PROBLEMS.quotaExceeded,
+    headers: { 'Retry-After': QUOTA_RETRY_AFTER_SECONDS },
   },
   { type: ResponseType.INTEGRATION_TIMEOUT, problem: STANDARD_PROBLEMS.timeout },
   { type: ResponseType.DEFAULT_4XX, problem: GENERIC_CLIENT_ERROR },

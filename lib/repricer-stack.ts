@@ -9,7 +9,7 @@ import { RepricerApi } from './constructs/repricer-api.js';
 import { RepricerTable } from './constructs/repricer-table.js';
 import { AUTHORIZER, ROUTES, type RouteDefinition } from './routes.js';
 
-export { API_THROTTLE } from './constructs/repricer-api.js';
+export { API_THROTTLE, CLIENT_QUOTA, CLIENT_THROTTLE } from './constructs/repricer-api.js';
 export { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from './constructs/api-function.js';
 
 export const STAGE_CONTEXT_KEY = 'stage';

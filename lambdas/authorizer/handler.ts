@@ -11,9 +11,12 @@
  *   401 there would tell a client with good credentials that they are wrong, and an outage
  *   must never count as a failed login.
  */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { authenticate, type AuthenticatedClient } from '../shared/auth/authorize.js';
 import { tenantContext } from '../shared/auth/tenant.js';
+import { routeNameOf } from '../shared/http/route-name.js';
 import { logger } from '../shared/logger.js';
 
 /** The exact message API Gateway maps to 401; the local server matches on it too. */
@@ -45,10 +48,24 @@ export const stageWildcardArn = (methodArn: string): string => {
   return [...arnParts.slice(0, 5), `${apiId}/${stage}/*/*`].join(':');
 };
 
-export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
+/**
+ * The authorizer's log lines carry its own invocation (function name, request id: set by
+ * injectLambdaContext), the request's correlation id and the route it guards, and nothing left
+ * over from an earlier invocation in the same process.
+ */
+const authorizerLogContext = (): MiddlewareObj<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult> => ({
+  before: ({ event }) => {
+    logger.resetKeys();
+    const requestId = event.requestContext?.requestId;
+    if (requestId) logger.setCorrelationId(requestId);
+    logger.appendKeys({ route: routeNameOf(event) });
+  },
+});
+
+export const authorize = async (event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> => {
   let tenant: AuthenticatedClient | undefined;
   try {
-    tenant = await authenticate(headerValue(event.headers, 'authorization'));
+    tenant = await authenticate(headerValue(event.headers, 'authorization'), event.requestContext?.identity?.sourceIp);
   } catch (error) {
     logger.error('Authorizer could not decide', { errorName: (error as Error).name, error: error as Error });
     throw new AuthorizerFailure();
@@ -65,3 +82,8 @@ export const handler = async (event: APIGatewayRequestAuthorizerEvent): Promise<
     ...(tenant.usageKey === undefined ? {} : { usageIdentifierKey: tenant.usageKey }),
   };
 };
+
+export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>()
+  .use(injectLambdaContext(logger, { resetKeys: true }))
+  .use(authorizerLogContext())
+  .handler(authorize);

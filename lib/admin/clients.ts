@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH } from '../../lambdas/shared/auth/basic-credentials.js';
 import { hashPassword } from '../../lambdas/shared/auth/password.js';
 import { putNewClient, setEnabled, setPassword } from '../../lambdas/shared/data/clients.js';
+import { clearLoginAttempts } from '../../lambdas/shared/data/login-attempts.js';
 
 export const DEFAULT_CONNECTOR = 'amazon';
 /** A colon would end the username inside a Basic header; the rest keeps keys and logs tidy. */
@@ -86,10 +87,11 @@ export const setClientEnabled = async (username: string, enabled: boolean): Prom
   if (!(await setEnabled(username, enabled, new Date()))) throw unknownClient(username);
 };
 
-/** Also lifts a lockout. */
+/** Also forgets the user name's failed logins, so a source refused after failures is let in again. */
 export const changePassword = async (username: string, newPassword: string): Promise<void> => {
   validatePassword(newPassword);
   if (!(await setPassword(username, await hashPassword(newPassword), new Date()))) throw unknownClient(username);
+  await clearLoginAttempts(username);
 };
 
 export { ClientExistsError } from '../../lambdas/shared/data/clients.js';

@@ -16,7 +16,6 @@ export class ImportValidationError extends Error {
 }
 
 export interface ImportSummary {
-  readonly connectorTypes: number;
   readonly products: number;
   readonly offers: number;
   readonly unchangedOffers: number;
@@ -32,15 +31,22 @@ export interface ImportOptions {
 /** Offers written per call of the offer writer: large enough to share rank-directory writes. */
 const OFFER_CHUNK = 200;
 
+export interface ConnectorImportSummary {
+  readonly connectorTypes: number;
+  readonly unchangedConnectorTypes: number;
+  readonly seconds: number;
+}
+
 /**
- * Loads connector types, products and offers for one client: validates everything first and
- * writes nothing when any record is bad; then upserts connectors, products, offers in that order.
+ * Loads one client's catalogue, products and offers: validates everything first and writes
+ * nothing when any record is bad (a connector type among them included: reference data is
+ * the operator's, see importConnectorTypes); then upserts products, then offers.
  */
 export const importRecords = async (inputs: readonly unknown[], options: ImportOptions): Promise<ImportSummary> => {
   const started = performance.now();
   const client = await getClient(options.username);
   if (!client) throw new Error(`No client named "${options.username}"`);
-  const { records, problems } = validateImport(inputs);
+  const { records, problems } = validateImport(inputs, 'catalogue');
 
   const fileProducts = new Set(records.flatMap((r) => (r.type === 'product' ? [r.data.code] : [])));
   const referenced = records.flatMap((r, i) => (r.type === 'offer' && !fileProducts.has(r.data.product_code) ? [{ code: r.data.product_code, line: i + 1 }] : []));
@@ -52,7 +58,6 @@ export const importRecords = async (inputs: readonly unknown[], options: ImportO
   }
   if (problems.length > 0) throw new ImportValidationError(problems.sort((a, b) => a.line - b.line));
 
-  const connectorTypes = await upsertConnectorTypes(records.flatMap((r) => (r.type === 'connector_type' ? [r.data] : [])));
   const products = await upsertProducts(client.clientId, records.flatMap((r) => (r.type === 'product' ? [r.data] : [])));
   const offers: OfferInput[] = records.flatMap((r) => (r.type === 'offer' ? [r.data] : []));
   const owner = { clientId: client.clientId, sellerId: client.sellerId, defaultConnector: client.defaultConnector };
@@ -64,7 +69,21 @@ export const importRecords = async (inputs: readonly unknown[], options: ImportO
     unchanged += summary.unchanged;
     options.onProgress?.(Math.min(i + OFFER_CHUNK, offers.length), offers.length);
   }
-  return { connectorTypes, products, offers: written, unchangedOffers: unchanged, seconds: (performance.now() - started) / 1000 };
+  return { products, offers: written, unchangedOffers: unchanged, seconds: (performance.now() - started) / 1000 };
+};
+
+/**
+ * The operator's command for reference data: upserts connector types by uid, for every client
+ * at once. Validates the whole file first and writes nothing when any line is bad (a product
+ * or an offer among them included).
+ */
+export const importConnectorTypes = async (inputs: readonly unknown[]): Promise<ConnectorImportSummary> => {
+  const started = performance.now();
+  const { records, problems } = validateImport(inputs, 'connectors');
+  if (problems.length > 0) throw new ImportValidationError(problems);
+  const connectors = records.flatMap((r) => (r.type === 'connector_type' ? [r.data] : []));
+  const written = await upsertConnectorTypes(connectors);
+  return { connectorTypes: written, unchangedConnectorTypes: connectors.length - written, seconds: (performance.now() - started) / 1000 };
 };
 
 /** Reads an NDJSON file; a line that is not JSON is reported like any other invalid record. */

@@ -18,13 +18,16 @@ export const COMPETITIVENESS = ['high', 'medium', 'low'] as const;
  * A tenant's catalogue for the benchmark: one product per 20 offers, offers spread over
  * competitiveness values, 0-40 competitors and prices from 1.00 to 1,000.00; 60 % own.
  */
+/** The connector type the benchmark catalogue is priced for: reference data, loaded by the operator's import. */
+export const BENCH_CONNECTOR_TYPES: ImportRecord[] = [
+  { type: 'connector_type', data: { uid: 'amazon', name: 'Amazon', logo: 'https://logos.example/amazon.png', website: 'https://amazon.example' } },
+];
+
 export const benchRecords = (offers: number, ownSellerId: string, seed = offers): ImportRecord[] => {
   const random = prng(seed);
   const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
   const products = Math.max(1, Math.ceil(offers / 20));
-  const records: ImportRecord[] = [
-    { type: 'connector_type', data: { uid: 'amazon', name: 'Amazon', logo: 'https://logos.example/amazon.png', website: 'https://amazon.example' } },
-  ];
+  const records: ImportRecord[] = [];
   for (let p = 0; p < products; p++) {
     records.push({
       type: 'product',

@@ -7,6 +7,7 @@ import {
   IdentitySource,
   LambdaIntegration,
   LogGroupLogDestination,
+  Period,
   RequestAuthorizer,
   RestApi,
   type IResource,
@@ -23,8 +24,20 @@ import { ApiFunction } from './api-function.js';
 import { addMethodNotAllowed } from './method-not-allowed.js';
 import { grantAuthorizerTableAccess, grantTableAccess } from './table-access.js';
 
-/** Stage-wide throttling (requests per second, token-bucket burst), also the usage plan's. */
+/** Stage-wide throttling (requests per second, token-bucket burst): every client together. */
 export const API_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const;
+/**
+ * The usage plan's throttle, applied to each client (API key) on its own: a fifth of the stage,
+ * so no single client can use up the stage's capacity.
+ */
+export const CLIENT_THROTTLE = { rateLimit: 10, burstLimit: 20 } as const;
+/**
+ * Each client's requests per UTC day: about 2.3 requests/s on average, over twice the workload
+ * the service is sized for (per client and hour 2,000 list requests, 100 repricer writes and
+ * 1,000 repricer reads: about 75,000 requests a day). Past it, API Gateway answers 429 until
+ * the quota renews at 00:00 UTC.
+ */
+export const CLIENT_QUOTA = { limit: 200_000, period: Period.DAY } as const;
 
 /** One JSON object per request; every value quoted because API Gateway writes `-` for "none". */
 export const ACCESS_LOG_FIELDS = {
@@ -111,7 +124,9 @@ export class RepricerApi extends Construct {
 
     this.usagePlan = this.restApi.addUsagePlan('UsagePlan', {
       name: `repricer-api-${props.stage}`,
-      throttle: { rateLimit: API_THROTTLE.rateLimit, burstLimit: API_THROTTLE.burstLimit },
+      description: `Per client: ${CLIENT_THROTTLE.rateLimit} requests/s (burst ${CLIENT_THROTTLE.burstLimit}), ${CLIENT_QUOTA.limit} requests per UTC day`,
+      throttle: { rateLimit: CLIENT_THROTTLE.rateLimit, burstLimit: CLIENT_THROTTLE.burstLimit },
+      quota: { limit: CLIENT_QUOTA.limit, period: CLIENT_QUOTA.period },
       apiStages: [{ api: this.restApi, stage: this.restApi.deploymentStage }],
     });
 
@@ -204,7 +219,8 @@ export class RepricerApi extends Construct {
         id: 'AwsSolutions-APIG3',
         reason:
           'No WAF web ACL yet: the API serves authenticated machine clients and load is bounded by stage and ' +
-          `usage-plan throttling (${API_THROTTLE.rateLimit} rps, burst ${API_THROTTLE.burstLimit}).`,
+          `stage throttling (${API_THROTTLE.rateLimit} rps, burst ${API_THROTTLE.burstLimit}) and, per client, ` +
+          `usage-plan throttling (${CLIENT_THROTTLE.rateLimit} rps, burst ${CLIENT_THROTTLE.burstLimit}) and a daily quota.`,
       },
       {
         id: 'AwsSolutions-APIG6',

@@ -25,11 +25,13 @@ export type RouteMatch =
   | { readonly route: RouteDefinition; readonly params: Record<string, string> }
   | { readonly allowed: readonly string[] };
 
-/** Splits the target into path and query without decoding either. */
+/**
+ * Splits the target into path and query without decoding either. Route matching and the
+ * event's `path` both use it. A target with `#` never gets here: the server refuses it.
+ */
 export const splitUrl = (url: string): { path: string; query: string } => {
-  const target = url.split('#', 1)[0] ?? '';
-  const mark = target.indexOf('?');
-  return mark < 0 ? { path: target, query: '' } : { path: target.slice(0, mark), query: target.slice(mark + 1) };
+  const mark = url.indexOf('?');
+  return mark < 0 ? { path: url, query: '' } : { path: url.slice(0, mark), query: url.slice(mark + 1) };
 };
 
 /** `/v1/repricers/` is served as `/v1/repricers`; only one slash is forgiven. */
@@ -45,7 +47,7 @@ const matchTemplate = (template: string, path: string): Record<string, string> |
   const expected = template.split('/');
   const actual = path.split('/');
   if (expected.length !== actual.length) return undefined;
-  const params: Record<string, string> = {};
+  const params = nullPrototype<string>();
   for (const [i, segment] of expected.entries()) {
     const value = actual[i] ?? '';
     if (isParam(segment)) {
@@ -110,11 +112,18 @@ export const parseQuery = (query: string): Map<string, string[]> => {
   return values;
 };
 
+/**
+ * A map of names the client chose: without a prototype, so `__proto__`, `constructor` and the
+ * like are entries like any other (as in the maps API Gateway hands Lambda, which are parsed
+ * from JSON), never an object's inherited members or a prototype change.
+ */
+export const nullPrototype = <T>(): Record<string, T> => Object.create(null) as Record<string, T>;
+
 /** API Gateway's pair of maps: the last value in the single map, all of them in the multi map. */
 const singleAndMulti = (entries: Map<string, string[]>) => {
   if (entries.size === 0) return { single: null, multi: null };
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
+  const single = nullPrototype<string>();
+  const multi = nullPrototype<string[]>();
   for (const [name, values] of entries) {
     single[name] = values.at(-1) ?? '';
     multi[name] = values;
@@ -168,11 +177,11 @@ export const toProxyEvent = ({ request, route, params, requestId, authorizer, no
     resource: route.path,
     path,
     httpMethod,
-    headers: headers.single ?? {},
-    multiValueHeaders: headers.multi ?? {},
+    headers: headers.single ?? nullPrototype<string>(),
+    multiValueHeaders: headers.multi ?? nullPrototype<string[]>(),
     queryStringParameters: queryMaps.single,
     multiValueQueryStringParameters: queryMaps.multi,
-    pathParameters: Object.keys(params).length > 0 ? { ...params } : null,
+    pathParameters: Object.keys(params).length > 0 ? Object.assign(nullPrototype<string>(), params) : null,
     stageVariables: null,
     body: request.body.length > 0 ? request.body.toString('utf8') : null,
     isBase64Encoded: false,

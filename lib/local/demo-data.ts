@@ -239,6 +239,11 @@ export const demoProducts = (): DemoProduct[] => {
   return Array.from({ length: DEMO_PRODUCT_COUNT }, (_, index) => product(random, index));
 };
 
+/** The connector types, reference data an operator loads for every client (`connectors import`). */
+export const demoConnectorTypeRecords = (): DemoRecord[] =>
+  DEMO_CONNECTOR_TYPES.map((data) => ({ type: 'connector_type' as const, data }));
+
+/** The demo client's catalogue: products, then offers (its own and other sellers'). */
 export const demoRecords = (): DemoRecord[] => {
   const products = demoProducts();
   // A second stream, so adding a product field does not reshuffle every offer.
@@ -247,7 +252,6 @@ export const demoRecords = (): DemoRecord[] => {
   const nextId = () => `OFR-${String(++offerNumber).padStart(6, '0')}`;
   const offers = products.flatMap((item, index) => offersFor(random, item, index, nextId));
   return [
-    ...DEMO_CONNECTOR_TYPES.map((data) => ({ type: 'connector_type' as const, data })),
     ...products.map((data) => ({ type: 'product' as const, data })),
     ...offers.map((data) => ({ type: 'offer' as const, data })),
   ];

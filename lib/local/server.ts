@@ -15,6 +15,7 @@ import { serveDocsPage } from './docs-page.js';
 import {
   evaluatePolicy,
   matchRoute,
+  splitUrl,
   toAuthorizerEvent,
   toProxyEvent,
   type AuthorizerOutcome,
@@ -26,10 +27,14 @@ import {
  * keeps a runaway upload from filling the server's memory.
  */
 export const MAX_READ_BYTES = 1024 * 1024;
-/** The deployed functions' timeout (10 s), as Middy reads it from the context. */
-const FUNCTION_TIMEOUT_MS = 10_000;
-/** API Gateway's integration timeout: past it the gateway answers 504. */
-const INTEGRATION_TIMEOUT_MS = 29_000;
+/**
+ * The deployed functions' timeout (10 s, the authorizer's included), as Middy reads it from the
+ * context (FUNCTION_TIMEOUT_SECONDS of lib/constructs/api-function.ts, not imported here so
+ * that `npm start` does not load the CDK). Lambda stops a function there; the local server
+ * stops waiting for it there, for the authorizer and the route handlers alike (API Gateway's
+ * own 29 s never comes first).
+ */
+export const FUNCTION_TIMEOUT_MS = 10_000;
 
 /** Each handler is typed for its own event; `any` lets routes and the authorizer share one map. */
 export type LambdaHandler = (event: any, context: Context) => Promise<unknown>;
@@ -43,6 +48,8 @@ export interface LocalServerOptions {
   /** No per-request log line. */
   readonly quiet?: boolean;
   readonly log?: (line: string) => void;
+  /** How long a function (the authorizer or a route's) may run; the deployed timeout unless given. */
+  readonly functionTimeoutMs?: number;
 }
 
 const DEFAULT_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -69,8 +76,8 @@ const readBody = (req: IncomingMessage, limit: number): Promise<Buffer> =>
     req.once('error', reject);
   });
 
-const lambdaContext = (functionName: string, awsRequestId: string): Context => {
-  const deadline = Date.now() + FUNCTION_TIMEOUT_MS;
+const lambdaContext = (functionName: string, awsRequestId: string, timeoutMs: number): Context => {
+  const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: true,
     functionName,
@@ -87,12 +94,13 @@ const lambdaContext = (functionName: string, awsRequestId: string): Context => {
   };
 };
 
-class IntegrationTimeout extends Error {}
+/** A function ran past its timeout. */
+class FunctionTimeout extends Error {}
 
 const withTimeout = async <T>(work: Promise<T>, ms: number): Promise<T> => {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new IntegrationTimeout()), ms);
+    timer = setTimeout(() => reject(new FunctionTimeout()), ms);
   });
   try {
     return await Promise.race([work, timeout]);
@@ -103,6 +111,13 @@ const withTimeout = async <T>(work: Promise<T>, ms: number): Promise<T> => {
 
 const isProxyResult = (value: unknown): value is APIGatewayProxyResult =>
   typeof value === 'object' && value !== null && Number.isInteger((value as { statusCode?: unknown }).statusCode);
+
+/**
+ * A `#` in the request target: clients never send the fragment, and a `#` inside a path or a
+ * query is percent-encoded (`%23`), so this is no request a real client makes. Refused before
+ * routing, so that route matching, `path` and the parameters can never disagree about it.
+ */
+export const FRAGMENT_IN_TARGET = problem(400, 'The request target must not contain "#"; percent-encode it as %23.');
 
 /** API Gateway answers 502 when a function's reply is not a proxy result. */
 const MALFORMED_RESULT = problem(502, 'The function returned a malformed response.');
@@ -126,7 +141,11 @@ export const createLocalServer = (options: LocalServerOptions = {}): Server => {
   const routes = options.routes ?? ROUTES;
   const root = options.projectRoot ?? DEFAULT_ROOT;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const functionTimeoutMs = options.functionTimeoutMs ?? FUNCTION_TIMEOUT_MS;
   const loaded = new Map<string, Promise<LambdaHandler>>();
+  /** Runs a function as Lambda would: with its context, for at most its timeout. */
+  const invoke = (handler: LambdaHandler, event: unknown, functionName: string, requestId: string): Promise<unknown> =>
+    withTimeout(handler(event, lambdaContext(functionName, requestId, functionTimeoutMs)), functionTimeoutMs);
 
   /** Imported once per entry and kept, like a warm Lambda container. */
   const handlerFor = (entry: string): Promise<LambdaHandler> => {
@@ -152,11 +171,13 @@ export const createLocalServer = (options: LocalServerOptions = {}): Server => {
     const authorizerEvent = toAuthorizerEvent(event);
     try {
       const authorizer = await handlerFor(AUTHORIZER.entry);
-      const result = await authorizer(authorizerEvent, lambdaContext('Authorizer', requestId));
+      const result = await invoke(authorizer, authorizerEvent, 'Authorizer', requestId);
       return evaluatePolicy(result, authorizerEvent.methodArn);
     } catch (error) {
       if (error instanceof Error && error.message === 'Unauthorized') return { kind: 'unauthorized' };
-      log(`authorizer failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+      // As on API Gateway, an authorizer that fails or runs past its timeout is a 500.
+      if (error instanceof FunctionTimeout) log(`authorizer timed out after ${functionTimeoutMs} ms`);
+      else log(`authorizer failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
       return { kind: 'failed' };
     }
   };
@@ -172,7 +193,8 @@ export const createLocalServer = (options: LocalServerOptions = {}): Server => {
     }
     const request: RawRequest = { method, url: req.url ?? '/', rawHeaders: req.rawHeaders, body, sourceIp: req.socket.remoteAddress ?? '127.0.0.1' };
 
-    const match = matchRoute(routes, method, request.url.split('?', 1)[0] ?? '/');
+    if (request.url.includes('#')) return gatewayProblem(FRAGMENT_IN_TARGET);
+    const match = matchRoute(routes, method, splitUrl(request.url).path);
     if (!match) return gatewayProblem(STANDARD_PROBLEMS.notFound);
     if ('allowed' in match) return gatewayProblem(STANDARD_PROBLEMS.methodNotAllowed, { Allow: match.allowed.join(', ') });
 
@@ -187,7 +209,7 @@ export const createLocalServer = (options: LocalServerOptions = {}): Server => {
     }
 
     const handler = await handlerFor(route.entry);
-    const result = await withTimeout(handler(event, lambdaContext(route.name, requestId)), INTEGRATION_TIMEOUT_MS);
+    const result = await invoke(handler, event, route.name, requestId);
     return isProxyResult(result) ? result : gatewayProblem(MALFORMED_RESULT);
   };
 
@@ -198,7 +220,10 @@ export const createLocalServer = (options: LocalServerOptions = {}): Server => {
     const requestId = randomUUID();
     respond(req, requestId)
       .catch((error: unknown) => {
-        if (error instanceof IntegrationTimeout) return gatewayProblem(STANDARD_PROBLEMS.timeout);
+        if (error instanceof FunctionTimeout) {
+          log(`handler timed out after ${functionTimeoutMs} ms`);
+          return gatewayProblem(STANDARD_PROBLEMS.timeout);
+        }
         // The client sees a generic problem; the detail stays in the server's log.
         log(`handler failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
         return gatewayProblem(STANDARD_PROBLEMS.internal);

@@ -211,14 +211,15 @@ describe('API stage', () => {
     synthesized.template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 90 });
   });
 
-  it('has a usage plan with the same throttle, on this stage', () => {
+  it('has a usage plan on this stage, with a per-client throttle below the stage\'s and a daily quota', () => {
     // Prepare
     const stageId = Object.keys(resourcesOfType(synthesized.template, 'AWS::ApiGateway::Stage'))[0];
 
     // Assess
     synthesized.template.resourceCountIs('AWS::ApiGateway::UsagePlan', 1);
     synthesized.template.hasResourceProperties('AWS::ApiGateway::UsagePlan', {
-      Throttle: { RateLimit: 50, BurstLimit: 100 },
+      Throttle: { RateLimit: 10, BurstLimit: 20 },
+      Quota: { Limit: 200_000, Period: 'DAY' },
       ApiStages: [{ ApiId: { Ref: Match.stringLikeRegexp('^ApiRestApi') }, Stage: { Ref: stageId } }],
     });
     expect(synthesized.stack.api.usagePlan).toBeDefined();

@@ -49,6 +49,9 @@ describe('Lambda functions', () => {
     });
     expect(FUNCTION_MEMORY_MB).toBe(512);
     expect(FUNCTION_TIMEOUT_SECONDS).toBeLessThan(29);
+    // The SDK's deployed timeouts and endpoint: the local-only overrides are never set.
+    expect(Object.keys(fn.Properties.Environment.Variables)).not.toEqual(expect.arrayContaining(['DYNAMODB_REQUEST_TIMEOUT_MS']));
+    expect(Object.keys(fn.Properties.Environment.Variables)).not.toEqual(expect.arrayContaining(['DYNAMODB_ENDPOINT']));
   });
 
   it.each(FUNCTIONS)('$name is bundled from $entry as ESM that exports `handler`', ({ name }) => {

@@ -26,7 +26,7 @@ describe('gateway responses', () => {
     ['REQUEST_TOO_LARGE', 413, STANDARD_PROBLEMS.tooLarge],
     ['UNSUPPORTED_MEDIA_TYPE', 415, STANDARD_PROBLEMS.unsupportedMediaType],
     ['THROTTLED', 429, STANDARD_PROBLEMS.throttled],
-    ['QUOTA_EXCEEDED', 429, STANDARD_PROBLEMS.throttled],
+    ['QUOTA_EXCEEDED', 429, STANDARD_PROBLEMS.quotaExceeded],
     ['INTEGRATION_TIMEOUT', 504, STANDARD_PROBLEMS.timeout],
     ['DEFAULT_4XX', 400, GENERIC_CLIENT_ERROR],
     ['DEFAULT_5XX', 500, STANDARD_PROBLEMS.internal],
@@ -55,6 +55,11 @@ describe('gateway responses', () => {
 
   it('tells throttled clients when to retry', () => {
     expect(byType('THROTTLED')?.ResponseParameters['gatewayresponse.header.Retry-After']).toBe(`'1'`);
+  });
+
+  it('tells a client whose daily quota is used up to come back in an hour, not in a second', () => {
+    expect(byType('QUOTA_EXCEEDED')?.ResponseParameters['gatewayresponse.header.Retry-After']).toBe(`'3600'`);
+    expect(STANDARD_PROBLEMS.quotaExceeded.detail).toMatch(/00:00 UTC/);
   });
 
   it('defines one response per listed type and each body status matches its HTTP status', () => {

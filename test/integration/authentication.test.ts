@@ -1,14 +1,24 @@
 /**
  * HTTP Basic through the local server and the real authorizer: every refusal is the same 401,
- * no header shape makes it fail with a 5xx, repeated failures lock the account (see
- * docs/security.md, "Lockout"), and no credential reaches the logs.
+ * no header shape makes it fail with a 5xx, repeated failures refuse the source address they
+ * come from but never the client from its own (see docs/security.md, "Failed logins"), and no
+ * credential reaches the logs.
+ *
+ * Requests are sent from several loopback addresses (127.0.0.x), which the local server passes
+ * on as the source address, as API Gateway does with the caller's.
  *
  * Locally the authorizer runs on every request; on AWS its result is cached for 60 s per
- * Authorization header, so a disable or a lockout takes up to a minute to bite there.
+ * Authorization header, so a disable takes up to a minute to bite there.
  */
 import { jest } from '@jest/globals';
-import { FAILURE_WINDOW_MS, LOCKOUT_DURATION_MS, MAX_FAILED_LOGINS } from '../../lambdas/shared/auth/authorize.js';
+import {
+  FAILURE_WINDOW_MS,
+  MAX_FAILURES_PER_SOURCE,
+  SLOWDOWN_AFTER_FAILURES,
+  SLOWED_MAX_FAILURES_PER_SOURCE,
+} from '../../lambdas/shared/auth/authorize.js';
 import { MAX_AUTHORIZATION_HEADER_LENGTH } from '../../lambdas/shared/auth/basic-credentials.js';
+import { DUMMY_PASSWORD_RECORD, keyDerivation } from '../../lambdas/shared/auth/password.js';
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api.js';
 
 // Logs at their most verbose and metrics on, so the leak check at the end sees everything.
@@ -24,7 +34,11 @@ let admin: typeof import('../../lib/admin/clients.js');
 
 const base64 = (text: string, encoding: BufferEncoding = 'utf8') => Buffer.from(text, encoding).toString('base64');
 const withHeader = (authorization: string) => api.request('GET', PATH, { headers: { Authorization: authorization } });
-const withCredentials = (username: string, password: string) => withHeader(`Basic ${base64(`${username}:${password}`)}`);
+const withCredentials = (username: string, password: string, from?: string) =>
+  api.request('GET', PATH, { headers: { Authorization: `Basic ${base64(`${username}:${password}`)}` }, ...(from === undefined ? {} : { from }) });
+/** Loopback addresses standing for different callers; requests without `from` come from 127.0.0.1. */
+const STRANGER = '127.0.0.2';
+const ANOTHER_STRANGER = '127.0.0.3';
 
 /** The part of a 401 a client can see, without the per-request id. */
 const refusal = (response: ApiResponse<unknown>) => ({
@@ -55,7 +69,7 @@ beforeAll(async () => {
   captureOutput();
   api = await startTestApi();
   admin = await import('../../lib/admin/clients.js');
-  for (const username of ['alice', 'disabled-dora', 'locked-luke', 'logged-lena']) await api.createClient(username, { password: PASSWORD });
+  for (const username of ['alice', 'disabled-dora', 'locked-luke', 'logged-lena', 'burst-bea', 'popular-pat']) await api.createClient(username, { password: PASSWORD });
   reference = refusal(await withCredentials('alice', 'wrong-password'));
 }, 120_000);
 
@@ -123,41 +137,97 @@ describe('HTTP Basic over HTTP', () => {
   });
 });
 
-describe('lockout', () => {
-  it(`locks an account after ${MAX_FAILED_LOGINS} wrong passwords within ${FAILURE_WINDOW_MS / 60_000} minutes: even the right password gets the 401 then`, async () => {
+/** Counts the password derivations against real hashes (not the dummy every refusal pays for) while `action` runs. */
+const countRealChecks = async <T>(action: () => Promise<T>, guessesOnly = true): Promise<{ result: T; realChecks: number }> => {
+  const dummySalt = Buffer.from(DUMMY_PASSWORD_RECORD.salt, 'base64');
+  const derive = jest.spyOn(keyDerivation, 'deriveKey');
+  try {
+    const result = await action();
+    const realChecks = derive.mock.calls.filter(([plain, salt]) => !salt.equals(dummySalt) && (!guessesOnly || plain.startsWith('guess-'))).length;
+    return { result, realChecks };
+  } finally {
+    derive.mockRestore();
+  }
+};
+
+/** Each attempt costs a scrypt derivation (about 50-100 ms here, more on a busy machine). */
+describe('failed logins', () => {
+  it(`refuse a source after ${MAX_FAILURES_PER_SOURCE} wrong passwords, even with the right password, and never the client from its own address`, async () => {
     // Arrange
-    for (let i = 0; i < MAX_FAILED_LOGINS; i++) {
-      expect(refusal(await withCredentials('locked-luke', `wrong-${i}`))).toEqual(reference);
+    for (let i = 0; i < MAX_FAILURES_PER_SOURCE; i++) {
+      expect(refusal(await withCredentials('locked-luke', `wrong-${i}`, STRANGER))).toEqual(reference);
     }
 
     // Act
-    const rightPassword = await withCredentials('locked-luke', PASSWORD);
+    const rightFromStranger = await withCredentials('locked-luke', PASSWORD, STRANGER);
+    const rightFromHome = await withCredentials('locked-luke', PASSWORD);
 
     // Assert
-    expect(refusal(rightPassword)).toEqual(reference);
-    expect(LOCKOUT_DURATION_MS).toBe(15 * 60 * 1000);
-  });
+    expect(refusal(rightFromStranger)).toEqual(reference);
+    expect(rightFromHome.status).toBe(200);
+    expect(FAILURE_WINDOW_MS).toBe(15 * 60 * 1000);
+  }, 30_000);
 
-  it('does not lock after one failure fewer, and a success clears the count', async () => {
+  it('do not refuse after one failure fewer, and a right password forgives the source its failures', async () => {
     // Arrange
-    for (let i = 0; i < MAX_FAILED_LOGINS - 1; i++) await withCredentials('alice', `wrong-${i}`);
+    for (let i = 0; i < MAX_FAILURES_PER_SOURCE - 1; i++) await withCredentials('alice', `wrong-${i}`);
 
     // Act
     const first = await withCredentials('alice', PASSWORD);
-    for (let i = 0; i < MAX_FAILED_LOGINS - 1; i++) await withCredentials('alice', `wrong-again-${i}`);
+    for (let i = 0; i < MAX_FAILURES_PER_SOURCE - 1; i++) await withCredentials('alice', `wrong-again-${i}`);
     const second = await withCredentials('alice', PASSWORD);
 
     // Assert
     expect([first.status, second.status]).toEqual([200, 200]);
-  });
+  }, 30_000);
 
-  it('is lifted by an administrator setting a new password', async () => {
+  it(`check at most ${MAX_FAILURES_PER_SOURCE} of a burst of simultaneous guesses against the real hash; the client gets in meanwhile`, async () => {
+    // Act: 40 guesses at once from one address, the client itself among them from its own
+    const { result: first, realChecks: checkedInFirst } = await countRealChecks(() => Promise.all([
+      ...Array.from({ length: 40 }, (_, i) => withCredentials('burst-bea', `guess-${i}`, STRANGER)),
+      withCredentials('burst-bea', PASSWORD),
+    ]));
+    // ... and 60 more once the first burst has been answered
+    const { result: second, realChecks: checkedInSecond } = await countRealChecks(() =>
+      Promise.all(Array.from({ length: 60 }, (_, i) => withCredentials('burst-bea', `guess-again-${i}`, STRANGER))));
+
+    // Assert
+    expect(first.slice(0, 40).map(refusal)).toEqual(Array.from({ length: 40 }, () => reference));
+    expect(first[40]?.status).toBe(200);
+    expect(checkedInFirst).toBe(MAX_FAILURES_PER_SOURCE);
+    expect(second.map(refusal)).toEqual(Array.from({ length: 60 }, () => reference));
+    expect(checkedInSecond).toBe(0);
+    expect((await withCredentials('burst-bea', PASSWORD)).status).toBe(200);
+  }, 60_000);
+
+  it(`slow a user name down once it has ${SLOWDOWN_AFTER_FAILURES} failures from every source: ${SLOWED_MAX_FAILURES_PER_SOURCE} per new source, the client still gets in`, async () => {
+    // Arrange: guesses from three addresses, up to their limits
+    const sources = ['127.0.0.11', '127.0.0.12', '127.0.0.13'];
+    for (const source of sources) {
+      for (let i = 0; i < MAX_FAILURES_PER_SOURCE; i++) await withCredentials('popular-pat', `guess-${i}`, source);
+    }
+
+    // Act: a fourth address gets fewer guesses; the client, which does not fail, is not slowed
+    const { realChecks } = await countRealChecks(async () => {
+      for (let i = 0; i < MAX_FAILURES_PER_SOURCE; i++) await withCredentials('popular-pat', `guess-${i}`, ANOTHER_STRANGER);
+    });
+    const rightFromFourth = await withCredentials('popular-pat', PASSWORD, ANOTHER_STRANGER);
+    const rightFromHome = await withCredentials('popular-pat', PASSWORD);
+
+    // Assert
+    expect(sources.length * MAX_FAILURES_PER_SOURCE).toBeGreaterThanOrEqual(SLOWDOWN_AFTER_FAILURES);
+    expect(realChecks).toBe(SLOWED_MAX_FAILURES_PER_SOURCE);
+    expect(refusal(rightFromFourth)).toEqual(reference);
+    expect(rightFromHome.status).toBe(200);
+  }, 60_000);
+
+  it('let a refused source in again once an administrator sets a new password', async () => {
     // Act
     await admin.changePassword('locked-luke', `${PASSWORD}-new`);
 
     // Assert
-    expect((await withCredentials('locked-luke', `${PASSWORD}-new`)).status).toBe(200);
-  });
+    expect((await withCredentials('locked-luke', `${PASSWORD}-new`, STRANGER)).status).toBe(200);
+  }, 30_000);
 });
 
 describe('logs', () => {

@@ -1,6 +1,8 @@
 /**
  * Fuzzing the whole local HTTP path (router, authorizer, Middy chain, handlers, DynamoDB Local)
- * with client A's valid credentials. For every generated request:
+ * with client A's valid credentials, text that is not well-formed Unicode included (unpaired
+ * surrogates in JSON bodies; their would-be UTF-8 bytes, which are not UTF-8, percent-encoded
+ * in paths and query strings and raw in headers). For every generated request:
  * - no 5xx;
  * - every non-2xx is an RFC 9457 problem (application/problem+json, type/title/status/detail);
  * - nothing of client B shows (B's data carries distinctive strings; one the request itself
@@ -43,11 +45,34 @@ const numberText = fc.oneof(
   hugeDigits,
   fc.integer().map(String),
 );
+/** An unpaired UTF-16 surrogate somewhere in otherwise ordinary text: not well-formed Unicode. */
+const illFormedText = fc.tuple(fc.string({ maxLength: 8 }), fc.integer({ min: 0xd800, max: 0xdfff }), fc.string({ maxLength: 8 }))
+  .map(([before, unit, after]) => `${before}${String.fromCharCode(unit)}${after}`);
 const text = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
-  fc.constantFrom('', ' ', 'null', 'true', '__proto__', 'constructor', 'prototype', 'ü', '😀', '\u202e', 'a'.repeat(300)),
+  fc.constantFrom('', ' ', 'null', 'true', '__proto__', 'constructor', 'prototype', 'ü', '😀', '\u202e', 'a'.repeat(300), '\ud800', '\udfff', '\udc00\ud800'),
+  illFormedText,
 );
+
+/**
+ * The bytes a string's code units would have in UTF-8 if unpaired surrogates were encoded
+ * like other code points (`\ud800` -> ED A0 80): what a careless client sends for ill-formed
+ * text, and invalid UTF-8 for the server.
+ */
+const looseUtf8 = (value: string): Buffer => {
+  if (value.isWellFormed()) return Buffer.from(value, 'utf8');
+  const bytes: number[] = [];
+  for (const char of value) {
+    const code = char.codePointAt(0)!;
+    if (code >= 0xd800 && code <= 0xdfff) bytes.push(0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f));
+    else bytes.push(...Buffer.from(char, 'utf8'));
+  }
+  return Buffer.from(bytes);
+};
+/** encodeURIComponent, which throws on ill-formed text, extended to it (`\ud800` -> %ED%A0%80). */
+const percentEncode = (value: string): string =>
+  value.isWellFormed() ? encodeURIComponent(value) : [...looseUtf8(value)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
 
 /** Identifiers of A, of B, and ones nobody has. */
 const identifier = () => fc.oneof(
@@ -59,8 +84,8 @@ const identifier = () => fc.oneof(
 
 /** Percent-encodes most of the time; sometimes leaves raw or broken escapes in place. */
 const pathSegment = () => fc.oneof(
-  { weight: 6, arbitrary: identifier().map((value) => encodeURIComponent(value)) },
-  { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '%C0%AF', '%00', '..', '.', '%2F', '%252F', 'a;b', 'x=y', '~') },
+  { weight: 6, arbitrary: identifier().map(percentEncode) },
+  { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '%C0%AF', '%00', '..', '.', '%2F', '%252F', 'a;b', 'x=y', '~', '%ED%A0%80', 'A%ED%B0%80') },
 );
 
 /** A route's path with its parameters filled, and mostly the route's own method. */
@@ -84,8 +109,8 @@ const queryPair = fc.tuple(
 );
 /** Repeats come from the generator picking a name twice. */
 const queryString = fc.oneof(
-  fc.array(queryPair, { maxLength: 6 }).map((pairs) => pairs.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&')),
-  fc.constantFrom('', '&&', '=', '_limit', '_limit=%', '_limit=1&_limit=2', 'a[b]=c', '_limit=1%00'),
+  fc.array(queryPair, { maxLength: 6 }).map((pairs) => pairs.map(([name, value]) => `${percentEncode(name)}=${percentEncode(value)}`).join('&')),
+  fc.constantFrom('', '&&', '=', '_limit', '_limit=%', '_limit=1&_limit=2', 'a[b]=c', '_limit=1%00', 'competitiveness=%ED%A0%80', '%ED%A0%80=1', 'product_code=A%ED%BF%BF'),
 );
 
 const CONTENT_TYPES = [
@@ -94,12 +119,14 @@ const CONTENT_TYPES = [
   'multipart/form-data; boundary=x', 'application/xml', '', 'json', 'application/json, text/plain', '*/*',
 ];
 const headerValue = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 60 });
+/** Ill-formed text as a header can carry it: its loose UTF-8 bytes, sent raw (one Latin-1 character each). */
+const illFormedHeaderValue = illFormedText.map((value) => looseUtf8(value).toString('latin1'));
 /** `arb` one time in `1 + absentWeight`, else absent. */
 const sometimes = <T>(arb: fc.Arbitrary<T>, absentWeight = 3) =>
   fc.oneof({ weight: absentWeight, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
 const headers = fc.record({
   'content-type': fc.oneof({ weight: 2, arbitrary: fc.constant('application/json') }, { weight: 3, arbitrary: fc.constantFrom(...CONTENT_TYPES) }),
-  'idempotency-key': sometimes(fc.oneof(fc.constantFrom('', 'k'.repeat(129), 'fuzz-key-1', 'fuzz-key-2'), headerValue)),
+  'idempotency-key': sometimes(fc.oneof(fc.constantFrom('', 'k'.repeat(129), 'fuzz-key-1', 'fuzz-key-2', '\xed\xa0\x80'), headerValue, illFormedHeaderValue)),
   'if-match': sometimes(fc.oneof(fc.constantFrom('*', '"v1"', 'W/"v1"', '"v999"', 'garbage'), headerValue)),
   accept: sometimes(fc.constantFrom('application/json', 'application/xml', '*/*', '')),
   'content-encoding': sometimes(fc.constantFrom('gzip', 'br', 'identity', 'x-unknown')),
@@ -133,6 +160,14 @@ const bodyText = () => fc.oneof(
   prototypeKeys(),
   deepNesting,
   fc.constantFrom('{', '{"product_code": ', '[1,2', '{"a":1,}', "{'a':1}", 'null', '""', '{"preferred_price": 1e400, "product_code": "A-P1", "preferred_profit": 1}', '\uFEFF{}'),
+  // Unpaired surrogates as JSON escapes, where a key is built from them and where a name is echoed.
+  fc.constantFrom(
+    '{"product_code":"\\ud800","preferred_price":10,"preferred_profit":1}',
+    '{"product_code":"A-P1","preferred_price":10,"preferred_profit":1,"connector":"\\udfff"}',
+    '{"product_code":"A-P1","preferred_price":10,"preferred_profit":1,"\\ud800":1}',
+    '{"enabled":false,"\\udc00x":true}',
+  ),
+  illFormedText.map((value) => JSON.stringify({ product_code: value, preferred_price: 10, preferred_profit: 1 })),
   hugeDigits.map((digits) => `{"product_code":"A-P1","preferred_price":${digits},"preferred_profit":1}`),
   fc.integer({ min: 16 * 1024 - 64, max: 20 * 1024 }).map((size) => JSON.stringify({ product_code: 'A-P1', note: 'x'.repeat(size) })),
   text,
@@ -221,11 +256,20 @@ function decodeURIComponentSafe(value: string): string {
   }
 }
 
-/** Reserved ids are spent before a create's transaction: a rejected create may move the counter. */
+/**
+ * Bookkeeping a rejected request may move: reserved ids (spent before a create's transaction)
+ * and the authorizer's login-attempt counters (it runs again whenever its cached answer expires).
+ */
 const withoutCounters = (snapshot: TableSnapshot): TableSnapshot =>
-  new Map([...snapshot].filter(([key]) => !key.startsWith('COUNTER#')));
+  new Map([...snapshot].filter(([key]) => !key.startsWith('COUNTER#') && !/^CLIENT#[^\u0000]*\u0000LOGIN#/.test(key)));
 
 const stats = new Map<number, number>();
+let illFormedSent = 0;
+/** Whether the request carries ill-formed text: escaped in the body, as its loose UTF-8 bytes elsewhere. */
+const isIllFormed = (req: FuzzRequest): boolean =>
+  /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/.test(req.body?.toString('utf8') ?? '')
+  || /%ED%[AB][0-9A-F]/i.test(`${req.path}?${req.query}`)
+  || Object.values(req.headers).some((value) => /\xed[\xa0-\xbf]/.test(value));
 
 /**
  * Reads (GET, HEAD, OPTIONS) must never change the table, accepted or not, so they are checked
@@ -265,6 +309,7 @@ describe('fuzzing the HTTP API', () => {
         const isRead = READ_METHODS.has(req.method);
         if (!isRead) await checkReads();
         sent += 1;
+        if (isIllFormed(req)) illFormedSent += 1;
         const res = await send(req);
         stats.set(res.status, (stats.get(res.status) ?? 0) + 1);
         const context = describeRequest(req);
@@ -293,5 +338,6 @@ describe('fuzzing the HTTP API', () => {
     const statuses = [...stats.keys()];
     expect(statuses.some((status) => status >= 200 && status < 300)).toBe(true);
     expect(statuses).toEqual(expect.arrayContaining([400, 404, 405]));
+    expect(illFormedSent).toBeGreaterThan(NUM_RUNS / 50);
   }, 300_000);
 });

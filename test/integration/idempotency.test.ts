@@ -129,4 +129,17 @@ describe('Idempotency-Key on POST /v1/repricers/', () => {
     expect(response.body.errors).toEqual([expect.objectContaining({ field: 'Idempotency-Key' })]);
     expect(await totalOf(alice, 'I-5')).toBe(0);
   });
+
+  it.each([1_000, 2_100, 2_200])('answers a body nested %s levels deep with a 400, not a 500 from hashing it', async (depth) => {
+    // Act
+    const response = await api.request<{ detail: string }>('POST', '/v1/repricers/', {
+      auth: alice,
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': `deep-${depth}` },
+      body: `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`,
+    });
+
+    // Assert
+    expect(response.status).toBe(400);
+    expect(response.body.detail).toMatch(/nested/);
+  });
 });

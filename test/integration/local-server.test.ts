@@ -59,6 +59,12 @@ describe('local server routing', () => {
     expect(response.body).toMatchObject({ product: { code }, connector_type: { uid: 'amazon' } });
   });
 
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('refuses a %s query parameter as unknown, naming it', async (name) => {
+    const response = await api.request('GET', `/v1/offers?${name}=1`, { auth: carol });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ errors: [{ field: name }] });
+  });
+
   it('passes {param} segments to the handler', async () => {
     const created = await api.request<{ id: number }>('POST', '/v1/repricers/', {
       auth: carol,

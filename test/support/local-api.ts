@@ -6,6 +6,7 @@
  * The handlers read TABLE_NAME from the environment, so a test file runs one API at a time.
  */
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NewClientAccount } from '../../lib/admin/clients.js';
 import { createTable, deleteTable } from '../../lib/local/create-table.js';
@@ -20,6 +21,11 @@ export interface RequestOptions {
   /** A string or Buffer is sent as is; anything else as JSON (with a JSON Content-Type unless given). */
   readonly body?: unknown;
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * The local address the request is sent from, e.g. `127.0.0.2` (any 127.x.y.z works on
+   * Linux): the source address the authorizer counts login attempts against.
+   */
+  readonly from?: string;
 }
 
 export interface ApiResponse<T> {
@@ -37,7 +43,11 @@ export interface TestApi {
   readonly tableName: string;
   request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   createClient(username: string, options?: Omit<NewClientAccount, 'username'>): ReturnType<typeof import('../../lib/admin/clients.js').createClientAccount>;
-  /** Imports through the CLI's import code, then waits until the lists show it. */
+  /**
+   * Loads a client's catalogue as an operator would (`connector_type` records through the
+   * operator's reference-data import, everything else through the client's import), then waits
+   * until the lists show it.
+   */
   importRecords(username: string, records: readonly unknown[]): ReturnType<typeof import('../../lib/admin/import.js').importRecords>;
   /** Waits until every change made so far, and the work it caused, is done. */
   settle(): Promise<void>;
@@ -56,6 +66,29 @@ const encodeBody = (body: unknown, headers: Record<string, string>): string | Bu
   if (!hasHeader(headers, 'content-type')) headers['Content-Type'] = 'application/json';
   return JSON.stringify(body);
 };
+
+/** Like fetch, but from a chosen local address. */
+const sendFrom = (
+  localAddress: string,
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  payload: string | Buffer | undefined,
+): Promise<{ status: number; headers: Record<string, string>; text: string }> =>
+  new Promise((resolve, reject) => {
+    const outgoing = httpRequest(url, { method, headers, localAddress, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({
+        status: response.statusCode ?? 0,
+        headers: Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)])),
+        text: Buffer.concat(chunks).toString('utf8'),
+      }));
+      response.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end(payload);
+  });
 
 export const startTestApi = async (options: Pick<LocalServerOptions, 'handlers'> = {}): Promise<TestApi> => {
   const endpoint = process.env.DYNAMODB_ENDPOINT;
@@ -80,14 +113,19 @@ export const startTestApi = async (options: Pick<LocalServerOptions, 'handlers'>
   return {
     baseUrl,
     tableName,
-    async request<T>(method: string, path: string, { auth, body, headers = {} }: RequestOptions = {}) {
+    async request<T>(method: string, path: string, { auth, body, headers = {}, from }: RequestOptions = {}) {
       const sent: Record<string, string> = { ...headers };
       if (auth) sent.Authorization = basic(auth);
       const payload = encodeBody(body, sent);
-      const response = await fetch(`${baseUrl}${path}`, { method, headers: sent, ...(payload === undefined ? {} : { body: payload }) });
-      const text = await response.text();
-      const isJson = /json/i.test(response.headers.get('content-type') ?? '') && text !== '';
-      const received = { status: response.status, headers: Object.fromEntries(response.headers), text };
+      let received: { status: number; headers: Record<string, string>; text: string };
+      if (from === undefined) {
+        const response = await fetch(`${baseUrl}${path}`, { method, headers: sent, ...(payload === undefined ? {} : { body: payload }) });
+        received = { status: response.status, headers: Object.fromEntries(response.headers), text: await response.text() };
+      } else {
+        received = await sendFrom(from, `${baseUrl}${path}`, method, sent, payload);
+      }
+      const { text } = received;
+      const isJson = /json/i.test(received.headers['content-type'] ?? '') && text !== '';
       // Every response a test sees must be one the OpenAPI document describes.
       assertMatchesOpenApi({ method, path, ...received });
       return { ...received, body: (isJson ? JSON.parse(text) : text) as T };
@@ -97,8 +135,11 @@ export const startTestApi = async (options: Pick<LocalServerOptions, 'handlers'>
       return createClientAccount({ username, ...accountOptions });
     },
     async importRecords(username, records) {
-      const { importRecords } = await import('../../lib/admin/import.js');
-      const summary = await importRecords(records, { username });
+      const { importConnectorTypes, importRecords } = await import('../../lib/admin/import.js');
+      const isConnector = (record: unknown) => (record as { type?: unknown } | null)?.type === 'connector_type';
+      const connectors = records.filter(isConnector);
+      if (connectors.length > 0) await importConnectorTypes(connectors);
+      const summary = await importRecords(records.filter((record) => !isConnector(record)), { username });
       await events.settle();
       return summary;
     },

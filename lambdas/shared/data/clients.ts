@@ -7,8 +7,10 @@ import { documentClient, tableName } from './dynamo.js';
 import { CLIENTS_DIRECTORY, clientDirectoryEntry, clientKey } from './keys.js';
 
 /**
- * Client accounts: one item per username at `clientKey(username)`. Lockout timestamps are
- * ISO 8601 UTC strings, which compare correctly as strings in condition expressions.
+ * Client accounts: one item per username at `clientKey(username)`. It also counts the user
+ * name's failed logins over every source (`failedLogins` since `failureWindowStart`, an ISO 8601
+ * UTC string, which compares correctly as a string in condition expressions); the counters per
+ * source address are items of their own in the same partition (data/login-attempts.ts).
  */
 const passwordRecordSchema = z.object({
   algorithm: z.literal('scrypt'),
@@ -31,7 +33,6 @@ const clientItemSchema = z.object({
   password: passwordRecordSchema,
   failedLogins: z.number().int().min(0).optional(),
   failureWindowStart: z.iso.datetime().optional(),
-  lockedUntil: z.iso.datetime().optional(),
   /** The API key value of the client in the stage's usage plan, handed to API Gateway by the authorizer. */
   usageKey: z.string().min(20).max(128).optional(),
   createdAt: z.iso.datetime(),
@@ -136,7 +137,11 @@ export const setEnabled = (username: string, enabled: boolean, now: Date): Promi
     values: { ':enabled': enabled, ':now': now.toISOString() },
   });
 
-/** A new password also lifts any lockout: an administrator vouched for the owner. */
+/**
+ * A new password also forgets the user name's failed logins (and the `lockedUntil` of items
+ * written before lockouts were replaced by per-source limits): an administrator vouched for
+ * the owner. The per-source counters are cleared by data/login-attempts.ts.
+ */
 export const setPassword = (username: string, password: PasswordRecord, now: Date): Promise<boolean> =>
   updateExisting(username, {
     update: 'SET #password = :password, #updatedAt = :now REMOVE #failedLogins, #failureWindowStart, #lockedUntil',
@@ -149,7 +154,7 @@ export const setPassword = (username: string, password: PasswordRecord, now: Dat
  */
 export const startFailureWindow = (username: string, now: Date, windowFloor: Date): Promise<boolean> =>
   updateExisting(username, {
-    update: 'SET #failedLogins = :one, #failureWindowStart = :now REMOVE #lockedUntil',
+    update: 'SET #failedLogins = :one, #failureWindowStart = :now',
     values: { ':one': 1, ':now': now.toISOString(), ':floor': windowFloor.toISOString() },
     condition: 'attribute_not_exists(#failureWindowStart) OR #failureWindowStart < :floor',
   });
@@ -169,12 +174,6 @@ export const addLoginFailure = async (username: string): Promise<number | undefi
     throw error;
   }
 };
-
-export const lockClient = (username: string, until: Date): Promise<boolean> =>
-  updateExisting(username, { update: 'SET #lockedUntil = :until', values: { ':until': until.toISOString() } });
-
-export const clearLoginFailures = (username: string): Promise<boolean> =>
-  updateExisting(username, { update: 'REMOVE #failedLogins, #failureWindowStart, #lockedUntil' });
 
 /** Every client's username, from the keys-only `directory` index (administration, not requests). */
 export const listUsernames = async (): Promise<string[]> => {

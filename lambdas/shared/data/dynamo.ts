@@ -4,8 +4,12 @@ import { TABLE_NAME_ENV } from '../../../lib/table-schema.js';
 
 /**
  * SDK timeouts sized so that one call, retries and throttling backoff included, ends inside the
- * Lambda timeout (10 s), itself inside API Gateway's 29 s: 3 attempts of at most 1 s to connect
- * and 1.2 s to answer, plus up to 1 s and 2 s of backoff (test/unit/data/timeouts.test.ts).
+ * Lambda timeout (10 s), itself inside API Gateway's 29 s: 3 attempts, each given at most 1 s to
+ * connect and 1.2 s from its start to the response headers, plus up to 1 s and 2 s of backoff
+ * (test/unit/data/timeouts.test.ts). An attempt past its request timeout fails with a
+ * `TimeoutError` (`throwOnRequestTimeout`; without it the handler only logs a warning and keeps
+ * waiting), which the SDK retries and the error handler answers with 503 and `Retry-After`
+ * (test/integration/dynamodb-outage.test.ts freezes DynamoDB Local to show it).
  */
 export const SDK_REQUEST_TIMEOUT_MS = 1_200;
 export const SDK_CONNECTION_TIMEOUT_MS = 1_000;
@@ -17,13 +21,30 @@ export const SDK_MAX_ATTEMPTS = 3;
  */
 const LOCAL_MAX_SOCKETS = 512;
 
+/**
+ * Only for DynamoDB Local: `DYNAMODB_REQUEST_TIMEOUT_MS` gives each attempt longer. The
+ * integration tests set it, because a JVM on a busy 2-core machine sometimes pauses past 1.2 s,
+ * and a conditional write answered that late is retried and then fails its own condition. The
+ * deployed functions never set it (and test/integration/dynamodb-outage.test.ts runs without).
+ */
+export const REQUEST_TIMEOUT_ENV = 'DYNAMODB_REQUEST_TIMEOUT_MS';
+
+export const requestTimeoutMs = (env: Readonly<Record<string, string | undefined>> = process.env): number => {
+  const raw = env[REQUEST_TIMEOUT_ENV];
+  if (raw === undefined || raw === '') return SDK_REQUEST_TIMEOUT_MS;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 1 || ms > 60_000) throw new Error(`${REQUEST_TIMEOUT_ENV} must be a whole number of milliseconds (1-60000), got "${raw}"`);
+  return ms;
+};
+
 /** Built once per container. `DYNAMODB_ENDPOINT` points it at DynamoDB Local. */
 export const createDynamoClient = (endpoint = process.env.DYNAMODB_ENDPOINT): DynamoDBClient =>
   new DynamoDBClient({
     maxAttempts: SDK_MAX_ATTEMPTS,
     requestHandler: {
-      requestTimeout: SDK_REQUEST_TIMEOUT_MS,
+      requestTimeout: requestTimeoutMs(),
       connectionTimeout: SDK_CONNECTION_TIMEOUT_MS,
+      throwOnRequestTimeout: true,
       ...(endpoint ? { httpAgent: { keepAlive: true, maxSockets: LOCAL_MAX_SOCKETS } } : {}),
     },
     ...(endpoint

@@ -12,7 +12,23 @@ export const part = (value: string): string => encodeURIComponent(value);
 export const clientIdOfKey = (pk: string): string | undefined =>
   pk.startsWith(TENANT_PREFIX) ? pk.slice(TENANT_PREFIX.length).split('#', 1)[0] : undefined;
 
-export const clientKey = (username: string) => ({ pk: `CLIENT#${part(username)}`, sk: 'CLIENT' });
+/**
+ * Everything the authorizer reads or writes sits in the user name's `CLIENT#` partition, so
+ * access to it can be granted by key prefix (IAM `dynamodb:LeadingKeys`).
+ */
+const clientPartition = (username: string) => `CLIENT#${part(username)}`;
+export const clientKey = (username: string) => ({ pk: clientPartition(username), sk: 'CLIENT' });
+/** Sort-key prefix of a user name's login-attempt counters (one per source address and window). */
+export const LOGIN_ATTEMPTS_PREFIX = 'LOGIN#';
+/**
+ * The login attempts of one user name from one source address (`source`: a fixed-width hex
+ * digest) in one fixed window (`window`: its number since the epoch).
+ */
+export const loginAttemptsKey = (username: string, source: string, window: number) => ({
+  pk: clientPartition(username),
+  sk: `${LOGIN_ATTEMPTS_PREFIX}${source}#${window}`,
+});
+export const loginAttemptsPartition = clientPartition;
 export const counterKey = (name: string) => ({ pk: `COUNTER#${name}`, sk: 'COUNTER' });
 export const connectorKey = (uid: string) => ({ pk: `CONNECTOR#${part(uid)}`, sk: 'CONNECTOR' });
 

@@ -4,15 +4,42 @@ import { connectorTypeFields, connectorUid, offerFields, productCode, productFie
 /**
  * One line of an import file (NDJSON): `{ "type": ..., "data": { ...fields } }`. The record's
  * fields sit under `data` because a product has a field of its own named `type`.
+ *
+ * Two imports read these lines: a client's catalogue (products and offers, written under that
+ * client only) and the operator's reference data (connector types, shared by every client).
+ * A connector type in a client's file is refused: importing for one client must never change
+ * what every other client sees.
  */
-export const importRecord = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('connector_type'), data: connectorTypeFields }),
-  z.strictObject({ type: z.literal('product'), data: productFields }),
-  // `connector`: the connector the offer is sold on (default: the client's default connector).
-  z.strictObject({ type: z.literal('offer'), data: offerFields.extend({ product_code: productCode, connector: connectorUid.optional() }).strict() }),
-]);
+const connectorTypeLine = z.strictObject({ type: z.literal('connector_type'), data: connectorTypeFields });
+const productLine = z.strictObject({ type: z.literal('product'), data: productFields });
+// `connector`: the connector the offer is sold on (default: the client's default connector).
+const offerLine = z.strictObject({ type: z.literal('offer'), data: offerFields.extend({ product_code: productCode, connector: connectorUid.optional() }).strict() });
+
+export const importRecord = z.discriminatedUnion('type', [connectorTypeLine, productLine, offerLine]);
 export type ImportRecord = z.input<typeof importRecord>;
 export type ParsedImportRecord = z.output<typeof importRecord>;
+
+/** What each import accepts. */
+export type ImportKind = 'catalogue' | 'connectors';
+const LINE_SCHEMAS = {
+  catalogue: z.discriminatedUnion('type', [productLine, offerLine]),
+  connectors: connectorTypeLine,
+} as const satisfies Record<ImportKind, z.ZodType<ParsedImportRecord>>;
+
+/** The command that loads reference data (bin/cli.ts). */
+export const CONNECTOR_IMPORT_COMMAND = 'npm run cli -- connectors import <file.ndjson>';
+
+/** Why a line of the wrong import is refused, before any schema detail. */
+const misplaced = (kind: ImportKind, input: unknown): string | undefined => {
+  const type = typeof input === 'object' && input !== null ? (input as { type?: unknown }).type : undefined;
+  if (kind === 'catalogue' && type === 'connector_type') {
+    return `connector types are reference data shared by every client: an operator loads them with "${CONNECTOR_IMPORT_COMMAND}", not with a client's import`;
+  }
+  if (kind === 'connectors' && (type === 'product' || type === 'offer')) {
+    return `a ${type} belongs to one client: load it with "npm run cli -- import <file.ndjson> --client <username>"`;
+  }
+  return undefined;
+};
 
 export interface ImportProblem {
   /** 1-based line (or record) number. */
@@ -37,11 +64,14 @@ const identity = (record: ParsedImportRecord): string => {
 };
 
 /**
- * Validates every record before anything is written: schema errors and keys repeated within
- * the file are reported by line. References to products are checked by the caller, which can
- * also look in the table.
+ * Validates every record before anything is written: schema errors, records that belong to
+ * the other import, and keys repeated within the file are reported by line. References to
+ * products are checked by the caller, which can also look in the table.
  */
-export const validateImport = (inputs: readonly unknown[]): { records: ParsedImportRecord[]; problems: ImportProblem[] } => {
+export const validateImport = (
+  inputs: readonly unknown[],
+  kind: ImportKind = 'catalogue',
+): { records: ParsedImportRecord[]; problems: ImportProblem[] } => {
   const records: ParsedImportRecord[] = [];
   const problems: ImportProblem[] = [];
   const firstSeen = new Map<string, number>();
@@ -51,7 +81,12 @@ export const validateImport = (inputs: readonly unknown[]): { records: ParsedImp
       problems.push({ line, message: input.reason });
       return;
     }
-    const result = importRecord.safeParse(input);
+    const wrongImport = misplaced(kind, input);
+    if (wrongImport !== undefined) {
+      problems.push({ line, message: wrongImport });
+      return;
+    }
+    const result = LINE_SCHEMAS[kind].safeParse(input);
     if (!result.success) {
       const detail = result.error.issues.map((i) => `${i.path.map(String).join('.') || '(record)'}: ${i.message}`).join('; ');
       problems.push({ line, message: detail });

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { DEFAULT_LIMIT, integerText, limitText, sortText, startText, type SortDirection } from './list-parameters.js';
 import { MAX_COMPETITORS } from './records.js';
+import { text } from './text.js';
 
 export { DEFAULT_LIMIT, MAX_LIMIT, MAX_START, type SortDirection } from './list-parameters.js';
 
@@ -21,7 +22,7 @@ export const offerQueryParameters = z.strictObject({
   _limit: limitText.optional(),
   _start: startText.optional(),
   _sort: sortText(OFFER_SORT_FIELDS).optional(),
-  competitiveness: z.string().min(1, 'competitiveness must not be empty.').max(32, 'competitiveness is at most 32 characters.').optional(),
+  competitiveness: text().min(1, 'competitiveness must not be empty.').max(32, 'competitiveness is at most 32 characters.').optional(),
   total_competitors_gte: integerText('total_competitors_gte', 0, MAX_COMPETITORS).optional(),
   _include_other_offers: z.enum(['true', 'false'], { message: '_include_other_offers must be true or false.' }).optional(),
 });

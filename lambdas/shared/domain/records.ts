@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { hasAtMostTwoDecimals } from './money.js';
+import { text, wellFormed } from './text.js';
 
 /**
  * The records of the interface (spec section 2), as zod schemas: what responses are shaped
@@ -14,9 +15,9 @@ export const money = z
   .min(0)
   .max(MAX_MONEY)
   .refine(hasAtMostTwoDecimals, { message: 'Must have at most 2 decimals.' });
-const httpUrl = z.url({ protocol: /^https?$/ }).max(2048);
-export const connectorUid = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'Must be a short lowercase identifier.');
-export const productCode = z.string().min(1).max(64);
+const httpUrl = wellFormed(z.url({ protocol: /^https?$/ }).max(2048));
+export const connectorUid = text().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'Must be a short lowercase identifier.');
+export const productCode = text().min(1).max(64);
 
 const feeEstimate = z.strictObject({
   commission: money,
@@ -28,20 +29,20 @@ export type FeeEstimates = z.infer<typeof feeEstimates>;
 
 export const connectorTypeFields = z.strictObject({
   uid: connectorUid,
-  name: z.string().min(1).max(100),
+  name: text().min(1).max(100),
   logo: httpUrl,
   website: httpUrl.nullable(),
 });
 
 export const productFields = z.strictObject({
   code: productCode,
-  title: z.string().max(500),
-  description: z.string().max(5000),
-  brand: z.string().max(200),
-  colour: z.string().max(100),
-  barcode: z.string().max(64),
-  type: z.string().max(200).nullable(),
-  material: z.string().max(200).nullable(),
+  title: text().max(500),
+  description: text().max(5000),
+  brand: text().max(200),
+  colour: text().max(100),
+  barcode: text().max(64),
+  type: text().max(200).nullable(),
+  material: text().max(200).nullable(),
   parent_code: productCode.nullable(),
   images: z.array(httpUrl).max(20).nullable(),
   main_image: httpUrl,
@@ -55,19 +56,19 @@ export const productFields = z.strictObject({
 });
 
 export const offerFields = z.strictObject({
-  offer_id: z.string().min(1).max(128),
+  offer_id: text().min(1).max(128),
   offer_price: money,
-  offer_status: z.string().min(1).max(32),
+  offer_status: text().min(1).max(32),
   stock_status: z.enum(['in_stock', 'lead_time']),
-  competitiveness: z.string().min(1).max(32),
+  competitiveness: text().min(1).max(32),
   total_competitors: z.int().min(0).max(MAX_COMPETITORS),
   winning: z.boolean(),
   winning_delivery: z.boolean(),
   winning_price: money,
   rating_avg: z.number().min(0).max(5),
-  rating_count: z.string().regex(/^\d{1,12}$/, 'Must be numeric text.'),
-  seller_id: z.string().min(1).max(128),
-  seller_name: z.string().max(200),
+  rating_count: text().regex(/^\d{1,12}$/, 'Must be numeric text.'),
+  seller_id: text().min(1).max(128),
+  seller_name: text().max(200),
   url: httpUrl,
   last_seen_at: timestamp.nullable(),
 });

@@ -15,6 +15,11 @@ const THROTTLING_ERRORS = new Set([
   // A write of the data layer that kept losing races with the same client's other writes.
   'ContentionError',
 ]);
+/**
+ * Every attempt of a DynamoDB call ran past the SDK's connection or request timeout
+ * (data/dynamo.ts): DynamoDB is unreachable or not answering, and a later retry may succeed.
+ */
+const UNAVAILABLE_ERRORS = new Set(['TimeoutError']);
 export const RETRY_AFTER_SECONDS = '1';
 
 interface StatusError {
@@ -51,6 +56,11 @@ export const problemErrorHandler = (): MiddlewareObj<APIGatewayProxyEvent, APIGa
     const middyProblem = error ? fromMiddyError(error) : undefined;
     if (middyProblem) {
       request.response = problemResponse(middyProblem);
+      return;
+    }
+    if (error?.name && UNAVAILABLE_ERRORS.has(error.name)) {
+      logger.warn('DynamoDB did not answer in time after retries', { errorName: error.name });
+      request.response = problemResponse(STANDARD_PROBLEMS.unavailable, { 'Retry-After': RETRY_AFTER_SECONDS });
       return;
     }
     if ((error?.name && THROTTLING_ERRORS.has(error.name)) || isConflict(error)) {

@@ -1,4 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import * as z from 'zod';
+import { wellFormed } from '../domain/text.js';
 import { validationFailed } from './errors.js';
 
 /**
@@ -9,14 +11,15 @@ export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 128;
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 
-const VALID_KEY = new RegExp(`^[\\x20-\\x7e]{1,${IDEMPOTENCY_KEY_MAX_LENGTH}}$`);
+/** Printable ASCII, so it is well-formed and fits a header and a log line as it is. */
+const idempotencyKey = wellFormed(z.string().regex(new RegExp(`^[\\x20-\\x7e]{1,${IDEMPOTENCY_KEY_MAX_LENGTH}}$`)));
 
 /** Throws a 400 for a malformed or repeated key; false when there is none. Expects lower-cased header names. */
 export const hasIdempotencyKey = (event: APIGatewayProxyEvent): boolean => {
   const values = event.multiValueHeaders?.[IDEMPOTENCY_HEADER] ?? [];
   const value = event.headers?.[IDEMPOTENCY_HEADER];
   if (value === undefined && values.length === 0) return false;
-  if (values.length > 1 || value === undefined || !VALID_KEY.test(value)) {
+  if (values.length > 1 || value === undefined || !idempotencyKey.safeParse(value).success) {
     throw validationFailed(
       [{ field: 'Idempotency-Key', message: `Must be given once, as 1-${IDEMPOTENCY_KEY_MAX_LENGTH} printable ASCII characters.` }],
       'The request headers are not valid.',

@@ -7,8 +7,10 @@ import { METRICS_KEY } from '@aws-lambda-powertools/commons';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { ROUTES } from '../../../lib/routes.js';
 import { logger } from '../logger.js';
+import { routeNameOf } from './route-name.js';
+
+export { routeNameOf, UNKNOWN_ROUTE } from './route-name.js';
 
 export const METRICS_NAMESPACE = 'RepricerApi';
 export const ROUTE_DIMENSION = 'route';
@@ -19,12 +21,6 @@ export const REQUEST_METRICS = {
   serverErrors: 'ServerErrors',
   latency: 'Latency',
 } as const;
-/** Events that match no route (tests, or a gateway change that outran the code). */
-export const UNKNOWN_ROUTE = 'Unknown';
-
-/** The route's name from the route table, found by the resource template API Gateway passes. */
-export const routeNameOf = (event: Pick<APIGatewayProxyEvent, 'httpMethod' | 'resource'>): string =>
-  ROUTES.find((route) => route.method === event.httpMethod?.toUpperCase() && route.path === event.resource)?.name ?? UNKNOWN_ROUTE;
 
 export const createMetrics = (): Metrics =>
   new Metrics({ namespace: METRICS_NAMESPACE, serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'repricer-api' });

@@ -1,11 +1,17 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { isWellFormed } from '../domain/text.js';
 
-/** A path parameter, decoded: API Gateway REST APIs pass it percent-encoded. Undefined when it does not decode. */
+/**
+ * A path parameter, decoded: API Gateway REST APIs pass it percent-encoded. Undefined when it
+ * does not decode (invalid UTF-8 such as `%ED%A0%80`) or is not well-formed Unicode: such a
+ * value names nothing, so the caller answers it like an unknown id.
+ */
 export const pathParameter = (event: APIGatewayProxyEvent, name: string): string | undefined => {
   const raw = event.pathParameters?.[name];
   if (raw === undefined) return undefined;
   try {
-    return decodeURIComponent(raw);
+    const decoded = decodeURIComponent(raw);
+    return isWellFormed(decoded) ? decoded : undefined;
   } catch {
     return undefined;
   }

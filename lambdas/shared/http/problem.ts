@@ -74,6 +74,7 @@ export const STANDARD_PROBLEMS = {
   tooLarge: problem(413, 'The request body exceeds 16 KiB.'),
   unsupportedMediaType: problem(415, 'The request body must be application/json.'),
   throttled: problem(429, 'Too many requests; slow down and retry later.'),
+  quotaExceeded: problem(429, "This client's daily request quota is used up; it renews at 00:00 UTC."),
   internal: problem(500, 'An unexpected error occurred.'),
   unavailable: problem(503, 'The service is temporarily overloaded; retry after the indicated delay.'),
   timeout: problem(504, 'The request took too long to process.'),

@@ -5,7 +5,7 @@ import { validationFailed } from './errors.js';
 export const singleQueryParameters = (event: APIGatewayProxyEvent): Record<string, string> => {
   const repeated = Object.entries(event.multiValueQueryStringParameters ?? {})
     .filter(([, values]) => (values?.length ?? 0) > 1)
-    .map(([name]) => ({ field: name, message: 'This parameter may be given only once.' }));
+    .map(([name]) => ({ field: name.toWellFormed(), message: 'This parameter may be given only once.' }));
   if (repeated.length > 0) throw validationFailed(repeated, 'The query parameters are not valid.');
   return Object.fromEntries(Object.entries(event.queryStringParameters ?? {}).filter((e): e is [string, string] => e[1] !== undefined));
 };

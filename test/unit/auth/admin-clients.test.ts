@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import {
   changePassword,
@@ -162,9 +162,13 @@ describe('setClientEnabled', () => {
 });
 
 describe('changePassword', () => {
-  it('stores a new hash and lifts any lockout', async () => {
+  it('stores a new hash and forgets the failed logins, per user name and per source', async () => {
     // Prepare
     ddb.on(UpdateCommand).resolves({});
+    ddb.on(QueryCommand)
+      .resolvesOnce({ Items: [{ pk: 'CLIENT#alice', sk: 'LOGIN#00aa#1' }], LastEvaluatedKey: { pk: 'CLIENT#alice', sk: 'LOGIN#00aa#1' } })
+      .resolvesOnce({ Items: [{ pk: 'CLIENT#alice', sk: 'LOGIN#11bb#1' }] });
+    ddb.on(DeleteCommand).resolves({});
 
     // Act
     await changePassword('alice', 'brand new');
@@ -174,6 +178,14 @@ describe('changePassword', () => {
     expect(input?.UpdateExpression).toBe('SET #password = :password, #updatedAt = :now REMOVE #failedLogins, #failureWindowStart, #lockedUntil');
     expect(input?.ExpressionAttributeNames).toMatchObject({ '#password': 'password' });
     await expect(verifyPassword('brand new', input?.ExpressionAttributeValues?.[':password'] as PasswordRecord)).resolves.toBe(true);
+    expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input).toMatchObject({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': 'CLIENT#alice', ':prefix': 'LOGIN#' },
+    });
+    expect(ddb.commandCalls(DeleteCommand).map((call) => call.args[0].input.Key)).toEqual([
+      { pk: 'CLIENT#alice', sk: 'LOGIN#00aa#1' },
+      { pk: 'CLIENT#alice', sk: 'LOGIN#11bb#1' },
+    ]);
   });
 
   it('throws for an unknown username', async () => {

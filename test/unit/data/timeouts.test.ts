@@ -4,10 +4,15 @@
  * before API Gateway's 29 s integration timeout. So a slow dependency ends as our own 503 or 500
  * problem, never as the gateway's 504 or a killed function.
  */
+import { createServer, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { MAXIMUM_RETRY_DELAY, Retry, THROTTLING_RETRY_DELAY_BASE, DEFAULT_RETRY_DELAY_BASE } from '@smithy/core/retry';
 import { FUNCTION_TIMEOUT_SECONDS } from '../../../lib/constructs/api-function.js';
 import {
+  createDynamoClient,
   dynamoClient,
+  requestTimeoutMs,
   SDK_CONNECTION_TIMEOUT_MS,
   SDK_MAX_ATTEMPTS,
   SDK_REQUEST_TIMEOUT_MS,
@@ -21,25 +26,85 @@ const longestBackoffMs = (retry: number): number => {
   return Math.min(base * 2 ** retry, MAXIMUM_RETRY_DELAY);
 };
 
+/**
+ * The request timeout runs from the start of an attempt (connecting included) to the response
+ * headers, so an attempt lasts at most the longer of the two timeouts.
+ */
 const worstCaseCallMs = (): number => {
-  const attempts = SDK_MAX_ATTEMPTS * (SDK_CONNECTION_TIMEOUT_MS + SDK_REQUEST_TIMEOUT_MS);
+  const attempts = SDK_MAX_ATTEMPTS * Math.max(SDK_CONNECTION_TIMEOUT_MS, SDK_REQUEST_TIMEOUT_MS);
   const backoff = Array.from({ length: SDK_MAX_ATTEMPTS - 1 }, (_, retry) => longestBackoffMs(retry)).reduce((a, b) => a + b, 0);
   return attempts + backoff;
 };
 
+/** A TCP server that accepts connections and reads requests but never answers: a DynamoDB that hangs. */
+const silentServer = async (): Promise<{ server: Server; port: number; requests: () => number; close: () => Promise<void> }> => {
+  const sockets = new Set<Socket>();
+  let requests = 0;
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('data', (chunk: Buffer) => {
+      requests += chunk.toString('latin1').split('POST / HTTP/1.1').length - 1;
+    });
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    requests: () => requests,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+};
+
 describe('timeouts', () => {
+  it('gives up on a DynamoDB that accepts connections but never answers, after every attempt timed out', async () => {
+    // Arrange
+    const silent = await silentServer();
+    const client = createDynamoClient(`http://127.0.0.1:${silent.port}`);
+    const started = performance.now();
+
+    try {
+      // Act
+      const outcome = await client.send(new GetItemCommand({ TableName: 't', Key: { pk: { S: 'a' }, sk: { S: 'b' } } })).then(
+        () => 'answered',
+        (error: Error & { $metadata?: { attempts?: number } }) => error,
+      );
+      const elapsed = performance.now() - started;
+
+      // Assert: a TimeoutError (which the error handler answers with 503), after every attempt
+      expect(outcome).toMatchObject({ name: 'TimeoutError' });
+      expect(silent.requests()).toBe(SDK_MAX_ATTEMPTS);
+      expect(elapsed).toBeGreaterThanOrEqual(SDK_MAX_ATTEMPTS * SDK_REQUEST_TIMEOUT_MS - 50);
+      expect(elapsed).toBeLessThan(worstCaseCallMs());
+    } finally {
+      client.destroy();
+      await silent.close();
+    }
+  }, 20_000);
+
   it('configures the shared client with the documented attempts and timeouts', async () => {
     // Act
     const handlerConfig = await (dynamoClient.config.requestHandler as unknown as { configProvider: Promise<Record<string, unknown>> }).configProvider;
 
     // Assert
     expect(await dynamoClient.config.maxAttempts()).toBe(SDK_MAX_ATTEMPTS);
-    expect(handlerConfig).toMatchObject({ requestTimeout: SDK_REQUEST_TIMEOUT_MS, connectionTimeout: SDK_CONNECTION_TIMEOUT_MS });
+    expect(handlerConfig).toMatchObject({ requestTimeout: SDK_REQUEST_TIMEOUT_MS, connectionTimeout: SDK_CONNECTION_TIMEOUT_MS, throwOnRequestTimeout: true });
   });
 
   it('ends one DynamoDB call, retries and throttling backoff included, before the function times out', () => {
-    // 3 x (1 s + 1.2 s) + 1 s + 2 s = 9.6 s today
+    // 3 x 1.2 s + 1 s + 2 s = 6.6 s today
     expect(worstCaseCallMs()).toBeLessThan(FUNCTION_TIMEOUT_SECONDS * 1000);
+  });
+
+  it('takes a longer per-attempt timeout for DynamoDB Local only when told, and refuses nonsense', () => {
+    const env = (value?: string) => (value === undefined ? {} : { DYNAMODB_REQUEST_TIMEOUT_MS: value });
+    expect(requestTimeoutMs(env())).toBe(SDK_REQUEST_TIMEOUT_MS);
+    expect(requestTimeoutMs(env(''))).toBe(SDK_REQUEST_TIMEOUT_MS);
+    expect(requestTimeoutMs(env('5000'))).toBe(5_000);
+    for (const bad of ['0', '-1', '1.5', 'soon', '600000']) expect(() => requestTimeoutMs(env(bad))).toThrow(/DYNAMODB_REQUEST_TIMEOUT_MS/);
   });
 
   it('ends the function before API Gateway gives up on it', () => {

@@ -1,4 +1,4 @@
-import { UnreadableLine, validateImport } from '../../../lambdas/shared/domain/import-records.js';
+import { CONNECTOR_IMPORT_COMMAND, UnreadableLine, validateImport } from '../../../lambdas/shared/domain/import-records.js';
 import { connectorTypeFields, offerFields, productFields } from '../data/fixtures.js';
 
 const connectorLine = (uid = 'takealot') => ({ type: 'connector_type', data: connectorTypeFields({ uid }) });
@@ -6,14 +6,41 @@ const productLine = (code = 'SKU-1') => ({ type: 'product', data: productFields(
 const offerLine = (offerId = 'OF-1', productCode = 'SKU-1') => ({ type: 'offer', data: { ...offerFields({ offer_id: offerId }), product_code: productCode } });
 
 describe('validateImport', () => {
-  it('parses a valid file into records, in order, without problems', () => {
+  it('parses a valid catalogue into records, in order, without problems', () => {
     // Act
-    const { records, problems } = validateImport([connectorLine(), productLine(), offerLine()]);
+    const { records, problems } = validateImport([productLine(), offerLine()]);
 
     // Assert
     expect(problems).toEqual([]);
-    expect(records.map((r) => r.type)).toEqual(['connector_type', 'product', 'offer']);
-    expect(records[2]).toEqual({ type: 'offer', data: { ...offerFields(), product_code: 'SKU-1' } });
+    expect(records.map((r) => r.type)).toEqual(['product', 'offer']);
+    expect(records[1]).toEqual({ type: 'offer', data: { ...offerFields(), product_code: 'SKU-1' } });
+  });
+
+  it('parses a valid reference-data file of connector types', () => {
+    // Act
+    const { records, problems } = validateImport([connectorLine('takealot'), connectorLine('bol')], 'connectors');
+
+    // Assert
+    expect(problems).toEqual([]);
+    expect(records).toEqual([connectorLine('takealot'), connectorLine('bol')]);
+  });
+
+  it("refuses a connector type in a client's catalogue, pointing to the operator's command", () => {
+    // Act
+    const { records, problems } = validateImport([productLine(), connectorLine('amazon'), offerLine()]);
+
+    // Assert
+    expect(problems).toEqual([{ line: 2, message: expect.stringContaining(CONNECTOR_IMPORT_COMMAND) }]);
+    expect(records.map((r) => r.type)).toEqual(['product', 'offer']);
+  });
+
+  it('refuses products and offers in a reference-data import', () => {
+    // Act
+    const { problems } = validateImport([connectorLine(), productLine(), offerLine()], 'connectors');
+
+    // Assert
+    expect(problems.map((p) => p.line)).toEqual([2, 3]);
+    expect(problems[0]?.message).toContain('--client');
   });
 
   it('reports each bad line by its 1-based number', () => {
@@ -41,13 +68,27 @@ describe('validateImport', () => {
   it.each<[string, unknown[], string]>([
     ['a product code', [productLine('A'), productLine('B'), productLine('A')], 'product code "A" repeats line 1'],
     ['an offer id', [offerLine('X'), offerLine('X')], 'offer_id "X" repeats line 1'],
-    ['a connector uid', [connectorLine('bol'), productLine(), connectorLine('bol')], 'connector_type uid "bol" repeats line 1'],
+    ['a connector uid', [connectorLine('bol'), connectorLine('ebay'), connectorLine('bol')], 'connector_type uid "bol" repeats line 1'],
   ])('reports %s repeated within the file', (_case, inputs, message) => {
     // Act
-    const { problems } = validateImport(inputs);
+    const { problems } = validateImport(inputs, inputs.some((input) => (input as { type: string }).type === 'connector_type') ? 'connectors' : 'catalogue');
 
     // Assert
     expect(problems).toEqual([{ line: inputs.length, message }]);
+  });
+
+  it.each<[string, unknown]>([
+    ['a product code', productLine('SKU-\ud800')],
+    ['an offer id', offerLine('OF-\udc00')],
+    ["an offer's product code", offerLine('OF-9', '\ud83d')],
+    ['a competitiveness', { type: 'offer', data: { ...offerFields({ offer_id: 'OF-8', competitiveness: 'hi\ud800gh' }), product_code: 'SKU-1' } }],
+    ['a title', { type: 'product', data: productFields({ code: 'SKU-7', title: 'Lamp \udfff' }) }],
+  ])('refuses %s that is not well-formed Unicode', (_case, line) => {
+    // Act
+    const { problems } = validateImport([line]);
+
+    // Assert
+    expect(problems).toEqual([{ line: 1, message: expect.stringContaining('well-formed Unicode') }]);
   });
 
   it('does not confuse a product code with an offer id of the same text', () => {

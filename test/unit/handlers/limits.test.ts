@@ -10,6 +10,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { ROUTES } from '../../../lib/routes.js';
 import { MAX_BODY_BYTES } from '../../../lambdas/shared/http/body-limit.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../../lambdas/shared/http/idempotency.js';
+import { WELL_FORMED_MESSAGE } from '../../../lambdas/shared/domain/text.js';
 import { apiEvent, CONTEXT, expectProblem } from './events.js';
 
 const documents = mockClient(DynamoDBDocumentClient);
@@ -92,5 +93,48 @@ describe('limits before any DynamoDB call', () => {
     expectProblem(response, status, status === 400 ? expect.any(String) : 'about:blank');
     expect(documents.calls()).toHaveLength(0);
     expect(plain.calls()).toHaveLength(0);
+  });
+});
+
+/**
+ * Strings that are not well-formed Unicode (an unpaired surrogate, `"\ud800"` in JSON) have no
+ * UTF-8 form: as a key part, a header or a log line they would fail (a URIError became a 500).
+ * Each is refused like any other invalid input, before any DynamoDB call. (With an
+ * Idempotency-Key the key's record is read first: test/integration/ill-formed-unicode.test.ts.)
+ */
+const LONE = '\ud800';
+const LONE_JSON = '"\\ud800"';
+const illFormed: { route: string; what: string; event: APIGatewayProxyEvent; status: number; field?: string }[] = [
+  { route: 'CreateRepricer', what: 'a product code', event: withBody('POST', '/v1/repricers', `{"product_code":${LONE_JSON},"preferred_price":10,"preferred_profit":1}`), status: 400, field: 'product_code' },
+  { route: 'CreateRepricer', what: 'a connector uid', event: withBody('POST', '/v1/repricers', `{"product_code":"SKU-1","preferred_price":10,"preferred_profit":1,"connector":"\\udc00"}`), status: 400, field: 'connector' },
+  { route: 'CreateRepricer', what: 'an Idempotency-Key', event: withBody('POST', '/v1/repricers', JSON.stringify(createBody), null, { ...JSON_HEADERS, 'Idempotency-Key': `key-${LONE}` }), status: 400, field: 'Idempotency-Key' },
+  { route: 'CreateRepricer', what: 'an unknown field name', event: withBody('POST', '/v1/repricers', `{"product_code":"SKU-1","preferred_price":10,"preferred_profit":1,${LONE_JSON}:1}`), status: 400, field: '\ufffd' },
+  { route: 'ListOffers', what: 'a competitiveness filter', event: get('/v1/offers', { competitiveness: [`high${LONE}`] }), status: 400, field: 'competitiveness' },
+  { route: 'ListOffers', what: 'an unknown parameter name', event: get('/v1/offers', { [LONE]: ['1'] }), status: 400, field: '\ufffd' },
+  { route: 'ListRepricers', what: 'a product code filter', event: get('/v1/repricers', { product_code: [LONE] }), status: 400, field: 'product_code' },
+  { route: 'GetProduct', what: 'a product code in the path', event: get('/v1/products/{code}', {}, { code: `A${LONE}` }), status: 404 },
+  { route: 'GetProduct', what: 'a percent-encoded surrogate (invalid UTF-8) in the path', event: get('/v1/products/{code}', {}, { code: '%ED%A0%80' }), status: 404 },
+  { route: 'GetRepricer', what: 'an id', event: get('/v1/repricers/{id}', {}, { id: `1${LONE}` }), status: 404 },
+  { route: 'UpdateRepricer', what: 'an id', event: withBody('PATCH', '/v1/repricers/{id}', '{"enabled":false}', { id: LONE }), status: 404 },
+  { route: 'DeleteRepricer', what: 'an id', event: { ...apiEvent({ method: 'DELETE', path: '/v1/repricers/{id}' }), pathParameters: { id: LONE } }, status: 404 },
+  { route: 'GetOffer', what: 'an id', event: get('/v1/offers/{id}', {}, { id: LONE }), status: 404 },
+];
+
+describe('ill-formed Unicode before any DynamoDB call', () => {
+  it.each(illFormed.map((c) => [c.route, c.what, c] as const))('%s refuses %s that is not well-formed', async (route, _what, { event, status, field }) => {
+    // Act
+    const response = await handlers.get(route)!(event, CONTEXT);
+
+    // Assert
+    const body = expectProblem(response, status, status === 400 ? expect.any(String) : 'about:blank');
+    if (field !== undefined) expect(body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
+    if (field !== undefined && field !== '\ufffd') expect(body.errors).toEqual(expect.arrayContaining([{ field, message: expect.stringMatching(/well-formed|printable ASCII/) }]));
+    expect(response.body.isWellFormed()).toBe(true);
+    expect(documents.calls()).toHaveLength(0);
+    expect(plain.calls()).toHaveLength(0);
+  });
+
+  it('says why', () => {
+    expect(WELL_FORMED_MESSAGE).toMatch(/well-formed Unicode/);
   });
 });

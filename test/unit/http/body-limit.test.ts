@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { bodyLimit, MAX_BODY_BYTES } from '../../../lambdas/shared/http/body-limit.js';
+import { bodyLimit, MAX_BODY_BYTES, MAX_JSON_DEPTH, nestsDeeperThan, TOO_DEEP } from '../../../lambdas/shared/http/body-limit.js';
 import { HttpProblem } from '../../../lambdas/shared/http/errors.js';
 
 const check = (body: string | null, isBase64Encoded = false, maxBytes?: number) => () =>
@@ -44,5 +44,24 @@ describe('bodyLimit', () => {
 
   it('takes another limit', () => {
     expect413(check('xyz', false, 2));
+  });
+});
+
+describe('JSON nesting limit', () => {
+  const json = (body: string, contentType = 'application/json') => () =>
+    bodyLimit().before!({ event: { body, isBase64Encoded: false, headers: { 'content-type': contentType } } as unknown as APIGatewayProxyEvent } as never);
+
+  it(`allows ${MAX_JSON_DEPTH} levels and refuses one more, before parsing`, () => {
+    expect(json(`${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}`)).not.toThrow();
+    expect(json(`${'{"a":'.repeat(MAX_JSON_DEPTH + 1)}1${'}'.repeat(MAX_JSON_DEPTH + 1)}`)).toThrow(expect.objectContaining({ problem: TOO_DEEP }));
+  });
+
+  it('does not count brackets inside strings, escaped quotes included', () => {
+    expect(nestsDeeperThan(`{"a":"${'['.repeat(100)}\\"${'{'.repeat(100)}"}`, 2)).toBe(false);
+    expect(nestsDeeperThan('[[["x"]]]', 2)).toBe(true);
+  });
+
+  it('leaves a body that is not JSON to the parser (415)', () => {
+    expect(json('['.repeat(1_000), 'text/plain')).not.toThrow();
   });
 });

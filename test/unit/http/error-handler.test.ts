@@ -132,6 +132,25 @@ describe('problemErrorHandler', () => {
     },
   );
 
+  it('answers a DynamoDB call whose every attempt timed out with 503 and Retry-After', async () => {
+    // Arrange: what @smithy/node-http-handler throws with throwOnRequestTimeout, after the SDK's retries
+    const warn = jest.spyOn(logger, 'warn');
+    const timedOut = Object.assign(new Error('@smithy/node-http-handler - [ERROR] a request has exceeded the configured 1200 ms requestTimeout.'), {
+      name: 'TimeoutError',
+      code: 'ETIMEDOUT',
+      $metadata: { attempts: 3 },
+    });
+
+    // Act
+    const response = await respond(timedOut);
+
+    // Assert
+    expect(response.statusCode).toBe(503);
+    expect(response.headers).toMatchObject({ 'Retry-After': RETRY_AFTER_SECONDS });
+    expect(response.body).not.toMatch(/smithy|requestTimeout|1200/);
+    expect(warn).toHaveBeenCalledWith('DynamoDB did not answer in time after retries', { errorName: 'TimeoutError' });
+  });
+
   it.each<[string, unknown]>([
     ['an Error', new Error('secret table xyz at key T#other-client')],
     ['a TypeError', new TypeError('Cannot read properties of undefined (reading "secret")')],

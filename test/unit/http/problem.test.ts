@@ -36,6 +36,7 @@ describe('problem', () => {
       tooLarge: 413,
       unsupportedMediaType: 415,
       throttled: 429,
+      quotaExceeded: 429,
       internal: 500,
       unavailable: 503,
       timeout: 504,

@@ -3,6 +3,7 @@ import {
   matchRoute,
   methodArn,
   parseQuery,
+  splitUrl,
   toAuthorizerEvent,
   toProxyEvent,
   type RawRequest,
@@ -155,6 +156,44 @@ describe('toProxyEvent', () => {
     expect(event.isBase64Encoded).toBe(false);
     expect(event.pathParameters).toEqual({ id: '42' });
     expect(event.resource).toBe('/v1/repricers/{id}');
+  });
+});
+
+describe('null-prototype event maps', () => {
+  it('keeps __proto__, constructor and toString query parameters, headers and path parameters as plain entries', () => {
+    // Act
+    const event = toProxyEvent({
+      request: request({
+        url: '/v1/offers?__proto__=1&constructor=2&toString=3&__proto__=4',
+        rawHeaders: ['__proto__', 'h', 'Constructor', 'c'],
+      }),
+      route: offersRoute,
+      params: Object.fromEntries([['id', '__proto__']]),
+      requestId: 'r',
+    });
+
+    // Assess
+    for (const map of [event.queryStringParameters, event.multiValueQueryStringParameters, event.headers, event.multiValueHeaders, event.pathParameters]) {
+      expect(Object.getPrototypeOf(map)).toBeNull();
+    }
+    expect(Object.keys(event.queryStringParameters ?? {})).toEqual(['__proto__', 'constructor', 'toString']);
+    expect(Object.getOwnPropertyDescriptor(event.queryStringParameters, '__proto__')?.value).toBe('4');
+    expect(Object.getOwnPropertyDescriptor(event.multiValueQueryStringParameters, '__proto__')?.value).toEqual(['1', '4']);
+    expect(Object.getOwnPropertyDescriptor(event.headers, '__proto__')?.value).toBe('h');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('gives an unknown route an empty map without a prototype, not undefined', () => {
+    const event = toProxyEvent({ request: request({ rawHeaders: [] }), route: offersRoute, params: {}, requestId: 'r' });
+    expect(Object.getPrototypeOf(event.headers)).toBeNull();
+    expect(event.headers.constructor).toBeUndefined();
+  });
+});
+
+describe('splitUrl', () => {
+  it('splits at the first ?, decoding nothing', () => {
+    expect(splitUrl('/v1/offers%2F1?a=%20&b=?')).toEqual({ path: '/v1/offers%2F1', query: 'a=%20&b=?' });
+    expect(splitUrl('/v1/offers')).toEqual({ path: '/v1/offers', query: '' });
   });
 });
 

@@ -1,10 +1,10 @@
-import { DEMO_CONNECTOR_TYPES, DEMO_PRODUCT_COUNT, DEMO_SELLER_ID, demoRecords, sampleRepricerRequest, type DemoOffer, type DemoProduct } from '../../../lib/local/demo-data.js';
+import { DEMO_CONNECTOR_TYPES, DEMO_PRODUCT_COUNT, DEMO_SELLER_ID, demoConnectorTypeRecords, demoRecords, sampleRepricerRequest, type DemoOffer, type DemoProduct } from '../../../lib/local/demo-data.js';
 import { validateImport } from '../../../lambdas/shared/domain/import-records.js';
 
 const records = demoRecords();
 const products = records.flatMap((r) => (r.type === 'product' ? [r.data] : [])) as DemoProduct[];
 const offers = records.flatMap((r) => (r.type === 'offer' ? [r.data] : [])) as DemoOffer[];
-const connectors = records.flatMap((r) => (r.type === 'connector_type' ? [r.data] : []));
+const connectors = demoConnectorTypeRecords().flatMap((r) => (r.type === 'connector_type' ? [r.data] : []));
 const hasCents = (value: number) => Math.round(value * 100) % 100 !== 0;
 
 describe('demoRecords', () => {
@@ -12,13 +12,14 @@ describe('demoRecords', () => {
     expect(demoRecords()).toEqual(records);
   });
 
-  it('passes the import validation as a whole', () => {
-    expect(validateImport(records).problems).toEqual([]);
+  it('passes the import validation as a whole: the catalogue as a client import, the connector types as reference data', () => {
+    expect(validateImport(records, 'catalogue').problems).toEqual([]);
+    expect(validateImport(demoConnectorTypeRecords(), 'connectors').problems).toEqual([]);
   });
 
-  it('lists connector types first, then products, then offers', () => {
+  it('lists products first, then offers, and no connector type in the client catalogue', () => {
     const order = records.map((r) => r.type);
-    expect(order.lastIndexOf('connector_type')).toBeLessThan(order.indexOf('product'));
+    expect(order).not.toContain('connector_type');
     expect(order.lastIndexOf('product')).toBeLessThan(order.indexOf('offer'));
   });
 

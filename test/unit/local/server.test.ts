@@ -2,7 +2,9 @@ import { jest } from '@jest/globals';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { createLocalServer, MAX_READ_BYTES, type LambdaHandler } from '../../../lib/local/server.js';
+import { request as httpRequest } from 'node:http';
+import { FUNCTION_TIMEOUT_SECONDS } from '../../../lib/constructs/api-function.js';
+import { createLocalServer, FRAGMENT_IN_TARGET, FUNCTION_TIMEOUT_MS, MAX_READ_BYTES, type LambdaHandler } from '../../../lib/local/server.js';
 import { AUTHORIZER, type RouteDefinition } from '../../../lib/routes.js';
 import { STANDARD_PROBLEMS, WWW_AUTHENTICATE } from '../../../lambdas/shared/http/problem.js';
 
@@ -18,6 +20,9 @@ const allow = (event: APIGatewayRequestAuthorizerEvent) => ({
   policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: event.methodArn }] },
   context: { clientId: 'client-1', username: 'alice', sellerId: 'seller-a', defaultConnector: 'amazon' },
 });
+
+/** The functions' time limit in this test: short, so that a hanging function is cheap to wait for. */
+const FUNCTION_LIMIT_MS = 300;
 
 let authorizer: jest.Mock<LambdaHandler>;
 let echo: jest.Mock<LambdaHandler>;
@@ -42,7 +47,7 @@ beforeAll(async () => {
     'items.ts': items,
     'public.ts': async () => ({ statusCode: 200, multiValueHeaders: { 'Set-Cookie': ['a=1', 'b=2'] }, body: 'ok' }),
   };
-  server = createLocalServer({ routes, handlers, log: (line) => logged.push(line) });
+  server = createLocalServer({ routes, handlers, log: (line) => logged.push(line), functionTimeoutMs: FUNCTION_LIMIT_MS });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -63,6 +68,20 @@ beforeEach(() => {
 const AUTH = { Authorization: 'Basic YWxpY2U6cHc=' };
 const call = (method: string, path: string, init: { headers?: Record<string, string>; body?: string | Buffer } = {}) =>
   fetch(`${baseUrl}${path}`, { method, ...init });
+
+/** Sends the request target exactly as given (fetch would drop a fragment). */
+const rawCall = (method: string, target: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> =>
+  new Promise((resolve, reject) => {
+    const outgoing = httpRequest(`${baseUrl}/`, { method, path: target, headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+
+const never = () => new Promise<never>(() => undefined);
 
 describe('local server', () => {
   it('answers an unknown path with the 404 problem', async () => {
@@ -167,6 +186,73 @@ describe('local server', () => {
     const response = await call('POST', '/v1/echo', { headers: AUTH, body: '{}' });
     expect(response.status).toBe(502);
     expect(response.headers.get('content-type')).toBe('application/problem+json');
+  });
+
+  it('gives the authorizer the same time limit as the handlers: past it, a 500 instead of no answer', async () => {
+    // Arrange
+    authorizer.mockImplementationOnce(never);
+    const started = performance.now();
+
+    // Act
+    const response = await call('POST', '/v1/echo', { headers: AUTH, body: '{}' });
+
+    // Assert
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual(STANDARD_PROBLEMS.internal);
+    expect(performance.now() - started).toBeLessThan(FUNCTION_LIMIT_MS + 1_000);
+    expect(echo).not.toHaveBeenCalled();
+    expect(logged).toContain(`authorizer timed out after ${FUNCTION_LIMIT_MS} ms`);
+  });
+
+  it('stops waiting for a handler at the same time limit, with the 504 problem', async () => {
+    // Arrange
+    echo.mockImplementationOnce(never);
+
+    // Act
+    const response = await call('POST', '/v1/echo', { headers: AUTH, body: '{}' });
+
+    // Assert
+    expect(response.status).toBe(504);
+    expect(await response.json()).toEqual(STANDARD_PROBLEMS.timeout);
+    expect(logged).toContain(`handler timed out after ${FUNCTION_LIMIT_MS} ms`);
+  });
+
+  it("limits functions to the deployed functions' timeout unless told otherwise", () => {
+    expect(FUNCTION_TIMEOUT_MS).toBe(FUNCTION_TIMEOUT_SECONDS * 1000);
+  });
+
+  it('tells the functions how much time they have left', async () => {
+    await call('POST', '/v1/echo', { headers: AUTH, body: '{}' });
+    const context = echo.mock.calls[0]?.[1];
+    expect(context?.getRemainingTimeInMillis()).toBeLessThanOrEqual(FUNCTION_LIMIT_MS);
+  });
+
+  it.each([
+    ['/v1/items/abc#def'],
+    ['/v1/items/abc#/../x'],
+    ['/v1/echo#?x=1'],
+    ['/v1/nothing#x'],
+  ])('refuses the request target %s with a 400, calling nothing', async (target) => {
+    // Arrange
+    items.mockClear();
+
+    // Act
+    const response = await rawCall('GET', target, AUTH);
+
+    // Assert
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body)).toEqual(FRAGMENT_IN_TARGET);
+    expect(authorizer).not.toHaveBeenCalled();
+    expect(items).not.toHaveBeenCalled();
+  });
+
+  it('treats an encoded # (%23) as part of the parameter, in matching and in the event alike', async () => {
+    // Act
+    const response = await rawCall('GET', '/v1/items/abc%23def', AUTH);
+
+    // Assert
+    expect(response.status).toBe(204);
+    expect(items.mock.calls.at(-1)?.[0]).toMatchObject({ path: '/v1/items/abc%23def', pathParameters: { id: 'abc%23def' } });
   });
 
   it('logs one line per request with method, path, status and time', async () => {

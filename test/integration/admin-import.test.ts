@@ -1,0 +1,126 @@
+/**
+ * Connector types are reference data shared by every client: only the operator's own command
+ * (`npm run cli -- connectors import`) writes them. A client's import that carries one is
+ * refused as a whole, that line named, nothing written; so no client's catalogue can change
+ * the connector types every other client's repricers show.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { CONNECTOR_IMPORT_COMMAND } from '../../lambdas/shared/domain/import-records.js';
+import { connectorRecord, productRecord } from '../support/fixtures.js';
+import { startTestApi, type TestApi } from '../support/local-api.js';
+import { tableScanner, type TableScanner } from '../support/table-snapshot.js';
+
+const run = promisify(execFile);
+const ROOT = new URL('../../', import.meta.url).pathname;
+const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
+
+let api: TestApi;
+let scanner: TableScanner;
+let dir: string;
+const client: [string, string] = ['import-ivy', 'import-ivy-password'];
+
+/** Runs the CLI as an operator would, against this file's table. */
+const cli = async (...args: string[]) => {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [TSX, join(ROOT, 'bin/cli.ts'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, TABLE_NAME: api.tableName, POWERTOOLS_LOG_LEVEL: 'SILENT' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+};
+
+const ndjson = async (name: string, records: readonly unknown[]) => {
+  const path = join(dir, name);
+  await writeFile(path, `${records.map((record) => JSON.stringify(record)).join('\n')}\n`);
+  return path;
+};
+
+beforeAll(async () => {
+  api = await startTestApi();
+  await api.createClient(client[0], { password: client[1] });
+  scanner = tableScanner(api.tableName);
+  dir = await mkdtemp(join(tmpdir(), 'repricer-import-'));
+}, 120_000);
+
+afterAll(async () => {
+  scanner?.close();
+  await api?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('connector types', () => {
+  it('are written by the operator command, and an unchanged file is a no-op', async () => {
+    // Arrange
+    const file = await ndjson('connectors.ndjson', [connectorRecord('amazon'), connectorRecord('ebay')]);
+
+    // Act
+    const first = await cli('connectors', 'import', file);
+    const again = await cli('connectors', 'import', file);
+
+    // Assert
+    expect(first).toMatchObject({ code: 0, stdout: expect.stringContaining('2 written, 0 unchanged') });
+    expect(again).toMatchObject({ code: 0, stdout: expect.stringContaining('0 written, 2 unchanged') });
+  }, 60_000);
+
+  it("are refused in a client's import, which writes nothing and points to the operator command", async () => {
+    // Arrange
+    const before = await scanner.scan();
+    const file = await ndjson('catalogue.ndjson', [productRecord('IVY-1'), connectorRecord('amazon', { name: 'Hijacked', logo: 'https://evil.example/x.png' })]);
+
+    // Act
+    const result = await cli('import', file, '--client', client[0]);
+
+    // Assert
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('line 2:');
+    expect(result.stderr).toContain(CONNECTOR_IMPORT_COMMAND);
+    expect(await scanner.scan()).toEqual(before);
+  }, 60_000);
+
+  it("are refused by the client import function as well, leaving every client's connector as it was", async () => {
+    // Arrange
+    const { ImportValidationError, importRecords } = await import('../../lib/admin/import.js');
+    const before = await scanner.scan();
+
+    // Act
+    const outcome = importRecords([connectorRecord('ebay', { name: 'Changed' }), productRecord('IVY-2')], { username: client[0] });
+
+    // Assert
+    await expect(outcome).rejects.toBeInstanceOf(ImportValidationError);
+    await expect(outcome).rejects.toMatchObject({ problems: [{ line: 1, message: expect.stringContaining(CONNECTOR_IMPORT_COMMAND) }] });
+    expect(await scanner.scan()).toEqual(before);
+  });
+
+  it('do not let the operator command load products or offers', async () => {
+    // Arrange
+    const before = await scanner.scan();
+    const file = await ndjson('mixed.ndjson', [connectorRecord('bol'), productRecord('IVY-3')]);
+
+    // Act
+    const result = await cli('connectors', 'import', file);
+
+    // Assert
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('line 2:');
+    expect(await scanner.scan()).toEqual(before);
+  }, 60_000);
+
+  it("leave a client's import of products to the client import", async () => {
+    // Arrange
+    const file = await ndjson('products.ndjson', [productRecord('IVY-4')]);
+
+    // Act
+    const result = await cli('import', file, '--client', client[0]);
+
+    // Assert
+    expect(result).toMatchObject({ code: 0, stdout: expect.stringContaining('1 products') });
+  }, 60_000);
+});
