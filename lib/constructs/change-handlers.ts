@@ -7,7 +7,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TABLE_NAME_ENV } from '../table-schema.js';
 import { ApiFunction } from './api-function.js';
-import { grantTableAccess } from './table-access.js';
+import { grantTableAccess, TABLE_GRANTS, type TableGrant } from './table-access.js';
 
 /** How the table's change stream reaches the list maintainer and the repricing evaluator (README "Data model"). */
 export const CHANGE_HANDLERS = {
@@ -118,7 +118,7 @@ export class ChangeHandlers extends Construct {
       }),
     );
 
-    const consumer = (consumerId: string, entry: string, description: string, work: FifoWork, environment: Record<string, string> = {}) => {
+    const consumer = (consumerId: string, entry: string, description: string, work: FifoWork, grant: TableGrant, environment: Record<string, string> = {}) => {
       const fn = new ApiFunction(this, consumerId, {
         ...shared,
         entry,
@@ -127,12 +127,12 @@ export class ChangeHandlers extends Construct {
         timeout: CHANGE_HANDLERS.consumerTimeout,
         memorySize: CHANGE_HANDLERS.consumerMemoryMb,
       });
-      grantTableAccess(fn.role, props.table, 'readWrite');
+      grantTableAccess(fn.role, props.table, grant);
       fn.function.addEventSource(new SqsEventSource(work.queue, { batchSize: CHANGE_HANDLERS.queueBatchSize, reportBatchItemFailures: true }));
       return fn;
     };
-    this.maintainer = consumer('Maintainer', CHANGE_HANDLERS.maintainerEntry, 'the list maintainer (offer and price-change listings and counts)', this.lists);
-    this.evaluator = consumer('Evaluator', CHANGE_HANDLERS.evaluatorEntry, 'the repricing evaluator', this.repricing, {
+    this.maintainer = consumer('Maintainer', CHANGE_HANDLERS.maintainerEntry, 'the list maintainer (offer and price-change listings and counts)', this.lists, TABLE_GRANTS.maintainer);
+    this.evaluator = consumer('Evaluator', CHANGE_HANDLERS.evaluatorEntry, 'the repricing evaluator', this.repricing, TABLE_GRANTS.evaluator, {
       PRICE_CHANGE_RETENTION_DAYS: props.priceChangeRetentionDays,
     });
   }

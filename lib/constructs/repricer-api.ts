@@ -22,7 +22,7 @@ import type { RouteDefinition } from '../routes.js';
 import { TABLE_NAME_ENV } from '../table-schema.js';
 import { ApiFunction } from './api-function.js';
 import { addMethodNotAllowed } from './method-not-allowed.js';
-import { grantAuthorizerTableAccess, grantTableAccess } from './table-access.js';
+import { grantTableAccess, TABLE_GRANTS } from './table-access.js';
 
 /** Stage-wide throttling (requests per second, token-bucket burst): every client together. */
 export const API_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const;
@@ -158,7 +158,7 @@ export class RepricerApi extends Construct {
 
   private addRoute(resource: IResource, route: RouteDefinition, authorizer: RequestAuthorizer | undefined): ApiFunction {
     const fn = this.createFunction(route.name, route.entry, `${route.name}: ${route.method} ${route.path}`, route.tableAccess !== 'none');
-    grantTableAccess(fn.role, this.props.table, route.tableAccess);
+    if (route.tableAccess !== 'none') grantTableAccess(fn.role, this.props.table, route.tableAccess === 'read' ? TABLE_GRANTS.apiRead : TABLE_GRANTS.apiWrite);
     const method = resource.addMethod(
       route.method,
       new LambdaIntegration(fn.function, { allowTestInvoke: false }),
@@ -175,7 +175,7 @@ export class RepricerApi extends Construct {
 
   private createAuthorizerFunction(): ApiFunction {
     const fn = this.createFunction('Authorizer', this.props.authorizer.entry, 'Authorizer: HTTP Basic');
-    grantAuthorizerTableAccess(fn.role, this.props.table);
+    grantTableAccess(fn.role, this.props.table, TABLE_GRANTS.authorizer);
     return fn;
   }
 

@@ -3,42 +3,67 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { GLOBAL_SECONDARY_INDEXES } from '../table-schema.js';
 
 /**
- * The DynamoDB actions the code uses, named one by one. Unlike `grantReadData`, the read set
- * leaves out `Scan` (no request path may scan) and the stream actions (the table has no stream).
- * Transactions are authorized per contained action, so they need no action of their own.
+ * Least privilege by action and by key. The DynamoDB actions the code uses are named one by
+ * one (no `Scan`: no request path may scan; transactions are authorized per contained action),
+ * and every statement is conditioned on `dynamodb:LeadingKeys`: a role touches only the
+ * partition keys that start with the prefixes of what its work needs. Client items (password
+ * hashes, usage keys, login attempts) are `CLIENT#`: only the authorizer (and the operator's
+ * CLI, which has no role here) may touch them.
  */
-export const TABLE_READ_ACTIONS = [
-  'dynamodb:GetItem',
-  'dynamodb:BatchGetItem',
-  'dynamodb:Query',
-  'dynamodb:ConditionCheckItem',
-] as const;
+export const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'] as const;
+export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'] as const;
 
-export const TABLE_WRITE_ACTIONS = [
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:BatchWriteItem',
-] as const;
+/** The first part of every partition key, by what it holds (lambdas/shared/data/keys.ts). */
+export const KEY_PREFIXES = {
+  client: 'CLIENT#',
+  tenant: 'T#',
+  connector: 'CONNECTOR#',
+  counter: 'COUNTER#',
+  idempotency: 'IDEMPOTENCY#',
+} as const;
 
-export type TableAccess = 'none' | 'read' | 'readWrite';
+export interface TableGrant {
+  /** Key prefixes the role may read. */
+  readonly read: readonly string[];
+  /** Key prefixes the role may write. */
+  readonly write?: readonly string[];
+  /** Whether it writes in batches (BatchWriteItem), besides item by item. */
+  readonly batchWrite?: boolean;
+}
+
+const { client, tenant, connector, counter, idempotency } = KEY_PREFIXES;
+
+/** What each kind of function needs. */
+export const TABLE_GRANTS = {
+  /** Request handlers that only read: the client's own items. */
+  apiRead: { read: [tenant] },
+  /** Request handlers that write repricers: connectors and ids to create one, idempotency records. */
+  apiWrite: { read: [tenant, connector, counter, idempotency], write: [tenant, counter, idempotency] },
+  /** The Basic-auth authorizer: client items and their login attempts, nothing else. */
+  authorizer: { read: [client], write: [client] },
+  /** The list maintainer: a tenant's listings, counts and rebuild requests. */
+  maintainer: { read: [tenant], write: [tenant], batchWrite: true },
+  /** The repricing evaluator: a tenant's products and decisions, connector price steps, price-change ids. */
+  evaluator: { read: [tenant, connector, counter], write: [tenant, counter] },
+} as const satisfies Record<string, TableGrant>;
 
 /** Index ARNs listed by name, so no policy holds an `index/*` wildcard. */
-const indexArns = (table: ITable): string[] =>
-  GLOBAL_SECONDARY_INDEXES.map((index) => `${table.tableArn}/index/${index.indexName}`);
+const indexArns = (table: ITable): string[] => GLOBAL_SECONDARY_INDEXES.map((index) => `${table.tableArn}/index/${index.indexName}`);
 
-export const grantTableAccess = (role: IRole, table: ITable, access: TableAccess): void => {
-  if (access === 'none') return;
+const leadingKeys = (prefixes: readonly string[]) => ({
+  'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': prefixes.map((prefix) => `${prefix}*`) },
+});
+
+export const grantTableAccess = (role: IRole, table: ITable, grant: TableGrant): void => {
   role.addToPrincipalPolicy(
-    new PolicyStatement({ actions: [...TABLE_READ_ACTIONS], resources: [table.tableArn, ...indexArns(table)] }),
+    new PolicyStatement({ actions: [...TABLE_READ_ACTIONS], resources: [table.tableArn, ...indexArns(table)], conditions: leadingKeys(grant.read) }),
   );
-  if (access === 'readWrite') {
-    role.addToPrincipalPolicy(new PolicyStatement({ actions: [...TABLE_WRITE_ACTIONS], resources: [table.tableArn] }));
-  }
-};
-
-/** The authorizer reads client items and counts failed logins on them, nothing else. */
-export const grantAuthorizerTableAccess = (role: IRole, table: ITable): void => {
-  grantTableAccess(role, table, 'read');
-  role.addToPrincipalPolicy(new PolicyStatement({ actions: ['dynamodb:UpdateItem'], resources: [table.tableArn] }));
+  if (!grant.write || grant.write.length === 0) return;
+  role.addToPrincipalPolicy(
+    new PolicyStatement({
+      actions: [...TABLE_WRITE_ACTIONS, ...(grant.batchWrite ? ['dynamodb:BatchWriteItem'] : [])],
+      resources: [table.tableArn],
+      conditions: leadingKeys(grant.write),
+    }),
+  );
 };
