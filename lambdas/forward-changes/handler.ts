@@ -1,7 +1,7 @@
 import { forwardChanges } from './forward.js';
 import { sqsSender } from '../shared/queue/sender.js';
 
-/** DynamoDB stream consumer: forwards changes to the list maintainer's and the repricing evaluator's FIFO queues. */
+/** DynamoDB stream consumer: forwards changes to the FIFO queues of the consumers (routes.ts). */
 const required = (name: string): string => {
   const value = process.env[name];
   if (!value) throw new Error(`${name} is not set`);

@@ -58,8 +58,13 @@ export const startEventRuntime = async (options: EventRuntimeOptions): Promise<E
       functionName,
       ...(options.onError ? { onError: options.onError } : {}),
     });
-  const queues = [queue('list-changes.fifo', maintainLists, 'list-maintainer'), queue('repricing.fifo', evaluateRepricers, 'repricing-evaluator')] as const;
-  const forward = forwardChanges({ lists: localSender(queues[0]), repricing: localSender(queues[1]) });
+  // One local queue per queue of the stack, named as the forwarder's routes name them.
+  const byName = {
+    lists: queue('list-changes.fifo', maintainLists, 'list-maintainer'),
+    repricing: queue('repricing.fifo', evaluateRepricers, 'repricing-evaluator'),
+  };
+  const queues = Object.values(byName);
+  const forward = forwardChanges(Object.fromEntries(Object.entries(byName).map(([name, q]) => [name, localSender(q)])));
   const poller = await startStreamPoller({
     endpoint: options.endpoint,
     tableName: options.tableName,
