@@ -94,7 +94,7 @@ const reconcileRepricers = async (clientId: string, ids: readonly number[], seq:
     for (const extra of current) if (extra !== keep) changes.push({ current: extra });
     changes.push({ ...(keep ? { current: keep } : {}), target: { source: stored, record: stored.record, src: repricerSourceDigest(stored) } });
   }
-  await applyBatched(clientId, REPRICER_LIST, changes, seq, { force: true });
+  await applyBatched(clientId, REPRICER_LIST, changes, seq, { force: true, shared: true });
 };
 
 const queryAll = async (pk: string): Promise<Item[]> => {
@@ -267,7 +267,7 @@ const sweepStep = async (clientId: string, request: RebuildRequest, seq: string)
     await applyBatched(clientId, OFFER_LIST, stray.map((current) => ({ current })), seq);
   } else if (kind === 'repricers') {
     stray = await strayRepricers(clientId, items);
-    await applyBatched(clientId, REPRICER_LIST, stray.map((current) => ({ current })), seq);
+    await applyBatched(clientId, REPRICER_LIST, stray.map((current) => ({ current })), seq, { shared: true });
   } else {
     stray = await strayPriceChanges(items);
     await applyBatched(clientId, PRICE_CHANGE_LIST, stray.map((current) => ({ current })), seq);

@@ -24,7 +24,9 @@ const isConditionFailure = (error: unknown) =>
 /**
  * Brings listing items and rank nodes in line with their sources, for a writer that is the
  * only one maintaining this entity's lists for the tenant (the list maintainer, one batch at a
- * time per tenant). `seq` identifies the batch: in this order,
+ * time per tenant), unless `shared` (a rebuild of repricers, which requests write meanwhile:
+ * then every node write is conditioned on the version read). `seq` identifies the batch: in
+ * this order,
  *  1. node counts move (each node once per batch: a replayed batch skips nodes that have `seq`);
  *  2. listing items are written (idempotent);
  *  3. nodes over or under their size are split or merged, from the listing items as written.
@@ -35,7 +37,7 @@ export const applyBatched = async <S, R>(
   list: RankedList<S, R>,
   changes: readonly Reconciliation<S, R>[],
   seq: string,
-  options: { readonly force?: boolean } = {},
+  options: { readonly force?: boolean; readonly shared?: boolean } = {},
 ): Promise<number> => {
   const moves = changes.flatMap((change) => {
     const before = change.current ? placeOfListing(list, change.current) : undefined;
@@ -61,7 +63,7 @@ export const applyBatched = async <S, R>(
         for (const delta of deltas) state.add(delta.key, delta.cell, delta.g, delta.d, seq);
         const outside = state.bucketsOutside(BUCKET_TARGET / 4, BUCKET_MAX).map((bucket) => bucket.lo);
         try {
-          await state.flush();
+          await state.flush(!options.shared);
         } catch (error) {
           if (isConditionFailure(error)) return AGAIN;
           throw error;

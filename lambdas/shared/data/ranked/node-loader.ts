@@ -5,10 +5,12 @@ import { partitionOf, readNodes, type Level, type NodeLocation } from './node-st
 import { decodeNode, emptyNode, FIRST_BOUND, nodeIndexOf, type RankNode } from './nodes.js';
 
 /**
- * The nodes of one order a write needs, read consistently. For a few keys, just the chunk and
- * the bucket covering each (two small Queries a key); for many, every chunk and the buckets of
- * the chunks that hold them. An order with no nodes yet gets its first chunk and bucket (in
- * memory; `fresh` tells the writer they must not exist yet).
+ * The nodes of one order a write needs, read consistently. To count, the chunk and the bucket
+ * covering each key: for a few keys two small Queries a key; for more, every chunk (one Query:
+ * the chunk level is small) and the covering bucket of each key. To split or merge
+ * (`complete`), every chunk and every bucket of the chunks that hold the keys. An order with no
+ * nodes yet gets its first chunk and bucket (in memory; `fresh` tells the writer they must not
+ * exist yet).
  */
 export interface LoadedOrder {
   /** Loaded chunks, in key order; with `complete`, every chunk of the order. */
@@ -21,7 +23,7 @@ export interface LoadedOrder {
 }
 
 export const freshKey = (level: Level, lo: string) => `${level}:${lo}`;
-/** Up to this many distinct keys are read node by node. */
+/** Up to this many distinct keys, their chunks too are read one by one rather than all at once. */
 const TARGETED_KEYS = 8;
 
 /** The node of one level that covers `key`, read consistently; none when the order has no nodes yet. */
@@ -42,22 +44,36 @@ export const nodeCovering = async (at: NodeLocation, key: string): Promise<RankN
 
 const byLo = (nodes: Iterable<RankNode>) => [...new Map([...nodes].map((node) => [node.lo, node])).values()].sort((a, b) => (a.lo < b.lo ? -1 : 1));
 
+/** A chunk holding at least this many of the keys has all its buckets read with one Query. */
+const KEYS_FOR_A_RANGE_READ = 4;
+
+const bucketsOfChunk = (base: Omit<NodeLocation, 'level'>, chunk: RankNode) =>
+  readNodes({ ...base, level: 'b' }, { from: chunk.lo, ...(chunk.hi === undefined ? {} : { below: chunk.hi }) }, { consistent: true });
+
 const loadTargeted = async (base: Omit<NodeLocation, 'level'>, keys: readonly string[], withHistogram: boolean): Promise<LoadedOrder> => {
-  const found = await mapLimit(
-    keys.flatMap((key) => (['c', 'b'] as const).map((level) => ({ key, level }))),
-    async ({ key, level }) => ({ level, node: await nodeCovering({ ...base, level }, key) }),
-  );
-  const chunks = byLo(found.flatMap(({ level, node }) => (level === 'c' && node ? [node] : [])));
-  const buckets = byLo(found.flatMap(({ level, node }) => (level === 'b' && node ? [node] : [])));
-  const fresh = new Set<string>();
-  if (chunks.length === 0 || buckets.length === 0) {
+  const few = keys.length <= TARGETED_KEYS;
+  const chunks = few
+    ? byLo((await mapLimit(keys, (key) => nodeCovering({ ...base, level: 'c' }, key))).flatMap((node) => (node ? [node] : [])))
+    : await readNodes({ ...base, level: 'c' }, {}, { consistent: true });
+  if (chunks.length === 0) {
     // Only an order with no nodes at all has no node covering a key.
-    fresh.add(freshKey('c', FIRST_BOUND)).add(freshKey('b', FIRST_BOUND));
+    const fresh = new Set([freshKey('c', FIRST_BOUND), freshKey('b', FIRST_BOUND)]);
     return { chunks: [emptyNode(FIRST_BOUND, withHistogram)], buckets: new Map([[FIRST_BOUND, [emptyNode(FIRST_BOUND, withHistogram)]]]), complete: true, fresh };
   }
-  const grouped = new Map<string, RankNode[]>(chunks.map((chunk) => [chunk.lo, []]));
-  for (const bucket of buckets) grouped.get(chunks[nodeIndexOf(chunks, bucket.lo)]!.lo)!.push(bucket);
-  return { chunks, buckets: grouped, complete: false, fresh };
+  const keysByChunk = new Map<RankNode, string[]>();
+  for (const key of keys) {
+    const chunk = chunks[nodeIndexOf(chunks, key)]!;
+    keysByChunk.set(chunk, [...(keysByChunk.get(chunk) ?? []), key]);
+  }
+  const buckets = new Map<string, RankNode[]>(chunks.map((chunk) => [chunk.lo, []]));
+  await mapLimit([...keysByChunk], async ([chunk, inChunk]) => {
+    const found =
+      inChunk.length >= KEYS_FOR_A_RANGE_READ
+        ? await bucketsOfChunk(base, chunk)
+        : (await Promise.all(inChunk.map((key) => nodeCovering({ ...base, level: 'b' }, key)))).flatMap((node) => (node ? [node] : []));
+    buckets.set(chunk.lo, byLo(found));
+  });
+  return { chunks, buckets, complete: false, fresh: new Set() };
 };
 
 const loadComplete = async (base: Omit<NodeLocation, 'level'>, keys: readonly string[], withHistogram: boolean): Promise<LoadedOrder> => {
@@ -71,7 +87,7 @@ const loadComplete = async (base: Omit<NodeLocation, 'level'>, keys: readonly st
   const buckets = new Map<string, RankNode[]>();
   await mapLimit(wanted, async (index) => {
     const chunk = chunks[index]!;
-    const found = await readNodes({ ...base, level: 'b' }, { from: chunk.lo, ...(chunk.hi === undefined ? {} : { below: chunk.hi }) }, { consistent: true });
+    const found = await bucketsOfChunk(base, chunk);
     if (found[0]?.lo !== chunk.lo) {
       // Only an order that has no nodes at all lacks its chunk's first bucket.
       found.unshift(emptyNode(chunk.lo, withHistogram, found[0]?.lo ?? chunk.hi));
@@ -84,5 +100,5 @@ const loadComplete = async (base: Omit<NodeLocation, 'level'>, keys: readonly st
 
 export const loadOrder = (base: Omit<NodeLocation, 'level'>, keys: readonly string[], withHistogram: boolean, complete = false): Promise<LoadedOrder> => {
   const distinct = [...new Set(keys)];
-  return !complete && distinct.length <= TARGETED_KEYS ? loadTargeted(base, distinct, withHistogram) : loadComplete(base, distinct, withHistogram);
+  return complete ? loadComplete(base, distinct, withHistogram) : loadTargeted(base, distinct, withHistogram);
 };

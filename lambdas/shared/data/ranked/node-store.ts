@@ -1,4 +1,5 @@
 import { DeleteCommand, PutCommand, QueryCommand, type NativeAttributeValue, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { batchWrite } from '../batch.js';
 import { mapLimit } from '../concurrency.js';
 import { documentClient, tableName } from '../dynamo.js';
 import { nodePartition } from '../keys.js';
@@ -82,6 +83,16 @@ export const writeNodes = async (at: NodeLocation, writes: readonly NodeWrite[])
       'put' in write
         ? documentClient.send(new PutCommand({ TableName: tableName(), Item: nodeItem(pk, { ...write.put, v: (write.expected ?? 0) + 1 }), ...condition(write.expected) }))
         : documentClient.send(new DeleteCommand({ TableName: tableName(), Key: { pk, sk: write.delete }, ...condition(write.expected) })),
+  );
+};
+
+/** Puts nodes in batches, without conditions: for a writer no other can race (see OrderState.flush). */
+export const writeNodesUnconditionally = async (at: NodeLocation, writes: readonly NodeWrite[]): Promise<void> => {
+  const pk = partitionOf(at);
+  await batchWrite(
+    writes.map((write) =>
+      'put' in write ? { put: nodeItem(pk, { ...write.put, v: (write.expected ?? 0) + 1 }) } : { delete: { pk, sk: write.delete } },
+    ),
   );
 };
 

@@ -1,5 +1,5 @@
 import { freshKey, type LoadedOrder } from './node-loader.js';
-import { writeNodes, type Level, type NodeLocation, type NodeWrite } from './node-store.js';
+import { writeNodes, writeNodesUnconditionally, type Level, type NodeLocation, type NodeWrite } from './node-store.js';
 import { addToNode, nodeIndexOf, totalOf, type RankNode } from './nodes.js';
 
 /**
@@ -66,16 +66,19 @@ export class OrderState {
 
   /**
    * Writes every changed node, each on its own: a count change is complete in one node, and a
-   * replay skips the nodes that already have it (`q`). Afterwards the in-memory versions match
-   * the table.
+   * replay skips the nodes that already have it (`q`). An `exclusive` writer (the only one for
+   * this list and scope, as the list maintainer is for its tenant) writes them in batches; any
+   * other conditions each on the version it read. Afterwards the in-memory versions match the
+   * table.
    */
-  async flush(): Promise<void> {
+  async flush(exclusive: boolean): Promise<void> {
     await Promise.all(
       (['b', 'c'] as const).map((level) => {
         const writes: NodeWrite[] = [...this.changed]
           .filter(([, entry]) => entry.level === level)
           .map(([id, entry]) => ({ put: entry.node, expected: this.created.has(id) ? null : entry.node.v }));
-        return writes.length > 0 ? writeNodes({ ...this.base, level }, writes) : Promise.resolve();
+        if (writes.length === 0) return Promise.resolve();
+        return exclusive ? writeNodesUnconditionally({ ...this.base, level }, writes) : writeNodes({ ...this.base, level }, writes);
       }),
     );
     for (const [id, { node }] of this.changed) node.v = (this.created.has(id) ? 0 : node.v) + 1;
