@@ -50,8 +50,9 @@ export class OrderState {
   add(key: string, cell: string, g: number | undefined, d: number, seq: string): void {
     for (const [level, node] of [['c', this.chunkOf(key)], ['b', this.bucketOf(key)]] as const) {
       if (!this.readQ.has(node)) this.readQ.set(node, node.q);
-      const q = this.readQ.get(node)!;
-      if (seq !== '' && q !== '' && BigInt(q) >= BigInt(seq)) continue;
+      // The batch was applied here already (a replay after a failure): FIFO delivers a batch
+      // again only before any later one, so the last batch applied is the only one to check.
+      if (seq !== '' && this.readQ.get(node) === seq) continue;
       addToNode(node, cell, g, d);
       if (level === 'b') this.net.set(node, (this.net.get(node) ?? 0) + d);
       if (seq !== '') node.q = seq;
