@@ -10,6 +10,7 @@ import { handler as maintainLists } from '../../lambdas/maintain-lists/handler.j
 import type { QueueSender } from '../../lambdas/shared/queue/sender.js';
 import { LIST_MAINTENANCE } from '../constructs/list-maintenance.js';
 import { createLocalFifoQueue, type DeadLetter } from './fifo-queue.js';
+import type { StartingPosition } from './shard-reader.js';
 import { startStreamPoller } from './stream-poller.js';
 
 export interface EventRuntimeOptions {
@@ -18,6 +19,11 @@ export interface EventRuntimeOptions {
   /** Sees every stream record before the forwarder does (the benchmark counts writes with it). */
   readonly onRecords?: (records: readonly DynamoDBRecord[]) => void;
   readonly onError?: (error: Error) => void;
+  /**
+   * Where to start reading the stream (default TRIM_HORIZON, as the stack deploys it). LATEST
+   * skips what is already there, e.g. a table an earlier run loaded and settled.
+   */
+  readonly startingPosition?: StartingPosition;
 }
 
 export interface EventRuntime {
@@ -65,6 +71,7 @@ export const startEventRuntime = async (options: EventRuntimeOptions): Promise<E
     batchSize: LIST_MAINTENANCE.streamBatchSize,
     maxRetryAttempts: LIST_MAINTENANCE.streamRetryAttempts,
     functionName: 'list-forwarder',
+    ...(options.startingPosition ? { startingPosition: options.startingPosition } : {}),
     onFailure: (records, error) => {
       streamFailures.push({ records, error });
     },
