@@ -4,6 +4,7 @@ import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AUTHORIZER, ROUTES } from '../routes.js';
 import { LAMBDA_BUNDLING } from '../constructs/bundling.js';
+import { LIST_MAINTENANCE } from '../constructs/list-maintenance.js';
 
 export interface BundleFigures {
   readonly name: string;
@@ -39,7 +40,13 @@ const coldImportMs = (file: string, runs: number): number => {
   const script = `const t = performance.now(); await import(${JSON.stringify(file)}); process.stdout.write(String(performance.now() - t));`;
   const times = Array.from({ length: runs }, () =>
     Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-      env: { ...process.env, TABLE_NAME: 'bench', AWS_REGION: 'us-east-1', POWERTOOLS_LOG_LEVEL: 'WARN' },
+      env: {
+        ...process.env,
+        TABLE_NAME: 'bench',
+        LIST_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/bench.fifo',
+        AWS_REGION: 'us-east-1',
+        POWERTOOLS_LOG_LEVEL: 'WARN',
+      },
     }).toString()),
   ).sort((a, b) => a - b);
   return times[Math.floor(times.length / 2)]!;
@@ -54,6 +61,8 @@ export const measureBundles = async (root: string, outDir: string, runs = 15): P
     { name: 'bare DynamoDB document client', entry: barePath },
     { name: 'authorizer', entry: path.join(root, AUTHORIZER.entry) },
     ...ROUTES.map((route) => ({ name: route.name, entry: path.join(root, route.entry) })),
+    { name: 'ForwardChanges (stream)', entry: path.join(root, LIST_MAINTENANCE.forwarderEntry) },
+    { name: 'MaintainLists (queue)', entry: path.join(root, LIST_MAINTENANCE.maintainerEntry) },
   ];
   const figures: BundleFigures[] = [];
   for (const { name, entry } of entries) {
