@@ -18,8 +18,10 @@
  * Other knobs: BENCH_REPETITIONS (timed repetitions per list request, 15), BENCH_CHANGES (single
  * changes per kind, 30), BENCH_THROUGHPUT_OFFERS (offers per throughput import, 10000),
  * BENCH_LAG_CHANGES (200), BENCH_SKIP (comma-separated: throughput, lag, bundles).
+ *   npm run bench -- --report     (report.md written again from results.json)
+ *   npm run bench -- --bundles    (only the bundles measured again, into results.json and report.md)
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +43,26 @@ const LAG_RATE = 10;
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
+const RESULTS = path.join(root, 'docs', 'bench', 'results.json');
+
+const writeOutputs = async (summary: BenchSummary) => {
+  const { buildReport } = await import('../lib/bench/report.js');
+  const lines = buildReport(summary);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  mkdirSync(path.dirname(RESULTS), { recursive: true });
+  writeFileSync(path.join(path.dirname(RESULTS), 'report.md'), `# Benchmark report\n\nWritten by \`npm run bench\` on ${summary.date.slice(0, 10)}.\n${lines.join('\n')}\n`);
+  writeFileSync(RESULTS, `${JSON.stringify(summary, null, 2)}\n`);
+};
+
+/** `--report`: the report again from the results; `--bundles`: the bundles measured again into them. */
+const rework = async (mode: string) => {
+  const summary = JSON.parse(readFileSync(RESULTS, 'utf8')) as BenchSummary & Record<string, unknown>;
+  if (mode === '--bundles') {
+    const { measureBundles } = await import('../lib/bench/bundles.js');
+    Object.assign(summary, { bundles: await measureBundles(root, path.join(root, '.bench', 'bundles')), bundlesMeasured: new Date().toISOString() });
+  } else if (mode !== '--report') throw new Error(`Unknown option ${mode}: --report or --bundles`);
+  await writeOutputs(summary);
+};
 
 const main = async () => {
   const began = performance.now();
@@ -67,7 +89,7 @@ const main = async () => {
     const { startEventRuntime } = await import('../lib/local/event-runtime.js');
     const scenarios = await import('../lib/bench/scenarios.js');
     const { measureBundles } = await import('../lib/bench/bundles.js');
-    const { buildReport, workloadInputs } = await import('../lib/bench/report.js');
+    const { workloadInputs } = await import('../lib/bench/report.js');
     const { workloadCost, oldWorkloadCost, OLD_LAYOUT } = await import('../lib/bench/workload.js');
 
     const h = (harness = await createHarness(
@@ -150,11 +172,7 @@ const main = async () => {
       workload,
       bundles,
     };
-    const lines = buildReport(summary);
-    process.stdout.write(`${lines.join('\n')}\n`);
-    mkdirSync(path.join(root, 'docs', 'bench'), { recursive: true });
-    writeFileSync(path.join(root, 'docs', 'bench', 'report.md'), `# Benchmark report\n\nWritten by \`npm run bench\` on ${summary.date.slice(0, 10)}.\n${lines.join('\n')}\n`);
-    writeFileSync(path.join(root, 'docs', 'bench', 'results.json'), `${JSON.stringify(summary, null, 2)}\n`);
+    await writeOutputs(summary);
   } finally {
     clearInterval(sampler);
     await harness?.stop();
@@ -162,7 +180,7 @@ const main = async () => {
   }
 };
 
-main().catch((error: unknown) => {
+(process.argv[2] ? rework(process.argv[2]) : main()).catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
   process.exitCode = 1;
 });
