@@ -1,201 +1,186 @@
 /**
- * `npm run bench`: loads tenants of 1,000, 10,000 and 100,000 offers into DynamoDB Local through
- * the import code, then measures `GET /v1/offers` queries at the start, middle and end of each
- * tenant's list: read capacity (as DynamoDB Local reports it and as AWS's model charges it),
- * round trips, latency, and the ratio to the ideal (reading just the page). It also measures
- * each Lambda bundle's size and cold import time beside a bare DynamoDB client bundle.
- * Figures are printed and written to docs/bench/results.json and docs/bench/report.md.
- *   BENCH_SIZES=1000,10000 npm run bench     (smaller run)
+ * `npm run bench`: the data layer's costs and speeds against DynamoDB Local, with the list
+ * maintenance run from the table's change stream by the deployed handlers (the local event
+ * runtime). For each tenant size (1,000, 10,000 and 100,000 offers by default) it loads the
+ * tenant through the import code, then measures:
+ *  - write units counted from every item actually written (each stream record priced with
+ *    AWS's model, transactional writes twice): per new offer in bulk, per single offer change
+ *    (realistic, worst case, flags only), per change of a bulk sync, per repricer write;
+ *  - the change-stream lag from an offer's write to its listing;
+ *  - list requests (offers and repricers): round trips, read units, latency;
+ * then import throughput with 1 and with 8 concurrent writers, the workload's cost per hour
+ * (DESIGN section 2) beside the old layout's, and the Lambda bundles. Figures are printed and
+ * written to docs/bench/results.json and docs/bench/report.md.
+ *   BENCH_SIZES=1000,10000 npm run bench     (quick run)
  *   DYNAMODB_ENDPOINT=http://localhost:8000 BENCH_TABLE=bench npm run bench
- *     (a running DynamoDB and a kept table: tenants already loaded there are measured again
- *      without being imported again)
+ *     (a running DynamoDB and a kept table: tenants an earlier run loaded there are measured
+ *      again without being imported again, and their load figures are reported from that run)
+ * Other knobs: BENCH_REPETITIONS (timed repetitions per list request, 15), BENCH_CHANGES (single
+ * changes per kind, 30), BENCH_THROUGHPUT_OFFERS (offers per throughput import, 10000),
+ * BENCH_LAG_CHANGES (200), BENCH_SKIP (comma-separated: throughput, lag, bundles).
+ *   npm run bench -- --report     (report.md written again from results.json)
+ *   npm run bench -- --bundles    (only the bundles measured again, into results.json and report.md)
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLocalDynamoClient, freePort, startDynamoDbLocal } from '../lib/local/dynamodb-local.js';
 import { createTable, tableExists } from '../lib/local/create-table.js';
-import { measureBundles } from '../lib/bench/bundles.js';
-import { BENCH_CONNECTOR_TYPES, benchRecords } from '../lib/bench/offer-generator.js';
-import { readUnits } from '../lib/bench/capacity-model.js';
-import type { CallRecord } from '../lib/bench/instrument.js';
 import { TABLE_NAME_ENV } from '../lib/table-schema.js';
+import type { BenchSummary } from '../lib/bench/report.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
-const REPETITIONS = Number(process.env.BENCH_REPETITIONS ?? 15);
-const SELLER = 'bench-seller';
+const numbers = (name: string, fallback: string) => (process.env[name] ?? fallback).split(',').map(Number);
+const SIZES = numbers('BENCH_SIZES', '1000,10000,100000');
+const REPETITIONS = numbers('BENCH_REPETITIONS', '15')[0]!;
+const CHANGES = numbers('BENCH_CHANGES', '30')[0]!;
+const BULK = 1_000;
+const REPRICERS_MEASURED = 30;
+const THROUGHPUT_OFFERS = numbers('BENCH_THROUGHPUT_OFFERS', '10000')[0]!;
+const LAG_CHANGES = numbers('BENCH_LAG_CHANGES', '200')[0]!;
+const LAG_RATE = 10;
+const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
 
-const QUERIES: { name: string; query: string }[] = [
-  { name: 'no filter (id)', query: '' },
-  { name: 'id DESC', query: '_sort=id:DESC' },
-  { name: 'include other offers', query: '_include_other_offers=true' },
-  { name: 'competitiveness', query: 'competitiveness=high' },
-  { name: 'competitors >= 20', query: 'total_competitors_gte=20' },
-  { name: 'both filters', query: 'competitiveness=high&total_competitors_gte=20' },
-  { name: 'total_competitors DESC', query: '_sort=total_competitors:DESC' },
-  { name: 'offer_price ASC', query: '_sort=offer_price' },
-  { name: 'offer_price DESC', query: '_sort=offer_price:DESC' },
-  { name: 'updated_at ASC', query: '_sort=updated_at' },
-  { name: 'updated_at DESC', query: '_sort=updated_at:DESC' },
-];
+const say = (line: string) => process.stderr.write(`${line}\n`);
+const RESULTS = path.join(root, 'docs', 'bench', 'results.json');
 
-interface Measurement {
-  size: number;
-  query: string;
-  position: 'start' | 'middle' | 'end';
-  start: number;
-  total: number;
-  pageItems: number;
-  roundTrips: number;
-  localUnits: number;
-  awsUnits: number;
-  idealUnits: number;
-  medianMs: number;
-  p95Ms: number;
-  calls: CallRecord[];
-}
+const writeOutputs = async (summary: BenchSummary) => {
+  const { buildReport } = await import('../lib/bench/report.js');
+  const lines = buildReport(summary);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  mkdirSync(path.dirname(RESULTS), { recursive: true });
+  writeFileSync(path.join(path.dirname(RESULTS), 'report.md'), `# Benchmark report\n\nWritten by \`npm run bench\` on ${summary.date.slice(0, 10)}.\n${lines.join('\n')}\n`);
+  writeFileSync(RESULTS, `${JSON.stringify(summary, null, 2)}\n`);
+};
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-const fmt = (n: number, digits = 1) => n.toFixed(digits);
+/** `--report`: the report again from the results; `--bundles`: the bundles measured again into them. */
+const rework = async (mode: string) => {
+  const summary = JSON.parse(readFileSync(RESULTS, 'utf8')) as BenchSummary & Record<string, unknown>;
+  if (mode === '--bundles') {
+    const { measureBundles } = await import('../lib/bench/bundles.js');
+    Object.assign(summary, { bundles: await measureBundles(root, path.join(root, '.bench', 'bundles')), bundlesMeasured: new Date().toISOString() });
+  } else if (mode !== '--report') throw new Error(`Unknown option ${mode}: --report or --bundles`);
+  await writeOutputs(summary);
+};
 
 const main = async () => {
+  const began = performance.now();
+  // The machine's load average over the run: other work on it slows every timed figure.
+  const loads: number[] = [os.loadavg()[0]!];
+  const sampler = setInterval(() => loads.push(os.loadavg()[0]!), 15_000);
+  sampler.unref();
   const dynamo = process.env.DYNAMODB_ENDPOINT ? undefined : await startDynamoDbLocal({ port: await freePort() });
   const endpoint = process.env.DYNAMODB_ENDPOINT ?? dynamo!.endpoint;
   process.env.DYNAMODB_ENDPOINT = endpoint;
   process.env.AWS_REGION ??= 'local';
-  process.env[TABLE_NAME_ENV] = process.env.BENCH_TABLE ?? `repricer-bench-${Date.now()}`;
+  const table = (process.env[TABLE_NAME_ENV] = process.env.BENCH_TABLE ?? `repricer-bench-${Date.now()}`);
   process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
+  const runtimeErrors: string[] = [];
+  let harness: Awaited<ReturnType<typeof import('../lib/bench/harness.js').createHarness>> | undefined;
   try {
     const rawClient = createLocalDynamoClient(endpoint);
-    if (!(await tableExists(rawClient, process.env[TABLE_NAME_ENV]!))) await createTable(rawClient, process.env[TABLE_NAME_ENV]!);
+    const reused = await tableExists(rawClient, table);
+    if (!reused) await createTable(rawClient, table);
+    say(`DynamoDB ${endpoint}, table ${table}${reused ? ' (reused)' : ''}`);
+
     const { documentClient } = await import('../lambdas/shared/data/dynamo.js');
-    const { instrument } = await import('../lib/bench/instrument.js');
-    const { createClientAccount } = await import('../lib/admin/clients.js');
-    const { getClient } = await import('../lambdas/shared/data/clients.js');
-    const { importConnectorTypes, importRecords } = await import('../lib/admin/import.js');
-    const { listOffers } = await import('../lambdas/shared/data/offers-read.js');
-    const { offerQueryParameters, planOfferQuery } = await import('../lambdas/shared/domain/offer-query.js');
-    const recorder = instrument(documentClient);
+    const { createHarness } = await import('../lib/bench/harness.js');
+    const { startEventRuntime } = await import('../lib/local/event-runtime.js');
+    const scenarios = await import('../lib/bench/scenarios.js');
+    const { measureBundles } = await import('../lib/bench/bundles.js');
+    const { workloadInputs } = await import('../lib/bench/report.js');
+    const { workloadCost, oldWorkloadCost, OLD_LAYOUT } = await import('../lib/bench/workload.js');
 
-    const imports: { size: number; seconds: number; offersPerSecond: number }[] = [];
-    const measurements: Measurement[] = [];
+    const h = (harness = await createHarness(
+      documentClient,
+      (options) => startEventRuntime({ endpoint, tableName: table, onError: (error) => runtimeErrors.push(error.message), ...options }),
+      // A kept table was settled when the run that loaded it ended: its stream is history.
+      reused ? 'LATEST' : 'TRIM_HORIZON',
+    ));
+    await scenarios.warmUp(h, Date.now().toString(36));
+
+    type Mutable<T> = { -readonly [K in keyof T]: T[K] extends readonly (infer E)[] ? E[] : T[K] };
+    const results: Pick<Mutable<BenchSummary>, 'sizes' | 'loads' | 'checks' | 'operations' | 'repricerGets' | 'lag' | 'offerReads' | 'repricerReads' | 'throughput'> = {
+      sizes: SIZES,
+      loads: [],
+      checks: [],
+      operations: [],
+      repricerGets: [],
+      lag: [],
+      offerReads: [],
+      repricerReads: [],
+      throughput: [],
+    };
+    const tenants: { tenant: import('../lib/bench/scenarios.js').Tenant; repricers: number }[] = [];
     for (const size of SIZES) {
-      const username = `bench-${size}`;
-      const loaded = await getClient(username);
-      const account = loaded ?? (await createClientAccount({ username, sellerId: SELLER }));
-      if (!loaded) {
-        await importConnectorTypes(BENCH_CONNECTOR_TYPES);
-        const summary = await importRecords(benchRecords(size, SELLER), {
-          username,
-          onProgress: (done, total) => process.stderr.write(`\rimporting ${size} offers: ${done}/${total}`),
-        });
-        process.stderr.write('\n');
-        if (summary.offers !== size) throw new Error(`Import wrote ${summary.offers} of ${size} offers`);
-        imports.push({ size, seconds: summary.seconds, offersPerSecond: size / summary.seconds });
-      }
-
-      for (const { name, query } of QUERIES) {
-        const plan = (q: string) => {
-          const planned = planOfferQuery(offerQueryParameters.parse(Object.fromEntries(new URLSearchParams(q))));
-          if (!planned.ok) throw new Error(planned.problem.message);
-          return planned.query;
-        };
-        const first = await listOffers(account.clientId, plan(query));
-        const limit = plan(query).limit;
-        const positions = { start: 0, middle: Math.floor(first.total / 2), end: Math.max(0, first.total - limit) } as const;
-        for (const [position, start] of Object.entries(positions) as [Measurement['position'], number][]) {
-          const q = plan(`${query}&_start=${start}`);
-          const times: number[] = [];
-          let last: Awaited<ReturnType<typeof recorder.record<Awaited<ReturnType<typeof listOffers>>>>> | undefined;
-          for (let r = 0; r < REPETITIONS; r++) {
-            const t = performance.now();
-            last = await recorder.record(() => listOffers(account.clientId, q));
-            times.push(performance.now() - t);
-          }
-          times.sort((a, b) => a - b);
-          const calls = last!.calls;
-          const page = calls.at(-1)!;
-          measurements.push({
-            size,
-            query: name,
-            position,
-            start,
-            total: last!.result.total,
-            pageItems: last!.result.offers.length,
-            roundTrips: calls.length,
-            localUnits: calls.reduce((s, c) => s + c.localUnits, 0),
-            awsUnits: calls.reduce((s, c) => s + c.awsUnits, 0),
-            idealUnits: page.items > 0 ? readUnits(page.bytes, false) : 0,
-            medianMs: percentile(times, 0.5),
-            p95Ms: percentile(times, 0.95),
-            calls,
-          });
-        }
-      }
+      say(`\n== ${size} offers`);
+      const { tenant, load, checks } = await scenarios.loadTenant(h, size);
+      if (load) results.loads.push(load);
+      results.checks.push(...checks);
+      results.operations.push(...(await scenarios.measureSingleChanges(h, tenant, ['realistic', 'worst', 'flags'], CHANGES)));
+      results.operations.push(await scenarios.measureBulkChanges(h, tenant, BULK));
+      const repricers = await scenarios.measureRepricerWrites(h, tenant, REPRICERS_MEASURED);
+      results.operations.push(...repricers.figures);
+      results.repricerGets.push({ size, readUnits: repricers.getReadUnits });
+      if (!SKIP.has('lag')) results.lag.push(await scenarios.measureLag(h, tenant, LAG_CHANGES, LAG_RATE));
+      tenants.push({ tenant, repricers: repricers.kept });
     }
 
-    const bundles = await measureBundles(root, path.join(root, '.bench', 'bundles'));
-    const lines = report(imports, measurements, bundles);
-    process.stdout.write(`${lines.join('\n')}\n`);
-    mkdirSync(path.join(root, 'docs', 'bench'), { recursive: true });
-    writeFileSync(path.join(root, 'docs', 'bench', 'report.md'), `# Benchmark report\n\nWritten by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}.\n${lines.join('\n')}\n`);
-    writeFileSync(
-      path.join(root, 'docs', 'bench', 'results.json'),
-      `${JSON.stringify({ date: new Date().toISOString(), node: process.version, repetitions: REPETITIONS, imports, measurements, bundles }, null, 2)}\n`,
-    );
+    say(`\n== list requests (${REPETITIONS} repetitions, the sizes in turn)`);
+    await h.withoutRuntime(async () => {
+      results.offerReads.push(...(await scenarios.measureOfferReads(h, tenants.map((t) => t.tenant), REPETITIONS)));
+      const kept = new Map(tenants.map((t) => [t.tenant.size, t.repricers]));
+      results.repricerReads.push(...(await scenarios.measureRepricerReads(h, tenants.map((t) => t.tenant), REPETITIONS)).map((m) => ({ ...m, repricers: kept.get(m.size)! })));
+    });
+
+    if (!SKIP.has('throughput')) {
+      say(`\n== import throughput, ${THROUGHPUT_OFFERS} offers`);
+      const runId = Date.now().toString(36);
+      for (const writers of [1, 8]) results.throughput.push(await scenarios.measureThroughput(h, THROUGHPUT_OFFERS, writers, runId));
+    }
+    await h.stop();
+    const maintainerFailures = h.failures();
+
+    say('\n== bundles');
+    const bundles = SKIP.has('bundles') ? [] : await measureBundles(root, path.join(root, '.bench', 'bundles'));
+
+    const largest = Math.max(...SIZES);
+    const inputs = workloadInputs(results, largest);
+    const workload = inputs
+      ? {
+          size: largest,
+          inputs,
+          mixed: workloadCost(inputs),
+          allPriceChanges: workloadCost(inputs, inputs.singlePriceChange),
+          allWorstChanges: workloadCost(inputs, inputs.singleWorstChange),
+          oldLow: oldWorkloadCost(OLD_LAYOUT.changeWriteUnits[0]),
+          oldHigh: oldWorkloadCost(OLD_LAYOUT.changeWriteUnits[1]),
+        }
+      : undefined;
+
+    const summary: BenchSummary & Record<string, unknown> = {
+      date: new Date().toISOString(),
+      node: process.version,
+      machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+      loadAverage: { min: Math.min(...loads), mean: loads.reduce((a, b) => a + b, 0) / loads.length, max: Math.max(...loads) },
+      table: { name: table, reused },
+      minutes: (performance.now() - began) / 60_000,
+      settings: { repetitions: REPETITIONS, changesPerKind: CHANGES, bulk: BULK, repricersMeasured: REPRICERS_MEASURED, throughputOffers: THROUGHPUT_OFFERS, lagChanges: LAG_CHANGES, lagRate: LAG_RATE },
+      failures: { maintainer: maintainerFailures, runtimeErrors, strayStreamRecords: h.meter.stray },
+      ...results,
+      workload,
+      bundles,
+    };
+    await writeOutputs(summary);
   } finally {
+    clearInterval(sampler);
+    await harness?.stop();
     await dynamo?.stop();
   }
 };
 
-const report = (
-  imports: { size: number; seconds: number; offersPerSecond: number }[],
-  measurements: Measurement[],
-  bundles: Awaited<ReturnType<typeof measureBundles>>,
-): string[] => {
-  const lines: string[] = [];
-  const out = (line: string) => lines.push(line);
-  if (imports.length > 0) {
-    out('\n## Import (through the import code, into DynamoDB Local)\n\n| offers | seconds | offers/s |\n|---:|---:|---:|');
-    for (const i of imports) out(`| ${i.size} | ${fmt(i.seconds)} | ${fmt(i.offersPerSecond, 0)} |`);
-  }
-
-  out('\n## GET /v1/offers (page size 100)\n');
-  out('RCU: read capacity per request; "AWS" applies the published model to the items returned, "Local" is what DynamoDB Local reported.');
-  out('Ideal: the AWS capacity of one eventually consistent Query returning just the page. Target: AWS RCU <= 1.5 x ideal + 2.\n');
-  out('| offers | query | start | total | items | round trips | RCU AWS | RCU Local | ideal | AWS/ideal | within target | median ms | p95 ms |');
-  out('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|:-:|---:|---:|');
-  for (const m of measurements) {
-    const ok = m.awsUnits <= 1.5 * m.idealUnits + 2;
-    out(
-      `| ${m.size} | ${m.query} | ${m.position} (${m.start}) | ${m.total} | ${m.pageItems} | ${m.roundTrips} | ${fmt(m.awsUnits)} | ${fmt(m.localUnits)} | ${fmt(m.idealUnits)} | ${m.idealUnits ? fmt(m.awsUnits / m.idealUnits, 2) : '-'} | ${ok ? 'yes' : 'NO'} | ${fmt(m.medianMs)} | ${fmt(m.p95Ms)} |`,
-    );
-  }
-
-  const smallest = Math.min(...measurements.map((m) => m.size));
-  const largest = Math.max(...measurements.map((m) => m.size));
-  out(`\n## Latency: ${largest} vs ${smallest} offers (median), and last vs first page\n`);
-  out('| query | start | ms at smallest | ms at largest | largest/smallest | last/first page at largest |');
-  out('|---|---|---:|---:|---:|---:|');
-  for (const m of measurements.filter((x) => x.size === largest)) {
-    const small = measurements.find((x) => x.size === smallest && x.query === m.query && x.position === m.position)!;
-    const first = measurements.find((x) => x.size === largest && x.query === m.query && x.position === 'start')!;
-    out(`| ${m.query} | ${m.position} | ${fmt(small.medianMs)} | ${fmt(m.medianMs)} | ${fmt(m.medianMs / small.medianMs, 2)} | ${m.position === 'end' ? fmt(m.medianMs / first.medianMs, 2) : ''} |`);
-  }
-
-  const bare = bundles[0]!;
-  out('\n## Lambda bundles (esbuild, as deployed) and cold import time (median of fresh Node processes)\n');
-  out('| bundle | KiB | x bare | cold import ms | x bare |\n|---|---:|---:|---:|---:|');
-  for (const b of bundles) {
-    out(`| ${b.name} | ${fmt(b.bytes / 1024)} | ${fmt(b.bytes / bare.bytes, 2)} | ${fmt(b.coldImportMs)} | ${fmt(b.coldImportMs / bare.coldImportMs, 2)} |`);
-  }
-  const worst = measurements.reduce((w, m) => Math.max(w, m.roundTrips), 0);
-  out(`\nMost round trips per request: ${worst}. Requests outside the capacity target: ${measurements.filter((m) => m.awsUnits > 1.5 * m.idealUnits + 2).length} of ${measurements.length}.`);
-  return lines;
-};
-
-main().catch((error: unknown) => {
+(process.argv[2] ? rework(process.argv[2]) : main()).catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
   process.exitCode = 1;
 });

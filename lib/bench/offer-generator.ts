@@ -14,15 +14,15 @@ export const prng = (seed: number) => {
 
 export const COMPETITIVENESS = ['high', 'medium', 'low'] as const;
 
-/**
- * A tenant's catalogue for the benchmark: one product per 20 offers, offers spread over
- * competitiveness values, 0-40 competitors and prices from 1.00 to 1,000.00; 60 % own.
- */
 /** The connector type the benchmark catalogue is priced for: reference data, loaded by the operator's import. */
 export const BENCH_CONNECTOR_TYPES: ImportRecord[] = [
   { type: 'connector_type', data: { uid: 'amazon', name: 'Amazon', logo: 'https://logos.example/amazon.png', website: 'https://amazon.example' } },
 ];
 
+/**
+ * A tenant's catalogue for the benchmark: one product per 20 offers, offers spread over
+ * competitiveness values, 0-40 competitors and prices from 1.00 to 1,000.00; 60 % own.
+ */
 export const benchRecords = (offers: number, ownSellerId: string, seed = offers): ImportRecord[] => {
   const random = prng(seed);
   const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;

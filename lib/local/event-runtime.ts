@@ -12,6 +12,7 @@ import { handler as maintainLists } from '../../lambdas/maintain-lists/handler.j
 import type { QueueSender } from '../../lambdas/shared/queue/sender.js';
 import { CHANGE_HANDLERS } from '../constructs/change-handlers.js';
 import { createLocalFifoQueue, MAX_SEND_ENTRIES, type DeadLetter, type LocalFifoQueue, type QueueHandler } from './fifo-queue.js';
+import type { StartingPosition } from './shard-reader.js';
 import { startStreamPoller } from './stream-poller.js';
 
 export interface EventRuntimeOptions {
@@ -20,6 +21,11 @@ export interface EventRuntimeOptions {
   /** Sees every stream record before the forwarder does (the benchmark counts writes with it). */
   readonly onRecords?: (records: readonly DynamoDBRecord[]) => void;
   readonly onError?: (error: Error) => void;
+  /**
+   * Where to start reading the stream (default TRIM_HORIZON, as the stack deploys it). LATEST
+   * skips what is already there, e.g. a table an earlier run loaded and settled.
+   */
+  readonly startingPosition?: StartingPosition;
 }
 
 export interface EventRuntime {
@@ -75,6 +81,7 @@ export const startEventRuntime = async (options: EventRuntimeOptions): Promise<E
     batchSize: CHANGE_HANDLERS.streamBatchSize,
     maxRetryAttempts: CHANGE_HANDLERS.streamRetryAttempts,
     functionName: 'change-forwarder',
+    ...(options.startingPosition ? { startingPosition: options.startingPosition } : {}),
     onFailure: (records, error) => {
       streamFailures.push({ records, error });
     },

@@ -126,7 +126,11 @@ export const createLocalFifoQueue = (options: FifoQueueOptions): LocalFifoQueue 
   const dead: DeadLetter[] = [];
   const deliveries = new Set<Promise<void>>();
   let idleWaiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
-  let lastSequenceNumber = 0n;
+  // SQS numbers a FIFO queue's messages in increasing order over the queue's whole life, and the
+  // list maintainer relies on it (a node remembers the last batch applied to it): a queue of a
+  // later run on a kept table must go on above the numbers of the runs before it. Starting from
+  // the clock in microseconds does, as long as no run sends more than a million messages a millisecond.
+  let lastSequenceNumber = BigInt(Date.now()) * 1_000n * 1_000n;
   let stopped = false;
   let pumpSoon: NodeJS.Immediate | undefined;
   let retryTimer: NodeJS.Timeout | undefined;

@@ -39,11 +39,15 @@ const listProductRepricers = async (clientId: string, query: RepricerQuery & { p
     }),
   );
   stats.record(slots.ConsumedCapacity);
+  stats.roundTrips += 1;
   const ids = (slots.Items ?? []).map((slot) => Number(slot.repricerId));
   const records = (await batchGet(ids.map((id) => repricerKey(clientId, id)), false))
     .map((item) => storedRepricer.parse(item).record)
     .filter((record) => query.enabled === undefined || record.enabled === query.enabled);
-  if (ids.length > 0) stats.roundTrips += 1;
+  if (ids.length > 0) {
+    stats.calls += 1;
+    stats.roundTrips += 1;
+  }
   const sign = query.sort.direction === 'ASC' ? 1 : -1;
   records.sort((a, b) => sign * (sortValue(a, query.sort.field) - sortValue(b, query.sort.field) || a.id - b.id));
   return { total: records.length, repricers: records.slice(query.start, query.start + query.limit), stats };

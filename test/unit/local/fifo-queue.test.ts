@@ -86,6 +86,15 @@ describe('createLocalFifoQueue', () => {
     expect(new Set(results.map((result) => result.messageId)).size).toBe(results.length);
   });
 
+  it('numbers the messages of a queue created later above those of an earlier one, as a queue does over its life', async () => {
+    const earlier = queue({ handler: async () => undefined });
+    const sent = await earlier.send(Array.from({ length: 10 }, (_, i) => entry(`m${i}`)));
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const [later] = await queue({ handler: async () => undefined }).send([entry('n0')]);
+    expect(BigInt(later!.sequenceNumber)).toBeGreaterThan(BigInt(sent.at(-1)!.sequenceNumber));
+    expect(later!.sequenceNumber).toMatch(/^\d{20}$/);
+  });
+
   describe('sending', () => {
     it('refuses more than 10 entries per call, as SendMessageBatch does, and enqueues none of them', async () => {
       const fifo = queue({ handler: async () => undefined });
