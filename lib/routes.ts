@@ -101,6 +101,14 @@ export const ROUTES: readonly RouteDefinition[] = [
     authorized: true,
   },
   {
+    name: 'Ping',
+    method: 'GET',
+    path: '/v1/ping',
+    entry: 'lambdas/ping/handler.ts',
+    tableAccess: 'none',
+    authorized: true,
+  },
+  {
     name: 'GetOpenApi',
     method: 'GET',
     path: '/v1/openapi.json',

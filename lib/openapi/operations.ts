@@ -280,6 +280,13 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     problems: [401, 404, ...SERVER_SIDE],
     problemOverrides: { 404: { description: 'No product with this code exists for this client.', example: () => productNotFound().problem } },
   },
+  Ping: {
+    tag: 'Documentation',
+    summary: 'Check credentials',
+    description: 'Answers with the user name the credentials belong to. Reads nothing beyond what authentication reads.',
+    success: { status: 200, description: 'The credentials work.', body: { schema: 'Pong', example: { pong: true, client: 'demo' } } },
+    problems: [401, 429, 500, 504],
+  },
   GetOpenApi: {
     tag: 'Documentation',
     summary: 'Get this OpenAPI document',

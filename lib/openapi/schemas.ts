@@ -7,6 +7,7 @@ import {
   money,
   offerRecord,
   offersPage,
+  pong,
   priceChangeRecord,
   productRecord,
   repricerRecord,
@@ -39,6 +40,7 @@ responseComponents
   .add(priceChangeRecord, { id: 'PriceChange' })
   .add(priceChangesPage, { id: 'PriceChangesPage' })
   .add(listMeta, { id: 'ListMeta' })
+  .add(pong, { id: 'Pong' })
   .add(feeEstimates, { id: 'FeeEstimates' })
   .add(problemSchema, { id: 'Problem' })
   .add(conflictProblemSchema, { id: 'ConflictProblem' })

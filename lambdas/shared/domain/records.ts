@@ -125,6 +125,9 @@ export const priceChangeRecord = z.strictObject({
   created_at: timestamp,
 });
 
+/** `GET /v1/ping`: the credentials work, and whose they are. */
+export const pong = z.strictObject({ pong: z.literal(true), client: z.string() });
+
 export const listMeta = z.strictObject({ total: z.int().min(0), limit: z.int().min(1), start: z.int().min(0) });
 export const offersPage = z.strictObject({ meta: listMeta, offers: z.array(offerRecord) });
 
