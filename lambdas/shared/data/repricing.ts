@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { DEFAULT_PRICE_STEP, type Decision } from '../domain/repricing.js';
-import type { PriceChange, Product } from '../domain/records.js';
+import { priceStep, type PriceChange, type Product } from '../domain/records.js';
 import { mapLimit } from './concurrency.js';
 import { reserveTimedIds } from './counters.js';
 import { documentClient, tableName } from './dynamo.js';
@@ -94,7 +94,8 @@ export const priceStepOf = async (connector: string): Promise<number> => {
   const cached = stepCache.get(connector);
   if (cached && Date.now() - cached.at < STEP_CACHE_MS) return cached.step;
   const result = await documentClient.send(new GetCommand({ TableName: tableName(), Key: connectorKey(connector) }));
-  const step = typeof result.Item?.priceStep === 'number' && result.Item.priceStep > 0 ? result.Item.priceStep : DEFAULT_PRICE_STEP;
+  const stored = priceStep.safeParse(result.Item?.priceStep);
+  const step = stored.success ? stored.data : DEFAULT_PRICE_STEP;
   stepCache.set(connector, { step, at: Date.now() });
   return step;
 };

@@ -19,7 +19,7 @@ import type { PriceChange } from './records.js';
 export { PRICE_CHANGE_REASON_VALUES as PRICE_CHANGE_REASONS } from './records.js';
 export type PriceChangeReason = PriceChange['reason'];
 
-export const DEFAULT_PRICE_STEP = 1;
+export { DEFAULT_PRICE_STEP } from './records.js';
 /** Days a price change is kept (a stack parameter; DynamoDB's TTL deletes it after). */
 export const DEFAULT_PRICE_CHANGE_RETENTION_DAYS = 90;
 
