@@ -53,7 +53,11 @@ export interface Decision extends Target {
 
 export const BUYABLE = 'buyable';
 
-const floorTo = (cents: bigint, step: bigint) => (cents / step) * step;
+/** Down to the grid, also below zero (bigint division truncates toward zero). */
+const floorTo = (cents: bigint, step: bigint) => {
+  const quotient = cents / step;
+  return (cents % step < 0n ? quotient - 1n : quotient) * step;
+};
 const ceilTo = (cents: bigint, step: bigint) => ceilDiv(cents, step) * step;
 
 /** The target price for the repricer's offer; undefined when no price on the grid lies between floor and ceiling. */
