@@ -18,7 +18,8 @@ export const evaluateProduct = async (clientId: string, productCode: string, ret
     own: offer.scope === 'own',
   }));
   const decisions: RepricerDecision[] = [];
-  for (const slot of product.slots) {
+  // A disabled repricer decides nothing: it costs no read of its connector's step either.
+  for (const slot of product.slots.filter((s) => s.enabled)) {
     const step = await priceStepOf(slot.connector);
     const lastDecided = (offerId: string) => product.decisions.get(decisionId(slot.repricerId, offerId))?.lastPrice;
     for (const decision of decide(slot, offers, step, lastDecided)) decisions.push({ ...decision, repricerId: slot.repricerId, connector: slot.connector });

@@ -26,6 +26,14 @@ export interface EventRuntimeOptions {
    * skips what is already there, e.g. a table an earlier run loaded and settled.
    */
   readonly startingPosition?: StartingPosition;
+  /**
+   * Tests only: every stream batch and every queue batch is handed to its handler twice, the
+   * second time as a redelivery of the same records (Lambda's event sources deliver at least
+   * once), so a test can show that a duplicate changes nothing.
+   */
+  readonly deliverTwice?: boolean;
+  /** Called before each invocation of a handler, with its function name and batch size. */
+  readonly onInvoke?: (functionName: string, records: number) => void;
 }
 
 export interface EventRuntime {
@@ -53,12 +61,23 @@ const localSender = (queue: LocalFifoQueue): QueueSender => ({
   },
 });
 
+/** The handler as the runtime invokes it: announced to `onInvoke`, and twice with `deliverTwice`. */
+const invoking =
+  <E extends { Records: readonly unknown[] }, C extends unknown[], R>(options: EventRuntimeOptions, functionName: string, handler: (event: E, ...rest: C) => Promise<R>) =>
+  async (event: E, ...rest: C): Promise<R> => {
+    options.onInvoke?.(functionName, event.Records.length);
+    const first = await handler(event, ...rest);
+    if (!options.deliverTwice) return first;
+    options.onInvoke?.(functionName, event.Records.length);
+    return handler(structuredClone(event), ...rest);
+  };
+
 export const startEventRuntime = async (options: EventRuntimeOptions): Promise<EventRuntime> => {
   const streamFailures: { records: readonly DynamoDBRecord[]; error: Error }[] = [];
   const queue = (name: string, handler: QueueHandler, functionName: string) =>
     createLocalFifoQueue({
       name,
-      handler,
+      handler: invoking(options, functionName, handler),
       batchSize: CHANGE_HANDLERS.queueBatchSize,
       maxReceiveCount: CHANGE_HANDLERS.maxReceiveCount,
       functionName,
@@ -70,7 +89,7 @@ export const startEventRuntime = async (options: EventRuntimeOptions): Promise<E
     repricing: queue('repricing.fifo', evaluateRepricers, 'repricing-evaluator'),
   };
   const queues = Object.values(byName);
-  const forward = forwardChanges(Object.fromEntries(Object.entries(byName).map(([name, q]) => [name, localSender(q)])));
+  const forward = invoking(options, 'change-forwarder', forwardChanges(Object.fromEntries(Object.entries(byName).map(([name, q]) => [name, localSender(q)]))));
   const poller = await startStreamPoller({
     endpoint: options.endpoint,
     tableName: options.tableName,

@@ -123,4 +123,27 @@ describe('connector types', () => {
     // Assert
     expect(result).toMatchObject({ code: 0, stdout: expect.stringContaining('1 products') });
   }, 60_000);
+
+  it('carry the operator\'s price_step on the connector item, never in the connector type record', async () => {
+    // Arrange
+    const file = await ndjson('steps.ndjson', [connectorRecord('kaufland', { price_step: 0.05 }), connectorRecord('otto')]);
+    const bad = await ndjson('bad-step.ndjson', [connectorRecord('fnac', { price_step: 0.001 })]);
+
+    // Act
+    const imported = await cli('connectors', 'import', file);
+    const refused = await cli('connectors', 'import', bad);
+    const items = [...(await scanner.scan()).values()].map((text) => JSON.parse(text) as Record<string, { S?: string; N?: string; M?: Record<string, unknown> }>);
+    const connector = (uid: string) => items.find((item) => item.pk?.S === `CONNECTOR#${uid}`);
+    const { getConnectorType } = await import('../../lambdas/shared/data/connectors.js');
+
+    // Assert
+    expect(imported.code).toBe(0);
+    expect(connector('kaufland')?.priceStep).toEqual({ N: '0.05' });
+    expect(connector('otto')?.priceStep).toEqual({ N: '1' });
+    expect(Object.keys(connector('kaufland')?.record?.M ?? {})).not.toContain('price_step');
+    expect(Object.keys((await getConnectorType('kaufland')) ?? {}).sort()).toEqual(['created_at', 'id', 'logo', 'name', 'uid', 'updated_at', 'website']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('price_step');
+    expect(connector('fnac')).toBeUndefined();
+  }, 60_000);
 });

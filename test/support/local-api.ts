@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { NewClientAccount } from '../../lib/admin/clients.js';
 import { createTable, deleteTable } from '../../lib/local/create-table.js';
 import { createLocalDynamoClient } from '../../lib/local/dynamodb-local.js';
+import type { EventRuntimeOptions } from '../../lib/local/event-runtime.js';
 import type { LocalServerOptions } from '../../lib/local/server.js';
 import { TABLE_NAME_ENV } from '../../lib/table-schema.js';
 import { assertMatchesOpenApi } from './openapi-validator.js';
@@ -90,7 +91,12 @@ const sendFrom = (
     outgoing.end(payload);
   });
 
-export const startTestApi = async (options: Pick<LocalServerOptions, 'handlers'> = {}): Promise<TestApi> => {
+export interface TestApiOptions extends Pick<LocalServerOptions, 'handlers'> {
+  /** How the event-driven handlers are run (e.g. every batch delivered twice). */
+  readonly events?: Pick<EventRuntimeOptions, 'deliverTwice' | 'onInvoke'>;
+}
+
+export const startTestApi = async ({ events: eventOptions = {}, ...options }: TestApiOptions = {}): Promise<TestApi> => {
   const endpoint = process.env.DYNAMODB_ENDPOINT;
   if (!endpoint) throw new Error('DYNAMODB_ENDPOINT is not set: run this test in the jest "integration" project, whose global setup starts DynamoDB Local');
   const tableName = `test-${randomUUID()}`;
@@ -102,7 +108,7 @@ export const startTestApi = async (options: Pick<LocalServerOptions, 'handlers'>
   const dynamo = createLocalDynamoClient(endpoint);
   await createTable(dynamo, tableName);
   const { startEventRuntime } = await import('../../lib/local/event-runtime.js');
-  const events = await startEventRuntime({ endpoint, tableName });
+  const events = await startEventRuntime({ endpoint, tableName, ...eventOptions });
 
   const { createLocalServer } = await import('../../lib/local/server.js');
   const server = createLocalServer({ quiet: true, ...options });

@@ -1,13 +1,13 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { DEFAULT_PRICE_STEP, type Decision } from '../domain/repricing.js';
-import type { PriceChange, Product } from '../domain/records.js';
+import { priceStep, type PriceChange, type Product } from '../domain/records.js';
 import { mapLimit } from './concurrency.js';
 import { reserveTimedIds } from './counters.js';
 import { documentClient, tableName } from './dynamo.js';
 import { connectorKey, part, priceChangePartition, productPartition } from './keys.js';
 import { storedOffer, type StoredOffer } from './offer-list.js';
-import { PRICE_CHANGE_SCHEMA_VERSION, type StoredPriceChange } from './price-change-list.js';
+import { PRICE_CHANGE_SCHEMA_VERSION, storedPriceChange, type StoredPriceChange } from './price-change-list.js';
 import { storedProduct } from './products.js';
 
 /**
@@ -94,7 +94,8 @@ export const priceStepOf = async (connector: string): Promise<number> => {
   const cached = stepCache.get(connector);
   if (cached && Date.now() - cached.at < STEP_CACHE_MS) return cached.step;
   const result = await documentClient.send(new GetCommand({ TableName: tableName(), Key: connectorKey(connector) }));
-  const step = typeof result.Item?.priceStep === 'number' && result.Item.priceStep > 0 ? result.Item.priceStep : DEFAULT_PRICE_STEP;
+  const stored = priceStep.safeParse(result.Item?.priceStep);
+  const step = stored.success ? stored.data : DEFAULT_PRICE_STEP;
   stepCache.set(connector, { step, at: Date.now() });
   return step;
 };
@@ -104,9 +105,19 @@ export interface RepricerDecision extends Decision {
   readonly connector: string;
 }
 
+/** Decisions recorded without their state before a replay, at most: a bound, not an expectation. */
+const MAX_UNSTATED_DECISIONS = 20;
+
+const isConditionFailure = (error: unknown) => (error as Error | undefined)?.name === 'ConditionalCheckFailedException';
+
 /**
  * Records decisions of one product: ids and a creation time for all of them, then each price
  * change (written only if its key is new) followed by its decision state.
+ *
+ * The n-th decision for an offer has one key, so an evaluation run again after a failure
+ * between the two writes finds its price change written and writes only the missing state.
+ * When the price change found there decided another price (the inputs moved before the
+ * replay), it is kept as the earlier decision and this one is recorded as the next.
  */
 export const recordDecisions = async (
   clientId: string,
@@ -122,7 +133,6 @@ export const recordDecisions = async (
     decisions.map((decision, i) => ({ decision, id: first + i })),
     async ({ decision, id }) => {
       const previous = product.decisions.get(decisionId(decision.repricerId, decision.offerId));
-      const n = (previous?.decisions ?? 0) + 1;
       const record: PriceChange = {
         id,
         uid: crypto.randomUUID(),
@@ -138,22 +148,24 @@ export const recordDecisions = async (
         created_at: at,
       };
       const stored: StoredPriceChange = { entity: 'priceChange', sv: PRICE_CHANGE_SCHEMA_VERSION, record };
-      let written = record;
-      try {
-        await documentClient.send(
-          new PutCommand({
-            TableName: tableName(),
-            Item: { ...priceChangeKey(clientId, code, decision.repricerId, decision.offerId, n), ...stored, expiresAt },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        );
-      } catch (error) {
-        if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-        // Written by an earlier run of this evaluation: that one is the price change.
-        const existing = await documentClient.send(
-          new GetCommand({ TableName: tableName(), Key: priceChangeKey(clientId, code, decision.repricerId, decision.offerId, n), ConsistentRead: true }),
-        );
-        written = (existing.Item as StoredPriceChange).record;
+      let n = (previous?.decisions ?? 0) + 1;
+      let written: PriceChange | undefined;
+      for (let attempt = 1; ; attempt++, n++) {
+        const key = priceChangeKey(clientId, code, decision.repricerId, decision.offerId, n);
+        try {
+          await documentClient.send(new PutCommand({ TableName: tableName(), Item: { ...key, ...stored, expiresAt }, ConditionExpression: 'attribute_not_exists(pk)' }));
+          written = record;
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+          // Written by an earlier run of this evaluation: that one is the price change, if it decided this price.
+          const existing = await documentClient.send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }));
+          const found = existing.Item ? storedPriceChange.parse(existing.Item).record : undefined;
+          if (found?.new_price === decision.price) written = found;
+        }
+        if (written) break;
+        if (attempt === MAX_UNSTATED_DECISIONS) {
+          throw new Error(`Price changes ${n - attempt + 1}-${n} of repricer ${decision.repricerId} for offer ${decision.offerId} have no decision state`);
+        }
       }
       await documentClient.send(
         new UpdateCommand({

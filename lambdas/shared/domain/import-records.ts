@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { connectorTypeFields, connectorUid, offerFields, productCode, productFields } from './records.js';
+import { connectorTypeFields, connectorUid, offerFields, priceStep, productCode, productFields } from './records.js';
 
 /**
  * One line of an import file (NDJSON): `{ "type": ..., "data": { ...fields } }`. The record's
@@ -10,7 +10,8 @@ import { connectorTypeFields, connectorUid, offerFields, productCode, productFie
  * A connector type in a client's file is refused: importing for one client must never change
  * what every other client sees.
  */
-const connectorTypeLine = z.strictObject({ type: z.literal('connector_type'), data: connectorTypeFields });
+// `price_step`: the connector's price increment for repricing (default 1.00); stored, never in the API record.
+const connectorTypeLine = z.strictObject({ type: z.literal('connector_type'), data: connectorTypeFields.extend({ price_step: priceStep.optional() }).strict() });
 const productLine = z.strictObject({ type: z.literal('product'), data: productFields });
 // `connector`: the connector the offer is sold on (default: the client's default connector).
 const offerLine = z.strictObject({ type: z.literal('offer'), data: offerFields.extend({ product_code: productCode, connector: connectorUid.optional() }).strict() });

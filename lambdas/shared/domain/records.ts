@@ -34,6 +34,17 @@ export const connectorTypeFields = z.strictObject({
   website: httpUrl.nullable(),
 });
 
+/**
+ * The price increment of a connector type: an operator setting carried on the connector type
+ * line of the reference-data import (README "Automated repricing"), never in its API record.
+ */
+export const DEFAULT_PRICE_STEP = 1;
+export const priceStep = z
+  .number()
+  .gt(0)
+  .max(MAX_MONEY)
+  .refine(hasAtMostTwoDecimals, { message: 'Must have at most 2 decimals.' });
+
 export const productFields = z.strictObject({
   code: productCode,
   title: text().max(500),

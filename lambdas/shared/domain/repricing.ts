@@ -19,7 +19,7 @@ import type { PriceChange } from './records.js';
 export { PRICE_CHANGE_REASON_VALUES as PRICE_CHANGE_REASONS } from './records.js';
 export type PriceChangeReason = PriceChange['reason'];
 
-export const DEFAULT_PRICE_STEP = 1;
+export { DEFAULT_PRICE_STEP } from './records.js';
 /** Days a price change is kept (a stack parameter; DynamoDB's TTL deletes it after). */
 export const DEFAULT_PRICE_CHANGE_RETENTION_DAYS = 90;
 
@@ -53,7 +53,11 @@ export interface Decision extends Target {
 
 export const BUYABLE = 'buyable';
 
-const floorTo = (cents: bigint, step: bigint) => (cents / step) * step;
+/** Down to the grid, also below zero (bigint division truncates toward zero). */
+const floorTo = (cents: bigint, step: bigint) => {
+  const quotient = cents / step;
+  return (cents % step < 0n ? quotient - 1n : quotient) * step;
+};
 const ceilTo = (cents: bigint, step: bigint) => ceilDiv(cents, step) * step;
 
 /** The target price for the repricer's offer; undefined when no price on the grid lies between floor and ceiling. */

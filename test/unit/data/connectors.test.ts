@@ -59,6 +59,7 @@ describe('upsertConnectorTypes', () => {
           sk: 'CONNECTOR',
           entity: 'connectorType',
           record: { id: 4, ...connectorTypeFields({ uid: 'bol', name: 'Bol' }), created_at: NOW, updated_at: NOW },
+          priceStep: 1,
         },
       },
     ]);
@@ -107,5 +108,56 @@ describe('upsertConnectorTypes', () => {
     // Assert
     expect(written).toBe(1);
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
+  });
+
+  it('stores the price step beside the record, never in it (default 1.00)', async () => {
+    // Arrange
+    ddb.on(BatchGetCommand).resolves({ Responses: { 'test-table': [] } });
+    ddb.on(UpdateCommand).resolves({ Attributes: { value: 5 } });
+    ddb.on(PutCommand).resolves({});
+
+    // Act
+    await upsertConnectorTypes([{ ...connectorTypeFields({ uid: 'ebay' }), price_step: 0.05 }, connectorTypeFields({ uid: 'bol' })], NOW);
+
+    // Assert
+    const items = ddb.commandCalls(PutCommand).map((call) => call.args[0].input.Item);
+    expect(items.map((item) => item?.priceStep)).toEqual([0.05, 1]);
+    expect(items.map((item) => Object.keys(item?.record ?? {}))).toEqual([Object.keys(connectorType()), Object.keys(connectorType())]);
+    expect(items[0]?.record).not.toHaveProperty('price_step');
+  });
+
+  it('reads a stored price step without letting it into the record', async () => {
+    ddb.on(GetCommand).resolves({ Item: { ...storedItem(), priceStep: 0.05 } });
+    await expect(getConnectorType('takealot')).resolves.toEqual(connectorType());
+  });
+
+  it.each([
+    ['an item without a price step and a line without one', undefined, undefined],
+    ['an item with the default and a line without one', 1, undefined],
+    ['an item without a price step and a line naming the default', undefined, 1],
+    ['the same price step', 0.05, 0.05],
+  ])('does not rewrite %s', async (_, stored, given) => {
+    // Arrange
+    ddb.on(BatchGetCommand).resolves({ Responses: { 'test-table': [{ ...storedItem(), ...(stored === undefined ? {} : { priceStep: stored }) }] } });
+
+    // Act
+    const written = await upsertConnectorTypes([{ ...connectorTypeFields(), ...(given === undefined ? {} : { price_step: given }) }], NOW);
+
+    // Assert
+    expect(written).toBe(0);
+    expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
+  });
+
+  it('rewrites a connector whose price step alone changed, leaving its record as it was', async () => {
+    // Arrange
+    ddb.on(BatchGetCommand).resolves({ Responses: { 'test-table': [{ ...storedItem(), priceStep: 0.05 }] } });
+    ddb.on(PutCommand).resolves({});
+
+    // Act
+    const written = await upsertConnectorTypes([connectorTypeFields()], NOW);
+
+    // Assert: back to the default, and the API record (updated_at included) unchanged
+    expect(written).toBe(1);
+    expect(ddb.commandCalls(PutCommand)[0]?.args[0].input.Item).toEqual({ ...storedItem(), priceStep: 1 });
   });
 });

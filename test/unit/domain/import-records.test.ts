@@ -25,6 +25,20 @@ describe('validateImport', () => {
     expect(records).toEqual([connectorLine('takealot'), connectorLine('bol')]);
   });
 
+  it('accepts an optional price_step on a connector type line: above 0, at most 2 decimals', () => {
+    // Arrange
+    const withStep = (price_step: unknown) => ({ type: 'connector_type', data: { ...connectorTypeFields(), price_step } });
+
+    // Act
+    const accepted = [0.01, 0.05, 1, 2.5, 10_000_000].map((step) => validateImport([withStep(step)], 'connectors'));
+    const refused = [0, -1, 0.001, 1.005, '1', null, 10_000_000.01].map((step) => validateImport([withStep(step)], 'connectors'));
+
+    // Assert
+    expect(accepted.map((result) => result.problems)).toEqual(accepted.map(() => []));
+    expect(accepted[1]?.records).toEqual([withStep(0.05)]);
+    expect(refused.map((result) => result.problems.map((p) => p.message))).toEqual(refused.map(() => [expect.stringContaining('data.price_step')]));
+  });
+
   it("refuses a connector type in a client's catalogue, pointing to the operator's command", () => {
     // Act
     const { records, problems } = validateImport([productLine(), connectorLine('amazon'), offerLine()]);

@@ -1,0 +1,146 @@
+import fc from 'fast-check';
+import { decide, targetPrice, type EngineOffer, type EngineRepricer } from '../../../lambdas/shared/domain/repricing.js';
+import { fcParameters } from '../../support/seed.js';
+
+/**
+ * The engine's properties (issue "Automated repricing", item 2), over random repricers,
+ * competitors and steps. Amounts are drawn in whole cents and checked in whole cents.
+ */
+const cents = (amount: number) => Math.round(amount * 100);
+const money = (value: number) => value / 100;
+
+const stepCents = fc.oneof(fc.constantFrom(1, 5, 10, 25, 50, 100, 500), fc.integer({ min: 1, max: 1_000 }));
+
+const repricerArb: fc.Arbitrary<EngineRepricer> = fc
+  .record({ min: fc.integer({ min: 1, max: 100_000 }), spread: fc.integer({ min: 0, max: 50_000 }), enabled: fc.constant(true) })
+  .map(({ min, spread, enabled }) => ({ enabled, min_price: money(min), preferred_price: money(min + spread), connector: 'amazon' }));
+
+const offerArb: fc.Arbitrary<EngineOffer> = fc.record({
+  offer_id: fc.string({ minLength: 1, maxLength: 6 }),
+  offer_price: fc.integer({ min: 0, max: 200_000 }).map(money),
+  offer_status: fc.constantFrom('buyable', 'buyable', 'buyable', 'not_buyable'),
+  connector: fc.constantFrom('amazon', 'amazon', 'amazon', 'ebay'),
+  own: fc.constantFrom(false, false, false, true),
+});
+const offersArb = fc.uniqueArray(offerArb, { maxLength: 12, selector: (offer) => offer.offer_id });
+
+const competitorsOf = (repricer: EngineRepricer, offers: readonly EngineOffer[]) =>
+  offers.filter((offer) => !offer.own && offer.connector === repricer.connector && offer.offer_status === 'buyable');
+const gridFloor = (value: number, step: number) => Math.floor(value / step) * step;
+const gridCeil = (value: number, step: number) => Math.ceil(value / step) * step;
+
+describe('targetPrice properties', () => {
+  it('lies in [min_price, preferred_price] on the step grid, and exists exactly when the range holds a grid price', () => {
+    fc.assert(
+      fc.property(repricerArb, offersArb, stepCents, (repricer, offers, step) => {
+        // Act
+        const target = targetPrice(repricer, offers, money(step));
+
+        // Assert
+        const floor = gridCeil(cents(repricer.min_price), step);
+        const ceiling = gridFloor(cents(repricer.preferred_price), step);
+        if (floor > ceiling) return target === undefined;
+        if (target === undefined) return false;
+        const price = cents(target.price);
+        return price >= cents(repricer.min_price) && price <= cents(repricer.preferred_price) && price % step === 0 && money(price) === target.price;
+      }),
+      fcParameters({ numRuns: 500 }),
+    );
+  });
+
+  it('is below the lowest competitor whenever a grid price in the range is, and says why it is where it is', () => {
+    fc.assert(
+      fc.property(repricerArb, offersArb, stepCents, (repricer, offers, step) => {
+        // Arrange
+        const floor = gridCeil(cents(repricer.min_price), step);
+        const ceiling = gridFloor(cents(repricer.preferred_price), step);
+        fc.pre(floor <= ceiling);
+        const competitors = competitorsOf(repricer, offers);
+
+        // Act
+        const target = targetPrice(repricer, offers, money(step))!;
+
+        // Assert
+        const price = cents(target.price);
+        if (competitors.length === 0) return target.reason === 'no_competition' && price === ceiling && target.lowest === undefined;
+        const lowest = Math.min(...competitors.map((offer) => cents(offer.offer_price)));
+        const wanted = gridFloor(lowest - step, step);
+        expect(target.lowest?.price).toBe(money(lowest));
+        expect(competitors.some((offer) => offer.offer_id === target.lowest?.offerId && cents(offer.offer_price) === lowest)).toBe(true);
+        if (floor < lowest) expect(price).toBeLessThan(lowest);
+        const expected = wanted < floor ? [floor, 'floor'] : wanted > ceiling ? [ceiling, 'ceiling'] : [wanted, 'undercut'];
+        expect([price, target.reason]).toEqual(expected);
+        return true;
+      }),
+      fcParameters({ numRuns: 500 }),
+    );
+  });
+
+  it('gives the same result for the same inputs, in any order, every time', () => {
+    fc.assert(
+      fc.property(repricerArb, offersArb, stepCents, fc.infiniteStream(fc.nat()), (repricer, offers, step, keys) => {
+        // Arrange
+        const shuffled = offers.map((offer) => ({ offer, key: keys.next().value as number })).sort((a, b) => a.key - b.key).map(({ offer }) => offer);
+
+        // Act
+        const first = targetPrice(repricer, offers, money(step));
+        const second = targetPrice(repricer, structuredClone(offers), money(step));
+        const reordered = targetPrice(repricer, shuffled, money(step));
+
+        // Assert
+        expect(second).toEqual(first);
+        expect(reordered).toEqual(first);
+      }),
+      fcParameters({ numRuns: 300 }),
+    );
+  });
+
+  it('moves monotonically with a competitor\'s price: raising it never lowers the target, lowering it never raises it', () => {
+    fc.assert(
+      fc.property(
+        repricerArb,
+        fc.uniqueArray(offerArb, { minLength: 1, maxLength: 12, selector: (offer) => offer.offer_id }),
+        stepCents,
+        fc.nat(),
+        fc.integer({ min: 0, max: 200_000 }),
+        (repricer, offers, step, which, newPrice) => {
+          // Arrange
+          const index = which % offers.length;
+          const moved = offers.map((offer, i) => (i === index ? { ...offer, offer_price: money(newPrice) } : offer));
+          const before = targetPrice(repricer, offers, money(step));
+          fc.pre(before !== undefined);
+
+          // Act
+          const after = targetPrice(repricer, moved, money(step))!;
+
+          // Assert
+          const was = cents(offers[index]!.offer_price);
+          if (newPrice >= was) expect(after.price).toBeGreaterThanOrEqual(before!.price);
+          if (newPrice <= was) expect(after.price).toBeLessThanOrEqual(before!.price);
+        },
+      ),
+      fcParameters({ numRuns: 500 }),
+    );
+  });
+});
+
+describe('decide properties', () => {
+  it('decides nothing the second time: with its decisions recorded, the same inputs decide nothing', () => {
+    fc.assert(
+      fc.property(repricerArb, offersArb, fc.integer({ min: 0, max: 200_000 }), stepCents, (repricer, competitors, ownPrice, step) => {
+        // Arrange
+        const offers = [...competitors, { offer_id: 'OWN', offer_price: money(ownPrice), offer_status: 'buyable', connector: 'amazon', own: true }];
+        const first = decide(repricer, offers, money(step), () => undefined);
+        const recorded = new Map(first.map((decision) => [decision.offerId, decision.price]));
+
+        // Act
+        const second = decide(repricer, offers, money(step), (offerId) => recorded.get(offerId));
+
+        // Assert
+        expect(second).toEqual([]);
+        expect(first.every((decision) => decision.price !== decision.oldPrice)).toBe(true);
+      }),
+      fcParameters({ numRuns: 300 }),
+    );
+  });
+});

@@ -1,0 +1,171 @@
+import { decide, targetPrice, type EngineOffer, type EngineRepricer } from '../../../lambdas/shared/domain/repricing.js';
+
+/** The engine (README "Automated repricing"), one rule a row. */
+const repricer = (overrides: Partial<EngineRepricer> = {}): EngineRepricer => ({
+  enabled: true,
+  min_price: 30,
+  preferred_price: 60,
+  connector: 'amazon',
+  ...overrides,
+});
+
+let sequence = 0;
+const competitor = (offer_price: number, overrides: Partial<EngineOffer> = {}): EngineOffer => ({
+  offer_id: `C-${++sequence}`,
+  offer_price,
+  offer_status: 'buyable',
+  connector: 'amazon',
+  own: false,
+  ...overrides,
+});
+const own = (offer_price: number, overrides: Partial<EngineOffer> = {}): EngineOffer => ({
+  offer_id: 'OWN-1',
+  offer_price,
+  offer_status: 'buyable',
+  connector: 'amazon',
+  own: true,
+  ...overrides,
+});
+const never = () => undefined;
+
+describe('targetPrice', () => {
+  it.each([
+    // [case, repricer, competitor prices, step, price, reason]
+    ['no competition: the preferred price', {}, [], 1, 60, 'no_competition'],
+    ['no competition, preferred price off the grid: rounded down to it', { preferred_price: 59.99 }, [], 1, 59, 'no_competition'],
+    ['no competition, step 0.05', { preferred_price: 59.99 }, [], 0.05, 59.95, 'no_competition'],
+    ['undercut: one step under the lowest competitor', {}, [45, 50], 1, 44, 'undercut'],
+    ['undercut of an off-grid competitor: rounded down to the grid', {}, [45.5], 1, 44, 'undercut'],
+    ['undercut with step 0.05', {}, [45.03], 0.05, 44.95, 'undercut'],
+    ['undercut with step 0.05 of an on-grid competitor', {}, [45.05], 0.05, 45, 'undercut'],
+    ['undercut with step 1.00 of a whole price', {}, [41], 1, 40, 'undercut'],
+    ['undercut exactly onto the floor', {}, [31], 1, 30, 'undercut'],
+    ['undercut exactly onto the ceiling', {}, [61], 1, 60, 'undercut'],
+    ['floor: the lowest competitor is under the floor', {}, [20], 1, 30, 'floor'],
+    ['floor off the grid: rounded up to it (never under the floor)', { min_price: 30.4 }, [20], 1, 31, 'floor'],
+    ['floor off the grid with step 0.05', { min_price: 30.41 }, [20], 0.05, 30.45, 'floor'],
+    ['floor: undercutting would go one step under it', { min_price: 30.4 }, [31.5], 1, 31, 'floor'],
+    ['ceiling: the lowest competitor is far above the preferred price', {}, [80], 1, 60, 'ceiling'],
+    ['ceiling off the grid: rounded down to it', { preferred_price: 60.5 }, [80], 1, 60, 'ceiling'],
+    ['ceiling with step 0.05', { preferred_price: 60.04 }, [80], 0.05, 60, 'ceiling'],
+    ['competitor under one step: the floor', { min_price: 0.01 }, [0.5], 1, 1, 'floor'],
+  ] as const)('%s', (_, overrides, prices, step, price, reason) => {
+    // Act
+    const target = targetPrice(repricer(overrides), prices.map((p) => competitor(p)), step);
+
+    // Assert
+    expect(target).toMatchObject({ price, reason });
+  });
+
+  it('names the lowest competitor, the smallest offer id among equal prices, whatever the input order', () => {
+    // Arrange
+    const offers = [competitor(47, { offer_id: 'B' }), competitor(45, { offer_id: 'Z' }), competitor(45, { offer_id: 'A' })];
+
+    // Act
+    const forward = targetPrice(repricer(), offers, 1);
+    const backward = targetPrice(repricer(), [...offers].reverse(), 1);
+
+    // Assert
+    expect(forward).toEqual({ price: 44, reason: 'undercut', lowest: { price: 45, offerId: 'A' } });
+    expect(backward).toEqual(forward);
+  });
+
+  it.each([
+    ['on another connector', { connector: 'ebay' }],
+    ['not buyable', { offer_status: 'out_of_stock' }],
+    ['the client\'s own', { own: true }],
+  ])('ignores a competitor %s', (_, overrides) => {
+    // Act
+    const target = targetPrice(repricer(), [competitor(20, overrides), competitor(45)], 1);
+
+    // Assert
+    expect(target).toMatchObject({ price: 44, reason: 'undercut', lowest: { price: 45 } });
+  });
+
+  it('has no competition when every other offer is ignored', () => {
+    const target = targetPrice(repricer(), [competitor(20, { connector: 'ebay' }), competitor(21, { offer_status: 'inactive' }), own(22)], 1);
+    expect(target).toEqual({ price: 60, reason: 'no_competition' });
+  });
+
+  it.each([
+    ['step 1.00: the floor rounds up past the ceiling', { min_price: 59.2, preferred_price: 59.9 }, 1],
+    ['step 0.05', { min_price: 59.91, preferred_price: 59.94 }, 0.05],
+  ])('is undefined when no price on the grid lies between floor and ceiling (%s)', (_, overrides, step) => {
+    expect(targetPrice(repricer(overrides), [competitor(45)], step)).toBeUndefined();
+    expect(targetPrice(repricer(overrides), [], step)).toBeUndefined();
+  });
+
+  it('refuses a step that is not positive', () => {
+    expect(() => targetPrice(repricer(), [], 0)).toThrow(RangeError);
+  });
+});
+
+describe('decide', () => {
+  it('decides the target for the own offer on the repricer\'s connector, with its old price', () => {
+    // Arrange
+    const offers = [own(50), competitor(45, { offer_id: 'C-1' })];
+
+    // Act
+    const decisions = decide(repricer(), offers, 1, never);
+
+    // Assert
+    expect(decisions).toEqual([{ offerId: 'OWN-1', oldPrice: 50, price: 44, reason: 'undercut', lowest: { price: 45, offerId: 'C-1' } }]);
+  });
+
+  it('decides for every own offer on the connector, and none on another connector', () => {
+    // Arrange
+    const offers = [own(50), own(51, { offer_id: 'OWN-2' }), own(52, { offer_id: 'OWN-EBAY', connector: 'ebay' }), competitor(45)];
+
+    // Act
+    const decisions = decide(repricer(), offers, 1, never);
+
+    // Assert
+    expect(decisions.map((d) => d.offerId)).toEqual(['OWN-1', 'OWN-2']);
+  });
+
+  it('decides nothing when the own offer already has the target price', () => {
+    expect(decide(repricer(), [own(44), competitor(45)], 1, never)).toEqual([]);
+    expect(decide(repricer(), [own(60)], 1, never)).toEqual([]);
+  });
+
+  it('decides nothing when the target is the last decision for that offer (the price has not come back yet)', () => {
+    // Arrange
+    const lastDecided = (offerId: string) => (offerId === 'OWN-1' ? 44 : undefined);
+
+    // Act
+    const decisions = decide(repricer(), [own(50), own(50, { offer_id: 'OWN-2' }), competitor(45)], 1, lastDecided);
+
+    // Assert
+    expect(decisions.map((d) => d.offerId)).toEqual(['OWN-2']);
+  });
+
+  it('decides again when the target moved away from the last decision', () => {
+    const decisions = decide(repricer(), [own(50), competitor(40)], 1, () => 44);
+    expect(decisions).toMatchObject([{ offerId: 'OWN-1', price: 39, reason: 'undercut' }]);
+  });
+
+  it('decides nothing for a disabled repricer', () => {
+    expect(decide(repricer({ enabled: false }), [own(50), competitor(45)], 1, never)).toEqual([]);
+  });
+
+  it('decides nothing without an own offer', () => {
+    expect(decide(repricer(), [competitor(45), competitor(50)], 1, never)).toEqual([]);
+  });
+
+  it('decides nothing when no price on the grid lies between floor and ceiling', () => {
+    expect(decide(repricer({ min_price: 59.2, preferred_price: 59.9 }), [own(50), competitor(45)], 1, never)).toEqual([]);
+  });
+
+  it('moves the own offer to the floor, never under it, and up to the ceiling when competitors move away', () => {
+    // Arrange
+    const floorRepricer = repricer({ min_price: 30.4 });
+
+    // Act
+    const down = decide(floorRepricer, [own(50), competitor(12.99)], 1, never);
+    const up = decide(floorRepricer, [own(31), competitor(99)], 1, () => 31);
+
+    // Assert
+    expect(down).toMatchObject([{ price: 31, reason: 'floor', lowest: { price: 12.99 } }]);
+    expect(up).toMatchObject([{ price: 60, reason: 'ceiling', lowest: { price: 99 } }]);
+  });
+});
