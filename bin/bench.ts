@@ -95,11 +95,7 @@ const main = async () => {
       }
 
       for (const { name, query } of QUERIES) {
-        const plan = (q: string) => {
-          const planned = planOfferQuery(offerQueryParameters.parse(Object.fromEntries(new URLSearchParams(q))));
-          if (!planned.ok) throw new Error(planned.problem.message);
-          return planned.query;
-        };
+        const plan = (q: string) => planOfferQuery(offerQueryParameters.parse(Object.fromEntries(new URLSearchParams(q))));
         const first = await listOffers(account.clientId, plan(query));
         const limit = plan(query).limit;
         const positions = { start: 0, middle: Math.floor(first.total / 2), end: Math.max(0, first.total - limit) } as const;
