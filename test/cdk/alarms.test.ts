@@ -15,8 +15,9 @@ describe('CloudWatch alarms', () => {
     alarms = Object.values(resourcesOfType(synthesized.template, 'AWS::CloudWatch::Alarm'));
   });
 
-  it('has two API alarms, two per function and two for the table', () => {
-    expect(alarms).toHaveLength(2 + 2 * FUNCTION_NAMES.length + 2);
+  it('has two API alarms, two per function, two for the table and four for the list maintenance', () => {
+    // Routes, the authorizer, the forwarder and the maintainer; two dead-letter depths, the queue's age and the stream's iterator age
+    expect(alarms).toHaveLength(2 + 2 * (FUNCTION_NAMES.length + 2) + 2 + 4);
   });
 
   it('alarms on the API 5XX error rate', () => {

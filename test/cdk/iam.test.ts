@@ -79,7 +79,7 @@ describe('IAM least privilege', () => {
     }
   });
 
-  it('has no wildcard action anywhere and no wildcard resource except for X-Ray', () => {
+  it('has no wildcard action anywhere, and no wildcard resource except for X-Ray and the stream reader\'s ListStreams', () => {
     // Act
     const statements = Object.values(resourcesOfType(synthesized.template, 'AWS::IAM::Policy')).flatMap(
       (policy) => policy.Properties.PolicyDocument.Statement as PolicyStatementJson[],
@@ -91,9 +91,21 @@ describe('IAM least privilege', () => {
       for (const action of actionsOf(statement)) expect(action).not.toMatch(/\*/);
       if (JSON.stringify(statement.Resource).includes('*')) {
         expect(statement.Resource).toBe('*');
-        expect(actionsOf(statement).sort()).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+        // Neither X-Ray's two actions nor dynamodb:ListStreams (which a stream event source needs) take a resource.
+        const xray = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
+        expect([xray, ['dynamodb:ListStreams', ...xray]]).toContainEqual(actionsOf(statement).sort());
       }
     }
+  });
+
+  it('lets only the stream reader list streams', () => {
+    // Act
+    const listing = Object.entries(resourcesOfType(synthesized.template, 'AWS::IAM::Policy')).filter(([, policy]) =>
+      (policy.Properties.PolicyDocument.Statement as PolicyStatementJson[]).some((statement) => actionsOf(statement).includes('dynamodb:ListStreams')),
+    );
+
+    // Assess
+    expect(listing.map(([id]) => id)).toEqual([expect.stringMatching(/^ListsForwarderRole/)]);
   });
 
   it('names the table indexes one by one in read grants', () => {
