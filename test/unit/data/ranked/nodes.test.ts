@@ -1,3 +1,4 @@
+import { deflateRawSync } from 'node:zlib';
 import fc from 'fast-check';
 import {
   addNode,
@@ -73,14 +74,17 @@ describe('node items', () => {
     ['an empty first node', emptyNode(FIRST_BOUND, false)],
     ['an empty node with a histogram', emptyNode('0005', true, '0009')],
     ['counts only', { ...emptyNode('x', false), counts: new Map([['on', 3], ['off', 1]]), q: '99', v: 2 }],
-    ['a histogram over a wide range of values', nodeOf('a', { 'own|%23': { 0: 1, 100_000: 2 } })],
+    ['a histogram over a wide range of values', nodeOf('a', { 'own|%23': { 0: 1, 1_000_000: 2 } })],
   ])('round-trips %s', (_case, node) => {
     expect(plain(decodeNode(nodeItem(PK, node)))).toEqual(plain(node));
   });
 
   it('round-trips any node', () => {
     const cell = fc.constantFrom('own|high', 'own|low', 'other|high', 'other|%C3%A9');
-    const histograms = fc.dictionary(cell, fc.dictionary(fc.integer({ min: 0, max: 5000 }).map(String), fc.integer({ min: 1, max: 500 })));
+    const histograms = fc.dictionary(
+      cell,
+      fc.dictionary(fc.oneof(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 1_000_000 })).map(String), fc.integer({ min: -3, max: 500 }).filter((n) => n !== 0)),
+    );
     fc.assert(
       fc.property(histograms, fc.bigInt({ min: 0n, max: 2n ** 64n }), fc.nat(), (hist, q, v) => {
         const node = nodeOf('00000abc', Object.fromEntries(Object.entries(hist).map(([c, values]) => [c, Object.fromEntries(Object.entries(values).map(([g, n]) => [Number(g), n]))])), {
@@ -91,6 +95,30 @@ describe('node items', () => {
       }),
       fcParameters({ numRuns: 200 }),
     );
+  });
+
+  it('keeps a node whose competitor counts lie far apart small and quick to read', () => {
+    // Prepare: every cell holds an offer with no competitors and one with a million
+    const node = nodeOf('-', Object.fromEntries(['own|high', 'own|low', 'other|high', 'other|low'].map((cell) => [cell, { 0: 1, 1_000_000: 1 }])));
+
+    // Act
+    const started = performance.now();
+    const item = nodeItem(PK, node);
+    const decoded = decodeNode(item);
+    const elapsed = performance.now() - started;
+
+    // Assess
+    expect((item.h as Uint8Array).length).toBeLessThan(100);
+    expect(elapsed).toBeLessThan(200);
+    expect(plain(decoded)).toEqual(plain(node));
+  });
+
+  it('reads histograms written densely, value after value', () => {
+    // Prepare: 'own|high' counts 2 at 3 competitors and 1 at 5, written without skips
+    const item = { pk: PK, sk: '-', v: 1, 'n:own|high': 3, h: deflateRawSync(Buffer.from('own|high=3:2,0,1', 'utf8')) };
+
+    // Act & Assess
+    expect(decodeNode(item).hist).toEqual(new Map([['own|high', new Map([[3, 2], [5, 1]])]]));
   });
 
   it('keeps a chunk of thousands of items small', () => {
