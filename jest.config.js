@@ -15,6 +15,7 @@ export default {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/test/property/**/*.test.ts'],
       setupFiles: ['<rootDir>/test/support/quiet-metrics.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/integration-timeout.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },

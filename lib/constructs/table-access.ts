@@ -27,6 +27,8 @@ export interface TableGrant {
   readonly read: readonly string[];
   /** Key prefixes the role may write. */
   readonly write?: readonly string[];
+  /** The write actions it needs, when fewer than all of TABLE_WRITE_ACTIONS. */
+  readonly writeActions?: readonly (typeof TABLE_WRITE_ACTIONS)[number][];
   /** Whether it writes in batches (BatchWriteItem), besides item by item. */
   readonly batchWrite?: boolean;
 }
@@ -39,8 +41,8 @@ export const TABLE_GRANTS = {
   apiRead: { read: [tenant] },
   /** Request handlers that write repricers: connectors and ids to create one, idempotency records. */
   apiWrite: { read: [tenant, connector, counter, idempotency], write: [tenant, counter, idempotency] },
-  /** The Basic-auth authorizer: client items and their login attempts, nothing else. */
-  authorizer: { read: [client], write: [client] },
+  /** The Basic-auth authorizer: client items and their login attempts, counted with updates only. */
+  authorizer: { read: [client], write: [client], writeActions: ['dynamodb:UpdateItem'] },
   /** The list maintainer: a tenant's listings, counts and rebuild requests. */
   maintainer: { read: [tenant], write: [tenant], batchWrite: true },
   /** The repricing evaluator: a tenant's products and decisions, connector price steps, price-change ids. */
@@ -61,7 +63,7 @@ export const grantTableAccess = (role: IRole, table: ITable, grant: TableGrant):
   if (!grant.write || grant.write.length === 0) return;
   role.addToPrincipalPolicy(
     new PolicyStatement({
-      actions: [...TABLE_WRITE_ACTIONS, ...(grant.batchWrite ? ['dynamodb:BatchWriteItem'] : [])],
+      actions: [...(grant.writeActions ?? TABLE_WRITE_ACTIONS), ...(grant.batchWrite ? ['dynamodb:BatchWriteItem'] : [])],
       resources: [table.tableArn],
       conditions: leadingKeys(grant.write),
     }),

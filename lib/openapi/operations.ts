@@ -240,11 +240,11 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     summary: 'List offers',
     description:
       'One page of the offers on the client\'s products, with competitiveness data and the product nested, and the exact number ' +
-      'of matches in `meta.total`. `total_competitors_gte` can only be combined with `_sort=total_competitors` (its default).',
+      'of matches in `meta.total`. Every filter combines with every sort.',
     query: {
       schema: offerQueryParameters,
       parameters: {
-        ...listParameters('`id`, `total_competitors`, `offer_price` or `updated_at`; default `id`, or `total_competitors` with `total_competitors_gte`'),
+        ...listParameters('`id`, `total_competitors`, `offer_price` or `updated_at`; default `id`, whatever the filters'),
         competitiveness: { description: 'Exact match on the offer\'s competitiveness.', example: 'high' },
         total_competitors_gte: { description: 'Only offers with at least this many competitors (integer >= 0).', example: '3' },
         _include_other_offers: {

@@ -79,7 +79,7 @@ describe('IAM least privilege', () => {
     }
   });
 
-  it('has no wildcard action anywhere and no wildcard resource except for X-Ray', () => {
+  it('has no wildcard action anywhere, and no wildcard resource except for X-Ray and the stream reader\'s ListStreams', () => {
     // Act
     const statements = Object.values(resourcesOfType(synthesized.template, 'AWS::IAM::Policy')).flatMap(
       (policy) => policy.Properties.PolicyDocument.Statement as PolicyStatementJson[],
@@ -91,14 +91,72 @@ describe('IAM least privilege', () => {
       for (const action of actionsOf(statement)) expect(action).not.toMatch(/\*/);
       if (JSON.stringify(statement.Resource).includes('*')) {
         expect(statement.Resource).toBe('*');
-        expect(actionsOf(statement).sort()).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+        // Neither X-Ray's two actions nor dynamodb:ListStreams (which a stream event source needs) take a resource.
+        const xray = ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'];
+        expect([xray, ['dynamodb:ListStreams', ...xray]]).toContainEqual(actionsOf(statement).sort());
       }
     }
+  });
+
+  it('lets only the stream reader list streams', () => {
+    // Act
+    const listing = Object.entries(resourcesOfType(synthesized.template, 'AWS::IAM::Policy')).filter(([, policy]) =>
+      (policy.Properties.PolicyDocument.Statement as PolicyStatementJson[]).some((statement) => actionsOf(statement).includes('dynamodb:ListStreams')),
+    );
+
+    // Assess
+    expect(listing.map(([id]) => id)).toEqual([expect.stringMatching(/^ChangesForwarderRole/)]);
   });
 
   it('names the table indexes one by one in read grants', () => {
     const read = statementsOf('ListOffers').find((statement) => actionsOf(statement).includes('dynamodb:Query'));
     expect(JSON.stringify(read?.Resource)).toContain('/index/byCompetitors');
     expect(JSON.stringify(read?.Resource)).not.toContain('/index/*');
+  });
+
+  describe('by key (dynamodb:LeadingKeys)', () => {
+    type Grant = { read: string[]; write: string[] };
+    /** The key prefixes a function may read and write, from its role's conditions. */
+    const grantOf = (functionId: string): Grant => {
+      const grant: Grant = { read: [], write: [] };
+      for (const statement of roleStatements(synthesized.template, functionId)) {
+        const actions = actionsOf(statement);
+        if (!actions.some((action) => ['dynamodb:GetItem', 'dynamodb:UpdateItem'].includes(action))) continue;
+        const keys = (statement as { Condition?: Record<string, Record<string, string[]>> }).Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
+        if (!keys) throw new Error(`${functionId}: ${actions.join(',')} without a LeadingKeys condition`);
+        if (actions.includes('dynamodb:GetItem')) grant.read.push(...keys);
+        if (actions.includes('dynamodb:UpdateItem')) grant.write.push(...keys);
+      }
+      return { read: grant.read.sort(), write: grant.write.sort() };
+    };
+    const functionIds = () => Object.keys(resourcesOfType(synthesized.template, 'AWS::Lambda::Function'));
+
+    it('conditions every item action of every function on the leading keys it needs', () => {
+      // Act: grantOf throws on a statement without the condition
+      const grants = functionIds().map((id) => [id, grantOf(id)] as const);
+
+      // Assess
+      expect(grants.length).toBeGreaterThan(ROUTES.length);
+      for (const [, grant] of grants) for (const prefix of [...grant.read, ...grant.write]) expect(prefix).toMatch(/^[A-Z]+#\*$/);
+    });
+
+    it('lets only the authorizer touch client items (password hashes, usage keys, login attempts), and nothing else', () => {
+      // Act
+      const touching = functionIds().filter((id) => Object.values(grantOf(id)).flat().includes('CLIENT#*'));
+
+      // Assess
+      expect(touching).toEqual([functionNamed(synthesized.template, 'Authorizer')[0]]);
+      expect(grantOf(touching[0]!)).toEqual({ read: ['CLIENT#*'], write: ['CLIENT#*'] });
+    });
+
+    it.each([
+      ['ListOffers', { read: ['T#*'], write: [] }],
+      ['GetRepricer', { read: ['T#*'], write: [] }],
+      ['CreateRepricer', { read: ['CONNECTOR#*', 'COUNTER#*', 'IDEMPOTENCY#*', 'T#*'], write: ['COUNTER#*', 'IDEMPOTENCY#*', 'T#*'] }],
+      ['Ping', { read: [], write: [] }],
+    ])('scopes %s to the tenant items it serves', (name, grant) => {
+      const [functionId] = functionNamed(synthesized.template, name);
+      expect(grantOf(functionId)).toEqual(grant);
+    });
   });
 });

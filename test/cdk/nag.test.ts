@@ -50,6 +50,7 @@ describe.each(['dev', 'prod'])('cdk-nag AwsSolutions on the %s stack', (stage) =
       'AwsSolutions-APIG6',
       'AwsSolutions-COG4',
       'AwsSolutions-IAM5[Resource::*]',
+      'AwsSolutions-SQS3',
     ]);
     for (const reasons of rules.values()) {
       for (const reason of reasons) expect(reason.length).toBeGreaterThan(40);

@@ -56,6 +56,20 @@ export const functionNamed = (template: Template, name: string): [string, CfnRes
     `function ${name}`,
   );
 
+/** A function that serves no route (the list maintenance), found by its description. */
+export const functionDescribed = (template: Template, description: string): [string, CfnResource] =>
+  only(
+    Object.entries(resourcesOfType(template, 'AWS::Lambda::Function')).filter(([, fn]) => fn.Properties.Description === description),
+    `function described as "${description}"`,
+  );
+
+/** The logical id of the one resource of `type` whose id starts with `prefix`. */
+export const resourceId = (template: Template, type: string, prefix: string): string =>
+  only(
+    Object.keys(resourcesOfType(template, type)).filter((id) => id.startsWith(prefix)),
+    `${type} ${prefix}`,
+  );
+
 export interface PolicyStatementJson {
   readonly Effect: string;
   readonly Action: string | string[];

@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 
-import { GLOBAL_SECONDARY_INDEXES, KEY_ATTRIBUTES, LOCAL_SECONDARY_INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '../../lib/table-schema.js';
+import { DIRECTORY_INDEX, GLOBAL_SECONDARY_INDEXES, KEY_ATTRIBUTES, LISTING_INDEXES, TTL_ATTRIBUTE } from '../../lib/table-schema.js';
 import { resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
 
 describe('DynamoDB table', () => {
@@ -16,7 +16,7 @@ describe('DynamoDB table', () => {
     dev.template.resourceCountIs('AWS::DynamoDB::Table', 1);
   });
 
-  it('has exactly the keys and indexes of lib/table-schema.ts', () => {
+  it('has exactly the keys and global indexes of lib/table-schema.ts, and no local index', () => {
     // Prepare
     const table = Object.values(resourcesOfType(dev.template, 'AWS::DynamoDB::Table'))[0];
     const expectedIndexes = GLOBAL_SECONDARY_INDEXES.map((index) => ({
@@ -25,15 +25,7 @@ describe('DynamoDB table', () => {
         { AttributeName: index.partitionKey, KeyType: 'HASH' },
         { AttributeName: index.sortKey, KeyType: 'RANGE' },
       ],
-      Projection: { ProjectionType: 'ALL' },
-    }));
-    const expectedLocalIndexes = LOCAL_SECONDARY_INDEXES.map((index) => ({
-      IndexName: index.indexName,
-      KeySchema: [
-        { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
-        { AttributeName: index.sortKey, KeyType: 'RANGE' },
-      ],
-      Projection: { ProjectionType: 'KEYS_ONLY' },
+      Projection: { ProjectionType: index.projection },
     }));
 
     // Assess
@@ -42,12 +34,37 @@ describe('DynamoDB table', () => {
       { AttributeName: 'sk', KeyType: 'RANGE' },
     ]);
     expect(table?.Properties.GlobalSecondaryIndexes).toEqual(expectedIndexes);
-    expect(table?.Properties.GlobalSecondaryIndexes).toHaveLength(4);
-    expect(table?.Properties.LocalSecondaryIndexes).toEqual(expectedLocalIndexes);
-    expect(table?.Properties.LocalSecondaryIndexes).toHaveLength(5);
+    expect(table?.Properties.LocalSecondaryIndexes).toBeUndefined();
     expect(new Set(table?.Properties.AttributeDefinitions)).toEqual(
       new Set(KEY_ATTRIBUTES.map((name) => ({ AttributeName: name, AttributeType: 'S' }))),
     );
+  });
+
+  it('sorts listing partitions by each order in a GSI on the listing partition key that projects whole listing items', () => {
+    // Act
+    const indexes = Object.values(resourcesOfType(dev.template, 'AWS::DynamoDB::Table'))[0]?.Properties.GlobalSecondaryIndexes as {
+      IndexName: string;
+      KeySchema: { AttributeName: string; KeyType: string }[];
+      Projection: { ProjectionType: string };
+    }[];
+
+    // Assess: a page is one Query per cell, with nothing to fetch afterwards
+    const listing = indexes.filter((index) => index.IndexName !== DIRECTORY_INDEX.indexName);
+    expect(listing.map((index) => index.IndexName).sort()).toEqual(['byCompetitors', 'byCreated', 'byPrice', 'byUpdated']);
+    expect(listing.map((index) => index.IndexName).sort()).toEqual(Object.values(LISTING_INDEXES).map((index) => index.indexName).sort());
+    for (const index of listing) {
+      expect(index.KeySchema[0]).toEqual({ AttributeName: 'pk', KeyType: 'HASH' });
+      expect(index.Projection).toEqual({ ProjectionType: 'ALL' });
+    }
+  });
+
+  it('lists clients and products in a keys-only directory index, so a rebuild finds every canonical item without a Scan', () => {
+    const indexes = Object.values(resourcesOfType(dev.template, 'AWS::DynamoDB::Table'))[0]?.Properties.GlobalSecondaryIndexes as { IndexName: string; Projection: unknown }[];
+    expect(indexes.find((index) => index.IndexName === 'directory')?.Projection).toEqual({ ProjectionType: 'KEYS_ONLY' });
+  });
+
+  it('streams old and new images of every change', () => {
+    dev.template.hasResourceProperties('AWS::DynamoDB::Table', { StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' } });
   });
 
   it('is on-demand, point-in-time recoverable, encrypted with the AWS managed key, with a TTL attribute', () => {

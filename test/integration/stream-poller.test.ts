@@ -355,7 +355,8 @@ describe('startStreamPoller', () => {
 
   it('refuses a table without a stream', async () => {
     const plain = `plain-${randomUUID()}`;
-    await dynamo.send(new CreateTableCommand(createTableInput(plain)));
+    const { StreamSpecification: _stream, ...withoutStream } = createTableInput(plain);
+    await dynamo.send(new CreateTableCommand(withoutStream));
     try {
       const starting = startStreamPoller({ endpoint, tableName: plain, handler: async () => undefined });
       pollers.push(starting);

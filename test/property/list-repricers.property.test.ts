@@ -119,7 +119,7 @@ it('pages equal a brute-force filter, sort and slice after random creates, patch
       for (const op of operations) await apply(auth, model, op);
       await expectPagesMatch(auth, model, queries);
     }),
-    fcParameters({ numRuns: 15 }),
+    fcParameters({ numRuns: 10 }),
   );
 }, 600_000);
 
@@ -152,6 +152,6 @@ it('pages stay exact in a tenant large enough to split rank buckets', async () =
       for (const op of operations) await apply(auth, model, op);
       await expectPagesMatch(auth, model, queries);
     }),
-    fcParameters({ numRuns: 12 }),
+    fcParameters({ numRuns: 8 }),
   );
 }, 600_000);

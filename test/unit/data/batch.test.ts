@@ -2,6 +2,7 @@ import { jest } from '@jest/globals';
 import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { batchGet, keyString } from '../../../lambdas/shared/data/batch.js';
+import { ContentionError, RETRY_ATTEMPTS } from '../../../lambdas/shared/data/retry.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const keys = (count: number) => Array.from({ length: count }, (_, i) => ({ pk: `P#${i}`, sk: 'X' }));
@@ -67,19 +68,19 @@ describe('batchGet', () => {
     expect(keysSent()).toEqual([[a, b, c], [b, c], [c]]);
   });
 
-  it('gives up after 8 attempts that all leave keys unprocessed', async () => {
+  it('gives up after the retry policy\'s attempts all leave keys unprocessed, as contention', async () => {
     // Arrange
     jest.useFakeTimers();
     const [a] = keys(1);
     ddb.on(BatchGetCommand).resolves({ Responses: { 'test-table': [] }, UnprocessedKeys: { 'test-table': { Keys: [a!] } } });
 
     // Act
-    const outcome = expect(batchGet([a!])).rejects.toThrow('BatchGet kept returning unprocessed keys');
+    const outcome = expect(batchGet([a!])).rejects.toThrow(ContentionError);
     await jest.advanceTimersByTimeAsync(60_000);
 
     // Assert
     await outcome;
-    expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(8);
+    expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(RETRY_ATTEMPTS);
   });
 });
 

@@ -1,3 +1,6 @@
+import { offerKey, productKey, repricerKey } from '../../../lambdas/shared/data/keys.js';
+import { OFFER_SCHEMA_VERSION, type StoredOffer } from '../../../lambdas/shared/data/offer-list.js';
+import { REPRICER_SCHEMA_VERSION, type StoredRepricer } from '../../../lambdas/shared/data/repricer-list.js';
 import type { NewRepricer } from '../../../lambdas/shared/data/repricers.js';
 import type { ConnectorType, ConnectorTypeFields, Offer, OfferFields, Product, ProductFields, Repricer } from '../../../lambdas/shared/domain/records.js';
 
@@ -107,3 +110,31 @@ export const repricer = (overrides: Partial<Repricer> = {}): Repricer => ({
   updated_at: CREATED_AT,
   ...overrides,
 });
+
+/** A canonical offer of client c1 as the offer writer stores it (under its product). */
+export const storedOffer = (overrides: Partial<OfferFields> = {}, extra: Partial<Omit<StoredOffer, 'fields'>> = {}): StoredOffer => ({
+  entity: 'offer',
+  sv: OFFER_SCHEMA_VERSION,
+  id: 1,
+  product_code: 'SKU-1',
+  connector: 'takealot',
+  scope: 'own',
+  fields: offerFields(overrides),
+  created_at: CREATED_AT,
+  updated_at: CREATED_AT,
+  ...extra,
+});
+
+export const offerItem = (offer: StoredOffer, clientId = 'c1') => ({ ...offerKey(clientId, offer.product_code, offer.fields.offer_id), ...offer });
+
+export const productItem = (record: Product = product(), clientId = 'c1') => ({ ...productKey(clientId, record.code), entity: 'product', record });
+
+/** A canonical repricer of client c1 and the version its ETag names. */
+export const storedRepricer = (overrides: Partial<Repricer> = {}, version = 1): StoredRepricer => ({
+  entity: 'repricer',
+  sv: REPRICER_SCHEMA_VERSION,
+  version,
+  record: repricer(overrides),
+});
+
+export const repricerItem = (stored: StoredRepricer = storedRepricer(), clientId = 'c1') => ({ ...repricerKey(clientId, stored.record.id), ...stored });

@@ -1,9 +1,4 @@
-import {
-  DEFAULT_LIMIT,
-  offerQueryParameters,
-  planOfferQuery,
-  SUPPORTED_COMBINATIONS,
-} from '../../../lambdas/shared/domain/offer-query.js';
+import { DEFAULT_LIMIT, OFFER_SORT_FIELDS, offerQueryParameters, planOfferQuery } from '../../../lambdas/shared/domain/offer-query.js';
 
 const plan = (params: Record<string, string>) => planOfferQuery(offerQueryParameters.parse(params));
 const issuesOf = (params: Record<string, unknown>) => {
@@ -90,18 +85,19 @@ describe('planOfferQuery', () => {
     // Act
     const planned = plan({});
 
-    // Assert
-    expect(planned).toEqual({
-      ok: true,
-      query: { scope: 'own', sort: { field: 'id', direction: 'ASC' }, limit: DEFAULT_LIMIT, start: 0 },
-    });
+    // Assess
+    expect(planned).toEqual({ scope: 'own', sort: { field: 'id', direction: 'ASC' }, limit: DEFAULT_LIMIT, start: 0 });
     expect(DEFAULT_LIMIT).toBe(100);
   });
 
   it('carries every given parameter into the query', () => {
-    expect(plan({ _limit: '7', _start: '14', _sort: 'offer_price:DESC', competitiveness: 'losing', _include_other_offers: 'true' })).toEqual({
-      ok: true,
-      query: { scope: 'all', competitiveness: 'losing', sort: { field: 'offer_price', direction: 'DESC' }, limit: 7, start: 14 },
+    expect(plan({ _limit: '7', _start: '14', _sort: 'offer_price:DESC', competitiveness: 'losing', total_competitors_gte: '2', _include_other_offers: 'true' })).toEqual({
+      scope: 'all',
+      competitiveness: 'losing',
+      minCompetitors: 2,
+      sort: { field: 'offer_price', direction: 'DESC' },
+      limit: 7,
+      start: 14,
     });
   });
 
@@ -109,30 +105,40 @@ describe('planOfferQuery', () => {
     ['true', 'all'],
     ['false', 'own'],
   ])('_include_other_offers=%s reads the %s scope', (value, scope) => {
-    const planned = plan({ _include_other_offers: value });
-    expect(planned.ok && planned.query.scope).toBe(scope);
+    expect(plan({ _include_other_offers: value }).scope).toBe(scope);
   });
 
-  it('sorts by total_competitors ascending by default when filtering on it', () => {
-    expect(plan({ total_competitors_gte: '3' })).toEqual({
-      ok: true,
-      query: { scope: 'own', minCompetitors: 3, sort: { field: 'total_competitors', direction: 'ASC' }, limit: 100, start: 0 },
-    });
+  it.each([
+    [{ total_competitors_gte: '3' }],
+    [{ competitiveness: 'high' }],
+    [{ competitiveness: 'high', total_competitors_gte: '0', _include_other_offers: 'true' }],
+  ])('sorts by id ascending by default whatever the filters: %p', (params) => {
+    expect(plan(params).sort).toEqual({ field: 'id', direction: 'ASC' });
   });
 
   it('keeps a minimum of 0 competitors as a filter', () => {
-    const planned = plan({ total_competitors_gte: '0' });
-    expect(planned.ok && planned.query.minCompetitors).toBe(0);
+    expect(plan({ total_competitors_gte: '0' }).minCompetitors).toBe(0);
   });
 
-  it.each(['total_competitors', 'total_competitors:ASC', 'total_competitors:desc'])('accepts total_competitors_gte with _sort=%s', (sort) => {
-    expect(plan({ total_competitors_gte: '3', _sort: sort }).ok).toBe(true);
-  });
+  const FILTERS: Record<string, string>[] = [
+    {},
+    { competitiveness: 'high' },
+    { total_competitors_gte: '3' },
+    { _include_other_offers: 'true' },
+    { competitiveness: 'high', total_competitors_gte: '3', _include_other_offers: 'true' },
+  ];
+  it.each(OFFER_SORT_FIELDS.flatMap((field) => ['ASC', 'DESC'].flatMap((direction) => FILTERS.map((filters) => [`${field}:${direction}`, filters] as const))))(
+    'plans _sort=%s with the filters %p',
+    (sort, filters) => {
+      // Act
+      const planned = plan({ ...filters, _sort: sort });
 
-  it.each(['id', 'id:DESC', 'offer_price', 'updated_at:desc'])('refuses total_competitors_gte with _sort=%s', (sort) => {
-    expect(plan({ total_competitors_gte: '3', _sort: sort })).toEqual({
-      ok: false,
-      problem: { field: '_sort', message: SUPPORTED_COMBINATIONS },
-    });
-  });
+      // Assess
+      const [field, direction] = sort.split(':');
+      expect(planned.sort).toEqual({ field, direction });
+      expect(planned.minCompetitors).toBe(filters.total_competitors_gte === undefined ? undefined : Number(filters.total_competitors_gte));
+      expect(planned.competitiveness).toBe(filters.competitiveness);
+      expect(planned.scope).toBe(filters._include_other_offers === 'true' ? 'all' : 'own');
+    },
+  );
 });

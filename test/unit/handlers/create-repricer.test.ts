@@ -1,10 +1,11 @@
 import { jest } from '@jest/globals';
 import { ProvisionedThroughputExceededException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/create-repricer/handler.js';
 import type { Product } from '../../../lambdas/shared/domain/records.js';
+import { RETRY_ATTEMPTS } from '../../../lambdas/shared/data/retry.js';
 import { logger } from '../../../lambdas/shared/logger.js';
 import { connectorType, feeEstimate, product } from '../data/fixtures.js';
 import { apiEvent, CONTEXT, expectProblem } from './events.js';
@@ -34,8 +35,8 @@ beforeEach(() => {
   logger.setLogLevel('SILENT');
   ddb.on(UpdateCommand).resolves({ Attributes: { value: 7 } });
   ddb.on(TransactWriteCommand).resolves({});
-  // No rank directory exists yet: the repricer's views start them.
-  ddb.on(BatchGetCommand).resolves({});
+  // No rank node exists yet: the repricer's listing starts them.
+  ddb.on(QueryCommand).resolves({ Items: [] });
 });
 
 describe('POST /v1/repricers/', () => {
@@ -98,7 +99,7 @@ describe('POST /v1/repricers/', () => {
     // Assert
     expect(response.statusCode).toBe(201);
     expect(JSON.parse(response.body)).toMatchObject({ min_price: 80, fixed_fulfilment_fee: 0, connector_type: { uid: 'amazon' } });
-    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[1]?.Put?.Item?.pk).toBe('T#c1#RSLOT#SKU-1#amazon');
+    expect(ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[1]?.Put?.Item).toMatchObject({ pk: 'T#c1#P#SKU-1', sk: 'SLOT#amazon' });
   });
 
   it('answers 404 for a product the client does not have', async () => {
@@ -217,6 +218,23 @@ describe('POST /v1/repricers/', () => {
     expectProblem(response, 503);
     expect(response.headers?.['Retry-After']).toBe('1');
     expect(response.body).not.toMatch(/test-table|Throughput|Exception/);
+  });
+
+  it('answers 503 with Retry-After when the write keeps losing races with the client\'s other writes', async () => {
+    // Arrange: a rank node the write counts into is changed by another writer every time
+    givenProduct();
+    givenConnector('takealot');
+    ddb.on(TransactWriteCommand).rejects(
+      new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: {}, CancellationReasons: [{ Code: 'None' }, { Code: 'None' }, { Code: 'None' }, { Code: 'TransactionConflict' }] }),
+    );
+
+    // Act
+    const response = await post(body);
+
+    // Assert
+    expectProblem(response, 503);
+    expect(response.headers?.['Retry-After']).toBe('1');
+    expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(RETRY_ATTEMPTS);
   });
 
   it('answers a generic 500 that does not leak the error', async () => {

@@ -1,48 +1,54 @@
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/get-offer/handler.js';
-import { viewItems } from '../../../lambdas/shared/data/offer-items.js';
+import { OFFER_LIST, offerRecordOf } from '../../../lambdas/shared/data/offer-list.js';
 import { logger } from '../../../lambdas/shared/logger.js';
-import { offer } from '../data/fixtures.js';
+import { FakeTable, TABLE } from '../data/fake-table.js';
+import { product, storedOffer } from '../data/fixtures.js';
+import { seedList } from '../data/ranked/seed-list.js';
 import { apiEvent, CONTEXT, expectProblem } from './events.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
-const OFFER = offer({ id: 42, seller_id: 'seller-other' });
-const ALL_VIEW_KEY = { pk: 'T#c1#OV#ALL#*', sk: '00000016' };
+const OTHER_SELLERS = storedOffer({ offer_id: 'OF-42', seller_id: 'seller-other' }, { id: 42, scope: 'other' });
+const OWN = storedOffer({ offer_id: 'OF-7' }, { id: 7 });
 
 const get = (id: string) => handler({ ...apiEvent({ path: `/v1/offers/${id}` }), pathParameters: { id } }, CONTEXT) as Promise<APIGatewayProxyResult>;
 
 beforeAll(() => {
-  process.env.TABLE_NAME = 'test-table';
+  process.env.TABLE_NAME = TABLE;
 });
 
 beforeEach(() => {
   ddb.reset();
   logger.setLogLevel('SILENT');
-  ddb.on(GetCommand).resolves({});
+  const table = new FakeTable().serve(ddb);
+  seedList(table, 'c1', OFFER_LIST, [OWN, OTHER_SELLERS], (offer) => offerRecordOf(offer, product()), { bucketSize: 2, chunkSize: 2 });
+  ddb.resetHistory();
 });
 
 describe('GET /v1/offers/{id}', () => {
-  it('answers 200 with the offer, product nested, from the client unfiltered view', async () => {
-    // Arrange
-    ddb.on(GetCommand, { Key: ALL_VIEW_KEY }).resolves({ Item: viewItems('c1', OFFER, 'seller-own').find((v) => v.view === 'ALL#*')!.item });
-
+  it.each([
+    ['another seller\'s offer on the client\'s product', '42', OTHER_SELLERS],
+    ['an own offer', '7', OWN],
+  ])('answers 200 with %s, product nested', async (_case, id, offer) => {
     // Act
-    const response = await get('42');
+    const response = await get(id);
 
-    // Assert
+    // Assess
     expect(response.statusCode).toBe(200);
-    expect(JSON.parse(response.body)).toEqual(OFFER);
-    expect(ddb.commandCalls(GetCommand)[0]?.args[0].input).toEqual({ TableName: 'test-table', Key: ALL_VIEW_KEY });
+    expect(JSON.parse(response.body)).toEqual(offerRecordOf(offer, product()));
   });
 
-  it('answers a missing, malformed or unkeyable id with the same 404', async () => {
+  it('answers a missing, malformed or unkeyable id with the same 404, reading nothing for the ones no offer can have', async () => {
+    // Act
     const missing = await get('43');
+    const reads = ddb.calls().length;
     const others = [await get('x'), await get('0'), await get('4e1'), await get(String(36 ** 8))];
 
+    // Assess
     expectProblem(missing, 404);
     for (const response of others) expect(response.body).toBe(missing.body);
-    expect(ddb.commandCalls(GetCommand)).toHaveLength(1);
+    expect(ddb.calls()).toHaveLength(reads);
   });
 });

@@ -61,6 +61,12 @@ const CASES: Case[] = [
   { route: 'DeleteRepricer', what: 'a 400-digit id', event: { ...apiEvent({ method: 'DELETE', path: '/v1/repricers/{id}' }), pathParameters: { id: huge } }, status: 404 },
   { route: 'GetOffer', what: 'a 400-digit id', event: get('/v1/offers/{id}', {}, { id: huge }), status: 404 },
   { route: 'GetProduct', what: 'an over-long product code', event: get('/v1/products/{code}', {}, { code: 'p'.repeat(65) }), status: 404 },
+  { route: 'ListPriceChanges', what: 'a page size over 100', event: get('/v1/price-changes', { _limit: ['101'] }), status: 400 },
+  { route: 'ListPriceChanges', what: 'a 400-digit repricer id', event: get('/v1/price-changes', { repricer_id: [huge] }), status: 400 },
+  { route: 'ListPriceChanges', what: 'an unknown reason', event: get('/v1/price-changes', { reason: ['x'.repeat(1_000)] }), status: 400 },
+  { route: 'ListPriceChanges', what: 'an over-long product code filter', event: get('/v1/price-changes', { product_code: ['p'.repeat(65)] }), status: 400 },
+  { route: 'ListRepricerPriceChanges', what: 'a 400-digit start', event: get('/v1/repricers/{id}/price-changes', { _start: [huge] }, { id: '1' }), status: 400 },
+  { route: 'ListRepricerPriceChanges', what: 'a 400-digit id', event: get('/v1/repricers/{id}/price-changes', {}, { id: huge }), status: 404 },
 ];
 
 beforeAll(async () => {

@@ -1,75 +1,69 @@
-import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/list-repricers/handler.js';
-import { encodeDirectory } from '../../../lambdas/shared/data/rank-store.js';
-import { repricerViewItems } from '../../../lambdas/shared/data/repricer-items.js';
+import { repricerSlotKey } from '../../../lambdas/shared/data/keys.js';
+import { REPRICER_LIST } from '../../../lambdas/shared/data/repricer-list.js';
 import { logger } from '../../../lambdas/shared/logger.js';
-import { repricer } from '../data/fixtures.js';
+import { FakeTable, TABLE } from '../data/fake-table.js';
+import { connectorType, repricerItem, storedRepricer } from '../data/fixtures.js';
+import { seedList } from '../data/ranked/seed-list.js';
 import { apiEvent, CONTEXT, expectProblem } from './events.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
-const RECORDS = [1, 2, 3].map((id) => repricer({ id, enabled: id !== 2 }));
-const viewItem = (id: number, view: string) => repricerViewItems('c1', RECORDS[id - 1]!).find((v) => v.view === view)!.item;
+/** Repricers 1-3 of product SKU-1, one connector each; 2 is disabled; updated a day apart, 3 last. */
+const STORED = [1, 2, 3].map((id) =>
+  storedRepricer({ id, enabled: id !== 2, connector_type: connectorType({ uid: `connector-${id}` }), updated_at: `2026-01-0${id}T00:00:00.000Z` }),
+);
+const RECORDS = STORED.map((stored) => stored.record);
 
 const list = (query?: Record<string, string[]>) => handler(apiEvent({ path: '/v1/repricers', query }), CONTEXT) as Promise<APIGatewayProxyResult>;
 const single = (params: Record<string, string>) => Object.fromEntries(Object.entries(params).map(([name, value]) => [name, [value]]));
-const givenDirectory = (view: string, sort: string, count: number) =>
-  ddb.on(GetCommand, { Key: { pk: `T#c1#RDIR#${view}`, sk: sort } }).resolves({
-    Item: { pk: `T#c1#RDIR#${view}`, sk: sort, entity: 'rankDirectory', ...encodeDirectory({ bounds: [''], counts: [count] }), version: 2 },
-  });
 
 beforeAll(() => {
-  process.env.TABLE_NAME = 'test-table';
+  process.env.TABLE_NAME = TABLE;
 });
 
 beforeEach(() => {
   ddb.reset();
   logger.setLogLevel('SILENT');
+  const table = new FakeTable().serve(ddb);
+  for (const stored of STORED) {
+    table.put(repricerItem(stored));
+    table.put({ ...repricerSlotKey('c1', 'SKU-1', stored.record.connector_type.uid), entity: 'repricerSlot', repricerId: stored.record.id });
+  }
+  seedList(table, 'c1', REPRICER_LIST, STORED, (stored) => stored.record, { bucketSize: 2, chunkSize: 2 });
+  ddb.resetHistory();
 });
 
 describe('GET /v1/repricers', () => {
   it('answers 200 with every repricer by id and exact meta', async () => {
-    // Arrange
-    givenDirectory('*#*', 'id', 3);
-    ddb.on(QueryCommand).resolves({ Items: [1, 2, 3].map((id) => viewItem(id, '*#*')) });
-
     // Act
     const response = await list();
 
-    // Assert
+    // Assess
     expect(response.statusCode).toBe(200);
     expect(JSON.parse(response.body)).toEqual({ meta: { total: 3, limit: 100, start: 0 }, repricers: RECORDS });
-    expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input).toMatchObject({ KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'T#c1#RV#*#*' }, ScanIndexForward: true, Limit: 3 });
-    expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input.IndexName).toBeUndefined();
   });
 
-  it('reads the view the filters name, in the order _sort names', async () => {
-    // Arrange
-    givenDirectory('true#=SKU-1', 'updated_at', 2);
-    ddb.on(QueryCommand).resolves({ Items: [viewItem(3, 'true#=SKU-1')] });
-
+  it('reads the cell the filter names, in the order _sort names', async () => {
     // Act
-    const response = await list(single({ enabled: 'true', product_code: 'SKU-1', _sort: 'updated_at:DESC', _limit: '1' }));
+    const response = await list(single({ enabled: 'true', _sort: 'updated_at:DESC', _limit: '1' }));
 
-    // Assert
-    expect(response.statusCode).toBe(200);
+    // Assess
     expect(JSON.parse(response.body)).toEqual({ meta: { total: 2, limit: 1, start: 0 }, repricers: [RECORDS[2]] });
-    expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input).toMatchObject({
-      IndexName: 'byUpdated',
-      ExpressionAttributeValues: { ':pk': 'T#c1#RV#true#=SKU-1' },
-      ScanIndexForward: false,
-      Limit: 1,
-    });
+    const pages = ddb.commandCalls(QueryCommand).slice(2).map((call) => call.args[0].input);
+    expect(pages).toEqual([expect.objectContaining({ IndexName: 'byUpdated', ExpressionAttributeValues: expect.objectContaining({ ':pk': 'T#c1#RL#on' }) })]);
   });
 
-  it('answers a start past the end with an empty page and the exact total, without a page Query', async () => {
-    givenDirectory('false#*', 'created_at', 1);
+  it('answers a product filter from the product\'s slots', async () => {
+    const response = await list(single({ product_code: 'SKU-1', enabled: 'false' }));
+    expect(JSON.parse(response.body)).toEqual({ meta: { total: 1, limit: 100, start: 0 }, repricers: [RECORDS[1]] });
+  });
 
+  it('answers a start past the end with an empty page and the exact total', async () => {
     const response = await list(single({ enabled: 'false', _sort: 'created_at', _start: '5' }));
-
     expect(JSON.parse(response.body)).toEqual({ meta: { total: 1, limit: 100, start: 5 }, repricers: [] });
-    expect(ddb.commandCalls(QueryCommand)).toHaveLength(0);
   });
 
   it.each<[Record<string, string[]>, string]>([

@@ -1,17 +1,19 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/update-repricer/handler.js';
-import { encodeDirectory } from '../../../lambdas/shared/data/rank-store.js';
+import { repricerSlotKey } from '../../../lambdas/shared/data/keys.js';
+import { REPRICER_LIST } from '../../../lambdas/shared/data/repricer-list.js';
+import { RETRY_ATTEMPTS } from '../../../lambdas/shared/data/retry.js';
 import { logger } from '../../../lambdas/shared/logger.js';
-import { product, repricer } from '../data/fixtures.js';
+import { FakeTable, TABLE } from '../data/fake-table.js';
+import { product, productItem, repricer, storedRepricer } from '../data/fixtures.js';
+import { seedList } from '../data/ranked/seed-list.js';
 import { apiEvent, CONTEXT, expectProblem } from './events.js';
 import { REPRICER_KEY, repricerItem } from './repricer-fixtures.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
-const PRODUCT_KEY = { pk: 'T#c1#P#SKU-1', sk: 'PRODUCT' };
-type Action = { Put?: { Item: Record<string, unknown>; ConditionExpression?: string; ExpressionAttributeValues?: Record<string, unknown> } };
+let table: FakeTable;
 
 const patch = (id: string, body: unknown, headers: Record<string, string> = {}) =>
   handler(
@@ -21,24 +23,20 @@ const patch = (id: string, body: unknown, headers: Record<string, string> = {}) 
     },
     CONTEXT,
   ) as Promise<APIGatewayProxyResult>;
-const transactions = () => ddb.commandCalls(TransactWriteCommand).map((call) => (call.args[0].input.TransactItems ?? []) as Action[]);
-const lostRace = () => new TransactionCanceledException({ message: 'cancelled', $metadata: {}, CancellationReasons: [{ Code: 'ConditionalCheckFailed' }] });
+const transactions = () => ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems ?? []);
+/** Another request changes repricer 7 to `version`, with a min_profit of 3. */
+const concurrentWrite = (version: number) => table.put(repricerItem(repricer({ min_profit: 3 }), version));
 
 beforeAll(() => {
-  process.env.TABLE_NAME = 'test-table';
+  process.env.TABLE_NAME = TABLE;
 });
 
 beforeEach(() => {
   ddb.reset();
   logger.setLogLevel('SILENT');
-  ddb.on(GetCommand).resolves({});
-  ddb.on(GetCommand, { Key: REPRICER_KEY }).resolves({ Item: repricerItem() });
-  ddb.on(GetCommand, { Key: PRODUCT_KEY }).resolves({ Item: { ...PRODUCT_KEY, entity: 'product', updatedAt: product().updated_at, record: product() } });
-  // Every directory counts the repricer's one key.
-  ddb.on(BatchGetCommand).callsFake((request: { RequestItems: Record<string, { Keys: Record<string, string>[] }> }) => ({
-    Responses: { 'test-table': request.RequestItems['test-table']!.Keys.map((key) => ({ ...key, ...encodeDirectory({ bounds: [''], counts: [1] }), version: 1 })) },
-  }));
-  ddb.on(TransactWriteCommand).resolves({});
+  table = new FakeTable([repricerItem(), productItem(product()), { ...repricerSlotKey('c1', 'SKU-1', 'takealot'), entity: 'repricerSlot', repricerId: 7 }]).serve(ddb);
+  seedList(table, 'c1', REPRICER_LIST, [storedRepricer()], (stored) => stored.record, { bucketSize: 2, chunkSize: 2 });
+  ddb.resetHistory();
 });
 
 describe('PATCH /v1/repricers/{id}', () => {
@@ -52,14 +50,22 @@ describe('PATCH /v1/repricers/{id}', () => {
     const record = JSON.parse(response.body) as Record<string, unknown>;
     expect(record).toEqual({ ...repricer(), preferred_price: 200, min_price: 176.48, updated_at: expect.any(String) });
     expect(Date.parse(String(record.updated_at))).toBeGreaterThan(Date.parse(repricer().updated_at));
-    const write = transactions()[0]![0]!.Put!;
-    expect(write).toMatchObject({ Item: { ...REPRICER_KEY, version: 2, record }, ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': 1 } });
-    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input.Key)).toEqual([REPRICER_KEY, PRODUCT_KEY]);
+    expect(transactions()[0]![0]!.Put).toMatchObject({ Item: { ...REPRICER_KEY, version: 2, record }, ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': 1 } });
+    expect(table.get(REPRICER_KEY)).toMatchObject({ version: 2, record });
+  });
+
+  it('moves the repricer to the disabled list at once', async () => {
+    // Act
+    await patch('7', { enabled: false });
+
+    // Assert
+    expect(table.partition('T#c1#RL#on')).toEqual([]);
+    expect(table.partition('T#c1#RL#off').map((listing) => listing.sk)).toEqual(['00000007']);
   });
 
   it('prices with the stored product copy when the product no longer exists', async () => {
     // Arrange
-    ddb.on(GetCommand, { Key: PRODUCT_KEY }).resolves({});
+    table.delete(productItem(product()));
 
     // Act
     const response = await patch('7', { enabled: false });
@@ -79,9 +85,11 @@ describe('PATCH /v1/repricers/{id}', () => {
   });
 
   it('after losing a race, re-reads: with If-Match that is a 412', async () => {
-    // Arrange: another write moved the repricer to version 2 in between
-    ddb.on(GetCommand, { Key: REPRICER_KEY }).resolvesOnce({ Item: repricerItem() }).resolves({ Item: repricerItem(repricer(), 2) });
-    ddb.on(TransactWriteCommand).rejectsOnce(lostRace()).resolves({});
+    // Arrange: another write moves the repricer to version 2 between this request's read and write
+    let races = 1;
+    table.intercept = (command) => {
+      if (command === 'TransactWrite' && races-- > 0) concurrentWrite(2);
+    };
 
     // Act
     const response = await patch('7', { enabled: false }, { 'If-Match': '"v1"' });
@@ -89,12 +97,15 @@ describe('PATCH /v1/repricers/{id}', () => {
     // Assert
     expectProblem(response, 412);
     expect(transactions()).toHaveLength(1);
+    expect(table.get(REPRICER_KEY)?.version).toBe(2);
   });
 
   it('after losing a race, re-reads: without If-Match it applies the change to the new version', async () => {
     // Arrange
-    ddb.on(GetCommand, { Key: REPRICER_KEY }).resolvesOnce({ Item: repricerItem() }).resolves({ Item: repricerItem(repricer({ min_profit: 3 }), 2) });
-    ddb.on(TransactWriteCommand).rejectsOnce(lostRace()).resolves({});
+    let races = 1;
+    table.intercept = (command) => {
+      if (command === 'TransactWrite' && races-- > 0) concurrentWrite(2);
+    };
 
     // Act
     const response = await patch('7', { enabled: false });
@@ -106,11 +117,16 @@ describe('PATCH /v1/repricers/{id}', () => {
     expect(transactions()[1]![0]!.Put).toMatchObject({ ExpressionAttributeValues: { ':version': 2 } });
   });
 
-  it('answers 409 when it keeps losing races', async () => {
-    ddb.on(TransactWriteCommand).rejects(lostRace());
+  it(`answers 409 when every one of its ${RETRY_ATTEMPTS} attempts loses a race`, async () => {
+    // Arrange
+    let version = 1;
+    table.intercept = (command) => {
+      if (command === 'TransactWrite') concurrentWrite(++version);
+    };
 
+    // Act & Assert
     expectProblem(await patch('7', { enabled: false }), 409, 'urn:repricer:problem:conflict');
-    expect(transactions()).toHaveLength(5);
+    expect(transactions()).toHaveLength(RETRY_ATTEMPTS);
   });
 
   it('answers a missing or malformed id with the same 404, and writes nothing', async () => {

@@ -1,5 +1,5 @@
 import { createTableInput } from '../../../lib/local/create-table.js';
-import { GLOBAL_SECONDARY_INDEXES, KEY_ATTRIBUTES, LOCAL_SECONDARY_INDEXES, TABLE_KEYS } from '../../../lib/table-schema.js';
+import { GLOBAL_SECONDARY_INDEXES, KEY_ATTRIBUTES, STREAM_VIEW_TYPE, TABLE_KEYS } from '../../../lib/table-schema.js';
 
 describe('createTableInput', () => {
   const input = createTableInput('repricer-test');
@@ -35,16 +35,12 @@ describe('createTableInput', () => {
     );
   });
 
-  it('creates exactly the local secondary indexes of the schema, on the table partition key', () => {
-    expect(input.LocalSecondaryIndexes).toEqual(
-      LOCAL_SECONDARY_INDEXES.map((index) => ({
-        IndexName: index.indexName,
-        KeySchema: [
-          { AttributeName: TABLE_KEYS.partitionKey, KeyType: 'HASH' },
-          { AttributeName: index.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: index.projection },
-      })),
-    );
+  it('creates no local secondary index: none may cap a growing partition', () => {
+    expect(input.LocalSecondaryIndexes).toBeUndefined();
+  });
+
+  it('turns on the change stream with old and new images, which drives the list maintenance', () => {
+    expect(input.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' });
+    expect(STREAM_VIEW_TYPE).toBe('NEW_AND_OLD_IMAGES');
   });
 });

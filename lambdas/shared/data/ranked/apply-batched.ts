@@ -42,6 +42,8 @@ export const applyBatched = async <S, R>(
   const moves = changes.flatMap((change) => {
     const before = change.current ? placeOfListing(list, change.current) : undefined;
     const after = change.target ? placeOf(list, change.target.source) : undefined;
+    // Nothing listed and nothing to list (an offer deleted before it was ever listed, or whose product is missing).
+    if (!before && !after) return [];
     // A listing already derived from the same source has nothing to do, unless a rebuild rewrites it anyway.
     if (!options.force && before && after && change.current?.src === change.target?.src && before.cell === after.cell) return [];
     return [{ change, before, after }];

@@ -38,16 +38,31 @@ export const emptyNode = (lo: string, withHistogram: boolean, hi?: string): Rank
 
 export const countAttribute = (cell: string) => `${COUNT_PREFIX}${cell}`;
 
-/** `cell=min:c,c,c;...` in base 36, deflated: a chunk of thousands of items stays a few hundred bytes. */
+/** Runs of more than this many absent values are written as one skip, not as zeros. */
+const MAX_ZEROS = 3;
+
+/**
+ * `cell=min:c,c,c;...` in base 36, deflated: a chunk of thousands of items stays a few hundred
+ * bytes. Consecutive values are counted densely; a longer gap between present values is one
+ * `~gap` token, so a cell with far-apart values (0 and 1,000,000 competitors) stays as small and
+ * as fast to read as any other.
+ */
 const encodeHistogram = (hist: Map<string, Map<number, number>>): Uint8Array => {
   const parts: string[] = [];
   for (const [cell, values] of [...hist].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const present = [...values].filter(([, n]) => n !== 0);
-    if (present.length === 0) continue;
-    const min = Math.min(...present.map(([g]) => g));
-    const max = Math.max(...present.map(([g]) => g));
-    const counts = Array.from({ length: max - min + 1 }, (_, i) => (values.get(min + i) ?? 0).toString(36));
-    parts.push(`${cell}=${min.toString(36)}:${counts.join(',')}`);
+    const present = [...values].filter(([, n]) => n !== 0).sort(([a], [b]) => a - b);
+    const [first] = present;
+    if (first === undefined) continue;
+    const tokens: string[] = [];
+    let next = first[0];
+    for (const [g, n] of present) {
+      const gap = g - next;
+      if (gap > MAX_ZEROS) tokens.push(`~${gap.toString(36)}`);
+      else for (let i = 0; i < gap; i++) tokens.push('0');
+      tokens.push(n.toString(36));
+      next = g + 1;
+    }
+    parts.push(`${cell}=${first[0].toString(36)}:${tokens.join(',')}`);
   }
   return deflateRawSync(Buffer.from(parts.join(';'), 'utf8'));
 };
@@ -58,12 +73,17 @@ const decodeHistogram = (bytes: Uint8Array): Map<string, Map<number, number>> =>
   for (const part of text === '' ? [] : text.split(';')) {
     const [cell = '', rest = ''] = part.split('=');
     const [min = '0', counts = ''] = rest.split(':');
-    const start = parseInt(min, 36);
+    let g = parseInt(min, 36);
     const values = new Map<number, number>();
-    counts.split(',').forEach((count, i) => {
-      const n = parseInt(count, 36);
-      if (n !== 0) values.set(start + i, n);
-    });
+    for (const token of counts.split(',')) {
+      if (token.startsWith('~')) {
+        g += parseInt(token.slice(1), 36);
+        continue;
+      }
+      const n = parseInt(token, 36);
+      if (n !== 0) values.set(g, n);
+      g += 1;
+    }
     hist.set(cell, values);
   }
   return hist;

@@ -1,0 +1,74 @@
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { AttributeValue } from 'aws-lambda';
+import { streamChangeOf } from '../../../lambdas/shared/data/change-records.js';
+import { nodePartition, rebuildKey } from '../../../lambdas/shared/data/keys.js';
+import { listingKey } from '../../../lambdas/shared/data/ranked/listings.js';
+import { OFFER_LIST } from '../../../lambdas/shared/data/offer-list.js';
+import { clientItem } from '../../support/fixtures.js';
+import { offerItem, productItem, repricerItem, storedOffer, product } from './fixtures.js';
+
+type Image = Record<string, AttributeValue>;
+const image = (item: Record<string, unknown>): Image => marshall(item, { removeUndefinedValues: true }) as Image;
+const keysOf = (item: { pk: unknown; sk: unknown }): Image => image({ pk: item.pk, sk: item.sk });
+
+const OFFER = offerItem(storedOffer({ offer_id: 'MKT 1/#2' }, { id: 9 }));
+const MOVED = offerItem(storedOffer({ offer_id: 'MKT 1/#2', competitiveness: 'losing' }, { id: 9, scope: 'other' }));
+
+describe('streamChangeOf', () => {
+  it.each<[string, Image | undefined, Image | undefined, string[]]>([
+    ['created', undefined, image(OFFER), ['own|winning']],
+    ['deleted', image(OFFER), undefined, ['own|winning']],
+    ['changed within its cell', image(OFFER), image({ ...OFFER, fields: { ...OFFER.fields, offer_price: 1 } }), ['own|winning']],
+    ['moved to another cell', image(OFFER), image(MOVED), ['own|winning', 'other|losing']],
+  ])('names an offer %s, with its id and every cell its images place it in', (_case, oldImage, newImage, cells) => {
+    expect(streamChangeOf(keysOf(OFFER), oldImage, newImage)).toEqual({
+      kind: 'offer',
+      clientId: 'c1',
+      products: ['SKU-1'],
+      hint: { offerId: 'MKT 1/#2', productCode: 'SKU-1', id: 9, cells },
+    });
+  });
+
+  it('names an offer by its key alone when no image is a canonical offer', () => {
+    expect(streamChangeOf(keysOf(OFFER), undefined, image({ pk: OFFER.pk, sk: OFFER.sk, entity: 'offer', sv: 99 }))).toEqual({
+      kind: 'offer',
+      clientId: 'c1',
+      products: ['SKU-1'],
+      hint: { offerId: 'MKT 1/#2', productCode: 'SKU-1', cells: [] },
+    });
+  });
+
+  it('names the product of a repricer slot: its repricers need a decision', () => {
+    expect(streamChangeOf(image({ pk: 'T#c1#P#A%20B', sk: 'SLOT#takealot' }), undefined, undefined)).toEqual({ kind: 'slot', clientId: 'c1', code: 'A B' });
+  });
+
+  it('names a product by its decoded code', () => {
+    const item = productItem(product({ code: 'A B#1' }));
+    expect(streamChangeOf(keysOf(item), undefined, image(item))).toEqual({ kind: 'product', clientId: 'c1', code: 'A B#1' });
+  });
+
+  it('names a rebuild request', () => {
+    const key = rebuildKey('c1', '2026-01-01T00:00:00.000Z-abcd1234');
+    expect(streamChangeOf(image(key), undefined, image({ ...key, status: 'running' }))).toEqual({
+      kind: 'rebuild',
+      clientId: 'c1',
+      requestId: '2026-01-01T00:00:00.000Z-abcd1234',
+    });
+  });
+
+  it.each<[string, { pk: string; sk: string }]>([
+    ['a listing the maintainer wrote', listingKey('c1', OFFER_LIST, 'own|winning', 9)],
+    ['a rank node', { pk: nodePartition('c1', 'OL', 'id', 'b'), sk: '-' }],
+    ['a repricer', repricerItem()],
+    ['a price change that is not one (no canonical image)', { pk: 'T#c1#PC#SKU-1', sk: 'PC#1#A#1' }],
+    ['an offer lookup', { pk: 'T#c1#OID', sk: 'MKT-1' }],
+    ['a client', clientItem({ algorithm: 'scrypt', salt: '', hash: '', N: 1, r: 1, p: 1, keyLength: 1 } as never)],
+    ['a counter', { pk: 'COUNTER#offer', sk: 'COUNTER' }],
+  ])('means nothing for %s', (_case, key) => {
+    expect(streamChangeOf(keysOf(key), undefined, image(key))).toBeUndefined();
+  });
+
+  it('means nothing without keys', () => {
+    expect(streamChangeOf(undefined, undefined, undefined)).toBeUndefined();
+  });
+});

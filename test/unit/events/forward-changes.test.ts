@@ -1,0 +1,164 @@
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { AttributeValue, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { forwardChanges } from '../../../lambdas/forward-changes/forward.js';
+import { nodePartition, rebuildKey } from '../../../lambdas/shared/data/keys.js';
+import { listChangesMessage, repricingMessage, type ListChangesMessage } from '../../../lambdas/shared/events/list-changes.js';
+import { logger } from '../../../lambdas/shared/logger.js';
+import type { QueueMessage, QueueSender } from '../../../lambdas/shared/queue/sender.js';
+import { offerItem, product, productItem, storedOffer } from '../data/fixtures.js';
+
+type Image = Record<string, AttributeValue>;
+const image = (item: Record<string, unknown>) => marshall(item, { removeUndefinedValues: true }) as Image;
+
+let sequence = 1000;
+/** A stream record as Lambda delivers it: an INSERT of `item` unless an old image is given. */
+const record = (item: Record<string, unknown>, old?: Record<string, unknown>): DynamoDBRecord => {
+  const n = String(++sequence);
+  return {
+    eventID: `event-${n}`,
+    eventName: old ? 'MODIFY' : 'INSERT',
+    eventSource: 'aws:dynamodb',
+    dynamodb: {
+      Keys: image({ pk: item.pk, sk: item.sk }),
+      NewImage: image(item),
+      ...(old ? { OldImage: image(old) } : {}),
+      SequenceNumber: n,
+      StreamViewType: 'NEW_AND_OLD_IMAGES',
+    },
+  };
+};
+const event = (...records: DynamoDBRecord[]): DynamoDBStreamEvent => ({ Records: records });
+
+const offerOf = (clientId: string, offerId: string, id: number) => offerItem(storedOffer({ offer_id: offerId }, { id }), clientId);
+
+/** A sender that keeps what it was given, and fails for the groups in `failing`. */
+const recordingSender = (failing: ReadonlySet<string> = new Set()) => {
+  const sends: QueueMessage[][] = [];
+  const sender: QueueSender = {
+    async send(messages) {
+      sends.push([...messages]);
+      if (messages.some((message) => failing.has(message.groupId))) throw new Error('SQS is unavailable');
+    },
+  };
+  return { sender, sends, bodies: () => sends.flat().map((message) => listChangesMessage.parse(JSON.parse(message.body))) };
+};
+
+beforeEach(() => {
+  logger.setLogLevel('SILENT');
+});
+
+describe('forwardChanges', () => {
+  it('sends each tenant\'s messages in the tenant\'s message group, its offers in one and its products in another', async () => {
+    // Prepare
+    const { sender, sends, bodies } = recordingSender();
+    const changes = event(
+      record(offerOf('c1', 'A', 1)),
+      record(offerOf('c2', 'X', 5)),
+      record(productItem(product(), 'c1')),
+      record(offerOf('c1', 'B', 2)),
+    );
+
+    // Act
+    const response = await forwardChanges({ lists: sender, repricing: recordingSender().sender })(changes);
+
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(sends.flat().map((message) => message.groupId).sort()).toEqual(['c1', 'c1', 'c2']);
+    const empty = { clientId: 'c1', offers: [], products: [], priceChanges: [], rebuilds: [] };
+    expect(bodies().filter((body) => body.clientId === 'c1')).toEqual<ListChangesMessage[]>([
+      {
+        ...empty,
+        offers: [
+          { offerId: 'A', productCode: 'SKU-1', id: 1, cells: ['own|winning'] },
+          { offerId: 'B', productCode: 'SKU-1', id: 2, cells: ['own|winning'] },
+        ],
+      },
+      { ...empty, products: ['SKU-1'] },
+    ]);
+    expect(bodies().filter((body) => body.clientId === 'c2').map((body) => body.offers.map((offer) => offer.offerId))).toEqual([['X']]);
+  });
+
+  it('sends nothing for changes that concern no list (listings and nodes the maintainer writes itself)', async () => {
+    const { sender, sends } = recordingSender();
+    await forwardChanges({ lists: sender, repricing: recordingSender().sender })(event(record({ pk: nodePartition('c1', 'OL', 'id', 'b'), sk: '-', entity: 'rankNode', v: 1 }), record({ pk: 'T#c1#OL#own|high', sk: '00000001', entity: 'offerListing' })));
+    expect(sends).toEqual([]);
+  });
+
+  it('splits a tenant\'s changes into messages of at most 500 offers, then its products, each rebuild step alone', async () => {
+    // Prepare
+    const { sender, sends, bodies } = recordingSender();
+    const offers = Array.from({ length: 1_100 }, (_, i) => record(offerOf('c1', `O${i}`, i + 1)));
+    const rebuild = rebuildKey('c1', 'request-1');
+
+    // Act
+    await forwardChanges({ lists: sender, repricing: recordingSender().sender })(event(...offers, record(productItem(product(), 'c1')), record({ ...rebuild, status: 'running' })));
+
+    // Assess
+    expect(sends).toHaveLength(1);
+    expect(bodies().map((body) => [body.rebuilds.length, body.offers.length, body.products.length])).toEqual([
+      [1, 0, 0],
+      [0, 500, 0],
+      [0, 500, 0],
+      [0, 100, 0],
+      [0, 0, 1],
+    ]);
+    const ids = sends[0]!.map((message) => message.deduplicationId);
+    expect(new Set(ids).size).toBe(5);
+    for (const id of ids) expect(id.length).toBeLessThanOrEqual(128);
+  });
+
+  it('gives the same records the same deduplication ids, so a retried batch sends nothing twice', async () => {
+    // Prepare
+    const first = recordingSender();
+    const second = recordingSender();
+    const records = [record(offerOf('c1', 'A', 1)), record(offerOf('c1', 'B', 2))];
+
+    // Act
+    await forwardChanges({ lists: first.sender, repricing: recordingSender().sender })(event(...records));
+    await forwardChanges({ lists: second.sender, repricing: recordingSender().sender })(event(...records));
+    const other = recordingSender();
+    await forwardChanges({ lists: other.sender, repricing: recordingSender().sender })(event(records[0]!));
+
+    // Assess
+    expect(second.sends[0]!.map((m) => m.deduplicationId)).toEqual(first.sends[0]!.map((m) => m.deduplicationId));
+    expect(other.sends[0]![0]!.deduplicationId).not.toBe(first.sends[0]![0]!.deduplicationId);
+  });
+
+  it('reports a tenant whose message could not be sent from its first record, and still sends the others', async () => {
+    // Prepare
+    const { sender, bodies } = recordingSender(new Set(['c2']));
+    const records = [record(offerOf('c1', 'A', 1)), record(offerOf('c2', 'X', 5)), record(offerOf('c2', 'Y', 6)), record(offerOf('c1', 'B', 2))];
+
+    // Act
+    const response = await forwardChanges({ lists: sender, repricing: recordingSender().sender })(event(...records));
+
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: records[1]!.dynamodb!.SequenceNumber }] });
+    expect(bodies().filter((body) => body.clientId === 'c1')).toHaveLength(1);
+  });
+
+  it('tells the repricing queue, per tenant, each product whose offers or repricer slots changed, and nothing of the rest', async () => {
+    // Prepare
+    const lists = recordingSender();
+    const repricing = recordingSender();
+    const slot = { pk: 'T#c1#P#SKU-9', sk: 'SLOT#takealot', entity: 'repricerSlot' };
+
+    // Act
+    await forwardChanges({ lists: lists.sender, repricing: repricing.sender })(
+      event(record(offerOf('c1', 'A', 1)), record(offerOf('c1', 'B', 2)), record(slot), record(offerOf('c2', 'X', 5)), record(productItem(product(), 'c3'))),
+    );
+
+    // Assess
+    const bodies = repricing.sends.flat().map((message) => [message.groupId, repricingMessage.parse(JSON.parse(message.body))] as const);
+    expect(Object.fromEntries(bodies.map(([group, body]) => [group, [body.clientId, [...body.products].sort()]]))).toEqual({
+      c1: ['c1', ['SKU-1', 'SKU-9']],
+      c2: ['c2', ['SKU-1']],
+    });
+  });
+
+  it('reports the tenant when a route has no queue to send to', async () => {
+    const records = [record(offerOf('c1', 'A', 1))];
+    const response = await forwardChanges({ lists: recordingSender().sender })(event(...records));
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: records[0]!.dynamodb!.SequenceNumber }] });
+  });
+});
