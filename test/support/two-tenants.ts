@@ -84,6 +84,8 @@ export const seedTwoTenants = async (api: TestApi, { products = 3 }: { products?
     repricers.a.push(await createRepricer(api, auth.a, plans.a.codes[i]!));
     repricers.b.push(await createRepricer(api, auth.b, plans.b.codes[i]!));
   }
+  // The repricers' first decisions, and their listings, are recorded before a test looks at the table.
+  await api.settle();
   const tenant = (key: 'a' | 'b', offerIds: number[]): SeededTenant => ({
     username: PLANS[key].username,
     auth: auth[key],
