@@ -45,7 +45,7 @@ beforeAll(async () => {
     connectorRecord('amazon'),
     productRecord('CONTESTED'),
     ...PRODUCTS.map((code) => productRecord(code)),
-    ...Array.from({ length: 10 }, (_, i) => productRecord(`SPARE-${i}`)),
+    ...Array.from({ length: 20 }, (_, i) => productRecord(`SPARE-${i}`)),
   ]);
   // The first request fills the authorizer cache.
   expect((await list()).status).toBe(200);
@@ -148,4 +148,32 @@ describe('simultaneous changes of one repricer', () => {
     expect(statusesOf(responses)).toEqual({ 204: 1, 404: 9 });
     expect((await list()).body.meta.total).toBe(before - 1);
   }, 60_000);
+
+  it.each([
+    ['without If-Match', false],
+    ['with If-Match', true],
+  ])('ends four DELETEs racing four PATCHes %s in 2xx, 404, 409 or 412, never a 5xx, five times over', async (_case, withEtag) => {
+    for (let round = 0; round < 5; round++) {
+      // Prepare
+      const { id, etag } = await freshRepricer();
+      const before = (await list()).body.meta.total;
+      const headers = withEtag ? { 'If-Match': etag } : {};
+
+      // Act
+      const responses = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? remove(id, headers) : patch(id, { preferred_price: 90 + i }, headers))),
+      );
+
+      // Assert: one DELETE at most removed it, and the list agrees with what the answers say
+      expectNo5xx(responses);
+      expect(responses.map((r) => r.status).filter((status) => ![200, 204, 404, 409, 412].includes(status))).toEqual([]);
+      const deletes = responses.filter((r, i) => i % 2 === 0 && r.status === 204);
+      expect(deletes.length).toBeLessThanOrEqual(1);
+      if (!withEtag) expect(deletes).toHaveLength(1);
+      const current = await api.request<Repricer>('GET', `/v1/repricers/${id}`, { auth: client });
+      expect(current.status).toBe(deletes.length === 1 ? 404 : 200);
+      expect((await list()).body.meta.total).toBe(before - deletes.length);
+      await api.request('DELETE', `/v1/repricers/${id}`, { auth: client });
+    }
+  }, 120_000);
 });
