@@ -4,6 +4,7 @@ import type { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { Alarms } from './constructs/alarms.js';
 import { ChangeHandlers } from './constructs/change-handlers.js';
+import { ServiceDashboard } from './constructs/dashboard.js';
 import { DEFAULT_PRICE_CHANGE_RETENTION_DAYS } from '../lambdas/shared/domain/repricing.js';
 import { RepricerApi } from './constructs/repricer-api.js';
 import { RepricerTable } from './constructs/repricer-table.js';
@@ -123,6 +124,22 @@ export class RepricerStack extends Stack {
         { name: 'Repricing', queue: this.changes.repricing.queue, kind: 'work' },
       ],
       streamConsumers: [{ name: 'ChangeForwarder', function: this.changes.forwarder.function }],
+    });
+
+    new ServiceDashboard(this, 'Dashboard', {
+      stage,
+      routes: [...this.api.routeFunctions.keys()],
+      workQueues: [
+        { name: 'ListChanges', queue: this.changes.lists.queue },
+        { name: 'Repricing', queue: this.changes.repricing.queue },
+      ],
+      deadLetterQueues: [
+        { name: 'ListChangesDeadLetters', queue: this.changes.lists.deadLetters },
+        { name: 'RepricingDeadLetters', queue: this.changes.repricing.deadLetters },
+        { name: 'StreamFailures', queue: this.changes.streamFailures },
+      ],
+      streamReader: this.changes.forwarder.function,
+      evaluatorLogs: this.changes.evaluator.logGroup,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the API stage' });

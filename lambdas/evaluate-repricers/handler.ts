@@ -4,6 +4,7 @@ import { mapLimit } from '../shared/data/concurrency.js';
 import { DEFAULT_PRICE_CHANGE_RETENTION_DAYS } from '../shared/domain/repricing.js';
 import { repricingMessage } from '../shared/events/list-changes.js';
 import { logger } from '../shared/logger.js';
+import { PRICE_CHANGES_LOG } from './decided-log.js';
 import { evaluateProduct } from './evaluate.js';
 
 /**
@@ -17,7 +18,7 @@ if (!Number.isInteger(retentionDays) || retentionDays < 1) throw new Error('PRIC
 const handleRecord = async (record: SQSRecord): Promise<void> => {
   const message = repricingMessage.parse(JSON.parse(record.body));
   const changes = (await mapLimit(message.products, (code) => evaluateProduct(message.clientId, code, retentionDays), 8)).flat();
-  if (changes.length > 0) logger.info('Prices decided', { clientId: message.clientId, products: message.products.length, priceChanges: changes.length });
+  if (changes.length > 0) logger.info(PRICE_CHANGES_LOG.message, { clientId: message.clientId, products: message.products.length, [PRICE_CHANGES_LOG.countField]: changes.length });
 };
 
 export const handler = async (event: SQSEvent) => processPartialResponse(event, handleRecord, new SqsFifoPartialProcessorAsync());

@@ -157,7 +157,7 @@ describe('simultaneous changes of one repricer', () => {
       // Prepare
       const { id, etag } = await freshRepricer();
       const before = (await list()).body.meta.total;
-      const headers = withEtag ? { 'If-Match': etag } : {};
+      const headers: Record<string, string> = withEtag ? { 'If-Match': etag } : {};
 
       // Act
       const responses = await Promise.all(

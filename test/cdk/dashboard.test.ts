@@ -1,0 +1,89 @@
+import { PRICE_CHANGES_LOG } from '../../lambdas/evaluate-repricers/decided-log.js';
+import { METRICS_NAMESPACE } from '../../lambdas/shared/http/observability.js';
+import { ROUTES } from '../../lib/routes.js';
+import { resourceId, resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
+
+/**
+ * The stage's dashboard: its body is a Fn::Join of text and references; references are
+ * written as `<LogicalId>` (or `<LogicalId.Attribute>`) so the body parses as the JSON
+ * CloudWatch receives.
+ */
+type Widget = { type: string; properties: { title?: string; metrics?: unknown[][]; markdown?: string } };
+
+const bodyOf = (synthesized: SynthesizedStack): { widgets: Widget[] } => {
+  const [dashboard] = Object.values(resourcesOfType(synthesized.template, 'AWS::CloudWatch::Dashboard'));
+  const [, parts] = dashboard!.Properties.DashboardBody['Fn::Join'] as [string, unknown[]];
+  const text = parts
+    .map((part) => {
+      if (typeof part === 'string') return part;
+      const token = part as { Ref?: string; 'Fn::GetAtt'?: [string, string] };
+      return token.Ref ? `<${token.Ref}>` : token['Fn::GetAtt'] ? `<${token['Fn::GetAtt'].join('.')}>` : `<${JSON.stringify(part).replace(/"/g, "'")}>`;
+    })
+    .join('');
+  return JSON.parse(text) as { widgets: Widget[] };
+};
+
+describe('dashboard', () => {
+  let synthesized: SynthesizedStack;
+  let widgets: Widget[];
+  const widgetTitled = (title: string) => widgets.find((widget) => widget.properties.title === title);
+  const metricsOf = (title: string) => widgetTitled(title)?.properties.metrics ?? [];
+
+  beforeAll(() => {
+    synthesized = synthStack({ stage: 'prod' });
+    ({ widgets } = bodyOf(synthesized));
+  });
+
+  it('is one dashboard named after the stage', () => {
+    expect(Object.values(resourcesOfType(synthesized.template, 'AWS::CloudWatch::Dashboard')).map((d) => d.Properties.DashboardName)).toEqual(['repricer-prod']);
+  });
+
+  it.each([
+    ['Requests per route', 'Requests', 'Sum'],
+    ['Server errors per route', 'ServerErrors', 'Sum'],
+    ['p99 latency per route', 'Latency', 'p99'],
+  ])('graphs %s for every route, from the handlers\' metrics', (title, metricName, statistic) => {
+    // Act
+    const metrics = metricsOf(title);
+
+    // Assess: [namespace, name, dim, value, dim, value, { options }] for each route
+    const routes = metrics.map((metric) => {
+      expect(metric.slice(0, 2)).toEqual([METRICS_NAMESPACE, metricName]);
+      expect(metric).toContain('service');
+      expect(metric.at(-1)).toMatchObject({ stat: statistic });
+      return metric[metric.indexOf('route') + 1];
+    });
+    expect(new Set(routes)).toEqual(new Set(ROUTES.map((route) => route.name)));
+  });
+
+  it('graphs how far the event-driven work is behind: the stream\'s iterator age and each work queue\'s oldest message', () => {
+    const forwarder = Object.keys(resourcesOfType(synthesized.template, 'AWS::Lambda::Function')).find((id) => id.startsWith('ChangesForwarder'));
+    expect(metricsOf('Change stream: iterator age')).toEqual([['AWS/Lambda', 'IteratorAge', 'FunctionName', `<${forwarder}>`, expect.objectContaining({ stat: 'Maximum' })]]);
+    const queues = ['ChangesListChangesQueue', 'ChangesRepricingQueue'].map((prefix) => resourceId(synthesized.template, 'AWS::SQS::Queue', prefix));
+    expect(metricsOf('Queues: age of the oldest message').map((metric) => metric.slice(0, 4))).toEqual(
+      queues.map((queue) => ['AWS/SQS', 'ApproximateAgeOfOldestMessage', 'QueueName', `<${queue}.QueueName>`]),
+    );
+  });
+
+  it('graphs the depth of every dead-letter queue', () => {
+    const deadLetters = ['ChangesListChangesDeadLetters', 'ChangesRepricingDeadLetters', 'ChangesStreamFailures'].map((prefix) =>
+      resourceId(synthesized.template, 'AWS::SQS::Queue', prefix),
+    );
+    expect(metricsOf('Dead-letter queues: messages').map((metric) => metric[3])).toEqual(deadLetters.map((queue) => `<${queue}.QueueName>`));
+  });
+
+  it('counts price changes per minute from the evaluator\'s log lines, with the field the evaluator writes', () => {
+    // Act
+    const filters = Object.values(resourcesOfType(synthesized.template, 'AWS::Logs::MetricFilter'));
+    const evaluatorLogs = Object.entries(resourcesOfType(synthesized.template, 'AWS::Logs::LogGroup')).find(([id]) => id.startsWith('ChangesEvaluator'))?.[0];
+
+    // Assess
+    expect(filters).toHaveLength(1);
+    expect(filters[0]!.Properties).toMatchObject({
+      LogGroupName: { Ref: evaluatorLogs },
+      FilterPattern: `{ $.message = "${PRICE_CHANGES_LOG.message}" }`,
+      MetricTransformations: [{ MetricNamespace: METRICS_NAMESPACE, MetricName: 'PriceChanges', MetricValue: `$.${PRICE_CHANGES_LOG.countField}`, DefaultValue: 0 }],
+    });
+    expect(metricsOf('Price changes per minute')).toEqual([[METRICS_NAMESPACE, 'PriceChanges', expect.objectContaining({ stat: 'Sum', period: 60 })]]);
+  });
+});
