@@ -12,12 +12,14 @@
  *   must never count as a failed login.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { authenticate, type AuthenticatedClient } from '../shared/auth/authorize.js';
 import { tenantContext } from '../shared/auth/tenant.js';
 import { routeNameOf } from '../shared/http/route-name.js';
 import { logger } from '../shared/logger.js';
+import { tracer } from '../shared/tracer.js';
 
 /** The exact message API Gateway maps to 401; the local server matches on it too. */
 export const UNAUTHORIZED = 'Unauthorized';
@@ -84,6 +86,7 @@ export const authorize = async (event: APIGatewayRequestAuthorizerEvent): Promis
 };
 
 export const handler = middy<APIGatewayRequestAuthorizerEvent, APIGatewayAuthorizerResult>()
+  .use(captureLambdaHandler(tracer, { captureResponse: false }))
   .use(injectLambdaContext(logger, { resetKeys: true }))
   .use(authorizerLogContext())
   .handler(authorize);

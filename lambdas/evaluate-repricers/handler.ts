@@ -4,6 +4,7 @@ import { mapLimit } from '../shared/data/concurrency.js';
 import { DEFAULT_PRICE_CHANGE_RETENTION_DAYS } from '../shared/domain/repricing.js';
 import { repricingMessage } from '../shared/events/list-changes.js';
 import { logger } from '../shared/logger.js';
+import { traced } from '../shared/traced.js';
 import { PRICE_CHANGES_LOG } from './decided-log.js';
 import { evaluateProduct } from './evaluate.js';
 
@@ -21,4 +22,4 @@ const handleRecord = async (record: SQSRecord): Promise<void> => {
   if (changes.length > 0) logger.info(PRICE_CHANGES_LOG.message, { clientId: message.clientId, products: message.products.length, [PRICE_CHANGES_LOG.countField]: changes.length });
 };
 
-export const handler = async (event: SQSEvent) => processPartialResponse(event, handleRecord, new SqsFifoPartialProcessorAsync());
+export const handler = traced(async (event: SQSEvent) => processPartialResponse(event, handleRecord, new SqsFifoPartialProcessorAsync()));

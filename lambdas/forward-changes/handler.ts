@@ -1,5 +1,6 @@
 import { forwardChanges } from './forward.js';
 import { sqsSender } from '../shared/queue/sender.js';
+import { traced } from '../shared/traced.js';
 
 /** DynamoDB stream consumer: forwards changes to the FIFO queues of the consumers (routes.ts). */
 const required = (name: string): string => {
@@ -8,4 +9,4 @@ const required = (name: string): string => {
   return value;
 };
 
-export const handler = forwardChanges({ lists: sqsSender(required('LIST_QUEUE_URL')), repricing: sqsSender(required('REPRICING_QUEUE_URL')) });
+export const handler = traced(forwardChanges({ lists: sqsSender(required('LIST_QUEUE_URL')), repricing: sqsSender(required('REPRICING_QUEUE_URL')) }));

@@ -5,6 +5,7 @@ import { reconcilePriceChanges } from '../shared/data/price-change-maintenance.j
 import { runRebuildStep } from '../shared/data/rebuild.js';
 import { listChangesMessage } from '../shared/events/list-changes.js';
 import { logger } from '../shared/logger.js';
+import { traced } from '../shared/traced.js';
 
 /**
  * The list maintainer: one message at a time per tenant (a FIFO message group), it brings the
@@ -21,5 +22,4 @@ const handleRecord = async (record: SQSRecord): Promise<void> => {
   logger.debug('Lists maintained', { clientId: message.clientId, offers: message.offers.length, products: message.products.length, moved });
 };
 
-export const handler = async (event: SQSEvent) =>
-  processPartialResponse(event, handleRecord, new SqsFifoPartialProcessorAsync());
+export const handler = traced(async (event: SQSEvent) => processPartialResponse(event, handleRecord, new SqsFifoPartialProcessorAsync()));

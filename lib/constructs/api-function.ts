@@ -71,6 +71,8 @@ export class ApiFunction extends Construct {
         ...props.environment,
         POWERTOOLS_SERVICE_NAME,
         POWERTOOLS_LOG_LEVEL: props.logLevel,
+        // Traces show each SDK call, not the data a handler returned (it holds client data).
+        POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
         NODE_OPTIONS: '--enable-source-maps',
       },
       bundling: {

@@ -43,6 +43,7 @@ describe('Lambda functions', () => {
           ...(usesTable ? { TABLE_NAME: { Ref: expect.stringMatching(/^DataTable/) } } : {}),
           POWERTOOLS_SERVICE_NAME: 'repricer-api',
           POWERTOOLS_LOG_LEVEL: 'DEBUG',
+          POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
           NODE_OPTIONS: '--enable-source-maps',
         },
       },
@@ -67,6 +68,24 @@ describe('Lambda functions', () => {
     // the SDK is bundled, not taken from the runtime
     expect(/from\s*["']@aws-sdk\//.test(code)).toBe(false);
   });
+
+  it.each([...FUNCTIONS.map(({ name }) => name), 'Forwarder', 'Maintainer', 'Evaluator'])(
+    '%s is traced: its invocation, and every SDK client it uses, so X-Ray shows each DynamoDB or SQS call',
+    (name) => {
+      // Prepare: a route's function by its name, a change handler by its construct id
+      const changeHandler = Object.entries(resourcesOfType(dev.template, 'AWS::Lambda::Function')).find(([id]) => id.startsWith(`Changes${name}Handler`));
+      const [logicalId, fn] = changeHandler ?? functionNamed(dev.template, name);
+
+      // Act
+      const code = bundledCode(dev.app, dev.template, logicalId);
+
+      // Assess: active tracing, the Powertools tracer's handler segment and SDK client capture in the bundle
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+      expect(code).toContain('captureAWSv3Client');
+      expect(code).toContain('## ');
+      expect(fn.Properties.Environment.Variables.POWERTOOLS_TRACER_CAPTURE_RESPONSE).toBe('false');
+    },
+  );
 
   it.each(FUNCTIONS)('$name writes to its own log group, kept a week in dev and three months elsewhere', ({ name }) => {
     for (const [synthesized, days] of [

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TABLE_NAME_ENV } from '../../../lib/table-schema.js';
+import { tracer } from '../tracer.js';
 
 /**
  * SDK timeouts sized so that one call, retries and throttling backoff included, ends inside the
@@ -56,7 +57,7 @@ export const createDocumentClient = (endpoint = process.env.DYNAMODB_ENDPOINT): 
   DynamoDBDocumentClient.from(createDynamoClient(endpoint), { marshallOptions: { removeUndefinedValues: true } });
 
 /** The plain client, for libraries that marshal items themselves (the idempotency store). */
-export const dynamoClient = createDynamoClient();
+export const dynamoClient = tracer.captureAWSv3Client(createDynamoClient());
 export const documentClient = DynamoDBDocumentClient.from(dynamoClient, { marshallOptions: { removeUndefinedValues: true } });
 
 /** Read lazily so tests and the local runner can set it before the first call. */

@@ -3,8 +3,10 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { logger } from '../logger.js';
+import { tracer } from '../tracer.js';
 import { bodyLimit } from './body-limit.js';
 import { problemErrorHandler } from './error-handler.js';
 import { createMetrics, requestObserver } from './observability.js';
@@ -25,6 +27,7 @@ export interface HttpHandlerOptions {
 export const httpHandler = (fn: ApiHandler, options: HttpHandlerOptions = {}) => {
   const metrics = createMetrics();
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(requestObserver(metrics, options.route))

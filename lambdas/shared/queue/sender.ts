@@ -1,4 +1,5 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { tracer } from '../tracer.js';
 
 /**
  * Where event handlers put work for other handlers: an SQS FIFO queue on AWS, an in-memory
@@ -16,7 +17,7 @@ export interface QueueSender {
 
 const SEND_BATCH_LIMIT = 10;
 
-export const sqsSender = (queueUrl: string, client: SQSClient = new SQSClient({})): QueueSender => ({
+export const sqsSender = (queueUrl: string, client: SQSClient = tracer.captureAWSv3Client(new SQSClient({}))): QueueSender => ({
   async send(messages) {
     for (let i = 0; i < messages.length; i += SEND_BATCH_LIMIT) {
       const batch = messages.slice(i, i + SEND_BATCH_LIMIT);
