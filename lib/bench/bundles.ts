@@ -44,6 +44,7 @@ const importMs = (file: string): number => {
         ...process.env,
         TABLE_NAME: 'bench',
         LIST_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/bench.fifo',
+        REPRICING_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/bench-repricing.fifo',
         AWS_REGION: 'us-east-1',
         POWERTOOLS_LOG_LEVEL: 'WARN',
       },
