@@ -8,6 +8,6 @@ import { json } from '../shared/http/responses.js';
 export const OPENAPI_CACHE_CONTROL = 'public, max-age=300';
 
 /** GET /v1/openapi.json: the OpenAPI document (docs/openapi.json, from `npm run openapi`), no credentials needed. */
-export const getOpenApiRoute = async (_event: APIGatewayProxyEvent) => json(200, openApiDocument, { 'Cache-Control': OPENAPI_CACHE_CONTROL });
+export const getOpenApiRoute = (_event: APIGatewayProxyEvent) => Promise.resolve(json(200, openApiDocument, { 'Cache-Control': OPENAPI_CACHE_CONTROL }));
 
 export const handler = httpHandler(getOpenApiRoute);

@@ -8,6 +8,6 @@ import { json } from '../shared/http/responses.js';
  * GET /v1/ping: lets a client test its credentials. The authorizer has already read the client;
  * this handler reads nothing.
  */
-export const pingRoute = async (event: APIGatewayProxyEvent) => json(200, pong.parse({ pong: true, client: tenantOf(event).username }));
+export const pingRoute = (event: APIGatewayProxyEvent) => Promise.resolve(json(200, pong.parse({ pong: true, client: tenantOf(event).username })));
 
 export const handler = httpHandler(pingRoute);

@@ -12,6 +12,7 @@ export const DEFAULT_CONNECTOR = 'amazon';
 /** A colon would end the username inside a Basic header; the rest keeps keys and logs tidy. */
 export const USERNAME_PATTERN = /^[A-Za-z0-9._@-]+$/;
 const MAX_ID_LENGTH = 64;
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 export interface NewClientAccount {

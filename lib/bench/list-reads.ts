@@ -103,7 +103,7 @@ export const measureListQueries = async (options: {
     const starts = await Promise.all(
       options.tenants.map(async ({ read }) => {
         const { total } = await read(params);
-        return { start: 0, middle: Math.floor(total / 2), end: Math.max(0, total - options.limit) } as Record<Position, number>;
+        return { start: 0, middle: Math.floor(total / 2), end: Math.max(0, total - options.limit) };
       }),
     );
     const withStart = (start: number) => [params, `_start=${start}`].filter(Boolean).join('&');

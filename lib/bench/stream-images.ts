@@ -15,7 +15,7 @@ const toSdk = (value: LambdaAttributeValue): AttributeValue => {
   if (value.BS !== undefined) return { BS: value.BS.map((b) => Buffer.from(b, 'base64')) };
   if (value.L !== undefined) return { L: value.L.map(toSdk) };
   if (value.M !== undefined) return { M: toSdkImage(value.M) };
-  return value as AttributeValue;
+  return value;
 };
 
 const toSdkImage = (image: LambdaImage): Record<string, AttributeValue> =>

@@ -267,6 +267,7 @@ export const createLocalFifoQueue = (options: FifoQueueOptions): LocalFifoQueue 
     arn,
 
     async send(entries) {
+      await Promise.resolve(); // as over the wire: a refused send is a rejected promise, never a throw
       if (stopped) throw new FifoQueueError('QueueDoesNotExist', `The local queue ${options.name} is stopped`);
       validateEntries(entries);
       const now = Date.now();

@@ -119,4 +119,4 @@ export const componentSchemas = (): Record<string, JsonSchema> => {
 
 /** A parameter's schema, as the client writes it (query values are text before parsing). */
 export const parameterSchema = (schema: z.ZodType): JsonSchema =>
-  asComponent(z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', metadata: descriptions, override }) as JsonSchema);
+  asComponent(z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', metadata: descriptions, override }));

@@ -24,6 +24,7 @@ const create = () => api.request<{ id: number; existing_id?: number }>('POST', '
 });
 
 /** The authorizer's counters of login attempts, which every authorization moves. */
+// eslint-disable-next-line no-control-regex -- the NUL separates a key's pk from its sk
 const isLoginBookkeeping = (key: string) => /^CLIENT#[^\u0000]*\u0000LOGIN#/.test(key);
 
 /** What changed between two snapshots, by key, apart from the authorizer's bookkeeping. */

@@ -120,6 +120,7 @@ const sqsRecord = (message: ListChangesMessage, seq: string, messageId = randomU
 const failingWrite = (failAt: number) => {
   let writes = 0;
   const send = data.dynamo.documentClient.send.bind(data.dynamo.documentClient);
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- `send` is overloaded; the mock answers its promise form only
   return jest.spyOn(data.dynamo.documentClient, 'send').mockImplementation(((command: { constructor: { name: string } }, ...rest: unknown[]) => {
     if (WRITES.has(command.constructor.name) && ++writes === failAt) return Promise.reject(Object.assign(new Error('injected failure'), { name: 'InternalServerError' }));
     return (send as (...args: unknown[]) => Promise<unknown>)(command, ...rest);

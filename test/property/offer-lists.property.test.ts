@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { StoredOffer } from '../../lambdas/shared/data/offer-list.js';
-import type { Offer, Product } from '../../lambdas/shared/domain/records.js';
+import type { Offer } from '../../lambdas/shared/domain/records.js';
 import { connectorRecord, offerRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { nodeDiscrepancies, type OrderNodes } from '../support/rank-check.js';
@@ -121,7 +121,7 @@ it('keeps pages, totals and rank nodes exact through random offer changes', asyn
         // Assess: against the canonical offers and products
         const canonical = (await Promise.all(PRODUCTS.map((code) => offersOfProduct(clientId, code)))).flat();
         const products = await getProducts(clientId, PRODUCTS);
-        const expectedRecord = (offer: StoredOffer) => offerRecordOf(offer, products.get(offer.product_code)! as Product);
+        const expectedRecord = (offer: StoredOffer) => offerRecordOf(offer, products.get(offer.product_code)!);
 
         const cells = COMPETITIVENESS.flatMap((comp) => (['own', 'other'] as const).map((scope) => offerCell(scope, comp)));
         const places = await readAllPlaces(clientId, OFFER_LIST, cells);

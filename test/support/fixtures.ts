@@ -5,7 +5,7 @@ import type { ImportRecord } from '../../lambdas/shared/domain/import-records.js
 export const connectorRecord = (uid: string, overrides: Record<string, unknown> = {}): ImportRecord => ({
   type: 'connector_type',
   data: { uid, name: uid.toUpperCase(), logo: `https://logos.example/${uid}.png`, website: `https://${uid}.example`, ...overrides },
-} as ImportRecord);
+});
 
 export const fees = (fulfilment: number, commission_percentage: number, leadtimeFulfilment = fulfilment) => ({
   instock: { commission: 0, fulfilment, commission_percentage },
@@ -35,7 +35,7 @@ export const productRecord = (code: string, overrides: Record<string, unknown> =
     fee_estimates: { amazon: fees(2.5, 15) },
     ...overrides,
   },
-} as ImportRecord);
+});
 
 export const offerRecord = (offerId: string, productCode: string, overrides: Record<string, unknown> = {}): ImportRecord => ({
   type: 'offer',
@@ -58,7 +58,7 @@ export const offerRecord = (offerId: string, productCode: string, overrides: Rec
     last_seen_at: null,
     ...overrides,
   },
-} as ImportRecord);
+});
 
 /** The stored item of client alice, enabled, with the given password hash. */
 export const clientItem = (password: PasswordRecord, extra: Record<string, unknown> = {}) => ({

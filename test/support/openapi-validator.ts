@@ -101,7 +101,7 @@ export class OpenApiValidator {
 
   private resolve(node: Json): Json {
     if (typeof node.$ref !== 'string') return node;
-    const target = (node.$ref as string).slice(2).split('/').reduce<any>((at, part) => at?.[part.replaceAll('~1', '/').replaceAll('~0', '~')], this.document);
+    const target = (node.$ref).slice(2).split('/').reduce<any>((at, part) => at?.[part.replaceAll('~1', '/').replaceAll('~0', '~')], this.document);
     if (!target) throw new Error(`Unresolved reference ${node.$ref}`);
     return this.resolve(target as Json);
   }

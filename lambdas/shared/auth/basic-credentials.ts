@@ -17,6 +17,7 @@ const BASIC_HEADER = /^basic +([^ ]+) *$/i;
 /** Canonical padded base64 only: no URL-safe alphabet, whitespace or missing padding. */
 const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 /** RFC 7617: user-id and password contain no control characters. */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

@@ -147,7 +147,7 @@ export const clearLoginAttempts = async (username: string): Promise<number> => {
       ...(ExclusiveStartKey ? { ExclusiveStartKey } : {}),
     }));
     for (const item of page.Items ?? []) {
-      await documentClient.send(new DeleteCommand({ TableName: tableName(), Key: { pk: item.pk, sk: item.sk } }));
+      await documentClient.send(new DeleteCommand({ TableName: tableName(), Key: { pk: String(item.pk), sk: String(item.sk) } }));
       cleared++;
     }
     ExclusiveStartKey = page.LastEvaluatedKey;

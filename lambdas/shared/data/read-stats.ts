@@ -11,7 +11,7 @@ export class ReadStats {
 
   record(consumed: ConsumedCapacity | readonly ConsumedCapacity[] | undefined): void {
     this.calls += 1;
-    const list = Array.isArray(consumed) ? consumed : consumed ? [consumed as ConsumedCapacity] : [];
+    const list: readonly ConsumedCapacity[] = consumed === undefined ? [] : Array.isArray(consumed) ? consumed : [consumed as ConsumedCapacity];
     for (const entry of list) this.capacityUnits += entry.CapacityUnits ?? 0;
   }
 

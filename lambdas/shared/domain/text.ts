@@ -11,7 +11,7 @@ export const WELL_FORMED_MESSAGE = 'Must be well-formed Unicode text (it contain
 export const isWellFormed = (text: string): boolean => text.isWellFormed();
 
 /** Adds the check to a string schema (it stays a string schema, so bounds can follow). */
-export const wellFormed = <S extends z.ZodType<string>>(schema: S): S => schema.refine(isWellFormed, WELL_FORMED_MESSAGE) as S;
+export const wellFormed = <S extends z.ZodType<string>>(schema: S): S => schema.refine(isWellFormed, WELL_FORMED_MESSAGE);
 
 /** A string schema that refuses ill-formed text. */
 export const text = (): z.ZodString => wellFormed(z.string());

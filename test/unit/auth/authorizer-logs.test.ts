@@ -3,7 +3,6 @@
  * invocation and the request it decides on.
  */
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Context } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { authorizerEvent, captureOutput, CONTEXT } from './authorizer-events.js';
 
@@ -55,7 +54,7 @@ describe('authorizer logs', () => {
 
   it("carry the authorizer's own invocation, the request's correlation id and route, nothing of the previous handler's", async () => {
     // Prepare: what a route's handler leaves on the shared logger in a process that runs both (npm start)
-    logger.addContext({ ...CONTEXT, functionName: 'CreateRepricer', awsRequestId: 'handler-req' } as Context);
+    logger.addContext({ ...CONTEXT, functionName: 'CreateRepricer', awsRequestId: 'handler-req' });
     logger.appendKeys({ route: 'CreateRepricer', correlation_id: 'previous-request', clientId: 'someone-else' });
     ddb.on(GetCommand).resolves({ Item: clientItem(passwordRecord) });
 

@@ -222,7 +222,7 @@ export class FakeTable {
       }
       if (match[6]) {
         const order = compare(sort, values[match[8]!]);
-        return { '>=': order >= 0, '<=': order <= 0, '<': order < 0, '>': order > 0, '=': order === 0 }[match[7] as '=']!;
+        return { '>=': order >= 0, '<=': order <= 0, '<': order < 0, '>': order > 0, '=': order === 0 }[match[7] as '='];
       }
       if (match[9]) return String(sort).startsWith(String(values[match[10]!]));
       return true;

@@ -115,8 +115,8 @@ describe('targetPrice properties', () => {
 
           // Assert
           const was = cents(offers[index]!.offer_price);
-          if (newPrice >= was) expect(after.price).toBeGreaterThanOrEqual(before!.price);
-          if (newPrice <= was) expect(after.price).toBeLessThanOrEqual(before!.price);
+          if (newPrice >= was) expect(after.price).toBeGreaterThanOrEqual(before.price);
+          if (newPrice <= was) expect(after.price).toBeLessThanOrEqual(before.price);
         },
       ),
       fcParameters({ numRuns: 500 }),

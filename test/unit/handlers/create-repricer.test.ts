@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import { ProvisionedThroughputExceededException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyResult } from 'aws-lambda';
+
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/create-repricer/handler.js';
 import type { Product } from '../../../lambdas/shared/domain/records.js';
@@ -15,7 +15,7 @@ const PRODUCT_KEY = { pk: 'T#c1#P#SKU-1', sk: 'PRODUCT' };
 const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const post = (body: unknown, headers: Record<string, string> = { 'Content-Type': 'application/json' }) =>
-  handler(apiEvent({ method: 'POST', path: '/v1/repricers/', headers, body: typeof body === 'string' ? body : JSON.stringify(body) }), CONTEXT) as Promise<APIGatewayProxyResult>;
+  handler(apiEvent({ method: 'POST', path: '/v1/repricers/', headers, body: typeof body === 'string' ? body : JSON.stringify(body) }), CONTEXT);
 
 const givenProduct = (record: Product = product()) =>
   ddb.on(GetCommand, { Key: PRODUCT_KEY }).resolves({ Item: { ...PRODUCT_KEY, entity: 'product', updatedAt: record.updated_at, record } });
@@ -260,7 +260,7 @@ describe('POST /v1/repricers/', () => {
     const response = (await handler(
       apiEvent({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), authorizer: null }),
       CONTEXT,
-    )) as APIGatewayProxyResult;
+    ));
 
     // Assert
     expectProblem(response, 500);

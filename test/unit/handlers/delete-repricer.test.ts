@@ -1,5 +1,5 @@
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyResult } from 'aws-lambda';
+
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/delete-repricer/handler.js';
 import { repricerSlotKey } from '../../../lambdas/shared/data/keys.js';
@@ -17,7 +17,7 @@ const SLOT_KEY = repricerSlotKey('c1', 'SKU-1', 'takealot');
 let table: FakeTable;
 
 const remove = (id: string, headers: Record<string, string> = {}) =>
-  handler({ ...apiEvent({ method: 'DELETE', path: `/v1/repricers/${id}`, headers }), pathParameters: { id } }, CONTEXT) as Promise<APIGatewayProxyResult>;
+  handler({ ...apiEvent({ method: 'DELETE', path: `/v1/repricers/${id}`, headers }), pathParameters: { id } }, CONTEXT);
 const transactions = () => ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems ?? []);
 
 beforeAll(() => {

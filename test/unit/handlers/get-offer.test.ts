@@ -1,5 +1,5 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyResult } from 'aws-lambda';
+
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/get-offer/handler.js';
 import { OFFER_LIST, offerRecordOf } from '../../../lambdas/shared/data/offer-list.js';
@@ -13,7 +13,7 @@ const ddb = mockClient(DynamoDBDocumentClient);
 const OTHER_SELLERS = storedOffer({ offer_id: 'OF-42', seller_id: 'seller-other' }, { id: 42, scope: 'other' });
 const OWN = storedOffer({ offer_id: 'OF-7' }, { id: 7 });
 
-const get = (id: string) => handler({ ...apiEvent({ path: `/v1/offers/${id}` }), pathParameters: { id } }, CONTEXT) as Promise<APIGatewayProxyResult>;
+const get = (id: string) => handler({ ...apiEvent({ path: `/v1/offers/${id}` }), pathParameters: { id } }, CONTEXT);
 
 beforeAll(() => {
   process.env.TABLE_NAME = TABLE;

@@ -1,4 +1,4 @@
-import type { APIGatewayProxyResult } from 'aws-lambda';
+
 import { readFileSync } from 'node:fs';
 import { handler, OPENAPI_CACHE_CONTROL } from '../../../lambdas/get-openapi/handler.js';
 import { OPENAPI_FILE } from '../../../lib/openapi/file.js';
@@ -7,7 +7,7 @@ import { apiEvent, CONTEXT } from './events.js';
 describe('GET /v1/openapi.json', () => {
   it('serves docs/openapi.json as JSON to a caller without credentials', async () => {
     // Act
-    const response = (await handler(apiEvent({ path: '/v1/openapi.json', authorizer: null }), CONTEXT)) as APIGatewayProxyResult;
+    const response = (await handler(apiEvent({ path: '/v1/openapi.json', authorizer: null }), CONTEXT));
 
     // Assess
     expect(response.statusCode).toBe(200);

@@ -1,5 +1,5 @@
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyResult } from 'aws-lambda';
+
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/get-product/handler.js';
 import { logger } from '../../../lambdas/shared/logger.js';
@@ -9,7 +9,7 @@ import { apiEvent, CONTEXT, expectProblem } from './events.js';
 const ddb = mockClient(DynamoDBDocumentClient);
 
 /** The code as API Gateway passes it: percent-encoded. */
-const get = (code: string) => handler({ ...apiEvent({ path: `/v1/products/${code}` }), pathParameters: { code } }, CONTEXT) as Promise<APIGatewayProxyResult>;
+const get = (code: string) => handler({ ...apiEvent({ path: `/v1/products/${code}` }), pathParameters: { code } }, CONTEXT);
 
 beforeAll(() => {
   process.env.TABLE_NAME = 'test-table';

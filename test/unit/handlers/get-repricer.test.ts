@@ -1,5 +1,5 @@
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyResult } from 'aws-lambda';
+
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/get-repricer/handler.js';
 import { logger } from '../../../lambdas/shared/logger.js';
@@ -9,7 +9,7 @@ import { REPRICER_KEY, repricerItem } from './repricer-fixtures.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const get = (id: string, authorizer?: Record<string, string>) =>
-  handler({ ...apiEvent({ path: `/v1/repricers/${id}`, ...(authorizer ? { authorizer } : {}) }), pathParameters: { id } }, CONTEXT) as Promise<APIGatewayProxyResult>;
+  handler({ ...apiEvent({ path: `/v1/repricers/${id}`, ...(authorizer ? { authorizer } : {}) }), pathParameters: { id } }, CONTEXT);
 
 beforeAll(() => {
   process.env.TABLE_NAME = 'test-table';

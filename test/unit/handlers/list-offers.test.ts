@@ -19,7 +19,7 @@ const STORED = [1, 2, 3, 4, 5, 6].map((id) =>
 const OFFERS = STORED.map((offer) => offerRecordOf(offer, product()));
 let table: FakeTable;
 
-const list = (query?: Record<string, string[]>) => handler(apiEvent({ query }), CONTEXT) as Promise<APIGatewayProxyResult>;
+const list = (query?: Record<string, string[]>) => handler(apiEvent({ query }), CONTEXT);
 const single = (params: Record<string, string>) => Object.fromEntries(Object.entries(params).map(([name, value]) => [name, [value]]));
 const bodyOf = (response: APIGatewayProxyResult) => JSON.parse(response.body) as { meta: Record<string, number>; offers: { id: number }[] };
 

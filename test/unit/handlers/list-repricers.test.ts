@@ -1,5 +1,5 @@
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyResult } from 'aws-lambda';
+
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/list-repricers/handler.js';
 import { repricerSlotKey } from '../../../lambdas/shared/data/keys.js';
@@ -17,7 +17,7 @@ const STORED = [1, 2, 3].map((id) =>
 );
 const RECORDS = STORED.map((stored) => stored.record);
 
-const list = (query?: Record<string, string[]>) => handler(apiEvent({ path: '/v1/repricers', query }), CONTEXT) as Promise<APIGatewayProxyResult>;
+const list = (query?: Record<string, string[]>) => handler(apiEvent({ path: '/v1/repricers', query }), CONTEXT);
 const single = (params: Record<string, string>) => Object.fromEntries(Object.entries(params).map(([name, value]) => [name, [value]]));
 
 beforeAll(() => {

@@ -1,5 +1,5 @@
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyResult } from 'aws-lambda';
+
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/update-repricer/handler.js';
 import { repricerSlotKey } from '../../../lambdas/shared/data/keys.js';
@@ -22,7 +22,7 @@ const patch = (id: string, body: unknown, headers: Record<string, string> = {}) 
       pathParameters: { id },
     },
     CONTEXT,
-  ) as Promise<APIGatewayProxyResult>;
+  );
 const transactions = () => ddb.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems ?? []);
 /** Another request changes repricer 7 to `version`, with a min_profit of 3. */
 const concurrentWrite = (version: number) => table.put(repricerItem(repricer({ min_profit: 3 }), version));

@@ -18,7 +18,7 @@ const event = (headers: Record<string, string>, body: string | null): APIGateway
     body,
     isBase64Encoded: false,
     requestContext: {} as APIGatewayProxyEvent['requestContext'],
-  }) as APIGatewayProxyEvent;
+  });
 
 const seen: APIGatewayProxyEvent[] = [];
 const echo = async (e: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
@@ -26,7 +26,7 @@ const echo = async (e: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => 
   return json(200, { body: e.body });
 };
 const invoke = (handler: ReturnType<typeof httpHandler>, e: APIGatewayProxyEvent) =>
-  handler(e, {} as Context) as Promise<APIGatewayProxyResult>;
+  handler(e, {} as Context);
 
 beforeEach(() => {
   seen.length = 0;

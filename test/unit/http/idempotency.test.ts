@@ -12,7 +12,7 @@ import {
   UpdateItemCommand,
   type AttributeValue,
 } from '@aws-sdk/client-dynamodb';
-import type { APIGatewayProxyResult } from 'aws-lambda';
+
 import { mockClient } from 'aws-sdk-client-mock';
 import { TTL_ATTRIBUTE } from '../../../lib/table-schema.js';
 import { idempotencyPartition } from '../../../lambdas/shared/data/idempotency-store.js';
@@ -72,7 +72,7 @@ const post = (body: unknown, headers: Record<string, string> = {}, tenant = TENA
     headers: { 'Content-Type': 'application/json', ...headers },
     body: JSON.stringify(body),
     authorizer: tenant,
-  }), CONTEXT) as Promise<APIGatewayProxyResult>;
+  }), CONTEXT);
 
 beforeAll(() => {
   process.env.TABLE_NAME = 'idempotency-test';
@@ -111,7 +111,7 @@ describe('Idempotency-Key', () => {
   it('compares bodies as JSON, so key order and spacing do not matter', async () => {
     // Act
     const first = await post({ a: 1, b: [1, 2] }, { 'Idempotency-Key': 'key-order' });
-    const second = await handler(apiEvent({ method: 'POST', path: '/v1/repricers', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'key-order' }, body: '{ "b": [1, 2],\n "a": 1 }' }), CONTEXT) as APIGatewayProxyResult;
+    const second = await handler(apiEvent({ method: 'POST', path: '/v1/repricers', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'key-order' }, body: '{ "b": [1, 2],\n "a": 1 }' }), CONTEXT);
 
     // Assert
     expect(second).toEqual(first);

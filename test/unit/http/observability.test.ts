@@ -50,7 +50,7 @@ const capture = async <T>(action: () => Promise<T>): Promise<{ result: T; lines:
 
 /** Runs one invocation and returns its response and every JSON line it wrote. */
 const invoke = async (handler: ReturnType<typeof httpHandler>, event: APIGatewayProxyEvent) => {
-  const { result, lines } = await capture(async () => (await handler(event, CONTEXT)) as APIGatewayProxyResult);
+  const { result, lines } = await capture(async () => (await handler(event, CONTEXT)));
   return { response: result, lines };
 };
 
