@@ -4,6 +4,8 @@
  */
 export const TENANT_PREFIX = 'T#';
 const tenant = (clientId: string) => `${TENANT_PREFIX}${clientId}`;
+/** What every partition key of one tenant starts with: the `#` keeps one id from prefixing another. */
+export const tenantPrefix = (clientId: string): string => `${tenant(clientId)}#`;
 
 /** Key parts that come from client data are URI-encoded so they cannot contain `#`. */
 export const part = (value: string): string => encodeURIComponent(value);
