@@ -37,7 +37,7 @@ export interface CreatedClientAccount {
   readonly clientId: string;
   readonly sellerId: string;
   readonly defaultConnector: string;
-  /** The client's API key value: register it in the stage's usage plan (see docs/security.md). */
+  /** The client's API key value: `clients create --stage` registers it in the stage's usage plan (docs/security.md). */
   readonly usageKey: string;
 }
 
