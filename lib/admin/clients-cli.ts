@@ -4,10 +4,11 @@ import {
   deleteClientCommand,
   disableClientCommand,
   enableClientCommand,
+  KeyRegistrationError,
   showClientCommand,
   type KeyOutcome,
 } from './client-commands.js';
-import { listClients, rotatePassword, type ClientSummary } from './clients.js';
+import { listClients, rotatePassword, type ClientSummary, type CreatedClientAccount } from './clients.js';
 import { confirmByTyping } from './confirm.js';
 import type { StageTargets } from './stage.js';
 import { UsageError } from './usage-error.js';
@@ -57,22 +58,28 @@ const create = async (args: string[], context: ClientsCliContext): Promise<void>
     options: { password: { type: 'string' }, 'seller-id': { type: 'string' }, connector: { type: 'string' } },
   });
   const username = oneUsername('create', positionals);
-  const { account, key } = await createClientCommand(
-    {
-      username,
-      ...(values.password ? { password: values.password } : {}),
-      ...(values['seller-id'] ? { sellerId: values['seller-id'] } : {}),
-      ...(values.connector ? { connector: values.connector } : {}),
-    },
-    context.stage?.keys,
-  );
-  context.out(
+  const describeCreated = (account: CreatedClientAccount, key: KeyOutcome) =>
     `Created client ${account.username}\n  client id:         ${account.clientId}\n  seller id:         ${account.sellerId}\n  default connector: ${account.defaultConnector}\n` +
-      (values.password ? '' : `  password:          ${account.password}\n  (shown once: it is stored only as a scrypt hash)\n`) +
-      `  usage key:         ${account.usageKey}\n` +
-      keyLine(key, context.stage?.targets.stage) +
-      (context.stage?.targets.apiUrl ? `  API:               ${context.stage.targets.apiUrl}\n` : ''),
-  );
+    (values.password ? '' : `  password:          ${account.password}\n  (shown once: it is stored only as a scrypt hash)\n`) +
+    `  usage key:         ${account.usageKey}\n` +
+    keyLine(key, context.stage?.targets.stage) +
+    (context.stage?.targets.apiUrl ? `  API:               ${context.stage.targets.apiUrl}\n` : '');
+  try {
+    const { account, key } = await createClientCommand(
+      {
+        username,
+        ...(values.password ? { password: values.password } : {}),
+        ...(values['seller-id'] ? { sellerId: values['seller-id'] } : {}),
+        ...(values.connector ? { connector: values.connector } : {}),
+      },
+      context.stage?.keys,
+    );
+    context.out(describeCreated(account, key));
+  } catch (error) {
+    // The account exists: its generated password must still be shown, or it is lost.
+    if (error instanceof KeyRegistrationError) context.out(describeCreated(error.account, { kind: 'missing' }));
+    throw error;
+  }
 };
 
 const list = async (args: string[], context: ClientsCliContext): Promise<void> => {
