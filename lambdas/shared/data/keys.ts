@@ -56,7 +56,7 @@ export const offerIdOfSortKey = (sk: string): string => decodeURIComponent(sk.sl
 /**
  * Finds an offer by its marketplace id: its numeric id, its product and the cell it is listed
  * in. Written when the offer is first seen, kept after it is deleted (a re-import gets its id
- * back); all in one partition per tenant, so an account purge can find them with a Query.
+ * back); all in one partition per tenant, so a tenant's offers are found with one Query.
  */
 export const offerLookupPartition = (clientId: string) => `${tenant(clientId)}#OID`;
 export const offerLookupKey = (clientId: string, offerId: string) => ({ pk: offerLookupPartition(clientId), sk: part(offerId) });
