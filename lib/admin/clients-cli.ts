@@ -10,6 +10,7 @@ import {
 } from './client-commands.js';
 import { listClients, rotatePassword, type ClientSummary, type CreatedClientAccount } from './clients.js';
 import { confirmByTyping } from './confirm.js';
+import { DEFAULT_SETTLE_MS, LOCAL_SETTLE_MS } from './purge.js';
 import type { StageTargets } from './stage.js';
 import { UsageError } from './usage-error.js';
 import type { UsageKeys } from './usage-keys.js';
@@ -133,7 +134,7 @@ const remove = async (args: string[], context: ClientsCliContext): Promise<void>
   }
   const deleted = await deleteClientCommand(username, context.stage?.keys, {
     purge: values.purge,
-    ...(settleSeconds === undefined ? {} : { settleMs: settleSeconds * 1000 }),
+    settleMs: settleSeconds === undefined ? (context.stage ? DEFAULT_SETTLE_MS : LOCAL_SETTLE_MS) : settleSeconds * 1000,
     onProgress: ({ pass, scanned, deleted: count }) => context.err(`\rpurge pass ${pass}: ${scanned} items scanned, ${count} of the tenant deleted\x1b[K`),
   });
   if (deleted.purged) context.err('\n');
