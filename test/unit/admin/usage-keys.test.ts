@@ -14,8 +14,6 @@ const apiGateway = mockClient(APIGatewayClient);
 const VALUE = 'a'.repeat(40);
 const keys = () => new UsageKeys({ stage: 'prod', usagePlanId: 'plan-1' }, new APIGatewayClient({ region: 'eu-west-1' }));
 const conflict = () => new APIGatewayServiceException({ name: 'ConflictException', $fault: 'client', $metadata: {}, message: 'already exists' });
-const inputs = <T>(command: new (...args: never[]) => T) =>
-  apiGateway.commandCalls(command as never).map((call) => (call.args[0] as { input: unknown }).input);
 
 beforeEach(() => apiGateway.reset());
 
@@ -31,9 +29,9 @@ describe('UsageKeys.register', () => {
 
     // Assess
     expect(state).toEqual({ id: 'key-1', enabled: true });
-    expect(inputs(GetApiKeysCommand)).toEqual([{ nameQuery: 'repricer-prod-acme', includeValues: true, limit: 500 }]);
-    expect(inputs(CreateApiKeyCommand)).toEqual([expect.objectContaining({ name: usageKeyName('prod', 'acme'), value: VALUE, enabled: true })]);
-    expect(inputs(CreateUsagePlanKeyCommand)).toEqual([{ usagePlanId: 'plan-1', keyId: 'key-1', keyType: 'API_KEY' }]);
+    expect(apiGateway.commandCalls(GetApiKeysCommand).map((call) => call.args[0].input)).toEqual([{ nameQuery: 'repricer-prod-acme', includeValues: true, limit: 500 }]);
+    expect(apiGateway.commandCalls(CreateApiKeyCommand).map((call) => call.args[0].input)).toEqual([expect.objectContaining({ name: usageKeyName('prod', 'acme'), value: VALUE, enabled: true })]);
+    expect(apiGateway.commandCalls(CreateUsagePlanKeyCommand).map((call) => call.args[0].input)).toEqual([{ usagePlanId: 'plan-1', keyId: 'key-1', keyType: 'API_KEY' }]);
   });
 
   it('reuses a disabled key with the same value, enables it, and accepts a key already in the plan', async () => {
@@ -49,9 +47,9 @@ describe('UsageKeys.register', () => {
 
     // Assess
     expect(state).toEqual({ id: 'key-1', enabled: true });
-    expect(inputs(GetApiKeysCommand)[1]).toMatchObject({ position: 'page-2' });
+    expect(apiGateway.commandCalls(GetApiKeysCommand).map((call) => call.args[0].input)[1]).toMatchObject({ position: 'page-2' });
     expect(apiGateway.commandCalls(CreateApiKeyCommand)).toHaveLength(0);
-    expect(inputs(UpdateApiKeyCommand)).toEqual([{ apiKey: 'key-1', patchOperations: [{ op: 'replace', path: '/enabled', value: 'true' }] }]);
+    expect(apiGateway.commandCalls(UpdateApiKeyCommand).map((call) => call.args[0].input)).toEqual([{ apiKey: 'key-1', patchOperations: [{ op: 'replace', path: '/enabled', value: 'true' }] }]);
   });
 
   it('passes on any other failure to add the key to the plan', async () => {
@@ -74,7 +72,7 @@ describe('UsageKeys.setEnabled and remove', () => {
     await keys().setEnabled('key-1', false);
 
     // Assess
-    expect(inputs(UpdateApiKeyCommand)).toEqual([{ apiKey: 'key-1', patchOperations: [{ op: 'replace', path: '/enabled', value: 'false' }] }]);
+    expect(apiGateway.commandCalls(UpdateApiKeyCommand).map((call) => call.args[0].input)).toEqual([{ apiKey: 'key-1', patchOperations: [{ op: 'replace', path: '/enabled', value: 'false' }] }]);
   });
 
   it('deletes the key with the value, and only it', async () => {
@@ -87,7 +85,7 @@ describe('UsageKeys.setEnabled and remove', () => {
 
     // Assess
     expect(removed).toBe(true);
-    expect(inputs(DeleteApiKeyCommand)).toEqual([{ apiKey: 'key-1' }]);
+    expect(apiGateway.commandCalls(DeleteApiKeyCommand).map((call) => call.args[0].input)).toEqual([{ apiKey: 'key-1' }]);
   });
 
   it('deletes nothing when no key has the value', async () => {
