@@ -1,4 +1,7 @@
-/** Three kinds of tests, one command: `npm test` runs them all. */
+/**
+ * Four kinds of tests, one command: `npm test` runs them all. The property tests share the
+ * integration project, whose global setup starts the DynamoDB Local they run against.
+ */
 const tsJest = {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },

@@ -1,50 +1,56 @@
 /**
- * Administration CLI, against the same DynamoDB endpoint and table as `npm start`:
- *   npm run cli -- clients create <username> [--password P] [--seller-id S] [--connector U]
+ * Administration CLI, against the same DynamoDB endpoint and table as `npm start`, or with
+ * `--stage <name>` against a deployed stage (README "Administration"):
+ *   npm run cli -- clients create|list|show|disable|enable|rotate-password|delete ...
  *   npm run cli -- import <file.ndjson> --client <username>
  *   npm run cli -- rebuild [--client <username>]
  *   npm run cli -- connectors import <file.ndjson>
- * Set DYNAMODB_ENDPOINT and TABLE_NAME to aim it at another table (AWS when the endpoint is
- * unset and TABLE_NAME names a deployed table).
+ * Without a stage, DYNAMODB_ENDPOINT and TABLE_NAME aim it at another table.
  */
 import { parseArgs } from 'node:util';
 import { LOCAL_TABLE_NAME, TABLE_NAME_ENV } from '../lib/table-schema.js';
+import type { ClientsCliContext } from '../lib/admin/clients-cli.js';
+import { extractStage } from '../lib/admin/cli-args.js';
+import { UsageError } from '../lib/admin/usage-error.js';
 
-const USAGE = `Usage:
-  npm run cli -- clients create <username> [--password P] [--seller-id S] [--connector U]
-  npm run cli -- import <file.ndjson> --client <username>     a client's products and offers
-  npm run cli -- connectors import <file.ndjson>              connector types (reference data for every client)
-  npm run cli -- rebuild [--client <username>]                re-derive lists and counts from canonical items`;
+const USAGE = `Usage: npm run cli -- [--stage <name>] <command>
+  clients create <username> [--password P] [--seller-id S] [--connector U]
+                                             with --stage, also registers its API key in the usage plan
+  clients list
+  clients show <username>
+  clients disable <username>                 refused from then on; with --stage, its API key is disabled
+  clients enable <username>                  with --stage, its API key is (re)registered and enabled
+  clients rotate-password <username>         prints a new password once
+  clients delete <username> [--purge] [--yes] [--settle-seconds N]
+                                             removes the account (and its API key); --purge deletes every
+                                             item of its data too; asks for the user name unless --yes
+  import <file.ndjson> --client <username>   a client's products and offers
+  connectors import <file.ndjson>            connector types (reference data for every client)
+  rebuild [--client <username>]              re-derive lists and counts from canonical items
 
-const configureEnvironment = () => {
+  --stage <name>   the deployed stack RepricerApi-<name>: its table, API and usage plan come from
+                   the stack's outputs (AWS credentials and region from the environment)`;
+
+/**
+ * Must run before any module that builds the DynamoDB client is imported: the client reads
+ * DYNAMODB_ENDPOINT when it is built.
+ */
+const configureEnvironment = async (stage: string | undefined): Promise<ClientsCliContext['stage']> => {
+  if (stage !== undefined) {
+    const { describeStage } = await import('../lib/admin/stage.js');
+    const { UsageKeys } = await import('../lib/admin/usage-keys.js');
+    const targets = await describeStage(stage);
+    process.env[TABLE_NAME_ENV] = targets.tableName;
+    delete process.env.DYNAMODB_ENDPOINT;
+    process.stderr.write(`Stage ${stage}: table ${targets.tableName}, API ${targets.apiId}, usage plan ${targets.usagePlanId}\n`);
+    return { targets, keys: new UsageKeys({ stage, usagePlanId: targets.usagePlanId }) };
+  }
   if (!process.env[TABLE_NAME_ENV]) {
     process.env[TABLE_NAME_ENV] = LOCAL_TABLE_NAME;
     process.env.DYNAMODB_ENDPOINT ??= `http://localhost:${process.env.DYNAMODB_PORT ?? '8000'}`;
   }
   process.env.AWS_REGION ??= 'local';
-};
-
-const createClient = async (args: string[]) => {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { password: { type: 'string' }, 'seller-id': { type: 'string' }, connector: { type: 'string' } },
-  });
-  const [username] = positionals;
-  if (!username || positionals.length !== 1) throw new UsageError('clients create needs exactly one <username>');
-  const { createClientAccount } = await import('../lib/admin/clients.js');
-  const account = await createClientAccount({
-    username,
-    ...(values.password ? { password: values.password } : {}),
-    ...(values['seller-id'] ? { sellerId: values['seller-id'] } : {}),
-    ...(values.connector ? { connector: values.connector } : {}),
-  });
-  process.stdout.write(
-    `Created client ${account.username}\n  seller id:         ${account.sellerId}\n  default connector: ${account.defaultConnector}\n` +
-      (values.password ? '' : `  password:          ${account.password}\n  (shown once: it is stored only as a scrypt hash)\n`) +
-      `  usage key:         ${account.usageKey}\n` +
-      '  (on a deployed stage, register it in the usage plan: see docs/security.md, "Usage plan")\n',
-  );
+  return undefined;
 };
 
 const importFile = async (args: string[]) => {
@@ -114,12 +120,18 @@ const importConnectors = async (args: string[]) => {
   }
 };
 
-class UsageError extends Error {}
-
 const main = async () => {
-  configureEnvironment();
-  const [command, subcommand, ...rest] = process.argv.slice(2);
-  if (command === 'clients' && subcommand === 'create') return createClient(rest);
+  const { stage, rest: argv } = extractStage(process.argv.slice(2));
+  const stageContext = await configureEnvironment(stage);
+  const [command, subcommand, ...rest] = argv;
+  if (command === 'clients') {
+    const { runClientsCommand } = await import('../lib/admin/clients-cli.js');
+    return runClientsCommand(subcommand, rest, {
+      ...(stageContext ? { stage: stageContext } : {}),
+      out: (text) => process.stdout.write(text),
+      err: (text) => process.stderr.write(text),
+    });
+  }
   if (command === 'import') return importFile([subcommand ?? '', ...rest].filter(Boolean));
   if (command === 'rebuild') return rebuild([subcommand ?? '', ...rest].filter(Boolean));
   if (command === 'connectors' && subcommand === 'import') return importConnectors(rest);

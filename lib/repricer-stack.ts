@@ -144,5 +144,8 @@ export class RepricerStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the API stage' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The DynamoDB table' });
+    // Read by `npm run cli -- --stage <stage>` (lib/admin/stage.ts) to register clients' API keys.
+    new CfnOutput(this, 'ApiId', { value: this.api.restApi.restApiId, description: 'The REST API id' });
+    new CfnOutput(this, 'UsagePlanId', { value: this.api.usagePlan.usagePlanId, description: 'The usage plan every client API key belongs to' });
   }
 }

@@ -26,9 +26,10 @@ export const LISTING_INDEXES = {
 } as const satisfies Record<string, IndexDefinition>;
 
 /**
- * Keys only: the clients of the service, and each tenant's products by code. How a rebuild or
- * an account purge finds every canonical item without a Scan. An entry is written once per
- * client or product, never per offer.
+ * Keys only: the clients of the service, and each tenant's products by code. How a rebuild
+ * finds every canonical item without a Scan (an account purge must also find the derived
+ * items, whose partitions are named from the data, and scans: lib/admin/purge.ts). An entry is
+ * written once per client or product, never per offer.
  */
 export const DIRECTORY_INDEX = {
   indexName: 'directory',

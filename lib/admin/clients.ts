@@ -5,7 +5,16 @@
 import { randomBytes } from 'node:crypto';
 import { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH } from '../../lambdas/shared/auth/basic-credentials.js';
 import { hashPassword } from '../../lambdas/shared/auth/password.js';
-import { putNewClient, setEnabled, setPassword } from '../../lambdas/shared/data/clients.js';
+import {
+  deleteClient,
+  getClient,
+  listUsernames,
+  putNewClient,
+  setEnabled,
+  setPassword,
+  setUsageKey,
+  type ClientRecord,
+} from '../../lambdas/shared/data/clients.js';
 import { clearLoginAttempts } from '../../lambdas/shared/data/login-attempts.js';
 
 export const DEFAULT_CONNECTOR = 'amazon';
@@ -29,7 +38,7 @@ export interface CreatedClientAccount {
   readonly clientId: string;
   readonly sellerId: string;
   readonly defaultConnector: string;
-  /** The client's API key value: register it in the stage's usage plan (see docs/security.md). */
+  /** The client's API key value: `clients create --stage` registers it in the stage's usage plan (docs/security.md). */
   readonly usageKey: string;
 }
 
@@ -92,6 +101,73 @@ export const setClientEnabled = async (username: string, enabled: boolean): Prom
 export const changePassword = async (username: string, newPassword: string): Promise<void> => {
   validatePassword(newPassword);
   if (!(await setPassword(username, await hashPassword(newPassword), new Date()))) throw unknownClient(username);
+  await clearLoginAttempts(username);
+};
+
+/** What an operator may see of a client: everything but the password hash. */
+export interface ClientSummary {
+  readonly username: string;
+  readonly clientId: string;
+  readonly sellerId: string;
+  readonly defaultConnector: string;
+  readonly enabled: boolean;
+  readonly usageKey: string | undefined;
+  /** Wrong passwords in the user name's current failure window (every source). */
+  readonly failedLogins: number;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+const summaryOf = (client: ClientRecord): ClientSummary => ({
+  username: client.username,
+  clientId: client.clientId,
+  sellerId: client.sellerId,
+  defaultConnector: client.defaultConnector,
+  enabled: client.enabled,
+  usageKey: client.usageKey,
+  failedLogins: client.failedLogins ?? 0,
+  createdAt: client.createdAt,
+  updatedAt: client.updatedAt,
+});
+
+export const findClient = async (username: string): Promise<ClientSummary | undefined> => {
+  const client = await getClient(username);
+  return client && summaryOf(client);
+};
+
+export const showClient = async (username: string): Promise<ClientSummary> => {
+  const client = await findClient(username);
+  if (!client) throw unknownClient(username);
+  return client;
+};
+
+/** Every client, by user name, from the `directory` index. */
+export const listClients = async (): Promise<ClientSummary[]> => {
+  const usernames = (await listUsernames()).sort();
+  const clients = await Promise.all(usernames.map((username) => getClient(username)));
+  return clients.flatMap((client) => (client ? [summaryOf(client)] : []));
+};
+
+/** A new generated password (shown once); the old one stops working at once, the authorizer's 60 s cache aside. */
+export const rotatePassword = async (username: string): Promise<string> => {
+  const password = generatePassword();
+  await changePassword(username, password);
+  return password;
+};
+
+/** The client's usage key, created now for a client from before usage keys. */
+export const ensureUsageKey = async (username: string): Promise<string> => {
+  const client = await showClient(username);
+  if (client.usageKey) return client.usageKey;
+  await setUsageKey(username, generateUsageKey(), new Date());
+  const updated = await showClient(username);
+  if (!updated.usageKey) throw new Error(`Could not give ${username} a usage key`);
+  return updated.usageKey;
+};
+
+/** Removes the account: the client item and its login-attempt counters. Its tenant's data stays. */
+export const deleteClientAccount = async (username: string): Promise<void> => {
+  if (!(await deleteClient(username))) throw unknownClient(username);
   await clearLoginAttempts(username);
 };
 

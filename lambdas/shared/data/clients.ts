@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DIRECTORY_INDEX } from '../../../lib/table-schema.js';
 import * as z from 'zod';
 import type { PasswordRecord } from '../auth/password.js';
@@ -98,6 +98,7 @@ const ATTRIBUTE_NAMES = {
   '#failureWindowStart': 'failureWindowStart',
   '#lockedUntil': 'lockedUntil',
   '#updatedAt': 'updatedAt',
+  '#usageKey': 'usageKey',
 } as const;
 
 /** Only the aliases an expression uses may be sent, or DynamoDB rejects the request. */
@@ -136,6 +137,25 @@ export const setEnabled = (username: string, enabled: boolean, now: Date): Promi
     update: 'SET #enabled = :enabled, #updatedAt = :now',
     values: { ':enabled': enabled, ':now': now.toISOString() },
   });
+
+/** Gives a client created before usage keys existed one (a no-op condition for the others). */
+export const setUsageKey = (username: string, usageKey: string, now: Date): Promise<boolean> =>
+  updateExisting(username, {
+    update: 'SET #usageKey = :usageKey, #updatedAt = :now',
+    values: { ':usageKey': usageKey, ':now': now.toISOString() },
+    condition: 'attribute_not_exists(#usageKey)',
+  });
+
+/**
+ * Removes the client item (and with it its `directory` entry); its login-attempt items are
+ * cleared by data/login-attempts.ts. `false` when there was no such client.
+ */
+export const deleteClient = (username: string): Promise<boolean> =>
+  conditionally(() => documentClient.send(new DeleteCommand({
+    TableName: tableName(),
+    Key: clientKey(username),
+    ConditionExpression: 'attribute_exists(pk)',
+  })));
 
 /**
  * A new password also forgets the user name's failed logins (and the `lockedUntil` of items

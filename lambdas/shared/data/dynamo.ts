@@ -53,9 +53,6 @@ export const createDynamoClient = (endpoint = process.env.DYNAMODB_ENDPOINT): Dy
       : {}),
   });
 
-export const createDocumentClient = (endpoint = process.env.DYNAMODB_ENDPOINT): DynamoDBDocumentClient =>
-  DynamoDBDocumentClient.from(createDynamoClient(endpoint), { marshallOptions: { removeUndefinedValues: true } });
-
 /** The plain client, for libraries that marshal items themselves (the idempotency store). */
 export const dynamoClient = tracer.captureAWSv3Client(createDynamoClient());
 export const documentClient = DynamoDBDocumentClient.from(dynamoClient, { marshallOptions: { removeUndefinedValues: true } });

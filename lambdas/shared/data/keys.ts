@@ -4,6 +4,8 @@
  */
 export const TENANT_PREFIX = 'T#';
 const tenant = (clientId: string) => `${TENANT_PREFIX}${clientId}`;
+/** What every partition key of one tenant starts with: the `#` keeps one id from prefixing another. */
+export const tenantPrefix = (clientId: string): string => `${tenant(clientId)}#`;
 
 /** Key parts that come from client data are URI-encoded so they cannot contain `#`. */
 export const part = (value: string): string => encodeURIComponent(value);
@@ -54,7 +56,7 @@ export const offerIdOfSortKey = (sk: string): string => decodeURIComponent(sk.sl
 /**
  * Finds an offer by its marketplace id: its numeric id, its product and the cell it is listed
  * in. Written when the offer is first seen, kept after it is deleted (a re-import gets its id
- * back); all in one partition per tenant, so an account purge can find them with a Query.
+ * back); all in one partition per tenant, so a tenant's offers are found with one Query.
  */
 export const offerLookupPartition = (clientId: string) => `${tenant(clientId)}#OID`;
 export const offerLookupKey = (clientId: string, offerId: string) => ({ pk: offerLookupPartition(clientId), sk: part(offerId) });

@@ -1,4 +1,4 @@
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException, type CancellationReason } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   BatchWriteCommand,
@@ -326,7 +326,7 @@ export class FakeTable {
       return keyOf((body.Key ?? body.Item) as Item);
     });
     if (new Set(keys).size !== keys.length) throw validation('Transaction request cannot include multiple operations on one item');
-    const reasons = actions.map((action): { Code: string; Item?: Record<string, unknown> } => {
+    const reasons = actions.map((action): CancellationReason => {
       const body = Object.values(action)[0]!;
       const key = (body.Key ?? body.Item) as Item;
       const holds = this.check(
@@ -347,7 +347,7 @@ export class FakeTable {
       throw new TransactionCanceledException({
         message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((r) => r.Code).join(', ')}]`,
         $metadata: {},
-        CancellationReasons: reasons as never,
+        CancellationReasons: reasons,
       });
     }
     for (const action of actions) {
