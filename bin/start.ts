@@ -17,7 +17,7 @@ import type { Server } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { createTable, tableExists } from '../lib/local/create-table.js';
 import { createLocalDynamoClient, DEFAULT_DYNAMODB_PORT, startDynamoDbLocal, type DynamoDbLocal } from '../lib/local/dynamodb-local.js';
-import { DEMO_CONNECTOR, DEMO_SELLER_ID, demoCompetitorPriceDrop, demoConnectorTypeRecords, demoRecords, demoRepricers, sampleRepricerRequest } from '../lib/local/demo-data.js';
+import { DEMO_CONNECTOR, DEMO_SELLER_ID, demoCompetitorPriceDrop, demoConnectorTypeRecords, demoRecords, sampleRepricerRequest } from '../lib/local/demo-data.js';
 import type { EventRuntime } from '../lib/local/event-runtime.js';
 import { LOCAL_TABLE_NAME, TABLE_NAME_ENV } from '../lib/table-schema.js';
 
@@ -70,20 +70,9 @@ const loadDemoData = async () => {
 
 /** The demo repricers, created as POST /v1/repricers/ creates them; those the client already has are left as they are. */
 const createDemoRepricers = async () => {
-  const { getClient } = await import('../lambdas/shared/data/clients.js');
-  const { createRepricerFor, hasRepricerFor } = await import('../lib/admin/repricers.js');
-  const client = await getClient(DEMO_USERNAME);
-  if (!client) throw new Error(`The client "${DEMO_USERNAME}" is missing`);
-  const owner = { clientId: client.clientId, defaultConnector: client.defaultConnector };
-  const codes: string[] = [];
-  let created = 0;
-  for (const { request } of demoRepricers()) {
-    codes.push(request.product_code);
-    if (await hasRepricerFor(owner.clientId, request.product_code)) continue;
-    const result = await createRepricerFor(owner, { ...request, enabled: true });
-    if (result.created) created += 1;
-  }
-  say(`Demo repricers on ${codes.join(', ')} (${created} created, ${codes.length - created} already there).`);
+  const { ensureDemoRepricers } = await import('../lib/local/demo-repricers.js');
+  const { productCodes, created } = await ensureDemoRepricers(DEMO_USERNAME);
+  say(`Demo repricers on ${productCodes.join(', ')} (${created} created, ${productCodes.length - created} already there).`);
 };
 
 const listen = (server: Server | NetServer, port: number, host: string): Promise<void> =>
