@@ -8,8 +8,10 @@
  *    (realistic, worst case, flags only), per change of a bulk sync, per repricer write;
  *  - the change-stream lag from an offer's write to its listing;
  *  - list requests (offers and repricers): round trips, read units, latency;
- * then import throughput with 1 and with 8 concurrent writers, the workload's cost per hour
- * (DESIGN section 2) beside the old layout's, and the Lambda bundles. Figures are printed and
+ * then import throughput with 1 and with 8 concurrent writers, repricing evaluations (read and
+ * write units of one evaluation and its decision, evaluations per second, at products with 2, 20
+ * and 200 competitor offers), the workload's cost per hour (DESIGN section 2) beside the old
+ * layout's, and the Lambda bundles. Figures are printed and
  * written to docs/bench/results.json and docs/bench/report.md.
  *   BENCH_SIZES=1000,10000 npm run bench     (quick run)
  *   DYNAMODB_ENDPOINT=http://localhost:8000 BENCH_TABLE=bench npm run bench
@@ -17,7 +19,11 @@
  *      again without being imported again, and their load figures are reported from that run)
  * Other knobs: BENCH_REPETITIONS (timed repetitions per list request, 15), BENCH_CHANGES (single
  * changes per kind, 30), BENCH_THROUGHPUT_OFFERS (offers per throughput import, 10000),
- * BENCH_LAG_CHANGES (200), BENCH_SKIP (comma-separated: throughput, lag, bundles).
+ * BENCH_LAG_CHANGES (200), BENCH_REPRICING_PRODUCTS (products per competitor count, 20),
+ * BENCH_EVALUATIONS (timed evaluations per competitor count, 200), BENCH_SKIP (comma-separated:
+ * throughput, lag, repricing, bundles).
+ *   BENCH_ONLY=repricing npm run bench     (only the repricing evaluations, a few minutes: their
+ *     figures replace those in results.json, the rest is kept, and report.md is written again)
  *   npm run bench -- --report     (report.md written again from results.json)
  *   npm run bench -- --bundles    (only the bundles measured again, into results.json and report.md)
  */
@@ -41,8 +47,13 @@ const THROUGHPUT_OFFERS = numbers('BENCH_THROUGHPUT_OFFERS', '10000')[0]!;
 const LAG_CHANGES = numbers('BENCH_LAG_CHANGES', '200')[0]!;
 const LAG_RATE = 10;
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
+const REPRICING = { products: numbers('BENCH_REPRICING_PRODUCTS', '20')[0]!, evaluations: numbers('BENCH_EVALUATIONS', '200')[0]! };
+const ONLY = process.env.BENCH_ONLY;
+if (ONLY !== undefined && ONLY !== 'repricing') throw new Error(`BENCH_ONLY=${ONLY}: only "repricing" can run alone`);
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
+const machine = () => `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`;
+const loadAverage = (loads: readonly number[]) => ({ min: Math.min(...loads), mean: loads.reduce((a, b) => a + b, 0) / loads.length, max: Math.max(...loads) });
 const RESULTS = path.join(root, 'docs', 'bench', 'results.json');
 
 const writeOutputs = async (summary: BenchSummary) => {
@@ -99,6 +110,19 @@ const main = async () => {
       reused ? 'LATEST' : 'TRIM_HORIZON',
     ));
     await scenarios.warmUp(h, Date.now().toString(36));
+    const { measureRepricing } = await import('../lib/bench/repricing.js');
+
+    if (ONLY === 'repricing') {
+      const repricing = await measureRepricing(h, Date.now().toString(36), REPRICING);
+      await h.stop();
+      const previous = JSON.parse(readFileSync(RESULTS, 'utf8')) as BenchSummary;
+      await writeOutputs({
+        ...previous,
+        repricing,
+        repricingRun: { date: new Date().toISOString(), node: process.version, machine: machine(), loadAverage: loadAverage(loads), settings: REPRICING, failures: { evaluator: h.failures(), runtimeErrors } },
+      });
+      return;
+    }
 
     type Mutable<T> = { -readonly [K in keyof T]: T[K] extends readonly (infer E)[] ? E[] : T[K] };
     const results: Pick<Mutable<BenchSummary>, 'sizes' | 'loads' | 'checks' | 'operations' | 'repricerGets' | 'lag' | 'offerReads' | 'repricerReads' | 'throughput'> = {
@@ -139,6 +163,7 @@ const main = async () => {
       const runId = Date.now().toString(36);
       for (const writers of [1, 8]) results.throughput.push(await scenarios.measureThroughput(h, THROUGHPUT_OFFERS, writers, runId));
     }
+    const repricing = SKIP.has('repricing') ? undefined : await measureRepricing(h, Date.now().toString(36), REPRICING);
     await h.stop();
     const maintainerFailures = h.failures();
 
@@ -162,14 +187,15 @@ const main = async () => {
     const summary: BenchSummary & Record<string, unknown> = {
       date: new Date().toISOString(),
       node: process.version,
-      machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
-      loadAverage: { min: Math.min(...loads), mean: loads.reduce((a, b) => a + b, 0) / loads.length, max: Math.max(...loads) },
+      machine: machine(),
+      loadAverage: loadAverage(loads),
       table: { name: table, reused },
       minutes: (performance.now() - began) / 60_000,
       settings: { repetitions: REPETITIONS, changesPerKind: CHANGES, bulk: BULK, repricersMeasured: REPRICERS_MEASURED, throughputOffers: THROUGHPUT_OFFERS, lagChanges: LAG_CHANGES, lagRate: LAG_RATE },
       failures: { maintainer: maintainerFailures, runtimeErrors, strayStreamRecords: h.meter.stray },
       ...results,
       workload,
+      ...(repricing ? { repricing } : {}),
       bundles,
     };
     await writeOutputs(summary);

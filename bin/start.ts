@@ -5,22 +5,24 @@
  *   memory on ${DYNAMODB_PORT:-8000}, stopped again on Ctrl-C.
  * - Table: `TABLE_NAME` (default `repricer-local`), created from lib/table-schema.ts if missing.
  * - Demo client `demo` (seller id `demo-seller`, default connector `amazon`) with the demo
- *   catalogue. Only the password's hash is stored, so when the client already exists (a
- *   persistent DYNAMODB_ENDPOINT) it gets a new password, printed like the first one.
- * - The event-driven handlers (list maintenance from the table's change stream) run in this
- *   process, from DynamoDB Local's stream, as Lambda would run them.
+ *   catalogue and three enabled repricers on products with competitors (their first decisions
+ *   are price changes by the time the server listens). Only the password's hash is stored, so
+ *   when the client already exists (a persistent DYNAMODB_ENDPOINT) it gets a new password,
+ *   printed like the first one, and its repricers are kept.
+ * - The event-driven handlers (list maintenance and repricing, from the table's change stream)
+ *   run in this process, from DynamoDB Local's stream, as Lambda would run them.
  * - The server listens on ${HOST:-127.0.0.1}: the demo credentials are printed in clear.
  */
 import type { Server } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { createTable, tableExists } from '../lib/local/create-table.js';
 import { createLocalDynamoClient, DEFAULT_DYNAMODB_PORT, startDynamoDbLocal, type DynamoDbLocal } from '../lib/local/dynamodb-local.js';
-import { DEMO_SELLER_ID, demoConnectorTypeRecords, demoRecords, sampleRepricerRequest } from '../lib/local/demo-data.js';
+import { DEMO_CONNECTOR, DEMO_SELLER_ID, demoCompetitorPriceDrop, demoConnectorTypeRecords, demoRecords, sampleRepricerRequest } from '../lib/local/demo-data.js';
 import type { EventRuntime } from '../lib/local/event-runtime.js';
 import { LOCAL_TABLE_NAME, TABLE_NAME_ENV } from '../lib/table-schema.js';
 
 const DEMO_USERNAME = 'demo';
-const DEMO_CONNECTOR = 'amazon';
+const COMPETITOR_PRICE_FILE = 'docs/examples/competitor-price.ndjson';
 const DEFAULT_PORT = 3000;
 
 const portFromEnv = (name: string, fallback: number): number => {
@@ -66,6 +68,13 @@ const loadDemoData = async () => {
   );
 };
 
+/** The demo repricers, created as POST /v1/repricers/ creates them; those the client already has are left as they are. */
+const createDemoRepricers = async () => {
+  const { ensureDemoRepricers } = await import('../lib/local/demo-repricers.js');
+  const { productCodes, created } = await ensureDemoRepricers(DEMO_USERNAME);
+  say(`Demo repricers on ${productCodes.join(', ')} (${created} created, ${productCodes.length - created} already there).`);
+};
+
 const listen = (server: Server | NetServer, port: number, host: string): Promise<void> =>
   new Promise((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>
@@ -81,8 +90,11 @@ const assertPortFree = async (port: number, host: string): Promise<void> => {
   await new Promise((resolve) => probe.close(resolve));
 };
 
-const printUsage = (baseUrl: string, password: string, stopsDynamo: boolean) => {
+const printUsage = (baseUrl: string, password: string, stopsDynamo: boolean, cliEnvironment: string) => {
   const auth = `${DEMO_USERNAME}:${password}`;
+  const drop = demoCompetitorPriceDrop();
+  const code = drop.repricer.request.product_code;
+  const competitor = drop.line.type === 'offer' ? drop.line.data : undefined;
   const body = JSON.stringify({ ...sampleRepricerRequest(), buybox_approach: 'cheapest', repricer_approach: 'fixed', enabled: true });
   say();
   say(`Repricer API on ${baseUrl}`);
@@ -95,6 +107,13 @@ const printUsage = (baseUrl: string, password: string, stopsDynamo: boolean) => 
   say(`  curl -u '${auth}' '${baseUrl}/v1/offers?competitiveness=high&total_competitors_gte=10&_include_other_offers=true'`);
   say('Create a repricer:');
   say(`  curl -u '${auth}' -X POST '${baseUrl}/v1/repricers/' -H 'Content-Type: application/json' -d '${body}'`);
+  say();
+  say('Automated repricing (README "Automated repricing"): the demo repricers\' decisions so far,');
+  say(`  curl -u '${auth}' '${baseUrl}/v1/price-changes?_sort=created_at:DESC'`);
+  say(`then a competitor on ${code} lowers its price to ${competitor?.offer_price.toFixed(2)} (${COMPETITOR_PRICE_FILE}), in another terminal:`);
+  say(`  ${cliEnvironment}npm run cli -- import ${COMPETITOR_PRICE_FILE} --client ${DEMO_USERNAME}`);
+  say(`and the repricer undercuts it (new price ${drop.expected.price.toFixed(2)}, reason ${drop.expected.reason}):`);
+  say(`  curl -u '${auth}' '${baseUrl}/v1/price-changes?product_code=${code}&_sort=created_at:DESC&_limit=1'`);
   say();
   say(`Ctrl-C stops the server${stopsDynamo ? ' and DynamoDB Local' : ''}.`);
 };
@@ -154,12 +173,16 @@ const main = async () => {
 
     const password = await demoPassword();
     await loadDemoData();
+    await createDemoRepricers();
+    // The repricers' first decisions are recorded and listed before the server takes requests.
     await events.settle();
 
     const { createLocalServer } = await import('../lib/local/server.js');
     server = createLocalServer();
     await listen(server, port, host);
-    printUsage(`http://${host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host}:${port}`, password, dynamo !== undefined);
+    // The CLI finds DynamoDB Local on its default port and the default table by itself.
+    const cliEnvironment = endpoint === `http://localhost:${DEFAULT_DYNAMODB_PORT}` && tableName === LOCAL_TABLE_NAME ? '' : `DYNAMODB_ENDPOINT=${endpoint} TABLE_NAME=${tableName} `;
+    printUsage(`http://${host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host}:${port}`, password, dynamo !== undefined, cliEnvironment);
   } catch (error) {
     process.stderr.write(`\nnpm start failed: ${error instanceof Error ? error.message : String(error)}\n`);
     await shutdown(1);

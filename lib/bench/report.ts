@@ -1,5 +1,6 @@
 import type { BundleFigures } from './bundles.js';
 import { withinReadTarget, type ReadMeasurement } from './list-reads.js';
+import type { RepricingFigures, RepricingSettings } from './repricing.js';
 import type { LagFigures, LoadFigures, OperationFigures, ThroughputFigures, TotalCheck } from './scenarios.js';
 import { ITEM_KINDS, KIND_LABELS, type WriteTally } from './write-meter.js';
 import { OLD_LAYOUT, WORKLOAD, type WorkloadCost, type WorkloadInputs } from './workload.js';
@@ -41,6 +42,16 @@ export interface BenchSummary {
     readonly oldHigh: WorkloadCost;
   };
   readonly bundles: readonly BundleFigures[];
+  readonly repricing?: readonly RepricingFigures[];
+  /** Set when the repricing figures come from a run of their own (`BENCH_ONLY=repricing`), not from the run above. */
+  readonly repricingRun?: {
+    readonly date: string;
+    readonly node: string;
+    readonly machine: string;
+    readonly loadAverage: { readonly min: number; readonly mean: number; readonly max: number };
+    readonly settings: RepricingSettings;
+    readonly failures: { readonly evaluator: number; readonly runtimeErrors: readonly string[] };
+  };
 }
 
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
@@ -279,7 +290,46 @@ export const buildReport = (s: BenchSummary): string[] => {
     for (const l of s.lag) out(`| ${int(l.size)} | ${l.changes} | ${l.measured} | ${fmt(l.p50Ms, 0)} | ${fmt(l.p99Ms, 0)} | ${fmt(l.maxMs, 0)} | ${fmt(l.importP50Ms, 0)} |`);
   }
 
-  // 6. Bundles.
+  // 6. Repricing.
+  if (s.repricing && s.repricing.length > 0) {
+    const run = s.repricingRun;
+    out('\n## Repricing evaluations\n');
+    if (run) {
+      out(
+        `Measured on ${run.date.slice(0, 10)} by a run of their own (\`BENCH_ONLY=repricing\`): Node ${run.node}, ${run.machine} (1-minute load average ${fmt(run.loadAverage.min)}-${fmt(run.loadAverage.max)}, ` +
+          `mean ${fmt(run.loadAverage.mean)}); evaluator messages dead-lettered: ${run.failures.evaluator}, runtime errors: ${run.failures.runtimeErrors.length}.`,
+      );
+    }
+    out('One product per row\'s competitor count with the client\'s own offer and that many other sellers\' buyable offers, and an enabled repricer.');
+    out('"evaluation": the evaluator\'s reads of one evaluation (one consistent Query of the product\'s partition; the connector\'s price step is');
+    out('cached a minute per container), measured alone. "decision": per price change, the evaluator\'s writes (price change, decision state,');
+    out('id counter) and the list maintainer\'s (the price change\'s two listings and their rank nodes), from single competitor price changes');
+    out('imported one at a time; "offer change": that change\'s own writes (offer, listing, nodes). "decided": from the competitor offer\'s write');
+    out('to its price change\'s. "evaluations/s": evaluations with nothing new to decide (read and decide), one at a time and 8 at a time;');
+    out('"bulk": one import changing every product\'s lowest competitor, until decided and listed.\n');
+    out('| competitors | evaluation RU | items read | KB read | decision WU (evaluator + listings) | offer change WU | path RU | decisions | decided p50 / p99 ms | evaluations/s (p50 ms) | with 8 | bulk decisions/s |');
+    out('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const r of s.repricing) {
+      out(
+        `| ${r.competitors} | ${fmt(r.evaluation.readUnits)} | ${r.evaluation.itemsRead} | ${fmt(r.evaluation.bytesRead / 1024)} | ${fmt(r.evaluatorWrites.total + r.listingWrites.total)} (${fmt(r.evaluatorWrites.total)} + ${fmt(r.listingWrites.total)}) | ` +
+          `${fmt(r.offerWrites.total)} | ${fmt(r.pathReadUnits)} | ${r.decisions} of ${r.products} | ${fmt(r.decidedMs.p50, 0)} / ${fmt(r.decidedMs.p99, 0)} | ${fmt(r.serial.perSecond, 0)} (${fmt(r.serial.p50Ms)}) | ` +
+          `${fmt(r.concurrent.perSecond, 0)} | ${fmt(r.bulk.perSecond)} (${r.bulk.decisions} in ${fmt(r.bulk.settledSeconds)} s) |`,
+      );
+    }
+    const kinds = ITEM_KINDS.filter((kind) => s.repricing!.some((r) => (r.evaluatorWrites.byKind[kind]?.writes ?? 0) + (r.listingWrites.byKind[kind]?.writes ?? 0) > 0));
+    out('\nDecision write units by item kind (item writes in brackets):\n');
+    out(`| competitors | ${kinds.map((k) => KIND_LABELS[k]).join(' | ')} |`);
+    out(`|---:|${kinds.map(() => '---:').join('|')}|`);
+    for (const r of s.repricing) {
+      const cells = kinds.map((k) => {
+        const u = r.evaluatorWrites.byKind[k] ?? r.listingWrites.byKind[k];
+        return u ? `${fmt(u.table + u.indexes)} (${fmt(u.writes, 2)})` : '';
+      });
+      out(`| ${r.competitors} | ${cells.join(' | ')} |`);
+    }
+  }
+
+  // 7. Bundles.
   if (s.bundles.length > 0) {
     const bare = s.bundles[0]!;
     out('\n## Lambda bundles (esbuild, as deployed) and cold import time (median of fresh Node processes)\n');
@@ -287,7 +337,7 @@ export const buildReport = (s: BenchSummary): string[] => {
     for (const b of s.bundles) out(`| ${b.name} | ${fmt(b.bytes / 1024)} | ${fmt(b.bytes / bare.bytes, 2)} | ${fmt(b.coldImportMs)} | ${fmt(b.coldImportMs / bare.coldImportMs, 2)} |`);
   }
 
-  // 7. Checks.
+  // 8. Checks.
   out('\n## Totals and failures\n');
   out('| offers | tenant | query | expected total | meta.total |');
   out('|---:|---|---|---:|---:|');

@@ -7,21 +7,19 @@
 import { PutCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { importConnectorTypes, importRecords, type ImportRecord } from '../admin/import.js';
 import { createClientAccount } from '../admin/clients.js';
+import { createRepricerFor } from '../admin/repricers.js';
 import { batchGet } from '../../lambdas/shared/data/batch.js';
 import { getClient } from '../../lambdas/shared/data/clients.js';
-import { getConnectorType } from '../../lambdas/shared/data/connectors.js';
 import { documentClient, tableName } from '../../lambdas/shared/data/dynamo.js';
 import { offerKey } from '../../lambdas/shared/data/keys.js';
 import { storedOffer, type StoredOffer } from '../../lambdas/shared/data/offer-list.js';
 import { listOffers } from '../../lambdas/shared/data/offers-read.js';
 import { readLookups } from '../../lambdas/shared/data/offers-write.js';
 import { getProduct } from '../../lambdas/shared/data/products.js';
-import { createRepricer, deleteRepricer, updateRepricer } from '../../lambdas/shared/data/repricers.js';
+import { deleteRepricer, updateRepricer } from '../../lambdas/shared/data/repricers.js';
 import { getRepricer, listRepricers } from '../../lambdas/shared/data/repricers-read.js';
 import { idKey } from '../../lambdas/shared/data/sort-keys.js';
-import { chooseConnector } from '../../lambdas/shared/domain/create-repricer.js';
 import { offerQueryParameters, planOfferQuery } from '../../lambdas/shared/domain/offer-query.js';
-import { computePricing } from '../../lambdas/shared/domain/pricing.js';
 import { planRepricerQuery, repricerQueryParameters } from '../../lambdas/shared/domain/repricer-query.js';
 import { applyRepricerPatch, updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.js';
 import type { Harness, Measured } from './harness.js';
@@ -277,28 +275,8 @@ export const measureBulkChanges = async (h: Harness, tenant: Tenant, count: numb
 };
 
 /** POST /v1/repricers/ as its handler does it, for a product of the benchmark catalogue. */
-const postRepricer = async (tenant: Tenant, code: string, enabled: boolean) => {
-  const product = await getProduct(tenant.clientId, code);
-  if (!product) throw new Error(`No product ${code}`);
-  const connector = chooseConnector(product.fee_estimates, undefined, tenant.defaultConnector);
-  if (!connector.ok) throw new Error(connector.message);
-  const connectorType = await getConnectorType(connector.uid);
-  if (!connectorType) throw new Error(`No connector ${connector.uid}`);
-  const pricing = computePricing({ preferredPrice: 49.99, preferredProfit: 8, minProfit: 0, soh: product.soh, feeEstimates: product.fee_estimates, connectorUid: connector.uid });
-  if (!pricing.ok) throw new Error(pricing.reason);
-  return createRepricer(tenant.clientId, {
-    buybox_approach: 'cheapest',
-    repricer_approach: 'fixed',
-    enabled,
-    preferred_price: 49.99,
-    preferred_profit: 8,
-    min_price: pricing.value.minPrice,
-    min_profit: pricing.value.minProfit,
-    fixed_fulfilment_fee: pricing.value.fixedFulfilmentFee,
-    connector_type: connectorType,
-    product,
-  });
-};
+const postRepricer = (tenant: Tenant, code: string, enabled: boolean) =>
+  createRepricerFor(tenant, { product_code: code, preferred_price: 49.99, preferred_profit: 8, min_profit: 0, buybox_approach: 'cheapest', repricer_approach: 'fixed', enabled });
 
 /** PATCH /v1/repricers/{id} as its handler does it: a new preferred price. */
 const patchRepricer = (tenant: Tenant, id: number) =>

@@ -20,6 +20,10 @@ export const ITEM_KINDS = [
   'repricerSlot',
   'repricerListing',
   'repricerNode',
+  'priceChange',
+  'decision',
+  'priceChangeListing',
+  'priceChangeNode',
   'counter',
   'other',
 ] as const;
@@ -35,6 +39,10 @@ export const KIND_LABELS: Record<ItemKind, string> = {
   repricerSlot: 'repricer slot',
   repricerListing: 'repricer listing',
   repricerNode: 'repricer rank node',
+  priceChange: 'price change',
+  decision: 'decision state',
+  priceChangeListing: 'price change listing',
+  priceChangeNode: 'price change rank node',
   counter: 'id counter',
   other: 'other',
 };
@@ -56,9 +64,17 @@ export interface WriteTally {
   readonly total: number;
 }
 
+/** Entities named otherwise than their kind. */
+const KIND_OF_ENTITY: Readonly<Record<string, ItemKind>> = {
+  repricerDecision: 'decision',
+  productPriceChangeListing: 'priceChangeListing',
+};
+
 const kindOf = (pk: string, entity: unknown): ItemKind => {
   if (pk.startsWith('COUNTER#')) return 'counter';
-  if (entity === 'rankNode') return /#RLN#/.test(pk) ? 'repricerNode' : 'offerNode';
+  // Node partitions are named by their list's tag: RL repricers, CL and PCL price changes, OL offers.
+  if (entity === 'rankNode') return /#RLN#/.test(pk) ? 'repricerNode' : /#P?CLN#/.test(pk) ? 'priceChangeNode' : 'offerNode';
+  if (typeof entity === 'string' && KIND_OF_ENTITY[entity]) return KIND_OF_ENTITY[entity];
   if (typeof entity === 'string' && (ITEM_KINDS as readonly string[]).includes(entity)) return entity as ItemKind;
   return 'other';
 };
@@ -84,6 +100,15 @@ export const addTallies = (...tallies: readonly WriteTally[]): WriteTally => {
   }
   const sum = (f: (t: WriteTally) => number) => tallies.reduce((s, t) => s + f(t), 0);
   return { byKind, writes: sum((t) => t.writes), table: sum((t) => t.table), indexes: sum((t) => t.indexes), total: sum((t) => t.total) };
+};
+
+/** The part of a tally written to the given kinds of item. */
+export const tallyOf = (tally: WriteTally, kinds: readonly ItemKind[], exclude = false): WriteTally => {
+  const byKind = Object.fromEntries(Object.entries(tally.byKind).filter(([kind]) => kinds.includes(kind as ItemKind) !== exclude));
+  const sum = (field: 'writes' | 'table' | 'indexes') => Object.values(byKind).reduce((s, u) => s + u[field], 0);
+  const table = sum('table');
+  const indexes = sum('indexes');
+  return { byKind, writes: sum('writes'), table, indexes, total: table + indexes };
 };
 
 /** A tally divided by `n` (units per operation). */

@@ -1,8 +1,11 @@
 /**
  * The data `npm start` loads for the demo client: three connector types, 50 products and a few
- * hundred offers, in the import format (one record per NDJSON line). Built from a seeded PRNG,
- * so every start serves the same catalogue and the printed sample requests stay valid.
+ * hundred offers, in the import format (one record per NDJSON line), and the repricers it starts
+ * with. Built from a seeded PRNG, so every start serves the same catalogue and the printed
+ * sample requests stay valid.
  */
+import { computePricing } from '../../lambdas/shared/domain/pricing.js';
+import { BUYABLE, DEFAULT_PRICE_STEP, targetPrice, type EngineOffer, type EngineRepricer, type Target } from '../../lambdas/shared/domain/repricing.js';
 
 export const DEMO_SELLER_ID = 'demo-seller';
 export const DEMO_PRODUCT_COUNT = 50;
@@ -266,4 +269,87 @@ export const sampleRepricerRequest = (): { product_code: string; preferred_price
   if (!chosen) throw new Error('The demo data has no product with a single connector');
   const priceCents = Math.round(chosen.retail_price * 100);
   return { product_code: chosen.code, preferred_price: cents(priceCents), preferred_profit: cents(Math.round(priceCents / 10)) };
+};
+
+/** The demo client's default connector: its offers are sold there, and its repricers are for it. */
+export const DEMO_CONNECTOR = 'amazon';
+export const DEMO_REPRICER_COUNT = 3;
+/** A fifth of the price as the preferred profit leaves a floor low enough to undercut most competitors. */
+const DEMO_PROFIT_SHARE = 0.2;
+
+export interface DemoRepricer {
+  /** The create-repricer body. */
+  readonly request: { readonly product_code: string; readonly preferred_price: number; readonly preferred_profit: number };
+  /** Its floor, as the API computes it. */
+  readonly minPrice: number;
+  readonly ownOffer: DemoOffer;
+  readonly competitors: readonly DemoOffer[];
+  /** Its first decision. */
+  readonly target: Target;
+}
+
+const engineOffer = (offer: DemoOffer): EngineOffer => ({
+  offer_id: offer.offer_id,
+  offer_price: offer.offer_price,
+  offer_status: offer.offer_status,
+  connector: DEMO_CONNECTOR,
+  own: offer.seller_id === DEMO_SELLER_ID,
+});
+
+/**
+ * The repricers `npm start` creates for the demo client: on the first products it sells on the
+ * default connector alone that have competitors, and whose first decision undercuts them (so
+ * it appears as a price change). The sample repricer's product is left free for the sample request.
+ */
+export const demoRepricers = (): DemoRepricer[] => {
+  const sample = sampleRepricerRequest().product_code;
+  const offers = demoRecords().flatMap((r) => (r.type === 'offer' ? [r.data] : []));
+  const chosen: DemoRepricer[] = [];
+  for (const item of demoProducts()) {
+    if (chosen.length === DEMO_REPRICER_COUNT) break;
+    const connectors = Object.keys(item.fee_estimates ?? {});
+    if (item.code === sample || (connectors.length > 0 && connectors.join() !== DEMO_CONNECTOR)) continue;
+    const ownOffer = offers.find((o) => o.product_code === item.code && o.seller_id === DEMO_SELLER_ID);
+    const competitors = offers.filter((o) => o.product_code === item.code && o.seller_id !== DEMO_SELLER_ID);
+    if (!ownOffer || competitors.length === 0) continue;
+    const priceCents = Math.round(item.retail_price * 100);
+    const request = { product_code: item.code, preferred_price: cents(priceCents), preferred_profit: cents(Math.round(priceCents * DEMO_PROFIT_SHARE)) };
+    const pricing = computePricing({
+      preferredPrice: request.preferred_price,
+      preferredProfit: request.preferred_profit,
+      minProfit: 0,
+      soh: item.soh,
+      feeEstimates: item.fee_estimates,
+      connectorUid: DEMO_CONNECTOR,
+    });
+    if (!pricing.ok) continue;
+    const repricer: EngineRepricer = { enabled: true, min_price: pricing.value.minPrice, preferred_price: request.preferred_price, connector: DEMO_CONNECTOR };
+    const target = targetPrice(repricer, [ownOffer, ...competitors].map(engineOffer), DEFAULT_PRICE_STEP);
+    if (target?.reason !== 'undercut' || target.price === ownOffer.offer_price) continue;
+    chosen.push({ request, minPrice: pricing.value.minPrice, ownOffer, competitors, target });
+  }
+  if (chosen.length < DEMO_REPRICER_COUNT) throw new Error(`The demo data has only ${chosen.length} products a repricer would undercut on`);
+  return chosen;
+};
+
+/**
+ * The walk-through's import (docs/examples/competitor-price.ndjson): the cheapest competitor of
+ * a demo repricer's product lowers its price halfway to the repricer's floor, so the repricer
+ * undercuts it again, still above the floor.
+ */
+export const demoCompetitorPriceDrop = (): { readonly repricer: DemoRepricer; readonly line: DemoRecord; readonly expected: Target } => {
+  const step = Math.round(DEFAULT_PRICE_STEP * 100);
+  for (const repricer of demoRepricers()) {
+    const buyable = repricer.competitors.filter((o) => o.offer_status === BUYABLE);
+    const lowest = [...buyable].sort((a, b) => a.offer_price - b.offer_price || (a.offer_id < b.offer_id ? -1 : 1))[0];
+    if (!lowest) continue;
+    const floorCents = Math.ceil(Math.round(repricer.minPrice * 100) / step) * step;
+    const dropped = Math.floor((Math.round(lowest.offer_price * 100) + floorCents) / 2);
+    const offer: DemoOffer = { ...lowest, offer_price: cents(dropped), winning: true, winning_price: cents(dropped) };
+    const engine: EngineRepricer = { enabled: true, min_price: repricer.minPrice, preferred_price: repricer.request.preferred_price, connector: DEMO_CONNECTOR };
+    const others = repricer.competitors.filter((o) => o.offer_id !== lowest.offer_id);
+    const expected = targetPrice(engine, [repricer.ownOffer, ...others, offer].map(engineOffer), DEFAULT_PRICE_STEP);
+    if (expected?.reason === 'undercut' && expected.price < repricer.target.price) return { repricer, line: { type: 'offer', data: offer }, expected };
+  }
+  throw new Error('No demo repricer can be undercut again above its floor');
 };

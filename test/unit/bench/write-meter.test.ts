@@ -1,7 +1,7 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { itemSize } from '../../../lib/bench/capacity-model.js';
 import { keyOf, nativeImage } from '../../../lib/bench/stream-images.js';
-import { WriteMeter } from '../../../lib/bench/write-meter.js';
+import { tallyOf, WriteMeter } from '../../../lib/bench/write-meter.js';
 import { workloadCost, oldWorkloadCost } from '../../../lib/bench/workload.js';
 
 const record = (pk: string, sk: string, oldImage?: Record<string, unknown>, newImage?: Record<string, unknown>): DynamoDBRecord => ({
@@ -51,6 +51,40 @@ describe('WriteMeter', () => {
     meter.noteTransaction([keyOf({ pk: 'T#c#RLN#id#b', sk: '-' })]);
     const tally = meter.end();
     expect(tally.byKind.repricerNode).toMatchObject({ writes: 2, transactional: 1, table: 3 });
+  });
+
+  it('tells the repricing evaluator\'s items and the price-change lists\' items from the offers\'', () => {
+    const meter = new WriteMeter();
+    meter.begin();
+    const item = (pk: string, sk: string, entity: string) => record(pk, sk, undefined, { pk: { S: pk }, sk: { S: sk }, entity: { S: entity } });
+    meter.onRecords([
+      item('T#c#PC#P-1', 'PC#1#o#00000001', 'priceChange'),
+      item('T#c#P#P-1', 'DECISION#1#o', 'repricerDecision'),
+      item('T#c#CL#undercut', '00000001', 'priceChangeListing'),
+      item('T#c#PS=P-1#PCL#1|undercut', '00000001', 'productPriceChangeListing'),
+      item('T#c#CLN#id#b', '-', 'rankNode'),
+      item('T#c#PS=P-1#PCLN#id#c', '-', 'rankNode'),
+      item('T#c#OLN#price#b', '-', 'rankNode'),
+    ]);
+    const { byKind } = meter.end();
+    expect(Object.fromEntries(Object.entries(byKind).map(([kind, units]) => [kind, units.writes]))).toEqual({
+      priceChange: 1,
+      decision: 1,
+      priceChangeListing: 2,
+      priceChangeNode: 2,
+      offerNode: 1,
+    });
+  });
+
+  it('splits a tally by item kind: the kinds named, or all the others', () => {
+    const meter = new WriteMeter();
+    meter.begin();
+    const item = (pk: string, entity: string, bytes: number) =>
+      record(pk, 's', undefined, { pk: { S: pk }, sk: { S: 's' }, entity: { S: entity }, r: { B: Buffer.alloc(bytes).toString('base64') } });
+    meter.onRecords([item('T#c#PC#P', 'priceChange', 1500), item('T#c#P#P', 'repricerDecision', 10), item('T#c#P#P', 'offer', 10)]);
+    const tally = meter.end();
+    expect(tallyOf(tally, ['priceChange', 'decision'])).toMatchObject({ writes: 2, table: 3, indexes: 0, total: 3 });
+    expect(tallyOf(tally, ['priceChange', 'decision'], true)).toMatchObject({ writes: 1, table: 1, total: 1, byKind: { offer: { writes: 1 } } });
   });
 
   it('counts nothing outside a measurement', () => {

@@ -1,5 +1,22 @@
-import { DEMO_CONNECTOR_TYPES, DEMO_PRODUCT_COUNT, DEMO_SELLER_ID, demoConnectorTypeRecords, demoRecords, sampleRepricerRequest, type DemoOffer, type DemoProduct } from '../../../lib/local/demo-data.js';
+import { readFileSync } from 'node:fs';
+import {
+  DEMO_CONNECTOR,
+  DEMO_CONNECTOR_TYPES,
+  DEMO_PRODUCT_COUNT,
+  DEMO_REPRICER_COUNT,
+  DEMO_SELLER_ID,
+  demoCompetitorPriceDrop,
+  demoConnectorTypeRecords,
+  demoRecords,
+  demoRepricers,
+  sampleRepricerRequest,
+  type DemoOffer,
+  type DemoProduct,
+} from '../../../lib/local/demo-data.js';
 import { validateImport } from '../../../lambdas/shared/domain/import-records.js';
+import { createRepricerBody } from '../../../lambdas/shared/domain/create-repricer.js';
+import { computePricing } from '../../../lambdas/shared/domain/pricing.js';
+import { decide, type EngineOffer } from '../../../lambdas/shared/domain/repricing.js';
 
 const records = demoRecords();
 const products = records.flatMap((r) => (r.type === 'product' ? [r.data] : [])) as DemoProduct[];
@@ -81,5 +98,70 @@ describe('sampleRepricerRequest', () => {
     expect(Object.keys(product?.fee_estimates ?? {})).toHaveLength(1);
     expect(sample.preferred_profit).toBeGreaterThan(0);
     expect(sample.preferred_profit).toBeLessThan(sample.preferred_price / 2);
+  });
+});
+
+/** The demo offers of a product as the engine sees them (every demo offer is on the default connector). */
+const engineOffers = (code: string, replaced?: DemoOffer): EngineOffer[] =>
+  offers
+    .filter((o) => o.product_code === code)
+    .map((o) => (replaced && o.offer_id === replaced.offer_id ? replaced : o))
+    .map((o) => ({ offer_id: o.offer_id, offer_price: o.offer_price, offer_status: o.offer_status, connector: DEMO_CONNECTOR, own: o.seller_id === DEMO_SELLER_ID }));
+
+describe('demoRepricers', () => {
+  const repricers = demoRepricers();
+  const boundsOf = (request: (typeof repricers)[number]['request']) => {
+    const item = products.find((p) => p.code === request.product_code)!;
+    const pricing = computePricing({ preferredPrice: request.preferred_price, preferredProfit: request.preferred_profit, minProfit: 0, soh: item.soh, feeEstimates: item.fee_estimates, connectorUid: DEMO_CONNECTOR });
+    if (!pricing.ok) throw new Error(pricing.reason);
+    return { enabled: true, min_price: pricing.value.minPrice, preferred_price: request.preferred_price, connector: DEMO_CONNECTOR };
+  };
+
+  it('are valid create bodies for distinct products sold on the default connector only, none the sample request\'s', () => {
+    expect(repricers).toHaveLength(DEMO_REPRICER_COUNT);
+    const codes = repricers.map((r) => r.request.product_code);
+    expect(new Set(codes).size).toBe(codes.length);
+    expect(codes).not.toContain(sampleRepricerRequest().product_code);
+    for (const { request } of repricers) {
+      expect(createRepricerBody.safeParse(request).success).toBe(true);
+      const fees = products.find((p) => p.code === request.product_code)?.fee_estimates;
+      expect(Object.keys(fees ?? {}).filter((uid) => uid !== DEMO_CONNECTOR)).toEqual([]);
+    }
+  });
+
+  it('each decides a first price change: the demo seller\'s offer undercuts a competitor of its product', () => {
+    for (const { request, target } of repricers) {
+      const all = engineOffers(request.product_code);
+      expect(all.some((o) => o.own)).toBe(true);
+      expect(all.some((o) => !o.own)).toBe(true);
+      const decisions = decide(boundsOf(request), all, 1, () => undefined);
+      expect(decisions).toHaveLength(1);
+      expect(decisions[0]).toMatchObject({ price: target.price, reason: 'undercut' });
+      expect(decisions[0]!.price).toBeLessThan(decisions[0]!.lowest!.price);
+    }
+  });
+});
+
+describe('demoCompetitorPriceDrop', () => {
+  const drop = demoCompetitorPriceDrop();
+  const offer = drop.line.data as DemoOffer;
+
+  it('lowers the price of a competitor of a demo repricer\'s product, and is what docs/examples/competitor-price.ndjson holds', () => {
+    const before = offers.find((o) => o.offer_id === offer.offer_id)!;
+    expect(before.seller_id).not.toBe(DEMO_SELLER_ID);
+    expect(before.product_code).toBe(drop.repricer.request.product_code);
+    expect(offer.offer_price).toBeLessThan(before.offer_price);
+    expect(validateImport([drop.line], 'catalogue').problems).toEqual([]);
+    const shipped = readFileSync(new URL('../../../docs/examples/competitor-price.ndjson', import.meta.url), 'utf8');
+    expect(shipped).toBe(`${JSON.stringify(drop.line)}\n`);
+  });
+
+  it('makes the repricer undercut it again, lower than its first decision and above its floor', () => {
+    const { repricer } = drop;
+    const bounds = { enabled: true, min_price: repricer.minPrice, preferred_price: repricer.request.preferred_price, connector: DEMO_CONNECTOR };
+    const [decision] = decide(bounds, engineOffers(repricer.request.product_code, offer), 1, () => repricer.target.price);
+    expect(decision).toMatchObject({ price: drop.expected.price, reason: 'undercut', lowest: { price: offer.offer_price, offerId: offer.offer_id } });
+    expect(decision!.price).toBeLessThan(repricer.target.price);
+    expect(decision!.price).toBeGreaterThanOrEqual(repricer.minPrice);
   });
 });
