@@ -6,6 +6,7 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { logger } from '../logger.js';
 import { bodyLimit } from './body-limit.js';
+import type { Problem } from './problem.js';
 import { problemErrorHandler } from './error-handler.js';
 import { createMetrics, requestObserver } from './observability.js';
 
@@ -15,6 +16,8 @@ export interface HttpHandlerOptions {
   readonly jsonBody?: boolean;
   /** The metrics dimension and log key; found in the route table by the event's resource when not given. */
   readonly route?: string;
+  /** A body that is not JSON, with its own size limit (`jsonBody` applies the 16 KiB one). */
+  readonly rawBody?: { readonly maxBytes: number; readonly tooLarge: Problem };
 }
 
 /**
@@ -31,5 +34,6 @@ export const httpHandler = (fn: ApiHandler, options: HttpHandlerOptions = {}) =>
     .use(problemErrorHandler())
     .use(httpHeaderNormalizer());
   if (options.jsonBody) chain.use(bodyLimit()).use(httpJsonBodyParser());
+  else if (options.rawBody) chain.use(bodyLimit(options.rawBody.maxBytes, options.rawBody.tooLarge));
   return chain.handler(fn);
 };
