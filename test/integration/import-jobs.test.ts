@@ -145,7 +145,7 @@ describe('POST /v1/imports', () => {
     const huge = await postImport(viaApi, 'offers', Buffer.alloc(5 * 1024 * 1024 + 1, 'x'));
 
     // Assert
-    expect(connector.body).toMatchObject({ status: 'failed', invalid: 1 });
+    expect(connector.body).toMatchObject({ status: 'failed', invalid: 1, errors: [{ line: 1, message: expect.stringContaining('connectors import') }] });
     expect(json.status).toBe(415);
     expect(untyped.status).toBe(400);
     expect(huge.status).toBe(413);
@@ -216,6 +216,40 @@ describe('GET /v1/imports', () => {
     expect(response.status).toBe(400);
     expect(response.body.errors[0]!.field).toBe('status');
   });
+});
+
+describe("the CLI's import", () => {
+  it('writes the same import records, with trigger_type cli, one per kind of line', async () => {
+    // Arrange
+    const { importRecords } = await import('../../lib/admin/import.js');
+    const lines = [productRecord('CLI-1'), ...offerLines(250, 'CLIJOB').map((data, i) => ({ type: 'offer', data: { ...data, product_code: i === 0 ? 'CLI-1' : data.product_code } }))];
+
+    // Act
+    const summary = await importRecords(lines, { username: viaCli[0], jobRecords: true });
+    await api.settle();
+    const listed = await api.request<{ imports: ImportJob[] }>('GET', '/v1/imports?_sort=id:DESC&_limit=2', { auth: viaCli });
+
+    // Assert
+    expect(summary).toMatchObject({ products: 1, offers: 250, unchangedOffers: 0 });
+    expect(listed.body.imports.map(({ import_type, trigger_type, status, total, processed, created }) => ({ import_type, trigger_type, status, total, processed, created }))).toEqual([
+      { import_type: 'offers', trigger_type: 'cli', status: 'completed', total: 250, processed: 250, created: 250 },
+      { import_type: 'products', trigger_type: 'cli', status: 'completed', total: 1, processed: 1, created: 1 },
+    ]);
+  }, 120_000);
+
+  it('records a file with a bad line as a failed import, with nothing written', async () => {
+    // Arrange
+    const { importRecords } = await import('../../lib/admin/import.js');
+
+    // Act
+    const outcome = importRecords([productRecord('CLI-BAD', { soh: 'many' })], { username: viaCli[0], jobRecords: true });
+
+    // Assert
+    await expect(outcome).rejects.toThrow(/line 1/);
+    const listed = await api.request<{ imports: ImportJob[] }>('GET', '/v1/imports?_sort=id:DESC&_limit=1', { auth: viaCli });
+    expect(listed.body.imports[0]).toMatchObject({ trigger_type: 'cli', status: 'failed', invalid: 1, errors: [{ line: 1 }] });
+    expect((await api.request('GET', '/v1/products/CLI-BAD', { auth: viaCli })).status).toBe(404);
+  }, 60_000);
 });
 
 describe('a worker that dies mid-job', () => {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { createRepricerBody, type CreateRepricerBody } from './create-repricer.js';
-import { schemaCheck, UnreadableLine, validateLines, type ImportProblem } from './import-records.js';
+import { CONNECTOR_IMPORT_COMMAND, schemaCheck, UnreadableLine, validateLines, type ImportProblem } from './import-records.js';
 import { DEFAULT_LIMIT, limitText, sortText, startText, type SortDirection } from './list-parameters.js';
 import { connectorUid, offerFields, productCode, productFields, timestamp, type ProductFields } from './records.js';
 
@@ -64,8 +64,17 @@ const LINE_RULES = {
 /** Validates every line of an import job with the CLI's schemas; repeated keys are bad lines too. */
 export const validateJobLines = <T extends ImportType>(type: T, inputs: readonly unknown[]): { records: ImportLine<T>[]; problems: ImportProblem[] } => {
   const rules = LINE_RULES[type] as unknown as { schema: z.ZodType<ImportLine<T>, unknown>; identity: (record: ImportLine<T>) => string | undefined };
-  return validateLines(inputs, (input) => schemaCheck(rules.schema, input), rules.identity);
+  return validateLines(
+    inputs,
+    (input) => (isConnectorTypeLine(input) ? { ok: false, message: CONNECTOR_TYPES_REFUSED } : schemaCheck(rules.schema, input)),
+    rules.identity,
+  );
 };
+
+/** A line in the CLI's wrapped form carrying a connector type: said plainly, not as schema errors. */
+const isConnectorTypeLine = (input: unknown): boolean =>
+  typeof input === 'object' && input !== null && (input as { type?: unknown }).type === 'connector_type' && 'data' in input;
+export const CONNECTOR_TYPES_REFUSED = `connector types are reference data shared by every client: only an operator loads them, with "${CONNECTOR_IMPORT_COMMAND}"`;
 
 /**
  * The lines of an NDJSON body, parsed: a line that is not JSON (or is empty) is an unreadable
