@@ -17,8 +17,9 @@ export const TRIGGER_TYPES = ['public_api', 'cli'] as const;
 
 /** The body limit of `POST /v1/imports` (API Gateway's own is 10 MB). */
 export const MAX_IMPORT_BODY_BYTES = 5 * 1024 * 1024;
-/** The record lists the first bad lines only, so it stays a small item. */
+/** The record lists the first bad lines only, each message cut short, so it stays a small item (a line of many unknown keys names them all). */
 export const MAX_LISTED_ERRORS = 100;
+export const MAX_ERROR_MESSAGE = 500;
 
 export const importError = z.strictObject({ line: z.int().min(0), message: z.string() });
 
@@ -99,7 +100,10 @@ export const invalidJobCounters = (total: number, problems: readonly ImportProbl
   return {
     total,
     invalid: badLines.size,
-    errors: [...problems].sort((a, b) => a.line - b.line).slice(0, MAX_LISTED_ERRORS),
+    errors: [...problems]
+      .sort((a, b) => a.line - b.line)
+      .slice(0, MAX_LISTED_ERRORS)
+      .map(({ line, message }) => ({ line, message: message.length > MAX_ERROR_MESSAGE ? `${message.slice(0, MAX_ERROR_MESSAGE - 1)}…` : message })),
   };
 };
 

@@ -1,4 +1,4 @@
-import { invalidJobCounters, MAX_LISTED_ERRORS, parseNdjson, planImportQuery, importQueryParameters, validateJobLines } from '../../../lambdas/shared/domain/import-jobs.js';
+import { invalidJobCounters, MAX_ERROR_MESSAGE, MAX_LISTED_ERRORS, parseNdjson, planImportQuery, importQueryParameters, validateJobLines } from '../../../lambdas/shared/domain/import-jobs.js';
 import { UnreadableLine } from '../../../lambdas/shared/domain/import-records.js';
 import { offerRecord, productRecord } from '../../support/fixtures.js';
 
@@ -69,6 +69,11 @@ describe('invalidJobCounters', () => {
     expect(counters.invalid).toBe(150);
     expect(counters.errors).toHaveLength(MAX_LISTED_ERRORS);
     expect(counters.errors[0]!.line).toBe(1);
+  });
+
+  it('cuts a long message short, so 100 of them fit in one item', () => {
+    const [error] = invalidJobCounters(1, [{ line: 1, message: 'x'.repeat(10_000) }]).errors;
+    expect(error!.message).toHaveLength(MAX_ERROR_MESSAGE);
   });
 });
 
