@@ -63,13 +63,15 @@ const importFile = async (args: string[]) => {
   try {
     const summary = await importRecords(records, {
       username: values.client,
+      jobRecords: true,
       onProgress: (done, total) => process.stderr.write(`\r  offers ${done}/${total}`),
     });
     process.stderr.write('\n');
     const rate = summary.seconds > 0 ? Math.round((summary.offers + summary.unchangedOffers) / summary.seconds) : 0;
     process.stdout.write(
       `Imported for ${values.client}: ${summary.products} products and ` +
-        `${summary.offers} offers written (${summary.unchangedOffers} offers unchanged) in ${summary.seconds.toFixed(1)} s, ${rate} offers/s\n`,
+        `${summary.offers} offers written (${summary.unchangedOffers} offers unchanged) in ${summary.seconds.toFixed(1)} s, ${rate} offers/s\n` +
+        `Import records: ${summary.jobs.map((job) => `${job.import_type} ${job.id}`).join(', ') || 'none'} (GET /v1/imports/{id})\n`,
     );
   } catch (error) {
     if (error instanceof ImportValidationError) {

@@ -115,11 +115,14 @@ export class RepricerStack extends Stack {
         { name: 'ChangeForwarder', function: this.changes.forwarder.function },
         { name: 'ListMaintainer', function: this.changes.maintainer.function },
         { name: 'RepricingEvaluator', function: this.changes.evaluator.function },
+        { name: 'ImportWorker', function: this.changes.importWorker.function },
       ],
       queues: [
         { name: 'ListChangesDeadLetters', queue: this.changes.lists.deadLetters, kind: 'deadLetters' },
         { name: 'RepricingDeadLetters', queue: this.changes.repricing.deadLetters, kind: 'deadLetters' },
         { name: 'StreamFailures', queue: this.changes.streamFailures, kind: 'deadLetters' },
+        // No age alarm on the import queue: a tenant's next job waits, by design, while its current one runs.
+        { name: 'ImportDeadLetters', queue: this.changes.imports.deadLetters, kind: 'deadLetters' },
         { name: 'ListChanges', queue: this.changes.lists.queue, kind: 'work' },
         { name: 'Repricing', queue: this.changes.repricing.queue, kind: 'work' },
       ],

@@ -9,4 +9,10 @@ const required = (name: string): string => {
   return value;
 };
 
-export const handler = traced(forwardChanges({ lists: sqsSender(required('LIST_QUEUE_URL')), repricing: sqsSender(required('REPRICING_QUEUE_URL')) }));
+export const handler = traced(
+  forwardChanges({
+    lists: sqsSender(required('LIST_QUEUE_URL')),
+    repricing: sqsSender(required('REPRICING_QUEUE_URL')),
+    imports: sqsSender(required('IMPORT_QUEUE_URL')),
+  }),
+);

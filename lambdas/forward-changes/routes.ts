@@ -1,4 +1,5 @@
 import type { StreamChange } from '../shared/data/change-records.js';
+import type { ImportJobMessage } from '../shared/events/import-jobs.js';
 import type { ListChangesMessage, RepricingMessage } from '../shared/events/list-changes.js';
 
 /**
@@ -71,4 +72,14 @@ export const repricingRoute: ChangeRoute<{ clientId: string; products: Set<strin
   messages: (work): RepricingMessage[] => chunk([...work.products]).map((products) => ({ clientId: work.clientId, products })),
 };
 
-export const CHANGE_ROUTES: readonly RouteStarter[] = [defineRoute(listsRoute), defineRoute(repricingRoute)];
+/** To the import worker: jobs that were just created `pending` (their later progress is the worker's own). */
+export const importsRoute: ChangeRoute<{ clientId: string; ids: number[] }> = {
+  queue: 'imports',
+  start: (clientId) => ({ clientId, ids: [] }),
+  add: (work, change) => {
+    if (change.kind === 'import' && change.after === 'pending' && change.before === undefined) work.ids.push(change.id);
+  },
+  messages: (work): ImportJobMessage[] => work.ids.map((importId) => ({ clientId: work.clientId, importId })),
+};
+
+export const CHANGE_ROUTES: readonly RouteStarter[] = [defineRoute(listsRoute), defineRoute(repricingRoute), defineRoute(importsRoute)];

@@ -3,8 +3,15 @@ import { createInterface } from 'node:readline';
 import { getClient } from '../../lambdas/shared/data/clients.js';
 import { upsertConnectorTypes } from '../../lambdas/shared/data/connectors.js';
 import { upsertOffers, type OfferInput } from '../../lambdas/shared/data/offers-write.js';
-import { getProducts, upsertProducts } from '../../lambdas/shared/data/products.js';
+import { upsertProducts } from '../../lambdas/shared/data/products.js';
+import { CHUNK_LINES, offerReferenceProblems, type ImportOwner } from '../../lambdas/shared/data/import-writes.js';
+import { runImportJob } from '../../lambdas/shared/data/import-runner.js';
+import { createImportJob, finishImportJob, getImportJob, reserveImportId } from '../../lambdas/shared/data/imports.js';
+import { invalidJobCounters, type ImportJob } from '../../lambdas/shared/domain/import-jobs.js';
 import { UnreadableLine, validateImport, type ImportProblem } from '../../lambdas/shared/domain/import-records.js';
+
+/** Offers written per call of the offer writer: the chunk of import jobs, large enough to share rank-directory writes. */
+const OFFER_CHUNK = CHUNK_LINES.offers;
 
 export type { ImportRecord } from '../../lambdas/shared/domain/import-records.js';
 
@@ -20,22 +27,72 @@ export interface ImportSummary {
   readonly offers: number;
   readonly unchangedOffers: number;
   readonly seconds: number;
+  /** The import records written (`jobRecords`): one per kind of line in the file, products first. */
+  readonly jobs: readonly ImportJob[];
 }
 
 export interface ImportOptions {
   readonly username: string;
   /** Called after each chunk of offers with the number of offers processed so far. */
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * Writes import records (`trigger_type: cli`), as `GET /v1/imports` lists them, and counts
+   * each chunk in them as the API's worker does (the CLI's command does; benchmarks that
+   * measure what one offer change writes do not).
+   */
+  readonly jobRecords?: boolean;
 }
-
-/** Offers written per call of the offer writer: large enough to share rank-directory writes. */
-const OFFER_CHUNK = 200;
 
 export interface ConnectorImportSummary {
   readonly connectorTypes: number;
   readonly unchangedConnectorTypes: number;
   readonly seconds: number;
 }
+
+const now = () => new Date().toISOString();
+
+/** Records a CLI import that failed validation: nothing was written, each bad line listed. */
+const recordInvalidImport = async (clientId: string, owner: ImportOwnerFields, inputs: readonly unknown[], problems: readonly ImportProblem[]) => {
+  const hasOffers = inputs.some((input) => (input as { type?: unknown } | null)?.type === 'offer');
+  const { id, at } = await reserveImportId();
+  return createImportJob(clientId, {
+    id,
+    at,
+    importType: hasOffers ? 'offers' : 'products',
+    trigger: 'cli',
+    total: inputs.length,
+    status: 'failed',
+    owner,
+    problems: invalidJobCounters(inputs.length, problems),
+  });
+};
+
+type ImportOwnerFields = { readonly sellerId: string; readonly defaultConnector: string };
+
+/** Runs one kind of line as a CLI import job: the worker's chunked writes and counters. */
+const runAsJob = async (owner: ImportOwner, importType: 'products' | 'offers', lines: readonly unknown[], onProgress?: (job: ImportJob) => void) => {
+  const { id, at } = await reserveImportId();
+  await createImportJob(owner.clientId, {
+    id,
+    at,
+    importType,
+    trigger: 'cli',
+    total: lines.length,
+    status: 'running',
+    owner: { sellerId: owner.sellerId, defaultConnector: owner.defaultConnector },
+  });
+  const job = await getImportJob(owner.clientId, id);
+  if (!job) throw new Error(`Import ${id} vanished`);
+  try {
+    return (await runImportJob(owner, job, lines, onProgress ? { onProgress } : {})).record;
+  } catch (error) {
+    // No worker will resume a CLI import: it ends failed, at the line it could not get past.
+    const current = await getImportJob(owner.clientId, id);
+    const line = (current?.record.processed ?? 0) + 1;
+    await finishImportJob(owner.clientId, id, { status: 'failed', errors: [{ line, message: `The import stopped: ${(error as Error).message}` }] }, now());
+    throw error;
+  }
+};
 
 /**
  * Loads one client's catalogue, products and offers: validates everything first and writes
@@ -49,18 +106,31 @@ export const importRecords = async (inputs: readonly unknown[], options: ImportO
   const { records, problems } = validateImport(inputs, 'catalogue');
 
   const fileProducts = new Set(records.flatMap((r) => (r.type === 'product' ? [r.data.code] : [])));
-  const referenced = records.flatMap((r, i) => (r.type === 'offer' && !fileProducts.has(r.data.product_code) ? [{ code: r.data.product_code, line: i + 1 }] : []));
-  if (referenced.length > 0) {
-    const known = await getProducts(client.clientId, referenced.map((r) => r.code));
-    for (const { code, line } of referenced) {
-      if (!known.has(code)) problems.push({ line, message: `offer names product_code "${code}", which is neither in the file nor loaded` });
-    }
-  }
-  if (problems.length > 0) throw new ImportValidationError(problems.sort((a, b) => a.line - b.line));
-
-  const products = await upsertProducts(client.clientId, records.flatMap((r) => (r.type === 'product' ? [r.data] : [])));
-  const offers: OfferInput[] = records.flatMap((r) => (r.type === 'offer' ? [r.data] : []));
+  const referenced = records.flatMap((r, i) => (r.type === 'offer' ? [{ productCode: r.data.product_code, line: i + 1 }] : []));
+  problems.push(...(await offerReferenceProblems(client.clientId, referenced, fileProducts)));
   const owner = { clientId: client.clientId, sellerId: client.sellerId, defaultConnector: client.defaultConnector };
+  if (problems.length > 0) {
+    if (options.jobRecords) await recordInvalidImport(client.clientId, owner, inputs, problems);
+    throw new ImportValidationError(problems.sort((a, b) => a.line - b.line));
+  }
+
+  const productLines = records.flatMap((r) => (r.type === 'product' ? [r.data] : []));
+  const offers: OfferInput[] = records.flatMap((r) => (r.type === 'offer' ? [r.data] : []));
+  if (options.jobRecords) {
+    const jobs: ImportJob[] = [];
+    if (productLines.length > 0) jobs.push(await runAsJob(owner, 'products', productLines));
+    if (offers.length > 0) jobs.push(await runAsJob(owner, 'offers', offers, (job) => options.onProgress?.(job.processed, job.total)));
+    const [productJob, offerJob] = [jobs.find((j) => j.import_type === 'products'), jobs.find((j) => j.import_type === 'offers')];
+    return {
+      products: (productJob?.created ?? 0) + (productJob?.updated ?? 0),
+      offers: (offerJob?.created ?? 0) + (offerJob?.updated ?? 0),
+      unchangedOffers: offerJob?.skipped ?? 0,
+      seconds: (performance.now() - started) / 1000,
+      jobs,
+    };
+  }
+
+  const products = await upsertProducts(client.clientId, productLines);
   let written = 0;
   let unchanged = 0;
   for (let i = 0; i < offers.length; i += OFFER_CHUNK) {
@@ -69,7 +139,7 @@ export const importRecords = async (inputs: readonly unknown[], options: ImportO
     unchanged += summary.unchanged;
     options.onProgress?.(Math.min(i + OFFER_CHUNK, offers.length), offers.length);
   }
-  return { products, offers: written, unchangedOffers: unchanged, seconds: (performance.now() - started) / 1000 };
+  return { products, offers: written, unchangedOffers: unchanged, seconds: (performance.now() - started) / 1000, jobs: [] };
 };
 
 /**

@@ -5,6 +5,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { MAX_IMPORT_ATTEMPTS } from '../../lambdas/shared/events/import-jobs.js';
 import { TABLE_NAME_ENV } from '../table-schema.js';
 import { ApiFunction } from './api-function.js';
 import { grantTableAccess, TABLE_GRANTS, type TableGrant } from './table-access.js';
@@ -30,6 +31,28 @@ export const CHANGE_HANDLERS = {
   streamEntities: ['offer', 'product', 'repricerSlot', 'priceChange', 'rebuildRequest'],
 } as const;
 
+/**
+ * The import worker: one job per message (a job can take minutes), one job at a time per
+ * tenant. Its queue redelivers a job one more time than the worker attempts it, so the last
+ * delivery can fail the job visibly (lambdas/shared/events/import-jobs.ts).
+ */
+export const IMPORT_WORKER = {
+  entry: 'lambdas/process-imports/handler.ts',
+  batchSize: 1,
+  /** Lambda's maximum: a 5 MB body of offers takes well under a minute, and a killed run resumes. */
+  timeout: Duration.minutes(15),
+  memoryMb: 1024,
+  maxReceiveCount: MAX_IMPORT_ATTEMPTS + 1,
+  /**
+   * Longer than the timeout so a job is never handed out twice at once, but not Lambda's
+   * advised six times: a worker killed by its timeout should resume within minutes, and with
+   * one message per batch there is no batch that throttling could keep waiting.
+   */
+  visibilityTimeout: Duration.minutes(20),
+  /** Only a job created `pending` queues itself: its progress updates never wake the forwarder. */
+  streamFilter: { dynamodb: { NewImage: { entity: { S: ['import'] }, record: { M: { status: { S: ['pending'] } } } } } },
+} as const;
+
 export interface ChangeHandlersProps {
   readonly projectRoot: string;
   readonly table: ITable;
@@ -45,7 +68,12 @@ class FifoWork extends Construct {
   readonly queue: Queue;
   readonly deadLetters: Queue;
 
-  constructor(scope: Construct, id: string) {
+  constructor(
+    scope: Construct,
+    id: string,
+    // Six times the consumer's timeout, as Lambda advises, so a slow batch is not handed out twice.
+    { visibilityTimeout = Duration.seconds(CHANGE_HANDLERS.consumerTimeout.toSeconds() * 6), maxReceiveCount = CHANGE_HANDLERS.maxReceiveCount as number } = {},
+  ) {
     super(scope, id);
     this.deadLetters = new Queue(this, 'DeadLetters', {
       fifo: true,
@@ -56,11 +84,10 @@ class FifoWork extends Construct {
     });
     this.queue = new Queue(this, 'Queue', {
       fifo: true,
-      // Six times the consumer's timeout, as Lambda advises, so a slow batch is not handed out twice.
-      visibilityTimeout: Duration.seconds(CHANGE_HANDLERS.consumerTimeout.toSeconds() * 6),
+      visibilityTimeout,
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: CHANGE_HANDLERS.maxReceiveCount },
+      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount },
       removalPolicy: RemovalPolicy.DESTROY,
     });
   }
@@ -74,16 +101,19 @@ class FifoWork extends Construct {
 export class ChangeHandlers extends Construct {
   readonly lists: FifoWork;
   readonly repricing: FifoWork;
+  readonly imports: FifoWork;
   readonly streamFailures: Queue;
   readonly forwarder: ApiFunction;
   readonly maintainer: ApiFunction;
   readonly evaluator: ApiFunction;
+  readonly importWorker: ApiFunction;
 
   constructor(scope: Construct, id: string, props: ChangeHandlersProps) {
     super(scope, id);
     const shared = { projectRoot: props.projectRoot, removalPolicy: props.removalPolicy, logRetention: props.logRetention, logLevel: props.logLevel };
     this.lists = new FifoWork(this, 'ListChanges');
     this.repricing = new FifoWork(this, 'Repricing');
+    this.imports = new FifoWork(this, 'Imports', { visibilityTimeout: IMPORT_WORKER.visibilityTimeout, maxReceiveCount: IMPORT_WORKER.maxReceiveCount });
     this.streamFailures = new Queue(this, 'StreamFailures', {
       retentionPeriod: Duration.days(14),
       encryption: QueueEncryption.SQS_MANAGED,
@@ -99,11 +129,12 @@ export class ChangeHandlers extends Construct {
       ...shared,
       entry: CHANGE_HANDLERS.forwarderEntry,
       description: 'the change-stream forwarder',
-      environment: { LIST_QUEUE_URL: this.lists.queue.queueUrl, REPRICING_QUEUE_URL: this.repricing.queue.queueUrl },
+      environment: { LIST_QUEUE_URL: this.lists.queue.queueUrl, REPRICING_QUEUE_URL: this.repricing.queue.queueUrl, IMPORT_QUEUE_URL: this.imports.queue.queueUrl },
     });
     props.table.grantStreamRead(this.forwarder.role);
     this.lists.queue.grantSendMessages(this.forwarder.role);
     this.repricing.queue.grantSendMessages(this.forwarder.role);
+    this.imports.queue.grantSendMessages(this.forwarder.role);
     this.forwarder.function.addEventSource(
       new DynamoEventSource(props.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
@@ -112,28 +143,48 @@ export class ChangeHandlers extends Construct {
         bisectBatchOnError: true,
         reportBatchItemFailures: true,
         onFailure: new SqsDlq(this.streamFailures),
-        filters: (['NewImage', 'OldImage'] as const).map((image) =>
-          FilterCriteria.filter({ dynamodb: { [image]: { entity: { S: FilterRule.or(...CHANGE_HANDLERS.streamEntities) } } } }),
-        ),
+        filters: [
+          ...(['NewImage', 'OldImage'] as const).map((image) =>
+            FilterCriteria.filter({ dynamodb: { [image]: { entity: { S: FilterRule.or(...CHANGE_HANDLERS.streamEntities) } } } }),
+          ),
+          FilterCriteria.filter(IMPORT_WORKER.streamFilter),
+        ],
       }),
     );
 
-    const consumer = (consumerId: string, entry: string, description: string, work: FifoWork, grant: TableGrant, environment: Record<string, string> = {}) => {
+    const consumer = (
+      consumerId: string,
+      entry: string,
+      description: string,
+      work: FifoWork,
+      grant: TableGrant,
+      environment: Record<string, string> = {},
+      sizing: { timeout: Duration; memorySize: number; batchSize: number } = {
+        timeout: CHANGE_HANDLERS.consumerTimeout,
+        memorySize: CHANGE_HANDLERS.consumerMemoryMb,
+        batchSize: CHANGE_HANDLERS.queueBatchSize,
+      },
+    ) => {
       const fn = new ApiFunction(this, consumerId, {
         ...shared,
         entry,
         description,
         environment: { [TABLE_NAME_ENV]: props.table.tableName, ...environment },
-        timeout: CHANGE_HANDLERS.consumerTimeout,
-        memorySize: CHANGE_HANDLERS.consumerMemoryMb,
+        timeout: sizing.timeout,
+        memorySize: sizing.memorySize,
       });
       grantTableAccess(fn.role, props.table, grant);
-      fn.function.addEventSource(new SqsEventSource(work.queue, { batchSize: CHANGE_HANDLERS.queueBatchSize, reportBatchItemFailures: true }));
+      fn.function.addEventSource(new SqsEventSource(work.queue, { batchSize: sizing.batchSize, reportBatchItemFailures: true }));
       return fn;
     };
     this.maintainer = consumer('Maintainer', CHANGE_HANDLERS.maintainerEntry, 'the list maintainer (offer and price-change listings and counts)', this.lists, TABLE_GRANTS.maintainer);
     this.evaluator = consumer('Evaluator', CHANGE_HANDLERS.evaluatorEntry, 'the repricing evaluator', this.repricing, TABLE_GRANTS.evaluator, {
       PRICE_CHANGE_RETENTION_DAYS: props.priceChangeRetentionDays,
+    });
+    this.importWorker = consumer('ImportWorker', IMPORT_WORKER.entry, 'the import worker (import jobs of POST /v1/imports)', this.imports, TABLE_GRANTS.importWorker, {}, {
+      timeout: IMPORT_WORKER.timeout,
+      memorySize: IMPORT_WORKER.memoryMb,
+      batchSize: IMPORT_WORKER.batchSize,
     });
   }
 }

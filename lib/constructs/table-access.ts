@@ -47,6 +47,11 @@ export const TABLE_GRANTS = {
   maintainer: { read: [tenant], write: [tenant], batchWrite: true },
   /** The repricing evaluator: a tenant's products and decisions, connector price steps, price-change ids. */
   evaluator: { read: [tenant, connector, counter], write: [tenant, counter] },
+  /**
+   * The import worker: a tenant's jobs, bodies, products, offers and repricers; connector types
+   * for repricers; ids. No client items: what it needs of the client is in the job.
+   */
+  importWorker: { read: [tenant, connector, counter], write: [tenant, counter], batchWrite: true },
 } as const satisfies Record<string, TableGrant>;
 
 /** Index ARNs listed by name, so no policy holds an `index/*` wildcard. */

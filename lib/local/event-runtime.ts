@@ -1,7 +1,7 @@
 /**
  * The event-driven half of the stack, run locally with the same handlers: the table's change
  * stream drives the forwarder (like Lambda's DynamoDB event source mapping) and the forwarder's
- * messages drive the list maintainer and the repricing evaluator (like Lambda's SQS FIFO event
+ * messages drive the list maintainer, the repricing evaluator and the import worker (like Lambda's SQS FIFO event
  * source mapping), with the batch sizes and retry limits the stack deploys
  * (lib/constructs/change-handlers.ts).
  */
@@ -9,8 +9,9 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { forwardChanges } from '../../lambdas/forward-changes/forward.js';
 import { handler as evaluateRepricers } from '../../lambdas/evaluate-repricers/handler.js';
 import { handler as maintainLists } from '../../lambdas/maintain-lists/handler.js';
+import { handler as processImports } from '../../lambdas/process-imports/handler.js';
 import type { QueueSender } from '../../lambdas/shared/queue/sender.js';
-import { CHANGE_HANDLERS } from '../constructs/change-handlers.js';
+import { CHANGE_HANDLERS, IMPORT_WORKER } from '../constructs/change-handlers.js';
 import { createLocalFifoQueue, MAX_SEND_ENTRIES, type DeadLetter, type LocalFifoQueue, type QueueHandler } from './fifo-queue.js';
 import type { StartingPosition } from './shard-reader.js';
 import { startStreamPoller } from './stream-poller.js';
@@ -74,12 +75,17 @@ const invoking =
 
 export const startEventRuntime = async (options: EventRuntimeOptions): Promise<EventRuntime> => {
   const streamFailures: { records: readonly DynamoDBRecord[]; error: Error }[] = [];
-  const queue = (name: string, handler: QueueHandler, functionName: string) =>
+  const queue = (
+    name: string,
+    handler: QueueHandler,
+    functionName: string,
+    { batchSize, maxReceiveCount }: { batchSize: number; maxReceiveCount: number } = { batchSize: CHANGE_HANDLERS.queueBatchSize, maxReceiveCount: CHANGE_HANDLERS.maxReceiveCount },
+  ) =>
     createLocalFifoQueue({
       name,
       handler: invoking(options, functionName, handler),
-      batchSize: CHANGE_HANDLERS.queueBatchSize,
-      maxReceiveCount: CHANGE_HANDLERS.maxReceiveCount,
+      batchSize,
+      maxReceiveCount,
       functionName,
       ...(options.onError ? { onError: options.onError } : {}),
     });
@@ -87,6 +93,7 @@ export const startEventRuntime = async (options: EventRuntimeOptions): Promise<E
   const byName = {
     lists: queue('list-changes.fifo', maintainLists, 'list-maintainer'),
     repricing: queue('repricing.fifo', evaluateRepricers, 'repricing-evaluator'),
+    imports: queue('imports.fifo', processImports, 'import-worker', { batchSize: IMPORT_WORKER.batchSize, maxReceiveCount: IMPORT_WORKER.maxReceiveCount }),
   };
   const queues = Object.values(byName);
   const forward = invoking(options, 'change-forwarder', forwardChanges(Object.fromEntries(Object.entries(byName).map(([name, q]) => [name, localSender(q)]))));

@@ -23,10 +23,11 @@ import {
 } from './api-event.js';
 
 /**
- * Bodies over 16 KiB still reach the handler, which answers 413 as on AWS; this larger cap only
- * keeps a runaway upload from filling the server's memory.
+ * API Gateway's payload limit (10 MB): bodies over a route's own limit (16 KiB, or 5 MB for
+ * imports) still reach the handler, which answers 413 as on AWS; this cap only keeps a runaway
+ * upload from filling the server's memory.
  */
-export const MAX_READ_BYTES = 1024 * 1024;
+export const MAX_READ_BYTES = 10 * 1024 * 1024;
 /**
  * The deployed functions' timeout (10 s, the authorizer's included), as Middy reads it from the
  * context (FUNCTION_TIMEOUT_SECONDS of lib/constructs/api-function.ts, not imported here so

@@ -105,7 +105,7 @@ const operation = (route: RouteDefinition): JsonSchema => {
           requestBody: {
             description: spec.requestBody.description,
             required: true,
-            content: { [JSON_MEDIA_TYPE]: { schema: bodySchema(spec.requestBody), example: spec.requestBody.example } },
+            content: { [spec.requestBody.mediaType ?? JSON_MEDIA_TYPE]: { schema: bodySchema(spec.requestBody), example: spec.requestBody.example } },
           },
         }
       : {}),
@@ -142,6 +142,7 @@ const TAGS = [
   { name: 'Offers', description: 'Marketplace offers on the client\'s products, with competitiveness data.' },
   { name: 'Products', description: 'The client\'s products.' },
   { name: 'Price changes', description: 'The decisions of the client\'s repricers: the price each wants for an offer, and why.' },
+  { name: 'Imports', description: 'Import jobs: products, offers and repricers loaded from NDJSON, processed asynchronously.' },
   { name: 'Documentation', description: 'This document.' },
 ];
 

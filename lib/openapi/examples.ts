@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { createRepricerBody, type CreateRepricerBody } from '../../lambdas/shared/domain/create-repricer.js';
 import { computePricing } from '../../lambdas/shared/domain/pricing.js';
+import type { ImportJob } from '../../lambdas/shared/domain/import-jobs.js';
 import type { ConnectorType, Offer, OffersPage, PriceChange, Product, Repricer } from '../../lambdas/shared/domain/records.js';
 import { conflict, unprocessable, validationFailed } from '../../lambdas/shared/http/errors.js';
 import { repricerNotFound } from '../../lambdas/shared/http/not-found.js';
@@ -162,6 +163,48 @@ export const priceChangeExample: PriceChange = {
 };
 
 export const priceChangesPageExample = { meta: { total: 12, limit: 1, start: 0 }, price_changes: [priceChangeExample] };
+
+export const importJobExample: ImportJob = {
+  id: 4,
+  uid: '0d3f5b0e-7c1a-4c39-9a55-3e0f1f6f2b1d',
+  import_type: 'offers',
+  status: 'completed',
+  trigger_type: 'public_api',
+  total: 3,
+  processed: 3,
+  created: 2,
+  updated: 0,
+  skipped: 1,
+  invalid: 0,
+  errors: [],
+  start_time: '2026-11-22T10:15:31.020Z',
+  end_time: '2026-11-22T10:15:31.480Z',
+  created_at: '2026-11-22T10:15:30.123Z',
+  updated_at: '2026-11-22T10:15:31.480Z',
+};
+
+export const failedImportJobExample: ImportJob = {
+  ...importJobExample,
+  id: 5,
+  uid: '6a2c1f4e-2b7d-4d0a-8f6e-9b1c3d5e7f90',
+  status: 'failed',
+  processed: 0,
+  created: 0,
+  skipped: 0,
+  invalid: 1,
+  errors: [{ line: 2, message: 'offer_price: Invalid input: expected number, received string' }],
+  start_time: '2026-11-22T10:16:02.000Z',
+  end_time: '2026-11-22T10:16:02.000Z',
+  created_at: '2026-11-22T10:16:02.000Z',
+  updated_at: '2026-11-22T10:16:02.000Z',
+};
+
+export const importsPageExample = { meta: { total: 2, limit: 100, start: 0 }, imports: [importJobExample, failedImportJobExample] };
+
+export const importBodyExample = [
+  '{"offer_id":"OFR-000031","product_code":"DEMO-001","offer_price":47.5,"offer_status":"buyable","stock_status":"in_stock","competitiveness":"high","total_competitors":3,"winning":false,"winning_delivery":false,"winning_price":46.99,"rating_avg":4.6,"rating_count":"312","seller_id":"seller-77","seller_name":"Kettle World","url":"https://marketplace.example/offers/OFR-000031","last_seen_at":null}',
+  '',
+].join('\n');
 
 /** A 400 as `schema` answers `input`, with zod's own messages. */
 export const validationExample = (schema: z.ZodType, input: unknown, detail?: string): Problem => {

@@ -6,12 +6,17 @@ import { priceChangeQueryParameters, repricerPriceChangeQueryParameters } from '
 import { offerRecord, productRecord, repricerRecord } from '../../lambdas/shared/domain/records.js';
 import { repricerQueryParameters } from '../../lambdas/shared/domain/repricer-query.js';
 import { updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.js';
-import { offerNotFound, productNotFound } from '../../lambdas/shared/http/not-found.js';
+import { importNotFound, offerNotFound, productNotFound } from '../../lambdas/shared/http/not-found.js';
+import { createImportParameters, importJobRecord, importQueryParameters } from '../../lambdas/shared/domain/import-jobs.js';
+import { IMPORT_TOO_LARGE, NOT_NDJSON } from '../../lambdas/shared/http/import-problems.js';
 import { conflict, HttpProblem, notFound } from '../../lambdas/shared/http/errors.js';
 import { ifMatchOf } from '../../lambdas/shared/http/preconditions.js';
 import type { Problem } from '../../lambdas/shared/http/problem.js';
 import {
   createRepricerExample,
+  importBodyExample,
+  importJobExample,
+  importsPageExample,
   offerExample,
   offersPageExample,
   priceChangesPageExample,
@@ -45,7 +50,7 @@ export interface ParameterSpec {
 }
 
 export interface OperationSpec {
-  readonly tag: 'Repricers' | 'Offers' | 'Products' | 'Price changes' | 'Documentation';
+  readonly tag: 'Repricers' | 'Offers' | 'Products' | 'Price changes' | 'Imports' | 'Documentation';
   readonly summary: string;
   readonly description: string;
   /** One entry per `{name}` of the route's path. */
@@ -59,9 +64,10 @@ export interface OperationSpec {
   readonly ifMatch?: boolean;
   /** Accepts `Idempotency-Key`: a retry with the same key and body replays the first 2xx. */
   readonly idempotencyKey?: boolean;
-  readonly requestBody?: BodySpec & { readonly description: string };
+  /** JSON unless `mediaType` says otherwise. */
+  readonly requestBody?: BodySpec & { readonly description: string; readonly mediaType?: string };
   readonly success: {
-    readonly status: 200 | 201 | 204;
+    readonly status: 200 | 201 | 202 | 204;
     readonly description: string;
     readonly body?: BodySpec;
     readonly headers?: readonly ResponseHeader[];
@@ -110,7 +116,70 @@ const priceChangeFilters = {
   product_code: { description: 'Only the decisions of this product\'s repricers.', example: 'DEMO-0001' },
 };
 
+const importNotFoundText = 'No import with this id exists for this client (unknown, another client\'s, or not a valid id).';
+
 export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
+  CreateImport: {
+    tag: 'Imports',
+    summary: 'Import products, offers or repricers',
+    description:
+      'Accepts an NDJSON body (one JSON object a line, the fields of the CLI import\'s `data`; at most 5 MB) and answers 202 with the job ' +
+      'and `Location: /v1/imports/{id}`. Every line is validated first: when any line is bad, nothing is written and the job is ' +
+      'created `failed`, each bad line in `errors` by number (also 202: the job is the outcome, whether validation fails now or a ' +
+      'reference check fails in the worker). Otherwise the job is `pending` and a worker processes it: products are upserted by ' +
+      '`code`, offers by `offer_id` (an offer names its product by `product_code`), repricers by (`product_code`, connector) with ' +
+      'the validation and computed fields of `POST /v1/repricers/`. Connector types are reference data: only the operator\'s CLI loads them.',
+    query: {
+      schema: createImportParameters,
+      parameters: { import_type: { description: '`products`, `offers` or `repricers`: what every line of the body is.', example: 'offers' } },
+    },
+    requestBody: {
+      description: 'NDJSON: one record a line (`Content-Type: application/x-ndjson`), at most 5 MB.',
+      mediaType: 'application/x-ndjson',
+      schema: { type: 'string' },
+      example: importBodyExample,
+    },
+    success: { status: 202, description: 'Accepted: the job (`pending`, or `failed` with its bad lines).', body: { schema: 'ImportJob', example: importJobExample }, headers: ['Location'] },
+    problems: [400, 401, 413, 415, ...SERVER_SIDE],
+    problemOverrides: {
+      400: {
+        description: '`import_type` is missing or unknown, or the body is empty or not UTF-8.',
+        example: () => validationExample(createImportParameters, { import_type: 'widgets' }, 'The query parameters are not valid.'),
+      },
+      413: { description: 'The request body exceeds 5 MB.', example: () => IMPORT_TOO_LARGE },
+      415: { description: 'The request body is not `application/x-ndjson`.', example: () => NOT_NDJSON },
+    },
+  },
+  ListImports: {
+    tag: 'Imports',
+    summary: 'List import jobs',
+    description: 'One page of the client\'s import jobs of the last 90 days (the API\'s and the CLI\'s), with the exact number of matches in `meta.total`.',
+    query: {
+      schema: importQueryParameters,
+      parameters: {
+        ...listParameters('`id` or `created_at` (ids are given in creation order, so both give the same order)'),
+        import_type: { description: '`products`, `offers` or `repricers`.', example: 'offers' },
+        status: { description: '`pending`, `running`, `completed` or `failed`.', example: 'completed' },
+      },
+    },
+    success: { status: 200, description: 'A page of import jobs.', body: { schema: 'ImportsPage', example: importsPageExample } },
+    problems: [400, 401, ...SERVER_SIDE],
+    problemOverrides: {
+      400: {
+        description: 'An unknown, repeated or malformed parameter; `errors` names it.',
+        example: () => validationExample(importQueryParameters, { status: 'done' }, 'The query parameters are not valid.'),
+      },
+    },
+  },
+  GetImport: {
+    tag: 'Imports',
+    summary: 'Get an import job',
+    description: 'The job with its counters: poll it until `status` is `completed` or `failed`.',
+    pathParameters: { id: { schema: importJobRecord.shape.id, description: 'The job\'s `id`.', example: importJobExample.id } },
+    success: { status: 200, description: 'The import job.', body: { schema: 'ImportJob', example: importJobExample } },
+    problems: [401, 404, ...SERVER_SIDE],
+    problemOverrides: { 404: { description: importNotFoundText, example: () => importNotFound().problem } },
+  },
   ListPriceChanges: {
     tag: 'Price changes',
     summary: 'List price changes',

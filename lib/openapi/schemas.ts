@@ -13,6 +13,7 @@ import {
   repricerRecord,
   timestamp,
 } from '../../lambdas/shared/domain/records.js';
+import { importError, importJobRecord, importsPage } from '../../lambdas/shared/domain/import-jobs.js';
 import { updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.js';
 import { caseInsensitivePattern, regexesOf } from './patterns.js';
 import { conflictProblemSchema, fieldErrorSchema, problemSchema } from './problem-schema.js';
@@ -41,6 +42,9 @@ responseComponents
   .add(priceChangesPage, { id: 'PriceChangesPage' })
   .add(listMeta, { id: 'ListMeta' })
   .add(pong, { id: 'Pong' })
+  .add(importJobRecord, { id: 'ImportJob' })
+  .add(importsPage, { id: 'ImportsPage' })
+  .add(importError, { id: 'ImportError' })
   .add(feeEstimates, { id: 'FeeEstimates' })
   .add(problemSchema, { id: 'Problem' })
   .add(conflictProblemSchema, { id: 'ConflictProblem' })
@@ -77,6 +81,12 @@ descriptions
   .add(createRepricerBody.shape.connector, {
     description: 'A connector uid: required when the product has fee estimates for several connectors.',
   })
+  .add(importJobRecord, {
+    description:
+      'An import job (`POST /v1/imports` or the CLI\'s import): `pending` until a worker starts it, `running`, then `completed` or `failed`. ' +
+      '`created`, `updated` and `skipped` (unchanged) count the processed lines; `invalid` and `errors` the bad ones.',
+  })
+  .add(importError, { description: 'A bad line (1-based) and why; the first 100 are listed.' })
   .add(updateRepricerBody, { description: 'At least one field; a field left out keeps its value. The computed fields are recomputed.' });
 
 /**

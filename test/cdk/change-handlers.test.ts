@@ -1,5 +1,7 @@
 import { ALARM_THRESHOLDS } from '../../lib/constructs/alarms.js';
-import { CHANGE_HANDLERS } from '../../lib/constructs/change-handlers.js';
+import { CHANGE_HANDLERS, IMPORT_WORKER } from '../../lib/constructs/change-handlers.js';
+import { KEY_PREFIXES } from '../../lib/constructs/table-access.js';
+import { MAX_IMPORT_ATTEMPTS } from '../../lambdas/shared/events/import-jobs.js';
 import { actionsOf, bundledCode, resourceId, resourcesOfType, roleStatements, synthStack, type CfnResource, type PolicyStatementJson, type SynthesizedStack } from './stack-fixture.js';
 
 /**
@@ -14,7 +16,7 @@ type QueueName = (typeof QUEUES)[number];
 describe('change handlers', () => {
   let synthesized: SynthesizedStack;
   let ids: { table: string; streamFailures: string; forwarder: string };
-  let work: Record<QueueName, { queue: string; deadLetters: string; consumer: string }>;
+  let work: Record<QueueName | 'imports', { queue: string; deadLetters: string; consumer: string }>;
   let mappings: CfnResource[];
   const resource = (type: string, id: string) => resourcesOfType(synthesized.template, type)[id]!;
   const mappingOf = (sourceArn: unknown) => mappings.find((mapping) => JSON.stringify(mapping.Properties.EventSourceArn) === JSON.stringify(sourceArn));
@@ -33,7 +35,7 @@ describe('change handlers', () => {
       return { queue, deadLetters: resourceId(template, 'AWS::SQS::Queue', `${prefix}DeadLetters`), consumer: functionOf(getAtt(queue, 'Arn')) };
     };
     ids = { table, streamFailures: resourceId(template, 'AWS::SQS::Queue', 'ChangesStreamFailures'), forwarder: functionOf(getAtt(table, 'StreamArn')) };
-    work = { lists: fifo('ChangesListChanges'), repricing: fifo('ChangesRepricing') };
+    work = { lists: fifo('ChangesListChanges'), repricing: fifo('ChangesRepricing'), imports: fifo('ChangesImports') };
   });
 
   describe('queues', () => {
@@ -84,7 +86,7 @@ describe('change handlers', () => {
       });
     });
 
-    it('is woken only by changes of offers, products, repricer slots, price changes and rebuild requests, old or new, never by what the maintainer writes', () => {
+    it('is woken only by changes of offers, products, repricer slots, price changes and rebuild requests, old or new, and by import jobs created pending, never by what the maintainer writes', () => {
       // Act
       const patterns = (mappingOf(getAtt(ids.table, 'StreamArn'))?.Properties.FilterCriteria.Filters as { Pattern: string }[]).map(({ Pattern }) => JSON.parse(Pattern));
 
@@ -93,6 +95,7 @@ describe('change handlers', () => {
       expect(patterns).toEqual([
         { dynamodb: { NewImage: { entity: { S: entities } } } },
         { dynamodb: { OldImage: { entity: { S: entities } } } },
+        { dynamodb: { NewImage: { entity: { S: ['import'] }, record: { M: { status: { S: ['pending'] } } } } } },
       ]);
       expect(entities).not.toContain('offerListing');
       expect(entities).not.toContain('rankNode');
@@ -102,6 +105,7 @@ describe('change handlers', () => {
       const variables = resource('AWS::Lambda::Function', ids.forwarder).Properties.Environment.Variables;
       expect(variables.LIST_QUEUE_URL).toEqual({ Ref: work.lists.queue });
       expect(variables.REPRICING_QUEUE_URL).toEqual({ Ref: work.repricing.queue });
+      expect(variables.IMPORT_QUEUE_URL).toEqual({ Ref: work.imports.queue });
       expect(variables.TABLE_NAME).toBeUndefined();
     });
 
@@ -118,7 +122,7 @@ describe('change handlers', () => {
       const sqs = statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith('sqs:')));
       expect([...new Set(sqs.flatMap(actionsOf))].sort()).toEqual(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
       expect(resourcesOf(statements, 'sqs:').map((arn) => JSON.stringify(arn)).sort()).toEqual(
-        [getAtt(work.lists.queue, 'Arn'), getAtt(work.repricing.queue, 'Arn'), getAtt(ids.streamFailures, 'Arn')].map((arn) => JSON.stringify(arn)).sort(),
+        [getAtt(work.lists.queue, 'Arn'), getAtt(work.repricing.queue, 'Arn'), getAtt(work.imports.queue, 'Arn'), getAtt(ids.streamFailures, 'Arn')].map((arn) => JSON.stringify(arn)).sort(),
       );
     });
 
@@ -160,6 +164,47 @@ describe('change handlers', () => {
       expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:UpdateItem', 'sqs:ReceiveMessage', 'sqs:DeleteMessage']));
       for (const action of ['dynamodb:GetRecords', 'dynamodb:Scan', 'sqs:SendMessage']) expect(actions).not.toContain(action);
       expect(resourcesOf(statements, 'sqs:')).toEqual([getAtt(work[name].queue, 'Arn')]);
+    });
+  });
+
+  describe('the import worker', () => {
+    it('takes one job at a time from a FIFO queue that redelivers it once more than the worker attempts it, then dead-letters it', () => {
+      expect(resource('AWS::SQS::Queue', work.imports.queue).Properties).toMatchObject({
+        FifoQueue: true,
+        SqsManagedSseEnabled: true,
+        RedrivePolicy: { deadLetterTargetArn: getAtt(work.imports.deadLetters, 'Arn'), maxReceiveCount: MAX_IMPORT_ATTEMPTS + 1 },
+        VisibilityTimeout: IMPORT_WORKER.visibilityTimeout.toSeconds(),
+      });
+      expect(IMPORT_WORKER.visibilityTimeout.toSeconds()).toBeGreaterThan(IMPORT_WORKER.timeout.toSeconds());
+      expect(mappingOf(getAtt(work.imports.queue, 'Arn'))?.Properties).toMatchObject({ BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'] });
+      expect(resource('AWS::Lambda::Function', work.imports.consumer).Properties).toMatchObject({ Timeout: 900, MemorySize: IMPORT_WORKER.memoryMb });
+    });
+
+    it("may touch tenants' items, connector types and counters by leading key, never client items, the stream or other queues", () => {
+      // Act
+      const statements = statementsOf(work.imports.consumer);
+      const actions = statements.flatMap(actionsOf);
+      const prefixes = statements.flatMap((statement) => [(statement as { Condition?: Record<string, Record<string, string[]>> }).Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] ?? []].flat());
+
+      // Assess
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:BatchWriteItem', 'sqs:ReceiveMessage']));
+      for (const action of ['dynamodb:GetRecords', 'dynamodb:Scan', 'sqs:SendMessage']) expect(actions).not.toContain(action);
+      expect(resourcesOf(statements, 'sqs:')).toEqual([getAtt(work.imports.queue, 'Arn')]);
+      expect(prefixes.length).toBeGreaterThan(0);
+      expect(prefixes).not.toContain(`${KEY_PREFIXES.client}*`);
+      expect(new Set(prefixes)).toEqual(new Set([`${KEY_PREFIXES.tenant}*`, `${KEY_PREFIXES.connector}*`, `${KEY_PREFIXES.counter}*`]));
+    });
+
+    it('alarms on the first dead-lettered job and on the worker\'s errors', () => {
+      const alarms = Object.values(resourcesOfType(synthesized.template, 'AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties);
+      expect(alarms.find((alarm) => alarm.AlarmName === 'repricer-prod-ImportDeadLettersDepth')).toMatchObject({
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Dimensions: [{ Name: 'QueueName', Value: getAtt(work.imports.deadLetters, 'QueueName') }],
+        Threshold: 1,
+      });
+      expect(alarms.find((alarm) => alarm.AlarmName === 'repricer-prod-ImportWorkerErrors')).toMatchObject({
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: work.imports.consumer } }],
+      });
     });
   });
 

@@ -70,7 +70,7 @@ describe('connector types', () => {
     expect(again).toMatchObject({ code: 0, stdout: expect.stringContaining('0 written, 2 unchanged') });
   }, 60_000);
 
-  it("are refused in a client's import, which writes nothing and points to the operator command", async () => {
+  it("are refused in a client's import, which writes nothing but its failed import record and points to the operator command", async () => {
     // Arrange
     const before = await scanner.scan();
     const file = await ndjson('catalogue.ndjson', [productRecord('IVY-1'), connectorRecord('amazon', { name: 'Hijacked', logo: 'https://evil.example/x.png' })]);
@@ -82,7 +82,13 @@ describe('connector types', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('line 2:');
     expect(result.stderr).toContain(CONNECTOR_IMPORT_COMMAND);
-    expect(await scanner.scan()).toEqual(before);
+    const after = await scanner.scan();
+    // The import record (GET /v1/imports shows the client the refused file) and its id counter.
+    const added = [...after].filter(([key, item]) => before.get(key) !== item).map(([key]) => key.split('\u0000')[0]);
+    expect(added.sort()).toEqual(['COUNTER#import', expect.stringMatching(/^T#.+#IMP$/)].sort());
+    const job = JSON.parse([...after].find(([key]) => /^T#.+#IMP\u0000/.test(key))![1]) as { record: { M: { status: { S: string }; trigger_type: { S: string } } } };
+    expect(job.record.M).toMatchObject({ status: { S: 'failed' }, trigger_type: { S: 'cli' } });
+    expect([...before.keys()].filter((key) => !after.has(key))).toEqual([]);
   }, 60_000);
 
   it("are refused by the client import function as well, leaving every client's connector as it was", async () => {

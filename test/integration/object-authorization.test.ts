@@ -10,14 +10,14 @@ import { startTestApi, type ApiResponse, type TestApi } from '../support/local-a
 import { itemsUnder, scanTable } from '../support/table-snapshot.js';
 import { B_MARKERS, seedTwoTenants, type SeededTenant } from '../support/two-tenants.js';
 
-type IdentifierKind = 'repricerId' | 'offerId' | 'productCode';
+type IdentifierKind = 'repricerId' | 'offerId' | 'productCode' | 'importId';
 
 /** What a path parameter names, by the collection it sits under. */
-const KIND_BY_COLLECTION: Record<string, IdentifierKind> = { repricers: 'repricerId', offers: 'offerId', products: 'productCode' };
+const KIND_BY_COLLECTION: Record<string, IdentifierKind> = { repricers: 'repricerId', offers: 'offerId', products: 'productCode', imports: 'importId' };
 /** Query parameters that name a resource, tried on every GET route (one that refuses them must refuse both alike). */
 const QUERY_IDENTIFIERS: Record<string, IdentifierKind> = { product_code: 'productCode' };
 /** Identifiers no client has. */
-const UNKNOWN: Record<IdentifierKind, string> = { repricerId: '987654321', offerId: '987654322', productCode: 'NO-SUCH-CODE' };
+const UNKNOWN: Record<IdentifierKind, string> = { repricerId: '987654321', offerId: '987654322', productCode: 'NO-SUCH-CODE', importId: '987654323' };
 
 const pathParams = (route: RouteDefinition): { name: string; kind: IdentifierKind }[] =>
   [...route.path.matchAll(/\/([^/{}]+)\/\{(\w+)\}/g)].map(([, collection, name]) => {
@@ -37,13 +37,16 @@ let api: TestApi;
 let a: SeededTenant;
 let b: SeededTenant;
 let bItemsBefore: Map<string, string>;
+/** Each tenant's import jobs (the seed makes none through the API). */
+let importIds: { a: number[]; b: number[] };
 
 const inclusiveRange = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 /** B's identifiers of a kind, and for numeric ids every neighbour of A's ids that A does not own. */
 const foreignIdentifiers = (kind: IdentifierKind): string[] => {
   if (kind === 'productCode') return [...b.productCodes];
-  const [own, theirs] = kind === 'repricerId' ? [a.repricerIds, b.repricerIds] : [a.offerIds, b.offerIds];
+  const [own, theirs] =
+    kind === 'repricerId' ? [a.repricerIds, b.repricerIds] : kind === 'importId' ? [importIds.a, importIds.b] : [a.offerIds, b.offerIds];
   const all = [...own, ...theirs];
   const guessed = inclusiveRange(Math.min(...all) - 1, Math.max(...all) + 2).filter((id) => id > 0 && !own.includes(id));
   return [...new Set([...theirs, ...guessed])].map(String);
@@ -110,6 +113,12 @@ const observable = (response: ApiResponse<unknown>, identifier: string) => ({
 beforeAll(async () => {
   api = await startTestApi();
   ({ a, b } = await seedTwoTenants(api));
+  // Interleaved, as the seed's other ids: A, B, A, B.
+  importIds = { a: [], b: [] };
+  for (const tenant of [a, b, a, b]) {
+    const posted = await api.request<{ id: number }>('POST', '/v1/imports?import_type=offers', { auth: [...tenant.auth] as [string, string], body: '{"offer_id":1}\n', headers: { 'Content-Type': 'application/x-ndjson' } });
+    importIds[tenant === a ? 'a' : 'b'].push(posted.body.id);
+  }
   bItemsBefore = itemsUnder(await scanTable(api.tableName), `T#${b.clientId}#`);
 }, 120_000);
 
@@ -146,7 +155,7 @@ describe('object-level authorization', () => {
   /** A resource of A at each GET route: a path parameter gets one of A's own identifiers. */
   const ownPath = (route: RouteDefinition): string =>
     pathParams(route).reduce((path, { name, kind }) => path.replace(`{${name}}`, encodeURIComponent(
-      kind === 'offerId' ? String(a.offerIds[0]) : kind === 'productCode' ? a.productCodes[0]! : String(a.repricerIds[0]),
+      kind === 'offerId' ? String(a.offerIds[0]) : kind === 'productCode' ? a.productCodes[0]! : kind === 'importId' ? String(importIds.a[0]) : String(a.repricerIds[0]),
     )), route.path);
 
   describe.each(ROUTES.filter((route) => route.method === 'GET').map((route) => [route.path, route] as const))('GET %s', (_path, route) => {

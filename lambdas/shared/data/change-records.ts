@@ -1,6 +1,8 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue as LambdaAttributeValue } from 'aws-lambda';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import * as z from 'zod';
+import { IMPORT_STATUSES, type ImportStatus } from '../domain/import-jobs.js';
 import { clientIdOfKey, offerIdOfSortKey, OFFER_SK_PREFIX, SLOT_SK_PREFIX } from './keys.js';
 import { storedPriceChange } from './price-change-list.js';
 import { OFFER_LIST, storedOffer } from './offer-list.js';
@@ -25,7 +27,11 @@ export type StreamChange =
   | { readonly kind: 'product'; readonly clientId: string; readonly code: string }
   | { readonly kind: 'slot'; readonly clientId: string; readonly code: string }
   | { readonly kind: 'priceChange'; readonly clientId: string; readonly hint: PriceChangeHint }
-  | { readonly kind: 'rebuild'; readonly clientId: string; readonly requestId: string };
+  | { readonly kind: 'rebuild'; readonly clientId: string; readonly requestId: string }
+  /** An import job changed: the statuses before (none for a new job) and after (none once it expired). */
+  | { readonly kind: 'import'; readonly clientId: string; readonly id: number; readonly before?: ImportStatus; readonly after?: ImportStatus };
+
+const importStatus = z.object({ id: z.int().positive(), status: z.enum(IMPORT_STATUSES) });
 
 type Image = Record<string, LambdaAttributeValue> | undefined;
 
@@ -41,6 +47,12 @@ export const streamChangeOf = (keys: Image, oldImage: Image, newImage: Image): S
   if (!clientId) return undefined;
   const [, , kind, code] = pk.split('#');
   if (kind === 'REBUILD') return { kind: 'rebuild', clientId, requestId: sk };
+  if (kind === 'IMP' && code === undefined) {
+    const [before, after] = [oldImage, newImage].map((image) => importStatus.safeParse(plain(image)?.record).data?.status);
+    const id = importStatus.safeParse(plain(newImage)?.record ?? plain(oldImage)?.record).data?.id;
+    if (id === undefined) return undefined;
+    return { kind: 'import', clientId, id, ...(before ? { before } : {}), ...(after ? { after } : {}) };
+  }
   if (kind === 'PC' && code !== undefined) {
     const image = storedPriceChange.safeParse(plain(newImage) ?? plain(oldImage));
     if (!image.success) return undefined;

@@ -77,3 +77,11 @@ export const listingPartition = (clientId: string, tag: string, cell: string) =>
 export const nodePartition = (clientId: string, tag: string, order: string, level: 'b' | 'c') => `${tenant(clientId)}#${tag}N#${order}#${level}`;
 /** A request to re-derive a tenant's listings; the change stream carries it to the list maintainer. */
 export const rebuildKey = (clientId: string, requestId: string) => ({ pk: `${tenant(clientId)}#REBUILD`, sk: requestId });
+/**
+ * A tenant's import jobs, in one partition sorted by id (ids are reserved in time order, so
+ * also by creation). Jobs expire after their retention, which bounds the partition.
+ */
+export const importsPartition = (clientId: string) => `${tenant(clientId)}#IMP`;
+export const importKey = (clientId: string, idKeyText: string) => ({ pk: importsPartition(clientId), sk: idKeyText });
+/** The body of one import job, in chunks beside (not in) the jobs' partition: a job list never reads them. */
+export const importBodyKey = (clientId: string, id: number, chunk: number) => ({ pk: `${tenant(clientId)}#IMPB#${id}`, sk: String(chunk).padStart(4, '0') });

@@ -86,10 +86,20 @@ const sameOffer = (a: StoredOffer, b: Omit<StoredOffer, 'created_at' | 'updated_
   a.product_code === b.product_code && a.connector === b.connector && a.scope === b.scope && sameJson(a.fields, b.fields);
 
 /**
- * Upserts offers by marketplace offer id (unique within one call). An unchanged offer is not
- * rewritten; an offer whose line names another product moves to it.
+ * The writes an upsert of `inputs` needs, and what it counts: offers without a canonical item
+ * are created, changed ones updated, the rest unchanged (not rewritten). Planning reads, and
+ * claims the lookups (ids) of new offers, which a later plan of the same offers finds again.
  */
-export const upsertOffers = async (owner: OfferOwner, inputs: readonly OfferInput[], now = new Date().toISOString()): Promise<OfferWriteSummary> => {
+export interface OfferWritePlan {
+  readonly clientId: string;
+  readonly requests: readonly WriteRequest[];
+  readonly moved: readonly { offerId: string; productCode: string }[];
+  readonly created: number;
+  readonly updated: number;
+  readonly unchanged: number;
+}
+
+export const planOffers = async (owner: OfferOwner, inputs: readonly OfferInput[], now = new Date().toISOString()): Promise<OfferWritePlan> => {
   const { clientId } = owner;
   const lookups = await readLookups(clientId, inputs.map((input) => input.offer_id));
   const existing = new Map(
@@ -107,6 +117,7 @@ export const upsertOffers = async (owner: OfferOwner, inputs: readonly OfferInpu
   const requests: WriteRequest[] = [];
   const moved: { offerId: string; productCode: string }[] = [];
   let unchanged = 0;
+  let created = 0;
   for (const { product_code, connector, ...fields } of inputs) {
     const lookup = lookups.get(fields.offer_id) ?? claimed.get(fields.offer_id);
     if (!lookup) throw new Error(`Offer ${fields.offer_id} has no lookup`);
@@ -124,12 +135,18 @@ export const upsertOffers = async (owner: OfferOwner, inputs: readonly OfferInpu
       unchanged++;
       continue;
     }
+    if (!before) created++;
     requests.push({ put: { ...offerKey(clientId, product_code, fields.offer_id), ...next, created_at: before?.created_at ?? now, updated_at: now } });
     if (lookup.productCode !== product_code) {
       moved.push({ offerId: fields.offer_id, productCode: product_code });
       if (before) requests.push({ delete: offerKey(clientId, lookup.productCode, fields.offer_id) });
     }
   }
+  return { clientId, requests, moved, created, updated: inputs.length - unchanged - created, unchanged };
+};
+
+/** Writes a plan: re-writing one that was already (partly) written changes nothing. */
+export const writeOfferPlan = async ({ clientId, requests, moved }: OfferWritePlan): Promise<void> => {
   // The lookup names the new product before the offer moves there, so a reader never misses it.
   await mapLimit(
     moved,
@@ -144,7 +161,16 @@ export const upsertOffers = async (owner: OfferOwner, inputs: readonly OfferInpu
       ),
   );
   await batchWrite(requests);
-  return { written: requests.length - moved.filter((m) => existing.has(m.offerId)).length, unchanged };
+};
+
+/**
+ * Upserts offers by marketplace offer id (unique within one call). An unchanged offer is not
+ * rewritten; an offer whose line names another product moves to it.
+ */
+export const upsertOffers = async (owner: OfferOwner, inputs: readonly OfferInput[], now = new Date().toISOString()): Promise<OfferWriteSummary> => {
+  const plan = await planOffers(owner, inputs, now);
+  await writeOfferPlan(plan);
+  return { written: plan.created + plan.updated, unchanged: plan.unchanged };
 };
 
 /** Deletes offers by marketplace id; their listings follow from the change stream. */

@@ -36,8 +36,15 @@ export const productItem = (clientId: string, record: Product) => ({
   record,
 });
 
-/** Upserts products by code; an unchanged product is not rewritten. Returns how many were written. */
-export const upsertProducts = async (clientId: string, inputs: readonly ProductFields[], now = new Date().toISOString()): Promise<number> => {
+export interface ProductWritePlan {
+  readonly items: readonly ReturnType<typeof productItem>[];
+  readonly created: number;
+  readonly updated: number;
+  readonly unchanged: number;
+}
+
+/** What an upsert of `inputs` writes and counts; new products get ids here. */
+export const planProducts = async (clientId: string, inputs: readonly ProductFields[], now = new Date().toISOString()): Promise<ProductWritePlan> => {
   const existing = await getProducts(clientId, inputs.map((p) => p.code));
   const changed = inputs.filter((input) => {
     const before = existing.get(input.code);
@@ -45,12 +52,19 @@ export const upsertProducts = async (clientId: string, inputs: readonly ProductF
   });
   const fresh = changed.filter((input) => !existing.has(input.code)).length;
   let next = fresh > 0 ? await reserveIds('product', fresh) : 0;
-  await batchWrite(
-    changed.map((input) => {
-      const before = existing.get(input.code);
-      const record: Product = { id: before?.id ?? next++, ...input, created_at: before?.created_at ?? now, updated_at: now };
-      return { put: productItem(clientId, record) };
-    }),
-  );
-  return changed.length;
+  const items = changed.map((input) => {
+    const before = existing.get(input.code);
+    const record: Product = { id: before?.id ?? next++, ...input, created_at: before?.created_at ?? now, updated_at: now };
+    return productItem(clientId, record);
+  });
+  return { items, created: fresh, updated: changed.length - fresh, unchanged: inputs.length - changed.length };
+};
+
+export const writeProductPlan = (plan: ProductWritePlan): Promise<void> => batchWrite(plan.items.map((put) => ({ put })));
+
+/** Upserts products by code; an unchanged product is not rewritten. Returns how many were written. */
+export const upsertProducts = async (clientId: string, inputs: readonly ProductFields[], now = new Date().toISOString()): Promise<number> => {
+  const plan = await planProducts(clientId, inputs, now);
+  await writeProductPlan(plan);
+  return plan.items.length;
 };

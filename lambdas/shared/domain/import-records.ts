@@ -64,16 +64,26 @@ const identity = (record: ParsedImportRecord): string => {
   }
 };
 
+export type LineCheck<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
+
+/** A zod result as a line check, with every issue named by its path. */
+export const schemaCheck = <T>(schema: z.ZodType<T, unknown>, input: unknown): LineCheck<T> => {
+  const result = schema.safeParse(input);
+  if (result.success) return { ok: true, value: result.data };
+  return { ok: false, message: result.error.issues.map((i) => `${i.path.map(String).join('.') || '(record)'}: ${i.message}`).join('; ') };
+};
+
 /**
- * Validates every record before anything is written: schema errors, records that belong to
- * the other import, and keys repeated within the file are reported by line. References to
- * products are checked by the caller, which can also look in the table.
+ * The one line-by-line validator of every import (the CLI's files and the API's import jobs):
+ * unreadable lines, lines `check` refuses and keys (`identity`) repeated within the file are
+ * reported by their 1-based number.
  */
-export const validateImport = (
+export const validateLines = <T>(
   inputs: readonly unknown[],
-  kind: ImportKind = 'catalogue',
-): { records: ParsedImportRecord[]; problems: ImportProblem[] } => {
-  const records: ParsedImportRecord[] = [];
+  check: (input: unknown) => LineCheck<T>,
+  identity: (record: T) => string | undefined,
+): { records: T[]; problems: ImportProblem[] } => {
+  const records: T[] = [];
   const problems: ImportProblem[] = [];
   const firstSeen = new Map<string, number>();
   inputs.forEach((input, index) => {
@@ -82,22 +92,34 @@ export const validateImport = (
       problems.push({ line, message: input.reason });
       return;
     }
-    const wrongImport = misplaced(kind, input);
-    if (wrongImport !== undefined) {
-      problems.push({ line, message: wrongImport });
+    const result = check(input);
+    if (!result.ok) {
+      problems.push({ line, message: result.message });
       return;
     }
-    const result = LINE_SCHEMAS[kind].safeParse(input);
-    if (!result.success) {
-      const detail = result.error.issues.map((i) => `${i.path.map(String).join('.') || '(record)'}: ${i.message}`).join('; ');
-      problems.push({ line, message: detail });
-      return;
-    }
-    const key = identity(result.data);
-    const earlier = firstSeen.get(key);
+    const key = identity(result.value);
+    const earlier = key === undefined ? undefined : firstSeen.get(key);
     if (earlier !== undefined) problems.push({ line, message: `${key} repeats line ${earlier}` });
-    else firstSeen.set(key, line);
-    records.push(result.data);
+    else if (key !== undefined) firstSeen.set(key, line);
+    records.push(result.value);
   });
   return { records, problems };
 };
+
+/**
+ * Validates every record before anything is written: schema errors, records that belong to
+ * the other import, and keys repeated within the file are reported by line. References to
+ * products are checked by the caller, which can also look in the table.
+ */
+export const validateImport = (
+  inputs: readonly unknown[],
+  kind: ImportKind = 'catalogue',
+): { records: ParsedImportRecord[]; problems: ImportProblem[] } =>
+  validateLines(
+    inputs,
+    (input): LineCheck<ParsedImportRecord> => {
+      const wrongImport = misplaced(kind, input);
+      return wrongImport !== undefined ? { ok: false, message: wrongImport } : schemaCheck<ParsedImportRecord>(LINE_SCHEMAS[kind], input);
+    },
+    identity,
+  );

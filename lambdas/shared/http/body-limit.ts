@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { HttpProblem } from './errors.js';
-import { problem, STANDARD_PROBLEMS } from './problem.js';
+import { problem, STANDARD_PROBLEMS, type Problem } from './problem.js';
 
 export const MAX_BODY_BYTES = 16 * 1024;
 /**
@@ -35,13 +35,16 @@ export const nestsDeeperThan = (text: string, limit: number): boolean => {
   return false;
 };
 
-/** Refuses bodies over 16 KiB, and JSON nested too deeply, before they are parsed. */
-export const bodyLimit = (maxBytes = MAX_BODY_BYTES): MiddlewareObj<APIGatewayProxyEvent> => ({
+/**
+ * Refuses bodies over the limit (16 KiB unless a route has its own, e.g. the NDJSON of
+ * `POST /v1/imports`), and JSON nested too deeply, before they are parsed.
+ */
+export const bodyLimit = (maxBytes = MAX_BODY_BYTES, tooLarge: Problem = STANDARD_PROBLEMS.tooLarge): MiddlewareObj<APIGatewayProxyEvent> => ({
   before: ({ event }) => {
     if (event.body == null) return;
     const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : undefined;
     const bytes = raw ? raw.byteLength : Buffer.byteLength(event.body, 'utf8');
-    if (bytes > maxBytes) throw new HttpProblem(STANDARD_PROBLEMS.tooLarge);
+    if (bytes > maxBytes) throw new HttpProblem(tooLarge);
     const contentType = event.headers?.['content-type'] ?? event.headers?.['Content-Type'];
     if (contentType && JSON_MEDIA_TYPE.test(contentType) && nestsDeeperThan(raw ? raw.toString('utf8') : event.body, MAX_JSON_DEPTH)) {
       throw new HttpProblem(TOO_DEEP);

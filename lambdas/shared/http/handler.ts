@@ -8,6 +8,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { logger } from '../logger.js';
 import { tracer } from '../tracer.js';
 import { bodyLimit } from './body-limit.js';
+import type { Problem } from './problem.js';
 import { problemErrorHandler } from './error-handler.js';
 import { createMetrics, requestObserver } from './observability.js';
 
@@ -17,6 +18,8 @@ export interface HttpHandlerOptions {
   readonly jsonBody?: boolean;
   /** The metrics dimension and log key; found in the route table by the event's resource when not given. */
   readonly route?: string;
+  /** A body that is not JSON, with its own size limit (`jsonBody` applies the 16 KiB one). */
+  readonly rawBody?: { readonly maxBytes: number; readonly tooLarge: Problem };
 }
 
 /**
@@ -34,5 +37,6 @@ export const httpHandler = (fn: ApiHandler, options: HttpHandlerOptions = {}) =>
     .use(problemErrorHandler())
     .use(httpHeaderNormalizer());
   if (options.jsonBody) chain.use(bodyLimit()).use(httpJsonBodyParser());
+  else if (options.rawBody) chain.use(bodyLimit(options.rawBody.maxBytes, options.rawBody.tooLarge));
   return chain.handler(fn);
 };

@@ -156,6 +156,23 @@ describe('forwardChanges', () => {
     });
   });
 
+  it('queues an import job for the worker when it is created pending, and never for its progress or a job created failed', async () => {
+    // Prepare
+    const imports = recordingSender();
+    const job = (id: number, status: string) => ({ pk: 'T#c1#IMP', sk: String(id).padStart(8, '0'), entity: 'import', record: { id, status } });
+
+    // Act
+    const response = await forwardChanges({ lists: recordingSender().sender, repricing: recordingSender().sender, imports: imports.sender })(
+      event(record(job(7, 'pending')), record(job(7, 'running'), job(7, 'pending')), record(job(8, 'failed')), record(job(7, 'completed'), job(7, 'running'))),
+    );
+
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(imports.sends.flat().map((message) => ({ groupId: message.groupId, body: JSON.parse(message.body) as unknown }))).toEqual([
+      { groupId: 'c1', body: { clientId: 'c1', importId: 7 } },
+    ]);
+  });
+
   it('reports the tenant when a route has no queue to send to', async () => {
     const records = [record(offerOf('c1', 'A', 1))];
     const response = await forwardChanges({ lists: recordingSender().sender })(event(...records));

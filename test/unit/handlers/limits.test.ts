@@ -9,6 +9,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { ROUTES } from '../../../lib/routes.js';
 import { MAX_BODY_BYTES } from '../../../lambdas/shared/http/body-limit.js';
+import { MAX_IMPORT_BODY_BYTES } from '../../../lambdas/shared/domain/import-jobs.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../../lambdas/shared/http/idempotency.js';
 import { WELL_FORMED_MESSAGE } from '../../../lambdas/shared/domain/text.js';
 import { apiEvent, CONTEXT, expectProblem } from './events.js';
@@ -20,6 +21,7 @@ type Handler = (event: APIGatewayProxyEvent, context: typeof CONTEXT) => Promise
 const handlers = new Map<string, Handler>();
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
+const NDJSON_HEADERS = { 'Content-Type': 'application/x-ndjson' };
 const createBody = { product_code: 'SKU-1', preferred_price: 100, preferred_profit: 20 };
 const huge = '9'.repeat(400);
 
@@ -67,6 +69,13 @@ const CASES: Case[] = [
   { route: 'ListPriceChanges', what: 'an over-long product code filter', event: get('/v1/price-changes', { product_code: ['p'.repeat(65)] }), status: 400 },
   { route: 'ListRepricerPriceChanges', what: 'a 400-digit start', event: get('/v1/repricers/{id}/price-changes', { _start: [huge] }, { id: '1' }), status: 400 },
   { route: 'ListRepricerPriceChanges', what: 'a 400-digit id', event: get('/v1/repricers/{id}/price-changes', {}, { id: huge }), status: 404 },
+  { route: 'CreateImport', what: 'a body one byte over 5 MB', event: { ...withBody('POST', '/v1/imports', 'x'.repeat(MAX_IMPORT_BODY_BYTES + 1), null, NDJSON_HEADERS), queryStringParameters: { import_type: 'offers' } }, status: 413 },
+  { route: 'CreateImport', what: 'a JSON body', event: { ...withBody('POST', '/v1/imports', '{}'), queryStringParameters: { import_type: 'offers' } }, status: 415 },
+  { route: 'CreateImport', what: 'an unknown import type', event: { ...withBody('POST', '/v1/imports', '{}\n', null, NDJSON_HEADERS), queryStringParameters: { import_type: 'x'.repeat(1_000) } }, status: 400 },
+  { route: 'CreateImport', what: 'an empty body', event: { ...withBody('POST', '/v1/imports', '', null, NDJSON_HEADERS), queryStringParameters: { import_type: 'offers' } }, status: 400 },
+  { route: 'ListImports', what: 'a page size over 100', event: get('/v1/imports', { _limit: ['101'] }), status: 400 },
+  { route: 'ListImports', what: 'an unknown status', event: get('/v1/imports', { status: ['x'.repeat(1_000)] }), status: 400 },
+  { route: 'GetImport', what: 'a 400-digit id', event: get('/v1/imports/{id}', {}, { id: huge }), status: 404 },
 ];
 
 beforeAll(async () => {

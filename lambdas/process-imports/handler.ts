@@ -1,0 +1,21 @@
+import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { importJobMessage } from '../shared/events/import-jobs.js';
+import { logger } from '../shared/logger.js';
+import { processImportJob } from './process.js';
+
+/**
+ * The import worker: one job per message, one job at a time per tenant (a FIFO message group).
+ * A job that throws is redelivered and resumes from its last committed chunk (process.ts).
+ */
+const handleRecord = async (record: SQSRecord): Promise<void> => {
+  const message = importJobMessage.parse(JSON.parse(record.body));
+  try {
+    await processImportJob(message);
+  } catch (error) {
+    logger.error('Import job attempt failed; its message will be delivered again', { ...message, error: error as Error });
+    throw error;
+  }
+};
+
+export const handler = async (event: SQSEvent) => processPartialResponse(event, handleRecord, new SqsFifoPartialProcessorAsync());
