@@ -3,6 +3,7 @@ import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { importJobMessage } from '../shared/events/import-jobs.js';
 import { logger } from '../shared/logger.js';
 import { processImportJob } from './process.js';
+import { traced } from '../shared/traced.js';
 
 /**
  * The import worker: one job per message, one job at a time per tenant (a FIFO message group).
@@ -18,4 +19,4 @@ const handleRecord = async (record: SQSRecord): Promise<void> => {
   }
 };
 
-export const handler = async (event: SQSEvent) => processPartialResponse(event, handleRecord, new SqsFifoPartialProcessorAsync());
+export const handler = traced(async (event: SQSEvent) => processPartialResponse(event, handleRecord, new SqsFifoPartialProcessorAsync()));

@@ -69,7 +69,7 @@ describe('Lambda functions', () => {
     expect(/from\s*["']@aws-sdk\//.test(code)).toBe(false);
   });
 
-  it.each([...FUNCTIONS.map(({ name }) => name), 'Forwarder', 'Maintainer', 'Evaluator'])(
+  it.each([...FUNCTIONS.map(({ name }) => name), 'Forwarder', 'Maintainer', 'Evaluator', 'ImportWorker'])(
     '%s is traced: its invocation, and every SDK client it uses, so X-Ray shows each DynamoDB or SQS call',
     (name) => {
       // Prepare: a route's function by its name, a change handler by its construct id

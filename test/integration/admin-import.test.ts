@@ -86,6 +86,7 @@ describe('connector types', () => {
     // The import record (GET /v1/imports shows the client the refused file) and its id counter.
     const added = [...after].filter(([key, item]) => before.get(key) !== item).map(([key]) => key.split('\u0000')[0]);
     expect(added.sort()).toEqual(['COUNTER#import', expect.stringMatching(/^T#.+#IMP$/)].sort());
+    // eslint-disable-next-line no-control-regex -- the NUL separates a key's pk from its sk
     const job = JSON.parse([...after].find(([key]) => /^T#.+#IMP\u0000/.test(key))![1]) as { record: { M: { status: { S: string }; trigger_type: { S: string } } } };
     expect(job.record.M).toMatchObject({ status: { S: 'failed' }, trigger_type: { S: 'cli' } });
     expect([...before.keys()].filter((key) => !after.has(key))).toEqual([]);

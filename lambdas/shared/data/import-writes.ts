@@ -134,13 +134,13 @@ const sameRepricer = (a: Repricer, b: Repricer) => JSON.stringify({ ...a, update
 /** Updates the repricer in the slot to the line's preferences; false when that changes nothing. */
 const updateFromLine = async (owner: ImportOwner, id: number, line: RepricerLine, product: Product, now: string): Promise<boolean> => {
   let changed = false;
-  const outcome = await updateRepricer(owner.clientId, id, async (current) => {
+  const outcome = await updateRepricer(owner.clientId, id, (current) => {
     const patched = applyRepricerPatch(current.record, patchOf(line), product, now);
-    if (!patched.ok) throw new Error(`Repricer ${id}: ${patched.reason}`);
+    if (!patched.ok) return Promise.reject(new Error(`Repricer ${id}: ${patched.reason}`));
     changed = !sameRepricer(current.record, patched.record);
     // An unchanged repricer is not rewritten: the decision is thrown away below.
-    if (!changed) throw new Unchanged();
-    return patched.record;
+    if (!changed) return Promise.reject(new Unchanged());
+    return Promise.resolve(patched.record);
   }).catch((error: unknown) => {
     if (error instanceof Unchanged) return { kind: 'done' as const };
     throw error;

@@ -167,9 +167,9 @@ export const listImportJobs = async (clientId: string, query: ImportQuery): Prom
   return { total: matching.length, imports: matching.slice(query.start, query.start + query.limit) };
 };
 
-const recordUpdate = (fields: Record<string, NativeAttributeValue>) => {
+const recordUpdate = (fields: Record<string, unknown>) => {
   const names: Record<string, string> = { '#r': 'record' };
-  const values: Record<string, NativeAttributeValue> = {};
+  const values: Record<string, unknown> = {};
   const sets = Object.entries(fields).map(([field, value], i) => {
     names[`#f${i}`] = field;
     values[`:f${i}`] = value;
