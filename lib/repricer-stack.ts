@@ -114,11 +114,14 @@ export class RepricerStack extends Stack {
         { name: 'ChangeForwarder', function: this.changes.forwarder.function },
         { name: 'ListMaintainer', function: this.changes.maintainer.function },
         { name: 'RepricingEvaluator', function: this.changes.evaluator.function },
+        { name: 'WebhookWorker', function: this.changes.webhooks.worker.function },
       ],
       queues: [
         { name: 'ListChangesDeadLetters', queue: this.changes.lists.deadLetters, kind: 'deadLetters' },
         { name: 'RepricingDeadLetters', queue: this.changes.repricing.deadLetters, kind: 'deadLetters' },
         { name: 'StreamFailures', queue: this.changes.streamFailures, kind: 'deadLetters' },
+        // Its work queue is not alarmed on age: a failing receiver holds its events back for 24 hours by design.
+        { name: 'WebhookDeadLetters', queue: this.changes.webhooks.deadLetters, kind: 'deadLetters' },
         { name: 'ListChanges', queue: this.changes.lists.queue, kind: 'work' },
         { name: 'Repricing', queue: this.changes.repricing.queue, kind: 'work' },
       ],

@@ -32,11 +32,12 @@ export const forwardChanges =
         const digest = createHash('sha256').update(events.join(',')).digest('hex').slice(0, 60);
         try {
           await Promise.all(
-            work.map((route) => {
+            work.map(async (route) => {
+              const messages = route.messages();
+              if (messages.length === 0) return;
               const sender = senders[route.queue];
               if (!sender) throw new Error(`No sender for queue ${route.queue}`);
-              const bodies = route.messages();
-              return sender.send(bodies.map((body, n) => ({ groupId: clientId, deduplicationId: `${digest}-${n}`, body: JSON.stringify(body) })));
+              await sender.send(messages.map(({ groupId, body }, n) => ({ groupId: groupId ?? clientId, deduplicationId: `${digest}-${n}`, body: JSON.stringify(body) })));
             }),
           );
         } catch (error) {

@@ -8,4 +8,8 @@ const required = (name: string): string => {
   return value;
 };
 
-export const handler = forwardChanges({ lists: sqsSender(required('LIST_QUEUE_URL')), repricing: sqsSender(required('REPRICING_QUEUE_URL')) });
+export const handler = forwardChanges({
+  lists: sqsSender(required('LIST_QUEUE_URL')),
+  repricing: sqsSender(required('REPRICING_QUEUE_URL')),
+  webhooks: sqsSender(required('WEBHOOK_QUEUE_URL')),
+});

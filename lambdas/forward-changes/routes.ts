@@ -1,23 +1,33 @@
 import type { StreamChange } from '../shared/data/change-records.js';
+import type { PriceChange } from '../shared/domain/records.js';
 import type { ListChangesMessage, RepricingMessage } from '../shared/events/list-changes.js';
+import type { WebhookEventMessage } from '../shared/events/webhook-events.js';
 
 /**
  * Where a kind of change goes: each route collects, per tenant and stream batch, what its
  * queue's consumer needs to hear about, and turns it into messages for that tenant's group.
  */
-export interface ChangeRoute<W> {
+export interface ChangeRoute<W, M = unknown> {
   /** The queue it sends to (a key of the senders the forwarder is given). */
   readonly queue: string;
   readonly start: (clientId: string) => W;
   readonly add: (work: W, change: StreamChange) => void;
-  readonly messages: (work: W) => readonly unknown[];
+  readonly messages: (work: W) => readonly M[];
+  /** The message group of a message, when not the tenant: a finer group lets its groups proceed in parallel. */
+  readonly groupOf?: (message: M) => string;
+}
+
+export interface RoutedMessage {
+  /** Undefined: the tenant's group. */
+  readonly groupId: string | undefined;
+  readonly body: unknown;
 }
 
 /** One route's work for one tenant, its type hidden: what the forwarder holds. */
 export interface RouteWork {
   readonly queue: string;
   add(change: StreamChange): void;
-  messages(): readonly unknown[];
+  messages(): readonly RoutedMessage[];
 }
 
 export interface RouteStarter {
@@ -25,11 +35,15 @@ export interface RouteStarter {
   begin(clientId: string): RouteWork;
 }
 
-export const defineRoute = <W>(route: ChangeRoute<W>): RouteStarter => ({
+export const defineRoute = <W, M>(route: ChangeRoute<W, M>): RouteStarter => ({
   queue: route.queue,
   begin: (clientId) => {
     const work = route.start(clientId);
-    return { queue: route.queue, add: (change) => route.add(work, change), messages: () => route.messages(work) };
+    return {
+      queue: route.queue,
+      add: (change) => route.add(work, change),
+      messages: () => route.messages(work).map((body) => ({ groupId: route.groupOf?.(body), body })),
+    };
   },
 });
 
@@ -71,4 +85,21 @@ export const repricingRoute: ChangeRoute<{ clientId: string; products: Set<strin
   messages: (work): RepricingMessage[] => chunk([...work.products]).map((products) => ({ clientId: work.clientId, products })),
 };
 
-export const CHANGE_ROUTES: readonly RouteStarter[] = [defineRoute(listsRoute), defineRoute(repricingRoute)];
+/**
+ * To the webhook worker: each price change as it is created, one message per event, grouped by
+ * tenant and repricer so one repricer's events reach the receivers in the order they happened.
+ */
+export const webhooksRoute: ChangeRoute<{ clientId: string; created: PriceChange[] }, WebhookEventMessage> = {
+  queue: 'webhooks',
+  start: (clientId) => ({ clientId, created: [] }),
+  add: (work, change) => {
+    if (change.kind === 'priceChange' && change.created) work.created.push(change.created);
+  },
+  messages: (work) =>
+    [...work.created]
+      .sort((a, b) => a.id - b.id)
+      .map((record) => ({ clientId: work.clientId, eventId: `REPRICER_PRICE_CHANGED-${record.id}`, eventType: 'REPRICER_PRICE_CHANGED', eventTimestamp: record.created_at, data: record })),
+  groupOf: (message) => `${message.clientId}#R${(message.data as PriceChange).repricer_id}`,
+};
+
+export const CHANGE_ROUTES: readonly RouteStarter[] = [defineRoute(listsRoute), defineRoute(repricingRoute), defineRoute(webhooksRoute)];

@@ -8,8 +8,9 @@ import { Construct } from 'constructs';
 import { TABLE_NAME_ENV } from '../table-schema.js';
 import { ApiFunction } from './api-function.js';
 import { grantTableAccess, TABLE_GRANTS, type TableGrant } from './table-access.js';
+import { WebhookDelivery } from './webhook-delivery.js';
 
-/** How the table's change stream reaches the list maintainer and the repricing evaluator (README "Data model"). */
+/** How the table's change stream reaches the list maintainer, the repricing evaluator and the webhook worker (README "Data model"). */
 export const CHANGE_HANDLERS = {
   forwarderEntry: 'lambdas/forward-changes/handler.ts',
   maintainerEntry: 'lambdas/maintain-lists/handler.ts',
@@ -74,6 +75,7 @@ class FifoWork extends Construct {
 export class ChangeHandlers extends Construct {
   readonly lists: FifoWork;
   readonly repricing: FifoWork;
+  readonly webhooks: WebhookDelivery;
   readonly streamFailures: Queue;
   readonly forwarder: ApiFunction;
   readonly maintainer: ApiFunction;
@@ -84,6 +86,7 @@ export class ChangeHandlers extends Construct {
     const shared = { projectRoot: props.projectRoot, removalPolicy: props.removalPolicy, logRetention: props.logRetention, logLevel: props.logLevel };
     this.lists = new FifoWork(this, 'ListChanges');
     this.repricing = new FifoWork(this, 'Repricing');
+    this.webhooks = new WebhookDelivery(this, 'Webhooks', { ...shared, table: props.table });
     this.streamFailures = new Queue(this, 'StreamFailures', {
       retentionPeriod: Duration.days(14),
       encryption: QueueEncryption.SQS_MANAGED,
@@ -99,11 +102,16 @@ export class ChangeHandlers extends Construct {
       ...shared,
       entry: CHANGE_HANDLERS.forwarderEntry,
       description: 'the change-stream forwarder',
-      environment: { LIST_QUEUE_URL: this.lists.queue.queueUrl, REPRICING_QUEUE_URL: this.repricing.queue.queueUrl },
+      environment: {
+        LIST_QUEUE_URL: this.lists.queue.queueUrl,
+        REPRICING_QUEUE_URL: this.repricing.queue.queueUrl,
+        WEBHOOK_QUEUE_URL: this.webhooks.queue.queueUrl,
+      },
     });
     props.table.grantStreamRead(this.forwarder.role);
     this.lists.queue.grantSendMessages(this.forwarder.role);
     this.repricing.queue.grantSendMessages(this.forwarder.role);
+    this.webhooks.queue.grantSendMessages(this.forwarder.role);
     this.forwarder.function.addEventSource(
       new DynamoEventSource(props.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,

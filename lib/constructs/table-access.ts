@@ -47,6 +47,8 @@ export const TABLE_GRANTS = {
   maintainer: { read: [tenant], write: [tenant], batchWrite: true },
   /** The repricing evaluator: a tenant's products and decisions, connector price steps, price-change ids. */
   evaluator: { read: [tenant, connector, counter], write: [tenant, counter] },
+  /** The webhook worker: a tenant's webhooks (with their secrets) and their deliveries. */
+  webhookWorker: { read: [tenant], write: [tenant], writeActions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] },
 } as const satisfies Record<string, TableGrant>;
 
 /** Index ARNs listed by name, so no policy holds an `index/*` wildcard. */

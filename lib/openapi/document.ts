@@ -142,6 +142,7 @@ const TAGS = [
   { name: 'Offers', description: 'Marketplace offers on the client\'s products, with competitiveness data.' },
   { name: 'Products', description: 'The client\'s products.' },
   { name: 'Price changes', description: 'The decisions of the client\'s repricers: the price each wants for an offer, and why.' },
+  { name: 'Webhooks', description: 'Signed HTTP callbacks for the client\'s events, retried for 24 hours (docs/webhooks.md).' },
   { name: 'Documentation', description: 'This document.' },
 ];
 

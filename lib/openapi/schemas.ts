@@ -14,6 +14,7 @@ import {
   timestamp,
 } from '../../lambdas/shared/domain/records.js';
 import { updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.js';
+import { createdWebhookRecord, createWebhookBody, deliveriesPage, deliveryRecord, webhookRecord, webhooksList } from '../../lambdas/shared/domain/webhooks.js';
 import { caseInsensitivePattern, regexesOf } from './patterns.js';
 import { conflictProblemSchema, fieldErrorSchema, problemSchema } from './problem-schema.js';
 
@@ -41,6 +42,11 @@ responseComponents
   .add(priceChangesPage, { id: 'PriceChangesPage' })
   .add(listMeta, { id: 'ListMeta' })
   .add(pong, { id: 'Pong' })
+  .add(webhookRecord, { id: 'Webhook' })
+  .add(createdWebhookRecord, { id: 'CreatedWebhook' })
+  .add(webhooksList, { id: 'WebhooksList' })
+  .add(deliveryRecord, { id: 'WebhookDelivery' })
+  .add(deliveriesPage, { id: 'WebhookDeliveriesPage' })
   .add(feeEstimates, { id: 'FeeEstimates' })
   .add(problemSchema, { id: 'Problem' })
   .add(conflictProblemSchema, { id: 'ConflictProblem' })
@@ -48,7 +54,7 @@ responseComponents
 
 /** Requests as a client may send them (`io: 'input'`): fields with defaults are optional. */
 const requestComponents = z.registry<{ id: string }>();
-requestComponents.add(createRepricerBody, { id: 'CreateRepricerRequest' }).add(updateRepricerBody, { id: 'UpdateRepricerRequest' });
+requestComponents.add(createRepricerBody, { id: 'CreateRepricerRequest' }).add(createWebhookBody, { id: 'CreateWebhookRequest' }).add(updateRepricerBody, { id: 'UpdateRepricerRequest' });
 
 /** What JSON Schema cannot say about a zod schema (refinements), or what a name alone does not. */
 export const descriptions = z.registry<{ description: string }>();
@@ -76,6 +82,11 @@ descriptions
   .add(createRepricerBody.shape.product_code, { description: 'A product of this client (else 404).' })
   .add(createRepricerBody.shape.connector, {
     description: 'A connector uid: required when the product has fee estimates for several connectors.',
+  })
+  .add(createdWebhookRecord.shape.secret, { description: 'The signing secret (docs/webhooks.md): shown in this response only.' })
+  .add(webhookRecord.shape.url, { description: '`https` to a public address (on `npm start` also `http://127.0.0.1` or `localhost`).' })
+  .add(deliveryRecord.shape.status, {
+    description: '`pending` (not yet delivered; retried with exponential backoff), `delivered` (a 2xx came back) or `dead_lettered` (no 2xx within 24 hours).',
   })
   .add(updateRepricerBody, { description: 'At least one field; a field left out keeps its value. The computed fields are recomputed.' });
 

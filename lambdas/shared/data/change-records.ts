@@ -1,6 +1,7 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue as LambdaAttributeValue } from 'aws-lambda';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { PriceChange } from '../domain/records.js';
 import { clientIdOfKey, offerIdOfSortKey, OFFER_SK_PREFIX, SLOT_SK_PREFIX } from './keys.js';
 import { storedPriceChange } from './price-change-list.js';
 import { OFFER_LIST, storedOffer } from './offer-list.js';
@@ -24,7 +25,13 @@ export type StreamChange =
   | { readonly kind: 'offer'; readonly clientId: string; readonly hint: OfferHint; readonly products: readonly string[] }
   | { readonly kind: 'product'; readonly clientId: string; readonly code: string }
   | { readonly kind: 'slot'; readonly clientId: string; readonly code: string }
-  | { readonly kind: 'priceChange'; readonly clientId: string; readonly hint: PriceChangeHint }
+  | {
+      readonly kind: 'priceChange';
+      readonly clientId: string;
+      readonly hint: PriceChangeHint;
+      /** The record, when this change created it (what webhooks announce); undefined for updates and expiries. */
+      readonly created: PriceChange | undefined;
+    }
   | { readonly kind: 'rebuild'; readonly clientId: string; readonly requestId: string };
 
 type Image = Record<string, LambdaAttributeValue> | undefined;
@@ -45,7 +52,8 @@ export const streamChangeOf = (keys: Image, oldImage: Image, newImage: Image): S
     const image = storedPriceChange.safeParse(plain(newImage) ?? plain(oldImage));
     if (!image.success) return undefined;
     const { record } = image.data;
-    return { kind: 'priceChange', clientId, hint: { productCode: record.product_code, sk, id: record.id, repricerId: record.repricer_id, reason: record.reason } };
+    const created = newImage && !oldImage ? record : undefined;
+    return { kind: 'priceChange', clientId, created, hint: { productCode: record.product_code, sk, id: record.id, repricerId: record.repricer_id, reason: record.reason } };
   }
   if (kind !== 'P' || code === undefined) return undefined;
   if (sk === 'PRODUCT') return { kind: 'product', clientId, code: decodeURIComponent(code) };

@@ -75,3 +75,16 @@ export const listingPartition = (clientId: string, tag: string, cell: string) =>
 export const nodePartition = (clientId: string, tag: string, order: string, level: 'b' | 'c') => `${tenant(clientId)}#${tag}N#${order}#${level}`;
 /** A request to re-derive a tenant's listings; the change stream carries it to the list maintainer. */
 export const rebuildKey = (clientId: string, requestId: string) => ({ pk: `${tenant(clientId)}#REBUILD`, sk: requestId });
+
+/** A tenant's webhooks (at most five) and their count, in one partition: listing them is one Query. */
+export const webhookPartition = (clientId: string) => `${tenant(clientId)}#WH`;
+export const WEBHOOK_SK_PREFIX = 'W#';
+export const webhookKey = (clientId: string, id: number) => ({ pk: webhookPartition(clientId), sk: `${WEBHOOK_SK_PREFIX}${String(id).padStart(16, '0')}` });
+/** The bounded count of a tenant's webhooks, claimed with the webhook in one transaction. */
+export const webhookCountKey = (clientId: string) => ({ pk: webhookPartition(clientId), sk: 'COUNT' });
+/** One webhook's deliveries, in order of their events' times. */
+export const deliveryPartition = (clientId: string, webhookId: number) => `${tenant(clientId)}#WD#${webhookId}`;
+export const deliveryKey = (clientId: string, webhookId: number, eventTimestamp: string, eventId: string) => ({
+  pk: deliveryPartition(clientId, webhookId),
+  sk: `${eventTimestamp}#${part(eventId)}`,
+});

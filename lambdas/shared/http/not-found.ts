@@ -7,3 +7,4 @@ import { notFound } from './errors.js';
 export const repricerNotFound = () => notFound('No repricer with this id exists for this client.');
 export const offerNotFound = () => notFound('No offer with this id exists for this client.');
 export const productNotFound = () => notFound('No product with this code exists for this client.');
+export const webhookNotFound = () => notFound('No webhook with this id exists for this client.');

@@ -1,0 +1,17 @@
+import * as z from 'zod';
+import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks.js';
+
+/**
+ * A message to the webhook worker: one event of one tenant. Its message group is the tenant
+ * and the repricer (or the import), so one repricer's events are delivered in order while
+ * other repricers' go on.
+ */
+export const webhookEventMessage = z.object({
+  clientId: z.string().min(1),
+  /** Unique per event type and tenant: with the webhook's id, the delivery's id. */
+  eventId: z.string().min(1).max(200),
+  eventType: z.enum(WEBHOOK_EVENT_TYPES),
+  eventTimestamp: z.iso.datetime({ precision: 3 }),
+  data: z.unknown(),
+});
+export type WebhookEventMessage = z.infer<typeof webhookEventMessage>;
