@@ -15,9 +15,9 @@ describe('CloudWatch alarms', () => {
     alarms = Object.values(resourcesOfType(synthesized.template, 'AWS::CloudWatch::Alarm'));
   });
 
-  it('has two API alarms, two per function, two for the table and six for the change handlers', () => {
-    // Routes, the authorizer and the three change handlers; three dead-letter depths, two queue ages and the stream's iterator age
-    expect(alarms).toHaveLength(2 + 2 * (FUNCTION_NAMES.length + 3) + 2 + 6);
+  it('has two API alarms, two per function, two for the table and seven for the change handlers', () => {
+    // Routes, the authorizer, the three change handlers and the webhook worker; four dead-letter depths, two queue ages and the stream's iterator age
+    expect(alarms).toHaveLength(2 + 2 * (FUNCTION_NAMES.length + 4) + 2 + 7);
   });
 
   it('alarms on the API 5XX error rate', () => {

@@ -22,8 +22,8 @@ describe('Lambda functions', () => {
     prod = synthStack({ stage: 'prod' });
   });
 
-  it('has one function per route, the authorizer and the three change handlers (forwarder, list maintainer, repricing evaluator)', () => {
-    dev.template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1 + 3);
+  it('has one function per route, the authorizer, the three change handlers (forwarder, list maintainer, repricing evaluator) and the webhook worker', () => {
+    dev.template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1 + 3 + 1);
   });
 
   it.each(FUNCTIONS)('$name runs on Node.js 24 / arm64 with the shared settings', ({ name, usesTable }) => {
@@ -90,7 +90,7 @@ describe('Lambda functions', () => {
       (fn) => fn.Properties.Role['Fn::GetAtt'][0] as string,
     );
     expect(new Set(roleIds).size).toBe(roleIds.length);
-    expect(roleIds).toHaveLength(FUNCTIONS.length + 3);
+    expect(roleIds).toHaveLength(FUNCTIONS.length + 4);
     for (const role of Object.values(resourcesOfType(dev.template, 'AWS::IAM::Role'))) {
       expect(role.Properties.ManagedPolicyArns).toBeUndefined();
     }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks.js';
+import { WEBHOOK_EVENT_TYPES, type ImportCompletedData } from '../domain/webhooks.js';
 
 /**
  * A message to the webhook worker: one event of one tenant. Its message group is the tenant
@@ -15,3 +15,15 @@ export const webhookEventMessage = z.object({
   data: z.unknown(),
 });
 export type WebhookEventMessage = z.infer<typeof webhookEventMessage>;
+
+/**
+ * The message announcing a finished import job (for its producer, the import worker): one
+ * delivery per job and webhook, whatever the number of times the job's end is reported.
+ */
+export const importCompletedMessage = (clientId: string, record: ImportCompletedData, endedAt: string): WebhookEventMessage => ({
+  clientId,
+  eventId: `IMPORT_COMPLETED-${record.id}`,
+  eventType: 'IMPORT_COMPLETED',
+  eventTimestamp: endedAt,
+  data: record,
+});
