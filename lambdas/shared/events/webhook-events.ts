@@ -27,3 +27,6 @@ export const importCompletedMessage = (clientId: string, record: ImportCompleted
   eventTimestamp: endedAt,
   data: record,
 });
+
+/** Its message group: one job's events in order, other jobs and repricers in parallel. */
+export const importCompletedGroup = (clientId: string, importId: number): string => `${clientId}#I${importId}`;
