@@ -30,10 +30,21 @@ const attemptDelivery = async (webhook: StoredWebhook, key: DeliveryKey, deliver
   const due = delivery.record.next_attempt_at === null ? startedAt : Date.parse(delivery.record.next_attempt_at);
   if (due > startedAt) return due - startedAt;
 
-  const destination = await resolveDestination(webhook.record.url, options.resolve);
-  const outcome: PostOutcome = destination.ok
-    ? await postToDestination(destination, delivery.body, { [SIGNATURE_HEADER]: signatureHeader(webhook.secret, delivery.body, Math.floor(startedAt / 1000)) }, options.timeoutMs)
-    : { statusCode: undefined, error: `refused: the URL ${destination.message}` };
+  // The name's resolution counts against the attempt's timeout too: a resolver that never
+  // answers must not hold the worker past it.
+  let timer: NodeJS.Timeout | undefined;
+  const destination = await Promise.race([
+    resolveDestination(webhook.record.url, options.resolve),
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), options.timeoutMs);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  const remainingMs = Math.max(1, options.timeoutMs - (options.now() - startedAt));
+  const outcome: PostOutcome = !destination
+    ? { statusCode: undefined, error: `no address within ${options.timeoutMs} ms` }
+    : destination.ok
+      ? await postToDestination(destination, delivery.body, { [SIGNATURE_HEADER]: signatureHeader(webhook.secret, delivery.body, Math.floor(startedAt / 1000)) }, remainingMs)
+      : { statusCode: undefined, error: `refused: the URL ${destination.message}` };
 
   const finishedAt = options.now();
   const firstAttemptAt = delivery.firstAttemptAt ?? startedAt;

@@ -26,6 +26,13 @@ afterAll(async () => {
   await target?.close();
 });
 
+/** Settles, then waits (at most 20 s) for the receiver to have `count` requests. */
+const receivedAtLeast = async (count: number): Promise<void> => {
+  await api.settle();
+  const deadline = Date.now() + 20_000;
+  while (target.received.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+};
+
 const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 it('delivers every price change once and prints the latency from decision to receiver', async () => {
@@ -56,9 +63,11 @@ it('delivers every price change once and prints the latency from decision to rec
   for (const code of codes) {
     await api.request('POST', '/v1/repricers/', { auth, body: { product_code: code, preferred_price: 60, preferred_profit: 10 }, headers: { 'content-type': 'application/json' } });
   }
-  await api.settle();
-  for (const price of ROUNDS) {
+  await receivedAtLeast(PRODUCTS);
+  // Each round once the one before is delivered, so each move is a decision of its own.
+  for (const [round, price] of ROUNDS.entries()) {
     await api.importRecords(auth[0], codes.map((code) => offerRecord(`${code}-rival`, code, { seller_id: 'seller-rival', offer_price: price })));
+    await receivedAtLeast(PRODUCTS * (round + 2));
   }
   await api.settle();
 

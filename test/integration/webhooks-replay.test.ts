@@ -20,6 +20,13 @@ afterAll(async () => {
   await target?.close();
 });
 
+/** Settles, then waits (at most 20 s) for the receiver to have `count` requests. */
+const receivedAtLeast = async (count: number): Promise<void> => {
+  await api.settle();
+  const deadline = Date.now() + 20_000;
+  while (target.received.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+};
+
 it('delivers each price change once when every record and message is delivered twice', async () => {
   // Prepare
   const auth: [string, string] = ['wh-replay', 'wh-replay-password'];
@@ -34,9 +41,11 @@ it('delivers each price change once when every record and message is delivered t
 
   // Act
   await api.request('POST', '/v1/repricers/', { auth, body: { product_code: 'RP-1', preferred_price: 60, preferred_profit: 10 }, headers: { 'content-type': 'application/json' } });
-  await api.settle();
+  await receivedAtLeast(1);
   await api.importRecords(auth[0], [offerRecord('RP1-rival', 'RP-1', { seller_id: 'seller-rival', offer_price: 54 })]);
-  await api.settle();
+  await receivedAtLeast(2);
+  // Long enough for a second copy of either delivery to arrive, were one sent.
+  await new Promise((resolve) => setTimeout(resolve, 500));
 
   // Assert
   const prices = target.received.map((request) => (JSON.parse(request.body) as { event_data: { new_price: number } }).event_data.new_price);

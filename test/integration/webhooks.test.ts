@@ -72,6 +72,19 @@ const createRepricer = async (auth: [string, string]) => {
   return response.body.id;
 };
 const deliveriesOf = async (auth: [string, string], id: number) => (await api.request<{ deliveries: Delivery[] }>('GET', `/v1/webhooks/${id}/deliveries`, { auth })).body.deliveries;
+/**
+ * Settles, then polls until `done` holds (or 20 s pass): the runtime's settle can return while a
+ * stream record written during its last round is still unread, so a test that counts
+ * deliveries waits for them rather than trusting one settle.
+ */
+const until = async (done: () => Promise<boolean> | boolean): Promise<void> => {
+  const deadline = Date.now() + 20_000;
+  while (!(await done()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+};
+const settledUntil = async (done: () => Promise<boolean> | boolean): Promise<void> => {
+  await api.settle();
+  await until(done);
+};
 const events = (target: WebhookReceiver) => target.received.map((request) => JSON.parse(request.body) as Event);
 
 beforeAll(async () => {
@@ -179,9 +192,11 @@ describe('deliveries', () => {
     // Act
     const aliceRepricer = await createRepricer(alice);
     const bobRepricer = await createRepricer(bob);
+    // Each decision before the next competitor move, so each move is a decision of its own.
+    await settledUntil(() => aliceReceiver.received.length >= 1 && bobReceiver.received.length >= 1);
     for (const price of [54, 52, 50]) await rivalAt(alice, price);
     await rivalAt(bob, 53);
-    await api.settle();
+    await settledUntil(() => aliceReceiver.received.length >= 4 && bobReceiver.received.length >= 2);
 
     // Assert
     const aliceEvents = events(aliceReceiver);
@@ -213,7 +228,7 @@ describe('deliveries', () => {
 
     // Act
     await createRepricer(erin);
-    await api.settle();
+    await settledUntil(async () => (await deliveriesOf(erin, hook.id)).every((d) => d.status !== 'pending'));
 
     // Assert
     expect(flaky.received.map((request) => request.status)).toEqual([500, 500, 500, 200]);
@@ -230,8 +245,14 @@ describe('deliveries', () => {
     // Act
     const started = Date.now();
     await createRepricer(fay);
+    // The first decision is made (its delivery is being tried) before the competitor moves, so
+    // the move is a second decision, queued behind the first.
+    await until(async () => (await deliveriesOf(fay, hook.id)).length === 1);
     await rivalAt(fay, 54);
-    await api.settle();
+    await settledUntil(async () => {
+      const deliveries = await deliveriesOf(fay, hook.id);
+      return deliveries.length === 2 && deliveries.every((d) => d.status !== 'pending');
+    });
 
     // Assert
     const deliveries = await deliveriesOf(fay, hook.id);
@@ -250,7 +271,7 @@ describe('deliveries', () => {
   it('refuses at delivery a name that now resolves to 169.254.169.254, 10.0.0.1 or ::1, and dead-letters it', async () => {
     // Prepare
     const gus = await seller('wh-rebind-gus');
-    const hooks = [];
+    const hooks: Webhook[] = [];
     for (const host of Object.keys(REBOUND)) {
       const created = await createWebhook(gus, `https://${host}/hooks`);
       expect(created.status).toBe(201);
@@ -259,7 +280,10 @@ describe('deliveries', () => {
 
     // Act
     await createRepricer(gus);
-    await api.settle();
+    await settledUntil(async () => {
+      const all = await Promise.all(hooks.map((hook) => deliveriesOf(gus, hook.id)));
+      return all.every((deliveries) => deliveries.length === 1 && deliveries[0]!.status !== 'pending');
+    });
 
     // Assert
     for (const hook of hooks) {

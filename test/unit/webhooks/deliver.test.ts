@@ -104,6 +104,13 @@ describe('deliverEvent', () => {
     expect(update.ExpressionAttributeValues?.[':attempts']).toBe(1);
   });
 
+  it('gives up on a name that does not resolve within the attempt\'s timeout, as on a receiver that does not answer', async () => {
+    documents.on(GetCommand).resolves({ Item: stored({ next_attempt_at: new Date(NOW - 1).toISOString() }) });
+    const silent: Resolver = () => new Promise(() => undefined);
+    await expect(deliverEvent(message, options(silent))).resolves.toBe(2_000);
+    expect(documents.commandCalls(UpdateCommand)[0]!.args[0].input.ExpressionAttributeValues?.[':record']).toMatchObject({ last_error: 'no address within 500 ms', attempts: 2 });
+  });
+
   it('dead-letters a failed attempt whose next wait would end past the window', async () => {
     documents.on(GetCommand).resolves({ Item: { ...stored({ next_attempt_at: new Date(NOW).toISOString(), attempts: 5 }), firstAttemptAt: NOW - 55_000 } });
     const wait = await deliverEvent(message, options(async () => [{ address: '10.0.0.1', family: 4 }]));
