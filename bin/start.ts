@@ -20,6 +20,7 @@ import { createLocalDynamoClient, DEFAULT_DYNAMODB_PORT, startDynamoDbLocal, typ
 import { DEMO_CONNECTOR, DEMO_SELLER_ID, demoCompetitorPriceDrop, demoConnectorTypeRecords, demoRecords, sampleRepricerRequest } from '../lib/local/demo-data.js';
 import type { EventRuntime } from '../lib/local/event-runtime.js';
 import { LOCAL_TABLE_NAME, TABLE_NAME_ENV } from '../lib/table-schema.js';
+import { ALLOW_LOCAL_HTTP_ENV } from '../lambdas/shared/domain/webhook-url.js';
 
 const DEMO_USERNAME = 'demo';
 const COMPETITOR_PRICE_FILE = 'docs/examples/competitor-price.ndjson';
@@ -154,6 +155,8 @@ const main = async () => {
     process.env.DYNAMODB_ENDPOINT = endpoint;
     process.env[TABLE_NAME_ENV] = tableName;
     process.env.AWS_REGION ||= 'local';
+    // Local only (the stack never sets it): webhooks may also point at http://127.0.0.1 or localhost.
+    process.env[ALLOW_LOCAL_HTTP_ENV] = 'true';
 
     const client = createLocalDynamoClient(endpoint);
     if (await tableExists(client, tableName)) {

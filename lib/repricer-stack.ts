@@ -116,6 +116,7 @@ export class RepricerStack extends Stack {
         { name: 'ListMaintainer', function: this.changes.maintainer.function },
         { name: 'RepricingEvaluator', function: this.changes.evaluator.function },
         { name: 'ImportWorker', function: this.changes.importWorker.function },
+        { name: 'WebhookWorker', function: this.changes.webhooks.worker.function },
       ],
       queues: [
         { name: 'ListChangesDeadLetters', queue: this.changes.lists.deadLetters, kind: 'deadLetters' },
@@ -123,6 +124,8 @@ export class RepricerStack extends Stack {
         { name: 'StreamFailures', queue: this.changes.streamFailures, kind: 'deadLetters' },
         // No age alarm on the import queue: a tenant's next job waits, by design, while its current one runs.
         { name: 'ImportDeadLetters', queue: this.changes.imports.deadLetters, kind: 'deadLetters' },
+        // Its work queue is not alarmed on age: a failing receiver holds its events back for 24 hours by design.
+        { name: 'WebhookDeadLetters', queue: this.changes.webhooks.deadLetters, kind: 'deadLetters' },
         { name: 'ListChanges', queue: this.changes.lists.queue, kind: 'work' },
         { name: 'Repricing', queue: this.changes.repricing.queue, kind: 'work' },
       ],

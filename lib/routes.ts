@@ -140,6 +140,46 @@ export const ROUTES: readonly RouteDefinition[] = [
     tableAccess: 'none',
     authorized: false,
   },
+  {
+    name: 'CreateWebhook',
+    method: 'POST',
+    path: '/v1/webhooks',
+    entry: 'lambdas/create-webhook/handler.ts',
+    tableAccess: 'readWrite',
+    authorized: true,
+  },
+  {
+    name: 'ListWebhooks',
+    method: 'GET',
+    path: '/v1/webhooks',
+    entry: 'lambdas/list-webhooks/handler.ts',
+    tableAccess: 'read',
+    authorized: true,
+  },
+  {
+    name: 'GetWebhook',
+    method: 'GET',
+    path: '/v1/webhooks/{id}',
+    entry: 'lambdas/get-webhook/handler.ts',
+    tableAccess: 'read',
+    authorized: true,
+  },
+  {
+    name: 'DeleteWebhook',
+    method: 'DELETE',
+    path: '/v1/webhooks/{id}',
+    entry: 'lambdas/delete-webhook/handler.ts',
+    tableAccess: 'readWrite',
+    authorized: true,
+  },
+  {
+    name: 'ListWebhookDeliveries',
+    method: 'GET',
+    path: '/v1/webhooks/{id}/deliveries',
+    entry: 'lambdas/list-webhook-deliveries/handler.ts',
+    tableAccess: 'read',
+    authorized: true,
+  },
 ];
 
 /** The Lambda REQUEST authorizer: HTTP Basic against the client items of the table. */

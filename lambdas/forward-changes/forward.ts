@@ -34,11 +34,11 @@ export const forwardChanges =
           await Promise.all(
             // Async, so a missing sender rejects like a failed send instead of leaving the other sends unawaited.
             work.map(async (route) => {
-              const bodies = route.messages();
-              if (bodies.length === 0) return;
+              const messages = route.messages();
+              if (messages.length === 0) return;
               const sender = senders[route.queue];
               if (!sender) throw new Error(`No sender for queue ${route.queue}`);
-              await sender.send(bodies.map((body, n) => ({ groupId: clientId, deduplicationId: `${digest}-${n}`, body: JSON.stringify(body) })));
+              await sender.send(messages.map(({ groupId, body }, n) => ({ groupId: groupId ?? clientId, deduplicationId: `${digest}-${n}`, body: JSON.stringify(body) })));
             }),
           );
         } catch (error) {

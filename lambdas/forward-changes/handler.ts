@@ -14,5 +14,6 @@ export const handler = traced(
     lists: sqsSender(required('LIST_QUEUE_URL')),
     repricing: sqsSender(required('REPRICING_QUEUE_URL')),
     imports: sqsSender(required('IMPORT_QUEUE_URL')),
+    webhooks: sqsSender(required('WEBHOOK_QUEUE_URL')),
   }),
 );

@@ -1,24 +1,35 @@
 import type { StreamChange } from '../shared/data/change-records.js';
+import type { ImportJob } from '../shared/domain/import-jobs.js';
 import type { ImportJobMessage } from '../shared/events/import-jobs.js';
+import type { PriceChange } from '../shared/domain/records.js';
 import type { ListChangesMessage, RepricingMessage } from '../shared/events/list-changes.js';
+import { importCompletedGroup, importCompletedMessage, type WebhookEventMessage } from '../shared/events/webhook-events.js';
 
 /**
  * Where a kind of change goes: each route collects, per tenant and stream batch, what its
  * queue's consumer needs to hear about, and turns it into messages for that tenant's group.
  */
-export interface ChangeRoute<W> {
+export interface ChangeRoute<W, M = unknown> {
   /** The queue it sends to (a key of the senders the forwarder is given). */
   readonly queue: string;
   readonly start: (clientId: string) => W;
   readonly add: (work: W, change: StreamChange) => void;
-  readonly messages: (work: W) => readonly unknown[];
+  readonly messages: (work: W) => readonly M[];
+  /** The message group of a message, when not the tenant: a finer group lets its groups proceed in parallel. */
+  readonly groupOf?: (message: M) => string;
+}
+
+export interface RoutedMessage {
+  /** Undefined: the tenant's group. */
+  readonly groupId: string | undefined;
+  readonly body: unknown;
 }
 
 /** One route's work for one tenant, its type hidden: what the forwarder holds. */
 export interface RouteWork {
   readonly queue: string;
   add(change: StreamChange): void;
-  messages(): readonly unknown[];
+  messages(): readonly RoutedMessage[];
 }
 
 export interface RouteStarter {
@@ -26,11 +37,15 @@ export interface RouteStarter {
   begin(clientId: string): RouteWork;
 }
 
-export const defineRoute = <W>(route: ChangeRoute<W>): RouteStarter => ({
+export const defineRoute = <W, M>(route: ChangeRoute<W, M>): RouteStarter => ({
   queue: route.queue,
   begin: (clientId) => {
     const work = route.start(clientId);
-    return { queue: route.queue, add: (change) => route.add(work, change), messages: () => route.messages(work) };
+    return {
+      queue: route.queue,
+      add: (change) => route.add(work, change),
+      messages: () => route.messages(work).map((body) => ({ groupId: route.groupOf?.(body), body })),
+    };
   },
 });
 
@@ -82,4 +97,28 @@ export const importsRoute: ChangeRoute<{ clientId: string; ids: number[] }> = {
   messages: (work): ImportJobMessage[] => work.ids.map((importId) => ({ clientId: work.clientId, importId })),
 };
 
-export const CHANGE_ROUTES: readonly RouteStarter[] = [defineRoute(listsRoute), defineRoute(repricingRoute), defineRoute(importsRoute)];
+/**
+ * To the webhook worker: each price change as it is created, one message per event, grouped by
+ * tenant and repricer so one repricer's events reach the receivers in the order they happened.
+ */
+export const webhooksRoute: ChangeRoute<{ clientId: string; created: PriceChange[]; ended: ImportJob[] }, WebhookEventMessage> = {
+  queue: 'webhooks',
+  start: (clientId) => ({ clientId, created: [], ended: [] }),
+  add: (work, change) => {
+    if (change.kind === 'priceChange' && change.created) work.created.push(change.created);
+    if (change.kind === 'import' && change.ended) work.ended.push(change.ended);
+  },
+  messages: (work) => [
+    ...[...work.created]
+      .sort((a, b) => a.id - b.id)
+      .map((record): WebhookEventMessage => ({ clientId: work.clientId, eventId: `REPRICER_PRICE_CHANGED-${record.id}`, eventType: 'REPRICER_PRICE_CHANGED', eventTimestamp: record.created_at, data: record })),
+    // A job ends once; its end read twice from the stream has the same event id, so one delivery.
+    ...work.ended.map((job) => importCompletedMessage(work.clientId, { ...job, status: job.status === 'failed' ? 'failed' : 'completed' }, job.end_time ?? job.updated_at)),
+  ],
+  groupOf: (message) =>
+    message.eventType === 'IMPORT_COMPLETED'
+      ? importCompletedGroup(message.clientId, (message.data as ImportJob).id)
+      : `${message.clientId}#R${(message.data as PriceChange).repricer_id}`,
+};
+
+export const CHANGE_ROUTES: readonly RouteStarter[] = [defineRoute(listsRoute), defineRoute(repricingRoute), defineRoute(importsRoute), defineRoute(webhooksRoute)];

@@ -9,8 +9,9 @@ import { MAX_IMPORT_ATTEMPTS } from '../../lambdas/shared/events/import-jobs.js'
 import { TABLE_NAME_ENV } from '../table-schema.js';
 import { ApiFunction } from './api-function.js';
 import { grantTableAccess, TABLE_GRANTS, type TableGrant } from './table-access.js';
+import { WebhookDelivery } from './webhook-delivery.js';
 
-/** How the table's change stream reaches the list maintainer and the repricing evaluator (README "Data model"). */
+/** How the table's change stream reaches the list maintainer, the repricing evaluator and the webhook worker (README "Data model"). */
 export const CHANGE_HANDLERS = {
   forwarderEntry: 'lambdas/forward-changes/handler.ts',
   maintainerEntry: 'lambdas/maintain-lists/handler.ts',
@@ -49,8 +50,11 @@ export const IMPORT_WORKER = {
    * one message per batch there is no batch that throttling could keep waiting.
    */
   visibilityTimeout: Duration.minutes(20),
-  /** Only a job created `pending` queues itself: its progress updates never wake the forwarder. */
-  streamFilter: { dynamodb: { NewImage: { entity: { S: ['import'] }, record: { M: { status: { S: ['pending'] } } } } } },
+  /**
+   * A job created `pending` queues itself, and a job that ended is announced (IMPORT_COMPLETED):
+   * its progress updates (`running`) never wake the forwarder.
+   */
+  streamFilter: { dynamodb: { NewImage: { entity: { S: ['import'] }, record: { M: { status: { S: ['pending', 'completed', 'failed'] } } } } } },
 } as const;
 
 export interface ChangeHandlersProps {
@@ -102,6 +106,7 @@ export class ChangeHandlers extends Construct {
   readonly lists: FifoWork;
   readonly repricing: FifoWork;
   readonly imports: FifoWork;
+  readonly webhooks: WebhookDelivery;
   readonly streamFailures: Queue;
   readonly forwarder: ApiFunction;
   readonly maintainer: ApiFunction;
@@ -114,6 +119,7 @@ export class ChangeHandlers extends Construct {
     this.lists = new FifoWork(this, 'ListChanges');
     this.repricing = new FifoWork(this, 'Repricing');
     this.imports = new FifoWork(this, 'Imports', { visibilityTimeout: IMPORT_WORKER.visibilityTimeout, maxReceiveCount: IMPORT_WORKER.maxReceiveCount });
+    this.webhooks = new WebhookDelivery(this, 'Webhooks', { ...shared, table: props.table });
     this.streamFailures = new Queue(this, 'StreamFailures', {
       retentionPeriod: Duration.days(14),
       encryption: QueueEncryption.SQS_MANAGED,
@@ -129,12 +135,18 @@ export class ChangeHandlers extends Construct {
       ...shared,
       entry: CHANGE_HANDLERS.forwarderEntry,
       description: 'the change-stream forwarder',
-      environment: { LIST_QUEUE_URL: this.lists.queue.queueUrl, REPRICING_QUEUE_URL: this.repricing.queue.queueUrl, IMPORT_QUEUE_URL: this.imports.queue.queueUrl },
+      environment: {
+        LIST_QUEUE_URL: this.lists.queue.queueUrl,
+        REPRICING_QUEUE_URL: this.repricing.queue.queueUrl,
+        IMPORT_QUEUE_URL: this.imports.queue.queueUrl,
+        WEBHOOK_QUEUE_URL: this.webhooks.queue.queueUrl,
+      },
     });
     props.table.grantStreamRead(this.forwarder.role);
     this.lists.queue.grantSendMessages(this.forwarder.role);
     this.repricing.queue.grantSendMessages(this.forwarder.role);
     this.imports.queue.grantSendMessages(this.forwarder.role);
+    this.webhooks.queue.grantSendMessages(this.forwarder.role);
     this.forwarder.function.addEventSource(
       new DynamoEventSource(props.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,

@@ -52,6 +52,8 @@ export const TABLE_GRANTS = {
    * for repricers; ids. No client items: what it needs of the client is in the job.
    */
   importWorker: { read: [tenant, connector, counter], write: [tenant, counter], batchWrite: true },
+  /** The webhook worker: a tenant's webhooks (with their secrets) and their deliveries. */
+  webhookWorker: { read: [tenant], write: [tenant], writeActions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] },
 } as const satisfies Record<string, TableGrant>;
 
 /** Index ARNs listed by name, so no policy holds an `index/*` wildcard. */

@@ -9,9 +9,12 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { forwardChanges } from '../../lambdas/forward-changes/forward.js';
 import { handler as evaluateRepricers } from '../../lambdas/evaluate-repricers/handler.js';
 import { handler as maintainLists } from '../../lambdas/maintain-lists/handler.js';
+import type { DeliveryOptions } from '../../lambdas/deliver-webhooks/deliver.js';
+import { webhookWorker } from '../../lambdas/deliver-webhooks/worker.js';
 import { handler as processImports } from '../../lambdas/process-imports/handler.js';
 import type { QueueSender } from '../../lambdas/shared/queue/sender.js';
 import { CHANGE_HANDLERS, IMPORT_WORKER } from '../constructs/change-handlers.js';
+import { WEBHOOK_DELIVERY } from '../constructs/webhook-delivery.js';
 import { createLocalFifoQueue, MAX_SEND_ENTRIES, type DeadLetter, type LocalFifoQueue, type QueueHandler } from './fifo-queue.js';
 import type { StartingPosition } from './shard-reader.js';
 import { startStreamPoller } from './stream-poller.js';
@@ -35,6 +38,11 @@ export interface EventRuntimeOptions {
   readonly deliverTwice?: boolean;
   /** Called before each invocation of a handler, with its function name and batch size. */
   readonly onInvoke?: (functionName: string, records: number) => void;
+  /**
+   * The webhook worker's settings, when not the deployed ones: tests shorten the retry schedule
+   * and the timeout, and give a resolver of their own.
+   */
+  readonly webhooks?: Partial<DeliveryOptions>;
 }
 
 export interface EventRuntime {
@@ -75,25 +83,23 @@ const invoking =
 
 export const startEventRuntime = async (options: EventRuntimeOptions): Promise<EventRuntime> => {
   const streamFailures: { records: readonly DynamoDBRecord[]; error: Error }[] = [];
-  const queue = (
-    name: string,
-    handler: QueueHandler,
-    functionName: string,
-    { batchSize, maxReceiveCount }: { batchSize: number; maxReceiveCount: number } = { batchSize: CHANGE_HANDLERS.queueBatchSize, maxReceiveCount: CHANGE_HANDLERS.maxReceiveCount },
-  ) =>
+  const queue = (name: string, handler: QueueHandler, functionName: string, limits: { batchSize: number; maxReceiveCount: number } = { batchSize: CHANGE_HANDLERS.queueBatchSize, maxReceiveCount: CHANGE_HANDLERS.maxReceiveCount }) =>
     createLocalFifoQueue({
       name,
       handler: invoking(options, functionName, handler),
-      batchSize,
-      maxReceiveCount,
+      ...limits,
       functionName,
       ...(options.onError ? { onError: options.onError } : {}),
     });
+  // The worker holds a message back through the queue that delivered it, as it does on AWS.
+  const deliverWebhooks = webhookWorker((record, delayMs) => Promise.resolve(webhookQueue.changeVisibility(record.receiptHandle, delayMs)), options.webhooks);
+  const webhookQueue: LocalFifoQueue = queue('webhooks.fifo', deliverWebhooks, 'webhook-worker', { batchSize: WEBHOOK_DELIVERY.batchSize, maxReceiveCount: WEBHOOK_DELIVERY.maxReceiveCount });
   // One local queue per queue of the stack, named as the forwarder's routes name them.
   const byName = {
     lists: queue('list-changes.fifo', maintainLists, 'list-maintainer'),
     repricing: queue('repricing.fifo', evaluateRepricers, 'repricing-evaluator'),
     imports: queue('imports.fifo', processImports, 'import-worker', { batchSize: IMPORT_WORKER.batchSize, maxReceiveCount: IMPORT_WORKER.maxReceiveCount }),
+    webhooks: webhookQueue,
   };
   const queues = Object.values(byName);
   const forward = invoking(options, 'change-forwarder', forwardChanges(Object.fromEntries(Object.entries(byName).map(([name, q]) => [name, localSender(q)]))));

@@ -85,6 +85,11 @@ export interface LocalFifoQueue {
   deadLetters(): readonly DeadLetter[];
   /** Messages not yet deleted or dead-lettered: queued, in flight or waiting to be retried. */
   depth(): number;
+  /**
+   * ChangeMessageVisibility of a message in flight: if its delivery fails, it (and its group)
+   * stays invisible this long instead of the queue's visibility timeout.
+   */
+  changeVisibility(receiptHandle: string, timeoutMs: number): void;
 }
 
 const DEFAULTS = {
@@ -125,6 +130,8 @@ export const createLocalFifoQueue = (options: FifoQueueOptions): LocalFifoQueue 
   const deduplication = new Map<string, { messageId: string; sequenceNumber: string; expiresAt: number }>();
   const dead: DeadLetter[] = [];
   const deliveries = new Set<Promise<void>>();
+  /** Visibility timeouts asked for messages in flight, by receipt handle. */
+  const visibilityChanges = new Map<string, number>();
   let idleWaiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
   // SQS numbers a FIFO queue's messages in increasing order over the queue's whole life, and the
   // list maintainer relies on it (a node remembers the last batch applied to it): a queue of a
@@ -222,8 +229,10 @@ export const createLocalFifoQueue = (options: FifoQueueOptions): LocalFifoQueue 
       }
       // The group waits for its failed messages to be visible again; with none left it goes on.
       const stillQueued = returned.some((record) => group.messages.some((message) => message.messageId === record.messageId));
-      if (stillQueued) group.visibleAt = Date.now() + visibilityTimeoutMs;
+      const asked = returned[0] ? visibilityChanges.get(returned[0].receiptHandle) : undefined;
+      if (stillQueued) group.visibleAt = Date.now() + (asked ?? visibilityTimeoutMs);
     }
+    for (const record of records) visibilityChanges.delete(record.receiptHandle);
     group.inFlight = false;
     if (group.messages.length === 0) groups.delete(group.id);
   };
@@ -302,5 +311,8 @@ export const createLocalFifoQueue = (options: FifoQueueOptions): LocalFifoQueue 
 
     deadLetters: () => [...dead],
     depth,
+    changeVisibility(receiptHandle, timeoutMs) {
+      visibilityChanges.set(receiptHandle, timeoutMs);
+    },
   };
 };

@@ -143,6 +143,7 @@ const TAGS = [
   { name: 'Products', description: 'The client\'s products.' },
   { name: 'Price changes', description: 'The decisions of the client\'s repricers: the price each wants for an offer, and why.' },
   { name: 'Imports', description: 'Import jobs: products, offers and repricers loaded from NDJSON, processed asynchronously.' },
+  { name: 'Webhooks', description: 'Signed HTTP callbacks for the client\'s events, retried for 24 hours (docs/webhooks.md).' },
   { name: 'Documentation', description: 'This document.' },
 ];
 

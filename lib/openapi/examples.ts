@@ -1,3 +1,4 @@
+import type { Webhook } from '../../lambdas/shared/domain/webhooks.js';
 import type { z } from 'zod';
 import { createRepricerBody, type CreateRepricerBody } from '../../lambdas/shared/domain/create-repricer.js';
 import { computePricing } from '../../lambdas/shared/domain/pricing.js';
@@ -231,3 +232,25 @@ export const problemExamples = {
 } satisfies Record<number, () => Problem>;
 
 export type ProblemStatus = keyof typeof problemExamples;
+
+export const createWebhookExample = { url: 'https://seller.example.com/hooks/repricer', event_types: ['REPRICER_PRICE_CHANGED'] };
+export const webhookExample: Webhook = { id: 3, uid: '2c7d4f8e-5a1b-4c3d-9e8f-0a1b2c3d4e5f', ...createWebhookExample, event_types: ['REPRICER_PRICE_CHANGED'], created_at: CREATED };
+export const webhookDeliveriesExample = {
+  meta: { limit: 100 },
+  deliveries: [
+    {
+      id: `3-REPRICER_PRICE_CHANGED-${priceChangeExample.id}`,
+      event_type: 'REPRICER_PRICE_CHANGED',
+      event_timestamp: priceChangeExample.created_at,
+      status: 'delivered',
+      attempts: 2,
+      last_status_code: 200,
+      last_error: null,
+      last_attempt_at: '2026-11-22T10:16:01.002Z',
+      next_attempt_at: null,
+      delivered_at: '2026-11-22T10:16:01.002Z',
+      created_at: '2026-11-22T10:15:30.456Z',
+      updated_at: '2026-11-22T10:16:01.002Z',
+    },
+  ],
+};

@@ -6,6 +6,7 @@ import { priceChangeQueryParameters, repricerPriceChangeQueryParameters } from '
 import { offerRecord, productRecord, repricerRecord } from '../../lambdas/shared/domain/records.js';
 import { repricerQueryParameters } from '../../lambdas/shared/domain/repricer-query.js';
 import { updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.js';
+import { webhookDeliveriesQuery } from '../../lambdas/shared/domain/webhook-query.js';
 import { importNotFound, offerNotFound, productNotFound } from '../../lambdas/shared/http/not-found.js';
 import { createImportParameters, importJobRecord, importQueryParameters } from '../../lambdas/shared/domain/import-jobs.js';
 import { IMPORT_TOO_LARGE, NOT_NDJSON } from '../../lambdas/shared/http/import-problems.js';
@@ -26,8 +27,13 @@ import {
   updatedRepricerExample,
   updateRepricerExample,
   validationExample,
+  webhookDeliveriesExample,
+  webhookExample,
+  createWebhookExample,
   type ProblemStatus,
 } from './examples.js';
+import { createWebhookBody, MAX_WEBHOOKS_PER_CLIENT, webhookRecord } from '../../lambdas/shared/domain/webhooks.js';
+import { webhookNotFound } from '../../lambdas/shared/http/not-found.js';
 import type { JsonSchema } from './schemas.js';
 
 /**
@@ -50,7 +56,7 @@ export interface ParameterSpec {
 }
 
 export interface OperationSpec {
-  readonly tag: 'Repricers' | 'Offers' | 'Products' | 'Price changes' | 'Imports' | 'Documentation';
+  readonly tag: 'Repricers' | 'Offers' | 'Products' | 'Price changes' | 'Imports' | 'Webhooks' | 'Documentation';
   readonly summary: string;
   readonly description: string;
   /** One entry per `{name}` of the route's path. */
@@ -101,6 +107,9 @@ const invalidIfMatchProblem = (): Problem => {
   }
   throw new Error('An unquoted If-Match was accepted');
 };
+
+const webhookId: ParameterSpec = { schema: webhookRecord.shape.id, description: 'The webhook\'s `id`.', example: 3 };
+const webhookNotFoundText = 'No webhook with this id exists for this client (unknown, another client\'s, or not a valid id).';
 
 const repricerNotFoundText = 'No repricer with this id exists for this client (unknown, another client\'s, or not a valid id).';
 const ifMatchProblems = {
@@ -348,6 +357,61 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     success: { status: 200, description: 'The product.', body: { schema: 'Product', example: productExample } },
     problems: [401, 404, ...SERVER_SIDE],
     problemOverrides: { 404: { description: 'No product with this code exists for this client.', example: () => productNotFound().problem } },
+  },
+  CreateWebhook: {
+    tag: 'Webhooks',
+    summary: 'Create a webhook',
+    description:
+      `Subscribes a URL to event types. The answer shows the signing \`secret\` once. At most ${MAX_WEBHOOKS_PER_CLIENT} webhooks per client. ` +
+      'The URL must use `https` and every address its host resolves to must be public (checked again at each delivery).',
+    requestBody: { description: 'The URL and the event types; unknown fields are refused (400).', schema: 'CreateWebhookRequest', example: createWebhookExample },
+    success: { status: 201, description: 'Created: the webhook and its signing secret.', body: { schema: 'CreatedWebhook', example: { ...webhookExample, secret: `whsec_${'0'.repeat(64)}` } }, headers: ['Location'] },
+    problems: [400, 401, 409, 413, 415, ...SERVER_SIDE],
+    problemOverrides: {
+      400: {
+        description: 'The body is not valid JSON or not valid (`errors` names each field), or the URL is not allowed.',
+        example: () => validationExample(createWebhookBody, { url: 'https://example.com/hooks', event_types: ['PRICE_CHANGED'] }),
+      },
+      409: { description: `The client already has ${MAX_WEBHOOKS_PER_CLIENT} webhooks.`, example: () => conflict(`A client may have at most ${MAX_WEBHOOKS_PER_CLIENT} webhooks; delete one first.`).problem },
+    },
+  },
+  ListWebhooks: {
+    tag: 'Webhooks',
+    summary: 'List webhooks',
+    description: `All of the client's webhooks (at most ${MAX_WEBHOOKS_PER_CLIENT}), by id, without their secrets.`,
+    success: { status: 200, description: 'The webhooks.', body: { schema: 'WebhooksList', example: { webhooks: [webhookExample] } } },
+    problems: [400, 401, ...SERVER_SIDE],
+  },
+  GetWebhook: {
+    tag: 'Webhooks',
+    summary: 'Get a webhook',
+    description: 'The webhook, without its secret.',
+    pathParameters: { id: webhookId },
+    success: { status: 200, description: 'The webhook.', body: { schema: 'Webhook', example: webhookExample } },
+    problems: [401, 404, ...SERVER_SIDE],
+    problemOverrides: { 404: { description: webhookNotFoundText, example: () => webhookNotFound().problem } },
+  },
+  DeleteWebhook: {
+    tag: 'Webhooks',
+    summary: 'Delete a webhook',
+    description: 'Deletes the webhook: it receives nothing more, and its place counts no longer.',
+    pathParameters: { id: webhookId },
+    success: { status: 204, description: 'Deleted; no body.' },
+    problems: [401, 404, ...SERVER_SIDE],
+    problemOverrides: { 404: { description: webhookNotFoundText, example: () => webhookNotFound().problem } },
+  },
+  ListWebhookDeliveries: {
+    tag: 'Webhooks',
+    summary: 'List a webhook\'s deliveries',
+    description: 'The latest deliveries, newest event first: status, attempts and the last outcome of each.',
+    pathParameters: { id: webhookId },
+    query: {
+      schema: webhookDeliveriesQuery,
+      parameters: { _limit: { description: 'How many deliveries, 1-100; default 100.', example: '20' } },
+    },
+    success: { status: 200, description: 'The deliveries.', body: { schema: 'WebhookDeliveriesPage', example: webhookDeliveriesExample } },
+    problems: [400, 401, 404, ...SERVER_SIDE],
+    problemOverrides: { 404: { description: webhookNotFoundText, example: () => webhookNotFound().problem } },
   },
   Ping: {
     tag: 'Documentation',

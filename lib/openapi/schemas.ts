@@ -15,6 +15,7 @@ import {
 } from '../../lambdas/shared/domain/records.js';
 import { importError, importJobRecord, importsPage } from '../../lambdas/shared/domain/import-jobs.js';
 import { updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.js';
+import { createdWebhookRecord, createWebhookBody, deliveriesPage, deliveryRecord, webhookRecord, webhooksList } from '../../lambdas/shared/domain/webhooks.js';
 import { caseInsensitivePattern, regexesOf } from './patterns.js';
 import { conflictProblemSchema, fieldErrorSchema, problemSchema } from './problem-schema.js';
 
@@ -45,6 +46,11 @@ responseComponents
   .add(importJobRecord, { id: 'ImportJob' })
   .add(importsPage, { id: 'ImportsPage' })
   .add(importError, { id: 'ImportError' })
+  .add(webhookRecord, { id: 'Webhook' })
+  .add(createdWebhookRecord, { id: 'CreatedWebhook' })
+  .add(webhooksList, { id: 'WebhooksList' })
+  .add(deliveryRecord, { id: 'WebhookDelivery' })
+  .add(deliveriesPage, { id: 'WebhookDeliveriesPage' })
   .add(feeEstimates, { id: 'FeeEstimates' })
   .add(problemSchema, { id: 'Problem' })
   .add(conflictProblemSchema, { id: 'ConflictProblem' })
@@ -52,7 +58,7 @@ responseComponents
 
 /** Requests as a client may send them (`io: 'input'`): fields with defaults are optional. */
 const requestComponents = z.registry<{ id: string }>();
-requestComponents.add(createRepricerBody, { id: 'CreateRepricerRequest' }).add(updateRepricerBody, { id: 'UpdateRepricerRequest' });
+requestComponents.add(createRepricerBody, { id: 'CreateRepricerRequest' }).add(createWebhookBody, { id: 'CreateWebhookRequest' }).add(updateRepricerBody, { id: 'UpdateRepricerRequest' });
 
 /** What JSON Schema cannot say about a zod schema (refinements), or what a name alone does not. */
 export const descriptions = z.registry<{ description: string }>();
@@ -87,6 +93,11 @@ descriptions
       '`created`, `updated` and `skipped` (unchanged) count the processed lines; `invalid` and `errors` the bad ones.',
   })
   .add(importError, { description: 'A bad line (1-based) and why; the first 100 are listed.' })
+  .add(createdWebhookRecord.shape.secret, { description: 'The signing secret (docs/webhooks.md): shown in this response only.' })
+  .add(webhookRecord.shape.url, { description: '`https` to a public address (on `npm start` also `http://127.0.0.1` or `localhost`).' })
+  .add(deliveryRecord.shape.status, {
+    description: '`pending` (not yet delivered; retried with exponential backoff), `delivered` (a 2xx came back) or `dead_lettered` (no 2xx within 24 hours).',
+  })
   .add(updateRepricerBody, { description: 'At least one field; a field left out keeps its value. The computed fields are recomputed.' });
 
 /**

@@ -15,9 +15,9 @@ describe('CloudWatch alarms', () => {
     alarms = Object.values(resourcesOfType(synthesized.template, 'AWS::CloudWatch::Alarm'));
   });
 
-  it('has two API alarms, two per function, two for the table and seven for the event handlers', () => {
-    // Routes, the authorizer and the four event handlers; four dead-letter depths, two queue ages and the stream's iterator age
-    expect(alarms).toHaveLength(2 + 2 * (FUNCTION_NAMES.length + 4) + 2 + 7);
+  it('has two API alarms, two per function, two for the table and eight for the event handlers', () => {
+    // Routes, the authorizer, the three change handlers, the import worker and the webhook worker; five dead-letter depths, two queue ages and the stream's iterator age
+    expect(alarms).toHaveLength(2 + 2 * (FUNCTION_NAMES.length + 5) + 2 + 8);
   });
 
   it('alarms on the API 5XX error rate', () => {

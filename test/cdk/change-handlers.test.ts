@@ -15,7 +15,7 @@ type QueueName = (typeof QUEUES)[number];
 
 describe('change handlers', () => {
   let synthesized: SynthesizedStack;
-  let ids: { table: string; streamFailures: string; forwarder: string };
+  let ids: { table: string; streamFailures: string; forwarder: string; webhookQueue: string };
   let work: Record<QueueName | 'imports', { queue: string; deadLetters: string; consumer: string }>;
   let mappings: CfnResource[];
   const resource = (type: string, id: string) => resourcesOfType(synthesized.template, type)[id]!;
@@ -34,7 +34,12 @@ describe('change handlers', () => {
       const queue = resourceId(template, 'AWS::SQS::Queue', `${prefix}Queue`);
       return { queue, deadLetters: resourceId(template, 'AWS::SQS::Queue', `${prefix}DeadLetters`), consumer: functionOf(getAtt(queue, 'Arn')) };
     };
-    ids = { table, streamFailures: resourceId(template, 'AWS::SQS::Queue', 'ChangesStreamFailures'), forwarder: functionOf(getAtt(table, 'StreamArn')) };
+    ids = {
+      table,
+      streamFailures: resourceId(template, 'AWS::SQS::Queue', 'ChangesStreamFailures'),
+      forwarder: functionOf(getAtt(table, 'StreamArn')),
+      webhookQueue: resourceId(template, 'AWS::SQS::Queue', 'ChangesWebhooksQueue'),
+    };
     work = { lists: fifo('ChangesListChanges'), repricing: fifo('ChangesRepricing'), imports: fifo('ChangesImports') };
   });
 
@@ -95,7 +100,7 @@ describe('change handlers', () => {
       expect(patterns).toEqual([
         { dynamodb: { NewImage: { entity: { S: entities } } } },
         { dynamodb: { OldImage: { entity: { S: entities } } } },
-        { dynamodb: { NewImage: { entity: { S: ['import'] }, record: { M: { status: { S: ['pending'] } } } } } },
+        { dynamodb: { NewImage: { entity: { S: ['import'] }, record: { M: { status: { S: ['pending', 'completed', 'failed'] } } } } } },
       ]);
       expect(entities).not.toContain('offerListing');
       expect(entities).not.toContain('rankNode');
@@ -122,7 +127,9 @@ describe('change handlers', () => {
       const sqs = statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith('sqs:')));
       expect([...new Set(sqs.flatMap(actionsOf))].sort()).toEqual(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
       expect(resourcesOf(statements, 'sqs:').map((arn) => JSON.stringify(arn)).sort()).toEqual(
-        [getAtt(work.lists.queue, 'Arn'), getAtt(work.repricing.queue, 'Arn'), getAtt(work.imports.queue, 'Arn'), getAtt(ids.streamFailures, 'Arn')].map((arn) => JSON.stringify(arn)).sort(),
+        [getAtt(work.lists.queue, 'Arn'), getAtt(work.repricing.queue, 'Arn'), getAtt(work.imports.queue, 'Arn'), getAtt(ids.webhookQueue, 'Arn'), getAtt(ids.streamFailures, 'Arn')]
+          .map((arn) => JSON.stringify(arn))
+          .sort(),
       );
     });
 

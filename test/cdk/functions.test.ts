@@ -22,8 +22,8 @@ describe('Lambda functions', () => {
     prod = synthStack({ stage: 'prod' });
   });
 
-  it('has one function per route, the authorizer and the four event handlers (forwarder, list maintainer, repricing evaluator, import worker)', () => {
-    dev.template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1 + 4);
+  it('has one function per route, the authorizer, the three change handlers (forwarder, list maintainer, repricing evaluator), the import worker and the webhook worker', () => {
+    dev.template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1 + 3 + 2);
   });
 
   it.each(FUNCTIONS)('$name runs on Node.js 24 / arm64 with the shared settings', ({ name, usesTable }) => {
@@ -69,7 +69,7 @@ describe('Lambda functions', () => {
     expect(/from\s*["']@aws-sdk\//.test(code)).toBe(false);
   });
 
-  it.each([...FUNCTIONS.map(({ name }) => name), 'Forwarder', 'Maintainer', 'Evaluator', 'ImportWorker'])(
+  it.each([...FUNCTIONS.map(({ name }) => name), 'Forwarder', 'Maintainer', 'Evaluator', 'ImportWorker', 'WebhooksWorker'])(
     '%s is traced: its invocation, and every SDK client it uses, so X-Ray shows each DynamoDB or SQS call',
     (name) => {
       // Prepare: a route's function by its name, a change handler by its construct id
@@ -109,7 +109,7 @@ describe('Lambda functions', () => {
       (fn) => fn.Properties.Role['Fn::GetAtt'][0] as string,
     );
     expect(new Set(roleIds).size).toBe(roleIds.length);
-    expect(roleIds).toHaveLength(FUNCTIONS.length + 4);
+    expect(roleIds).toHaveLength(FUNCTIONS.length + 5);
     for (const role of Object.values(resourcesOfType(dev.template, 'AWS::IAM::Role'))) {
       expect(role.Properties.ManagedPolicyArns).toBeUndefined();
     }

@@ -10,14 +10,14 @@ import { startTestApi, type ApiResponse, type TestApi } from '../support/local-a
 import { itemsUnder, scanTable } from '../support/table-snapshot.js';
 import { B_MARKERS, seedTwoTenants, type SeededTenant } from '../support/two-tenants.js';
 
-type IdentifierKind = 'repricerId' | 'offerId' | 'productCode' | 'importId';
+type IdentifierKind = 'repricerId' | 'offerId' | 'productCode' | 'importId' | 'webhookId';
 
 /** What a path parameter names, by the collection it sits under. */
-const KIND_BY_COLLECTION: Record<string, IdentifierKind> = { repricers: 'repricerId', offers: 'offerId', products: 'productCode', imports: 'importId' };
+const KIND_BY_COLLECTION: Record<string, IdentifierKind> = { repricers: 'repricerId', offers: 'offerId', products: 'productCode', imports: 'importId', webhooks: 'webhookId' };
 /** Query parameters that name a resource, tried on every GET route (one that refuses them must refuse both alike). */
 const QUERY_IDENTIFIERS: Record<string, IdentifierKind> = { product_code: 'productCode' };
 /** Identifiers no client has. */
-const UNKNOWN: Record<IdentifierKind, string> = { repricerId: '987654321', offerId: '987654322', productCode: 'NO-SUCH-CODE', importId: '987654323' };
+const UNKNOWN: Record<IdentifierKind, string> = { repricerId: '987654321', offerId: '987654322', productCode: 'NO-SUCH-CODE', importId: '987654323', webhookId: '987654324' };
 
 const pathParams = (route: RouteDefinition): { name: string; kind: IdentifierKind }[] =>
   [...route.path.matchAll(/\/([^/{}]+)\/\{(\w+)\}/g)].map(([, collection, name]) => {
@@ -39,6 +39,21 @@ let b: SeededTenant;
 let bItemsBefore: Map<string, string>;
 /** Each tenant's import jobs (the seed makes none through the API). */
 let importIds: { a: number[]; b: number[] };
+/** Webhook ids, created alternately like the repricers, so B's sit between A's. */
+const webhookIds = { a: [] as number[], b: [] as number[] };
+
+/**
+ * Subscribed to an event none of these tests causes, so nothing is ever delivered; B's URL
+ * carries one of B's markers.
+ */
+const createWebhook = async (tenant: SeededTenant, path: string): Promise<number> => {
+  const response = await api.request<{ id: number }>('POST', '/v1/webhooks', {
+    auth: [...tenant.auth] as [string, string],
+    body: { url: `http://127.0.0.1:9/${path}`, event_types: ['IMPORT_COMPLETED'] },
+  });
+  if (response.status !== 201) throw new Error(`Creating a webhook answered ${response.status}: ${response.text}`);
+  return response.body.id;
+};
 
 const inclusiveRange = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
@@ -46,7 +61,13 @@ const inclusiveRange = (from: number, to: number) => Array.from({ length: to - f
 const foreignIdentifiers = (kind: IdentifierKind): string[] => {
   if (kind === 'productCode') return [...b.productCodes];
   const [own, theirs] =
-    kind === 'repricerId' ? [a.repricerIds, b.repricerIds] : kind === 'importId' ? [importIds.a, importIds.b] : [a.offerIds, b.offerIds];
+    kind === 'repricerId'
+      ? [a.repricerIds, b.repricerIds]
+      : kind === 'importId'
+        ? [importIds.a, importIds.b]
+        : kind === 'webhookId'
+          ? [webhookIds.a, webhookIds.b]
+          : [a.offerIds, b.offerIds];
   const all = [...own, ...theirs];
   const guessed = inclusiveRange(Math.min(...all) - 1, Math.max(...all) + 2).filter((id) => id > 0 && !own.includes(id));
   return [...new Set([...theirs, ...guessed])].map(String);
@@ -119,6 +140,12 @@ beforeAll(async () => {
     const posted = await api.request<{ id: number }>('POST', '/v1/imports?import_type=offers', { auth: [...tenant.auth] as [string, string], body: '{"offer_id":1}\n', headers: { 'Content-Type': 'application/x-ndjson' } });
     importIds[tenant === a ? 'a' : 'b'].push(posted.body.id);
   }
+  for (let i = 0; i < 2; i++) {
+    webhookIds.a.push(await createWebhook(a, `alpha-hook-${i}`));
+    webhookIds.b.push(await createWebhook(b, `tenant-b-hook-${i}`));
+  }
+  // The jobs are worked on from the stream: B's items are taken once that is done.
+  await api.settle();
   bItemsBefore = itemsUnder(await scanTable(api.tableName), `T#${b.clientId}#`);
 }, 120_000);
 
@@ -155,7 +182,15 @@ describe('object-level authorization', () => {
   /** A resource of A at each GET route: a path parameter gets one of A's own identifiers. */
   const ownPath = (route: RouteDefinition): string =>
     pathParams(route).reduce((path, { name, kind }) => path.replace(`{${name}}`, encodeURIComponent(
-      kind === 'offerId' ? String(a.offerIds[0]) : kind === 'productCode' ? a.productCodes[0]! : kind === 'importId' ? String(importIds.a[0]) : String(a.repricerIds[0]),
+      kind === 'offerId'
+        ? String(a.offerIds[0])
+        : kind === 'productCode'
+          ? a.productCodes[0]!
+          : kind === 'importId'
+            ? String(importIds.a[0])
+            : kind === 'webhookId'
+              ? String(webhookIds.a[0])
+              : String(a.repricerIds[0]),
     )), route.path);
 
   describe.each(ROUTES.filter((route) => route.method === 'GET').map((route) => [route.path, route] as const))('GET %s', (_path, route) => {

@@ -14,6 +14,7 @@ import { createLocalDynamoClient } from '../../lib/local/dynamodb-local.js';
 import type { EventRuntimeOptions } from '../../lib/local/event-runtime.js';
 import type { LocalServerOptions } from '../../lib/local/server.js';
 import { TABLE_NAME_ENV } from '../../lib/table-schema.js';
+import { ALLOW_LOCAL_HTTP_ENV } from '../../lambdas/shared/domain/webhook-url.js';
 import { assertMatchesOpenApi } from './openapi-validator.js';
 
 export interface RequestOptions {
@@ -93,7 +94,7 @@ const sendFrom = (
 
 export interface TestApiOptions extends Pick<LocalServerOptions, 'handlers'> {
   /** How the event-driven handlers are run (e.g. every batch delivered twice). */
-  readonly events?: Pick<EventRuntimeOptions, 'deliverTwice' | 'onInvoke'>;
+  readonly events?: Pick<EventRuntimeOptions, 'deliverTwice' | 'onInvoke' | 'webhooks'>;
 }
 
 export const startTestApi = async ({ events: eventOptions = {}, ...options }: TestApiOptions = {}): Promise<TestApi> => {
@@ -104,6 +105,8 @@ export const startTestApi = async ({ events: eventOptions = {}, ...options }: Te
   process.env[TABLE_NAME_ENV] = tableName;
   // Keep expected failures (wrong passwords, 4xx) out of the test output; errors still show.
   process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
+  // As `npm start`: webhooks may point at receivers on 127.0.0.1 over http.
+  process.env[ALLOW_LOCAL_HTTP_ENV] = 'true';
 
   const dynamo = createLocalDynamoClient(endpoint);
   await createTable(dynamo, tableName);

@@ -2,7 +2,8 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue as LambdaAttributeValue } from 'aws-lambda';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import * as z from 'zod';
-import { IMPORT_STATUSES, type ImportStatus } from '../domain/import-jobs.js';
+import { IMPORT_STATUSES, importJobRecord, type ImportJob, type ImportStatus } from '../domain/import-jobs.js';
+import type { PriceChange } from '../domain/records.js';
 import { clientIdOfKey, offerIdOfSortKey, OFFER_SK_PREFIX, SLOT_SK_PREFIX } from './keys.js';
 import { storedPriceChange } from './price-change-list.js';
 import { OFFER_LIST, storedOffer } from './offer-list.js';
@@ -26,10 +27,19 @@ export type StreamChange =
   | { readonly kind: 'offer'; readonly clientId: string; readonly hint: OfferHint; readonly products: readonly string[] }
   | { readonly kind: 'product'; readonly clientId: string; readonly code: string }
   | { readonly kind: 'slot'; readonly clientId: string; readonly code: string }
-  | { readonly kind: 'priceChange'; readonly clientId: string; readonly hint: PriceChangeHint }
+  | {
+      readonly kind: 'priceChange';
+      readonly clientId: string;
+      readonly hint: PriceChangeHint;
+      /** The record, when this change created it (what webhooks announce); undefined for updates and expiries. */
+      readonly created: PriceChange | undefined;
+    }
   | { readonly kind: 'rebuild'; readonly clientId: string; readonly requestId: string }
-  /** An import job changed: the statuses before (none for a new job) and after (none once it expired). */
-  | { readonly kind: 'import'; readonly clientId: string; readonly id: number; readonly before?: ImportStatus; readonly after?: ImportStatus };
+  /**
+   * An import job changed: the statuses before (none for a new job) and after (none once it
+   * expired), and the job's record once it ended (what IMPORT_COMPLETED announces).
+   */
+  | { readonly kind: 'import'; readonly clientId: string; readonly id: number; readonly before?: ImportStatus; readonly after?: ImportStatus; readonly ended?: ImportJob };
 
 const importStatus = z.object({ id: z.int().positive(), status: z.enum(IMPORT_STATUSES) });
 
@@ -51,13 +61,15 @@ export const streamChangeOf = (keys: Image, oldImage: Image, newImage: Image): S
     const [before, after] = [oldImage, newImage].map((image) => importStatus.safeParse(plain(image)?.record).data?.status);
     const id = importStatus.safeParse(plain(newImage)?.record ?? plain(oldImage)?.record).data?.id;
     if (id === undefined) return undefined;
-    return { kind: 'import', clientId, id, ...(before ? { before } : {}), ...(after ? { after } : {}) };
+    const ended = before !== after && (after === 'completed' || after === 'failed') ? importJobRecord.safeParse(plain(newImage)?.record).data : undefined;
+    return { kind: 'import', clientId, id, ...(before ? { before } : {}), ...(after ? { after } : {}), ...(ended ? { ended } : {}) };
   }
   if (kind === 'PC' && code !== undefined) {
     const image = storedPriceChange.safeParse(plain(newImage) ?? plain(oldImage));
     if (!image.success) return undefined;
     const { record } = image.data;
-    return { kind: 'priceChange', clientId, hint: { productCode: record.product_code, sk, id: record.id, repricerId: record.repricer_id, reason: record.reason } };
+    const created = newImage && !oldImage ? record : undefined;
+    return { kind: 'priceChange', clientId, created, hint: { productCode: record.product_code, sk, id: record.id, repricerId: record.repricer_id, reason: record.reason } };
   }
   if (kind !== 'P' || code === undefined) return undefined;
   if (sk === 'PRODUCT') return { kind: 'product', clientId, code: decodeURIComponent(code) };

@@ -3,7 +3,7 @@ import { documentClient, tableName } from './dynamo.js';
 import { counterKey } from './keys.js';
 import { AGAIN, retrying } from './retry.js';
 
-export type CounterName = 'repricer' | 'offer' | 'product' | 'connector' | 'priceChange' | 'import';
+export type CounterName = 'repricer' | 'offer' | 'product' | 'connector' | 'priceChange' | 'import' | 'webhook';
 
 /**
  * Reserves `count` consecutive ids with one atomic ADD and returns the first. Ids are unique and

@@ -85,3 +85,16 @@ export const importsPartition = (clientId: string) => `${tenant(clientId)}#IMP`;
 export const importKey = (clientId: string, idKeyText: string) => ({ pk: importsPartition(clientId), sk: idKeyText });
 /** The body of one import job, in chunks beside (not in) the jobs' partition: a job list never reads them. */
 export const importBodyKey = (clientId: string, id: number, chunk: number) => ({ pk: `${tenant(clientId)}#IMPB#${id}`, sk: String(chunk).padStart(4, '0') });
+
+/** A tenant's webhooks (at most five) and their count, in one partition: listing them is one Query. */
+export const webhookPartition = (clientId: string) => `${tenant(clientId)}#WH`;
+export const WEBHOOK_SK_PREFIX = 'W#';
+export const webhookKey = (clientId: string, id: number) => ({ pk: webhookPartition(clientId), sk: `${WEBHOOK_SK_PREFIX}${String(id).padStart(16, '0')}` });
+/** The bounded count of a tenant's webhooks, claimed with the webhook in one transaction. */
+export const webhookCountKey = (clientId: string) => ({ pk: webhookPartition(clientId), sk: 'COUNT' });
+/** One webhook's deliveries, in order of their events' times. */
+export const deliveryPartition = (clientId: string, webhookId: number) => `${tenant(clientId)}#WD#${webhookId}`;
+export const deliveryKey = (clientId: string, webhookId: number, eventTimestamp: string, eventId: string) => ({
+  pk: deliveryPartition(clientId, webhookId),
+  sk: `${eventTimestamp}#${part(eventId)}`,
+});

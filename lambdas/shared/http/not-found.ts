@@ -8,3 +8,4 @@ export const repricerNotFound = () => notFound('No repricer with this id exists 
 export const offerNotFound = () => notFound('No offer with this id exists for this client.');
 export const productNotFound = () => notFound('No product with this code exists for this client.');
 export const importNotFound = () => notFound('No import with this id exists for this client.');
+export const webhookNotFound = () => notFound('No webhook with this id exists for this client.');

@@ -76,6 +76,15 @@ const CASES: Case[] = [
   { route: 'ListImports', what: 'a page size over 100', event: get('/v1/imports', { _limit: ['101'] }), status: 400 },
   { route: 'ListImports', what: 'an unknown status', event: get('/v1/imports', { status: ['x'.repeat(1_000)] }), status: 400 },
   { route: 'GetImport', what: 'a 400-digit id', event: get('/v1/imports/{id}', {}, { id: huge }), status: 404 },
+  { route: 'CreateWebhook', what: 'a 17 KiB body', event: withBody('POST', '/v1/webhooks', JSON.stringify({ url: `https://example.com/${'x'.repeat(17 * 1024)}`, event_types: ['IMPORT_COMPLETED'] })), status: 413 },
+  { route: 'CreateWebhook', what: 'a URL over 2,048 characters', event: withBody('POST', '/v1/webhooks', JSON.stringify({ url: `https://example.com/${'x'.repeat(2_048)}`, event_types: ['IMPORT_COMPLETED'] })), status: 400 },
+  { route: 'CreateWebhook', what: 'a URL of the metadata service', event: withBody('POST', '/v1/webhooks', JSON.stringify({ url: 'https://169.254.169.254/', event_types: ['IMPORT_COMPLETED'] })), status: 400 },
+  { route: 'CreateWebhook', what: 'a repeated event type', event: withBody('POST', '/v1/webhooks', JSON.stringify({ url: 'https://example.com/', event_types: ['IMPORT_COMPLETED', 'IMPORT_COMPLETED'] })), status: 400 },
+  { route: 'ListWebhooks', what: 'a query parameter', event: get('/v1/webhooks', { _limit: ['1'] }), status: 400 },
+  { route: 'GetWebhook', what: 'a 400-digit id', event: get('/v1/webhooks/{id}', {}, { id: huge }), status: 404 },
+  { route: 'DeleteWebhook', what: 'a 400-digit id', event: { ...apiEvent({ method: 'DELETE', path: '/v1/webhooks/{id}' }), pathParameters: { id: huge } }, status: 404 },
+  { route: 'ListWebhookDeliveries', what: 'a page size over 100', event: get('/v1/webhooks/{id}/deliveries', { _limit: ['101'] }, { id: '1' }), status: 400 },
+  { route: 'ListWebhookDeliveries', what: 'a 400-digit id', event: get('/v1/webhooks/{id}/deliveries', {}, { id: huge }), status: 404 },
 ];
 
 beforeAll(async () => {

@@ -1,0 +1,123 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import * as z from 'zod';
+import { timestamp } from './records.js';
+
+/**
+ * Webhooks (DESIGN.md section 6, docs/webhooks.md): what a client subscribes to, what a
+ * delivery carries and how it is signed, and when a failed delivery is tried again.
+ */
+export const WEBHOOK_EVENT_TYPES = ['REPRICER_PRICE_CHANGED', 'IMPORT_COMPLETED'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** At most this many webhooks per client: each event is POSTed once per subscribed webhook. */
+export const MAX_WEBHOOKS_PER_CLIENT = 5;
+export const MAX_URL_LENGTH = 2048;
+
+export const createWebhookBody = z.strictObject({
+  url: z.string().min(1).max(MAX_URL_LENGTH),
+  event_types: z
+    .array(z.enum(WEBHOOK_EVENT_TYPES))
+    .min(1)
+    .max(WEBHOOK_EVENT_TYPES.length)
+    .refine((types) => new Set(types).size === types.length, 'must not repeat an event type'),
+});
+export type CreateWebhookBody = z.infer<typeof createWebhookBody>;
+
+export const webhookRecord = z.strictObject({
+  id: z.int().positive(),
+  uid: z.uuid(),
+  url: z.string(),
+  event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+  created_at: timestamp,
+});
+export type Webhook = z.infer<typeof webhookRecord>;
+/** The creation's answer: the only one that shows the secret. */
+export const createdWebhookRecord = webhookRecord.extend({ secret: z.string() });
+export const webhooksList = z.strictObject({ webhooks: z.array(webhookRecord) });
+
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'dead_lettered'] as const;
+export const deliveryRecord = z.strictObject({
+  /** Deterministic: the same event to the same webhook is one delivery, however often it is replayed. */
+  id: z.string(),
+  event_type: z.enum(WEBHOOK_EVENT_TYPES),
+  event_timestamp: timestamp,
+  status: z.enum(DELIVERY_STATUSES),
+  attempts: z.int().min(0),
+  last_status_code: z.int().nullable(),
+  last_error: z.string().nullable(),
+  last_attempt_at: timestamp.nullable(),
+  next_attempt_at: timestamp.nullable(),
+  delivered_at: timestamp.nullable(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+export type Delivery = z.infer<typeof deliveryRecord>;
+export const deliveriesPage = z.strictObject({ meta: z.strictObject({ limit: z.int().min(1).max(100) }), deliveries: z.array(deliveryRecord) });
+
+/**
+ * `IMPORT_COMPLETED` carries the import record (DESIGN.md section 5); declared here so both
+ * event types share one envelope. The forwarder announces it when a job's status ends.
+ */
+export interface ImportCompletedData {
+  readonly id: number;
+  readonly uid: string;
+  readonly import_type: 'products' | 'offers' | 'repricers';
+  readonly status: 'completed' | 'failed';
+  readonly trigger_type: 'public_api' | 'cli';
+  readonly total: number;
+  readonly processed: number;
+  readonly created: number;
+  readonly updated: number;
+  readonly skipped: number;
+  readonly invalid: number;
+  readonly start_time: string | null;
+  readonly end_time: string | null;
+}
+
+/** The body every delivery POSTs, as the vendor's webhooks. */
+export interface WebhookEvent<D = unknown> {
+  readonly event_type: WebhookEventType;
+  readonly event_timestamp: string;
+  readonly event_data: D;
+}
+
+export const SIGNATURE_HEADER = 'Webhook-Signature';
+
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`: the time is signed with the body, so a replay is stale. */
+export const signatureHeader = (secret: string, body: string, unixSeconds: number): string =>
+  `t=${unixSeconds},v1=${createHmac('sha256', secret).update(`${unixSeconds}.${body}`, 'utf8').digest('hex')}`;
+
+/** A receiver's check (docs/webhooks.md has the same for receivers to copy). */
+export const verifySignature = (secret: string, body: string, header: string, nowSeconds: number, toleranceSeconds = 300): boolean => {
+  const parts = Object.fromEntries(header.split(',').map((item) => item.split('=', 2) as [string, string]));
+  const t = Number(parts.t);
+  if (!Number.isInteger(t) || Math.abs(nowSeconds - t) > toleranceSeconds || typeof parts.v1 !== 'string') return false;
+  const expected = Buffer.from(signatureHeader(secret, body, t).split('v1=')[1] ?? '', 'hex');
+  const given = Buffer.from(parts.v1, 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+};
+
+/**
+ * When failed deliveries are tried again: exponential from `baseDelayMs`, capped at
+ * `maxDelayMs`, until `windowMs` after the first attempt; after that the delivery is dead-lettered.
+ */
+export interface RetrySchedule {
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+  readonly windowMs: number;
+}
+
+/**
+ * On AWS: 30 s, 1 min, 2 min, ... up to 15 min between attempts (the largest delay an SQS
+ * message's visibility change needs here), for 24 hours: about 100 attempts.
+ */
+export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = { baseDelayMs: 30_000, maxDelayMs: 15 * 60_000, windowMs: 24 * 3_600_000 };
+
+/** The wait after the `attempts`-th failed attempt (1-based), or undefined when the window is over. */
+export const nextRetryDelayMs = (schedule: RetrySchedule, attempts: number, firstAttemptAt: number, now: number): number | undefined => {
+  const delay = Math.min(schedule.maxDelayMs, schedule.baseDelayMs * 2 ** Math.max(0, attempts - 1));
+  return now + delay - firstAttemptAt > schedule.windowMs ? undefined : delay;
+};
+
+/** Per delivery attempt, including connecting: past it the attempt failed and is retried. */
+export const DELIVERY_TIMEOUT_MS = 10_000;

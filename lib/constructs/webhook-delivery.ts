@@ -1,0 +1,83 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { TABLE_NAME_ENV } from '../table-schema.js';
+import { ApiFunction } from './api-function.js';
+import { grantTableAccess, TABLE_GRANTS } from './table-access.js';
+
+/** How webhook events reach the receivers (docs/webhooks.md). */
+export const WEBHOOK_DELIVERY = {
+  entry: 'lambdas/deliver-webhooks/handler.ts',
+  /**
+   * One message per invocation: a message whose delivery failed is held back by its own
+   * visibility change, and no later message of its group is left in flight beside it.
+   */
+  batchSize: 1,
+  /** Up to five receivers, each given 10 s, in parallel, plus the table's calls. */
+  timeout: Duration.seconds(30),
+  /**
+   * The worker itself dead-letters a delivery after 24 hours of attempts (about 100 of them);
+   * the queue's redrive only catches messages the worker cannot handle at all.
+   */
+  maxReceiveCount: 200,
+  /** Longer than the 24 h retry window, with a day to spare for an outage of the worker. */
+  retention: Duration.days(4),
+} as const;
+
+export interface WebhookDeliveryProps {
+  readonly projectRoot: string;
+  readonly table: ITable;
+  readonly removalPolicy: RemovalPolicy;
+  readonly logRetention: RetentionDays;
+  readonly logLevel: string;
+}
+
+/**
+ * The webhook queue (SQS FIFO, grouped by tenant and repricer), its dead-letter queue and the
+ * worker, which reads the tenant's webhooks and writes their deliveries only (`T#` keys).
+ */
+export class WebhookDelivery extends Construct {
+  readonly queue: Queue;
+  readonly deadLetters: Queue;
+  readonly worker: ApiFunction;
+
+  constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
+    super(scope, id);
+    this.deadLetters = new Queue(this, 'DeadLetters', {
+      fifo: true,
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.queue = new Queue(this, 'Queue', {
+      fifo: true,
+      visibilityTimeout: Duration.seconds(WEBHOOK_DELIVERY.timeout.toSeconds() * 6),
+      retentionPeriod: WEBHOOK_DELIVERY.retention,
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: WEBHOOK_DELIVERY.maxReceiveCount },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.worker = new ApiFunction(this, 'Worker', {
+      projectRoot: props.projectRoot,
+      removalPolicy: props.removalPolicy,
+      logRetention: props.logRetention,
+      logLevel: props.logLevel,
+      entry: WEBHOOK_DELIVERY.entry,
+      description: 'the webhook worker (signed deliveries, retried for 24 hours)',
+      environment: { [TABLE_NAME_ENV]: props.table.tableName, WEBHOOK_QUEUE_URL: this.queue.queueUrl },
+      timeout: WEBHOOK_DELIVERY.timeout,
+    });
+    grantTableAccess(this.worker.role, props.table, TABLE_GRANTS.webhookWorker);
+    // Receiving and deleting come with the event source; holding a message back is its own grant.
+    this.worker.role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ['sqs:ChangeMessageVisibility'], resources: [this.queue.queueArn] }),
+    );
+    this.worker.function.addEventSource(new SqsEventSource(this.queue, { batchSize: WEBHOOK_DELIVERY.batchSize, reportBatchItemFailures: true }));
+  }
+}
