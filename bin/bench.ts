@@ -61,7 +61,10 @@ const writeOutputs = async (summary: BenchSummary) => {
   const lines = buildReport(summary);
   process.stdout.write(`${lines.join('\n')}\n`);
   mkdirSync(path.dirname(RESULTS), { recursive: true });
-  writeFileSync(path.join(path.dirname(RESULTS), 'report.md'), `# Benchmark report\n\nWritten by \`npm run bench\` on ${summary.date.slice(0, 10)}.\n${lines.join('\n')}\n`);
+  writeFileSync(
+    path.join(path.dirname(RESULTS), 'report.md'),
+    `# Benchmark report\n\nWritten by \`npm run bench\` on ${summary.date.slice(0, 10)}.\n${lines.join('\n')}\n`,
+  );
   writeFileSync(RESULTS, `${JSON.stringify(summary, null, 2)}\n`);
 };
 
@@ -119,13 +122,23 @@ const main = async () => {
       await writeOutputs({
         ...previous,
         repricing,
-        repricingRun: { date: new Date().toISOString(), node: process.version, machine: machine(), loadAverage: loadAverage(loads), settings: REPRICING, failures: { evaluator: h.failures(), runtimeErrors } },
+        repricingRun: {
+          date: new Date().toISOString(),
+          node: process.version,
+          machine: machine(),
+          loadAverage: loadAverage(loads),
+          settings: REPRICING,
+          failures: { evaluator: h.failures(), runtimeErrors },
+        },
       });
       return;
     }
 
     type Mutable<T> = { -readonly [K in keyof T]: T[K] extends readonly (infer E)[] ? E[] : T[K] };
-    const results: Pick<Mutable<BenchSummary>, 'sizes' | 'loads' | 'checks' | 'operations' | 'repricerGets' | 'lag' | 'offerReads' | 'repricerReads' | 'throughput'> = {
+    const results: Pick<
+      Mutable<BenchSummary>,
+      'sizes' | 'loads' | 'checks' | 'operations' | 'repricerGets' | 'lag' | 'offerReads' | 'repricerReads' | 'throughput'
+    > = {
       sizes: SIZES,
       loads: [],
       checks: [],
@@ -153,9 +166,23 @@ const main = async () => {
 
     say(`\n== list requests (${REPETITIONS} repetitions, the sizes in turn)`);
     await h.withoutRuntime(async () => {
-      results.offerReads.push(...(await scenarios.measureOfferReads(h, tenants.map((t) => t.tenant), REPETITIONS)));
+      results.offerReads.push(
+        ...(await scenarios.measureOfferReads(
+          h,
+          tenants.map((t) => t.tenant),
+          REPETITIONS,
+        )),
+      );
       const kept = new Map(tenants.map((t) => [t.tenant.size, t.repricers]));
-      results.repricerReads.push(...(await scenarios.measureRepricerReads(h, tenants.map((t) => t.tenant), REPETITIONS)).map((m) => ({ ...m, repricers: kept.get(m.size)! })));
+      results.repricerReads.push(
+        ...(
+          await scenarios.measureRepricerReads(
+            h,
+            tenants.map((t) => t.tenant),
+            REPETITIONS,
+          )
+        ).map((m) => ({ ...m, repricers: kept.get(m.size)! })),
+      );
     });
 
     if (!SKIP.has('throughput')) {
@@ -191,7 +218,15 @@ const main = async () => {
       loadAverage: loadAverage(loads),
       table: { name: table, reused },
       minutes: (performance.now() - began) / 60_000,
-      settings: { repetitions: REPETITIONS, changesPerKind: CHANGES, bulk: BULK, repricersMeasured: REPRICERS_MEASURED, throughputOffers: THROUGHPUT_OFFERS, lagChanges: LAG_CHANGES, lagRate: LAG_RATE },
+      settings: {
+        repetitions: REPETITIONS,
+        changesPerKind: CHANGES,
+        bulk: BULK,
+        repricersMeasured: REPRICERS_MEASURED,
+        throughputOffers: THROUGHPUT_OFFERS,
+        lagChanges: LAG_CHANGES,
+        lagRate: LAG_RATE,
+      },
       failures: { maintainer: maintainerFailures, runtimeErrors, strayStreamRecords: h.meter.stray },
       ...results,
       workload,

@@ -17,7 +17,14 @@ import type { Server } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { createTable, tableExists } from '../lib/local/create-table.js';
 import { createLocalDynamoClient, DEFAULT_DYNAMODB_PORT, startDynamoDbLocal, type DynamoDbLocal } from '../lib/local/dynamodb-local.js';
-import { DEMO_CONNECTOR, DEMO_SELLER_ID, demoCompetitorPriceDrop, demoConnectorTypeRecords, demoRecords, sampleRepricerRequest } from '../lib/local/demo-data.js';
+import {
+  DEMO_CONNECTOR,
+  DEMO_SELLER_ID,
+  demoCompetitorPriceDrop,
+  demoConnectorTypeRecords,
+  demoRecords,
+  sampleRepricerRequest,
+} from '../lib/local/demo-data.js';
 import type { EventRuntime } from '../lib/local/event-runtime.js';
 import { LOCAL_TABLE_NAME, TABLE_NAME_ENV } from '../lib/table-schema.js';
 import { ALLOW_LOCAL_HTTP_ENV } from '../lambdas/shared/domain/webhook-url.js';
@@ -103,7 +110,7 @@ const printUsage = (baseUrl: string, password: string, stopsDynamo: boolean, cli
   say(`  password: ${password}`);
   say(`  API reference: ${baseUrl}/docs (OpenAPI document: ${baseUrl}/v1/openapi.json)`);
   say();
-  say('List offers (your five most expensive; add _include_other_offers=true for competitors\' offers):');
+  say("List offers (your five most expensive; add _include_other_offers=true for competitors' offers):");
   say(`  curl -u '${auth}' '${baseUrl}/v1/offers?_limit=5&_sort=offer_price:DESC'`);
   say(`  curl -u '${auth}' '${baseUrl}/v1/offers?competitiveness=high&total_competitors_gte=10&_include_other_offers=true'`);
   say('Create a repricer:');
@@ -184,7 +191,10 @@ const main = async () => {
     server = createLocalServer();
     await listen(server, port, host);
     // The CLI finds DynamoDB Local on its default port and the default table by itself.
-    const cliEnvironment = endpoint === `http://localhost:${DEFAULT_DYNAMODB_PORT}` && tableName === LOCAL_TABLE_NAME ? '' : `DYNAMODB_ENDPOINT=${endpoint} TABLE_NAME=${tableName} `;
+    const cliEnvironment =
+      endpoint === `http://localhost:${DEFAULT_DYNAMODB_PORT}` && tableName === LOCAL_TABLE_NAME
+        ? ''
+        : `DYNAMODB_ENDPOINT=${endpoint} TABLE_NAME=${tableName} `;
     printUsage(`http://${host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host}:${port}`, password, dynamo !== undefined, cliEnvironment);
   } catch (error) {
     process.stderr.write(`\nnpm start failed: ${error instanceof Error ? error.message : String(error)}\n`);

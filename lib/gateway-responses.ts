@@ -1,11 +1,5 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
-import {
-  PROBLEM_CONTENT_TYPE,
-  STANDARD_PROBLEMS,
-  WWW_AUTHENTICATE,
-  problem,
-  type Problem,
-} from '../lambdas/shared/http/problem.js';
+import { PROBLEM_CONTENT_TYPE, STANDARD_PROBLEMS, WWW_AUTHENTICATE, problem, type Problem } from '../lambdas/shared/http/problem.js';
 import { SECURITY_HEADERS } from '../lambdas/shared/http/responses.js';
 
 /**
@@ -101,4 +95,3 @@ export const addGatewayResponses = (api: RestApi): void => {
     });
   }
 };
-

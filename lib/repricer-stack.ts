@@ -42,8 +42,7 @@ const KEPT_STAGE_SETTINGS: StageSettings = {
 };
 
 /** Only `dev` is disposable: every other stage keeps its table (and logs) when torn down. */
-export const stageSettings = (stage: string): StageSettings =>
-  stage === DEFAULT_STAGE ? DISPOSABLE_STAGE_SETTINGS : KEPT_STAGE_SETTINGS;
+export const stageSettings = (stage: string): StageSettings => (stage === DEFAULT_STAGE ? DISPOSABLE_STAGE_SETTINGS : KEPT_STAGE_SETTINGS);
 
 export const stageFromContext = (scope: Construct): string => {
   const stage: unknown = scope.node.tryGetContext(STAGE_CONTEXT_KEY) ?? DEFAULT_STAGE;

@@ -42,11 +42,7 @@ export const GLOBAL_SECONDARY_INDEXES: readonly IndexDefinition[] = [...Object.v
 
 /** Every attribute used in a key of the table or an index; all are strings. */
 export const KEY_ATTRIBUTES: readonly string[] = [
-  ...new Set([
-    TABLE_KEYS.partitionKey,
-    TABLE_KEYS.sortKey,
-    ...GLOBAL_SECONDARY_INDEXES.flatMap((index) => [index.partitionKey, index.sortKey]),
-  ]),
+  ...new Set([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, ...GLOBAL_SECONDARY_INDEXES.flatMap((index) => [index.partitionKey, index.sortKey])]),
 ];
 
 /**

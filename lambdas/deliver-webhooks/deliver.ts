@@ -1,5 +1,12 @@
 import { listWebhooks, openDelivery, recordAttempt, type DeliveryKey, type StoredDelivery, type StoredWebhook } from '../shared/data/webhooks.js';
-import { DEFAULT_RETRY_SCHEDULE, DELIVERY_TIMEOUT_MS, nextRetryDelayMs, SIGNATURE_HEADER, signatureHeader, type RetrySchedule } from '../shared/domain/webhooks.js';
+import {
+  DEFAULT_RETRY_SCHEDULE,
+  DELIVERY_TIMEOUT_MS,
+  nextRetryDelayMs,
+  SIGNATURE_HEADER,
+  signatureHeader,
+  type RetrySchedule,
+} from '../shared/domain/webhooks.js';
 import type { WebhookEventMessage } from '../shared/events/webhook-events.js';
 import { postToDestination, resolveDestination, systemResolver, type PostOutcome, type Resolver } from '../shared/webhooks/destination.js';
 
@@ -43,7 +50,12 @@ const attemptDelivery = async (webhook: StoredWebhook, key: DeliveryKey, deliver
   const outcome: PostOutcome = !destination
     ? { statusCode: undefined, error: `no address within ${options.timeoutMs} ms` }
     : destination.ok
-      ? await postToDestination(destination, delivery.body, { [SIGNATURE_HEADER]: signatureHeader(webhook.secret, delivery.body, Math.floor(startedAt / 1000)) }, remainingMs)
+      ? await postToDestination(
+          destination,
+          delivery.body,
+          { [SIGNATURE_HEADER]: signatureHeader(webhook.secret, delivery.body, Math.floor(startedAt / 1000)) },
+          remainingMs,
+        )
       : { statusCode: undefined, error: `refused: the URL ${destination.message}` };
 
   const finishedAt = options.now();

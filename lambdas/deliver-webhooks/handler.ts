@@ -13,7 +13,7 @@ const sqs = tracer.captureAWSv3Client(new SQSClient({}));
 
 export const handler = traced(
   webhookWorker(async (record, delayMs) => {
-  const seconds = Math.min(MAX_VISIBILITY_SECONDS, Math.max(1, Math.ceil(delayMs / 1000)));
-  await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: record.receiptHandle, VisibilityTimeout: seconds }));
+    const seconds = Math.min(MAX_VISIBILITY_SECONDS, Math.max(1, Math.ceil(delayMs / 1000)));
+    await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: record.receiptHandle, VisibilityTimeout: seconds }));
   }),
 );

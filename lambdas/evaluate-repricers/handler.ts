@@ -19,7 +19,8 @@ if (!Number.isInteger(retentionDays) || retentionDays < 1) throw new Error('PRIC
 const handleRecord = async (record: SQSRecord): Promise<void> => {
   const message = repricingMessage.parse(JSON.parse(record.body));
   const changes = (await mapLimit(message.products, (code) => evaluateProduct(message.clientId, code, retentionDays), 8)).flat();
-  if (changes.length > 0) logger.info(PRICE_CHANGES_LOG.message, { clientId: message.clientId, products: message.products.length, [PRICE_CHANGES_LOG.countField]: changes.length });
+  if (changes.length > 0)
+    logger.info(PRICE_CHANGES_LOG.message, { clientId: message.clientId, products: message.products.length, [PRICE_CHANGES_LOG.countField]: changes.length });
 };
 
 export const handler = traced(async (event: SQSEvent) => processPartialResponse(event, handleRecord, new SqsFifoPartialProcessorAsync()));

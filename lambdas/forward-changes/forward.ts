@@ -38,7 +38,9 @@ export const forwardChanges =
               if (messages.length === 0) return;
               const sender = senders[route.queue];
               if (!sender) throw new Error(`No sender for queue ${route.queue}`);
-              await sender.send(messages.map(({ groupId, body }, n) => ({ groupId: groupId ?? clientId, deduplicationId: `${digest}-${n}`, body: JSON.stringify(body) })));
+              await sender.send(
+                messages.map(({ groupId, body }, n) => ({ groupId: groupId ?? clientId, deduplicationId: `${digest}-${n}`, body: JSON.stringify(body) })),
+              );
             }),
           );
         } catch (error) {

@@ -52,7 +52,11 @@ export const defineRoute = <W, M>(route: ChangeRoute<W, M>): RouteStarter => ({
 const MAX_ITEMS_PER_MESSAGE = 500;
 
 export const chunk = <T>(values: readonly T[]): T[][] =>
-  values.length === 0 ? [] : Array.from({ length: Math.ceil(values.length / MAX_ITEMS_PER_MESSAGE) }, (_, i) => values.slice(i * MAX_ITEMS_PER_MESSAGE, (i + 1) * MAX_ITEMS_PER_MESSAGE));
+  values.length === 0
+    ? []
+    : Array.from({ length: Math.ceil(values.length / MAX_ITEMS_PER_MESSAGE) }, (_, i) =>
+        values.slice(i * MAX_ITEMS_PER_MESSAGE, (i + 1) * MAX_ITEMS_PER_MESSAGE),
+      );
 
 /** To the list maintainer: offers, products and price changes whose listings may need work; rebuild steps. */
 export const listsRoute: ChangeRoute<ListChangesMessage> = {
@@ -111,9 +115,17 @@ export const webhooksRoute: ChangeRoute<{ clientId: string; created: PriceChange
   messages: (work) => [
     ...[...work.created]
       .sort((a, b) => a.id - b.id)
-      .map((record): WebhookEventMessage => ({ clientId: work.clientId, eventId: `REPRICER_PRICE_CHANGED-${record.id}`, eventType: 'REPRICER_PRICE_CHANGED', eventTimestamp: record.created_at, data: record })),
+      .map((record): WebhookEventMessage => ({
+        clientId: work.clientId,
+        eventId: `REPRICER_PRICE_CHANGED-${record.id}`,
+        eventType: 'REPRICER_PRICE_CHANGED',
+        eventTimestamp: record.created_at,
+        data: record,
+      })),
     // A job ends once; its end read twice from the stream has the same event id, so one delivery.
-    ...work.ended.map((job) => importCompletedMessage(work.clientId, { ...job, status: job.status === 'failed' ? 'failed' : 'completed' }, job.end_time ?? job.updated_at)),
+    ...work.ended.map((job) =>
+      importCompletedMessage(work.clientId, { ...job, status: job.status === 'failed' ? 'failed' : 'completed' }, job.end_time ?? job.updated_at),
+    ),
   ],
   groupOf: (message) =>
     message.eventType === 'IMPORT_COMPLETED'
@@ -121,4 +133,9 @@ export const webhooksRoute: ChangeRoute<{ clientId: string; created: PriceChange
       : `${message.clientId}#R${(message.data as PriceChange).repricer_id}`,
 };
 
-export const CHANGE_ROUTES: readonly RouteStarter[] = [defineRoute(listsRoute), defineRoute(repricingRoute), defineRoute(importsRoute), defineRoute(webhooksRoute)];
+export const CHANGE_ROUTES: readonly RouteStarter[] = [
+  defineRoute(listsRoute),
+  defineRoute(repricingRoute),
+  defineRoute(importsRoute),
+  defineRoute(webhooksRoute),
+];

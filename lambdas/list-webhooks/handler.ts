@@ -10,7 +10,11 @@ import { json } from '../shared/http/responses.js';
 export const listWebhooksRoute = async (event: APIGatewayProxyEvent) => {
   const tenant = tenantOf(event);
   const unknown = Object.keys(singleQueryParameters(event));
-  if (unknown.length > 0) throw validationFailed(unknown.map((field) => ({ field, message: 'This operation takes no query parameters.' })), 'The query parameters are not valid.');
+  if (unknown.length > 0)
+    throw validationFailed(
+      unknown.map((field) => ({ field, message: 'This operation takes no query parameters.' })),
+      'The query parameters are not valid.',
+    );
   const webhooks = (await listWebhooks(tenant.clientId)).map((stored) => stored.record);
   return json(200, { webhooks });
 };

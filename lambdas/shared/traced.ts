@@ -8,7 +8,9 @@ import { tracer } from './tracer.js';
  * SDK calls show under it in X-Ray. Responses are not captured: they hold client data.
  */
 export const traced = <E, R>(handler: (event: E) => Promise<R>): ((event: E, context?: Context) => Promise<R>) => {
-  const wrapped = middy<E, R, Error, Context>().use(captureLambdaHandler(tracer, { captureResponse: false })).handler(handler);
+  const wrapped = middy<E, R, Error, Context>()
+    .use(captureLambdaHandler(tracer, { captureResponse: false }))
+    .handler(handler);
   // Lambda always passes a context; unit tests and the local runtime may not, which middy
   // accepts (the tracer is off there and reads nothing of it).
   return (event, context) => wrapped(event, context as Context);

@@ -26,7 +26,10 @@ export type KeyOutcome =
 const NO_STAGE: KeyOutcome = { kind: 'none' };
 
 export class KeyRegistrationError extends Error {
-  constructor(readonly account: CreatedClientAccount, cause: unknown) {
+  constructor(
+    readonly account: CreatedClientAccount,
+    cause: unknown,
+  ) {
     super(
       `Client ${account.username} was created, but its API key could not be registered in the usage plan ` +
         `(${cause instanceof Error ? cause.message : String(cause)}); run \`clients enable ${account.username}\` with the same --stage to retry`,
@@ -36,7 +39,10 @@ export class KeyRegistrationError extends Error {
   }
 }
 
-export const createClientCommand = async (input: NewClientAccount, keys: UsageKeys | undefined): Promise<{ account: CreatedClientAccount; key: KeyOutcome }> => {
+export const createClientCommand = async (
+  input: NewClientAccount,
+  keys: UsageKeys | undefined,
+): Promise<{ account: CreatedClientAccount; key: KeyOutcome }> => {
   const account = await createClientAccount(input);
   if (!keys) return { account, key: NO_STAGE };
   try {

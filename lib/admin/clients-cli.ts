@@ -87,26 +87,43 @@ const list = async (args: string[], context: ClientsCliContext): Promise<void> =
   const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
   if (positionals.length > 0) throw new UsageError('clients list takes no arguments');
   const clients = await listClients();
-  const rows = [['USERNAME', 'STATUS', 'CLIENT ID', 'SELLER ID', 'CONNECTOR', 'CREATED'], ...clients.map((c) => [c.username, c.enabled ? 'enabled' : 'disabled', c.clientId, c.sellerId, c.defaultConnector, c.createdAt])];
+  const rows = [
+    ['USERNAME', 'STATUS', 'CLIENT ID', 'SELLER ID', 'CONNECTOR', 'CREATED'],
+    ...clients.map((c) => [c.username, c.enabled ? 'enabled' : 'disabled', c.clientId, c.sellerId, c.defaultConnector, c.createdAt]),
+  ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  context.out(rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n') + '\n');
+  context.out(
+    rows
+      .map((row) =>
+        row
+          .map((cell, column) => cell.padEnd(widths[column]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n',
+  );
   context.err(`${clients.length} client${clients.length === 1 ? '' : 's'}\n`);
 };
 
 const show = async (args: string[], context: ClientsCliContext): Promise<void> => {
   const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
   const { client, key } = await showClientCommand(oneUsername('show', positionals), context.stage?.keys);
-  const keyState = key === undefined ? '' : `  API key:           ${key ? `${key.enabled ? 'enabled' : 'disabled'} (id ${key.id})` : 'not registered'} in stage ${context.stage?.targets.stage ?? ''}\n`;
+  const keyState =
+    key === undefined
+      ? ''
+      : `  API key:           ${key ? `${key.enabled ? 'enabled' : 'disabled'} (id ${key.id})` : 'not registered'} in stage ${context.stage?.targets.stage ?? ''}\n`;
   context.out(describe(client) + keyState);
 };
 
-const setStatus = (enabled: boolean) => async (args: string[], context: ClientsCliContext): Promise<void> => {
-  const command = enabled ? 'enable' : 'disable';
-  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
-  const username = oneUsername(command, positionals);
-  const key = await (enabled ? enableClientCommand : disableClientCommand)(username, context.stage?.keys);
-  context.out(`Client ${username} ${command}d (cached authorizations end within 60 s)\n${keyLine(key, context.stage?.targets.stage)}`);
-};
+const setStatus =
+  (enabled: boolean) =>
+  async (args: string[], context: ClientsCliContext): Promise<void> => {
+    const command = enabled ? 'enable' : 'disable';
+    const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+    const username = oneUsername(command, positionals);
+    const key = await (enabled ? enableClientCommand : disableClientCommand)(username, context.stage?.keys);
+    context.out(`Client ${username} ${command}d (cached authorizations end within 60 s)\n${keyLine(key, context.stage?.targets.stage)}`);
+  };
 
 const rotate = async (args: string[], context: ClientsCliContext): Promise<void> => {
   const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
@@ -123,7 +140,8 @@ const remove = async (args: string[], context: ClientsCliContext): Promise<void>
   });
   const username = oneUsername('delete', positionals);
   const settleSeconds = values['settle-seconds'] === undefined ? undefined : Number(values['settle-seconds']);
-  if (settleSeconds !== undefined && !(Number.isFinite(settleSeconds) && settleSeconds >= 0)) throw new UsageError('--settle-seconds takes a number of seconds >= 0');
+  if (settleSeconds !== undefined && !(Number.isFinite(settleSeconds) && settleSeconds >= 0))
+    throw new UsageError('--settle-seconds takes a number of seconds >= 0');
   if (!values.yes) {
     const what = values.purge ? 'the client and every item of its data' : 'the client account (its data stays)';
     const where = context.stage ? `stage ${context.stage.targets.stage}` : 'the local table';

@@ -45,8 +45,7 @@ export interface CreatedClientAccount {
 const BASE32_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
 /** 80 random bits as 16 lower-case base32 characters: short, URL-safe, free of `#`. */
-export const newClientId = (): string =>
-  [...randomBytes(16)].map((byte) => BASE32_ALPHABET[byte % 32]).join('');
+export const newClientId = (): string => [...randomBytes(16)].map((byte) => BASE32_ALPHABET[byte % 32]).join('');
 
 /** 144 random bits. */
 export const generatePassword = (): string => randomBytes(18).toString('base64url');

@@ -4,7 +4,12 @@ import { createInterface } from 'node:readline/promises';
  * Asks the operator to type `expected` (on stderr, so stdout stays the command's output); true
  * only when the typed line is exactly it. A closed input counts as a refusal.
  */
-export const confirmByTyping = async (prompt: string, expected: string, input: NodeJS.ReadableStream = process.stdin, output: NodeJS.WritableStream = process.stderr): Promise<boolean> => {
+export const confirmByTyping = async (
+  prompt: string,
+  expected: string,
+  input: NodeJS.ReadableStream = process.stdin,
+  output: NodeJS.WritableStream = process.stderr,
+): Promise<boolean> => {
   const lines = createInterface({ input, output, terminal: false });
   try {
     output.write(prompt);

@@ -46,13 +46,15 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** One pass: every segment scanned in parallel, each page's keys deleted as it arrives. */
 const purgePass = async (clientId: string, segments: number, report: (scanned: number, deleted: number) => void): Promise<number> => {
   let deleted = 0;
-  await Promise.all(Array.from({ length: segments }, async (_, segment) => {
-    for await (const page of scanTenantKeys(clientId, segment, segments)) {
-      await batchWrite(page.keys.map((key) => ({ delete: { pk: key.pk, sk: key.sk } })));
-      deleted += page.keys.length;
-      report(page.scanned, page.keys.length);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: segments }, async (_, segment) => {
+      for await (const page of scanTenantKeys(clientId, segment, segments)) {
+        await batchWrite(page.keys.map((key) => ({ delete: { pk: key.pk, sk: key.sk } })));
+        deleted += page.keys.length;
+        report(page.scanned, page.keys.length);
+      }
+    }),
+  );
   return deleted;
 };
 

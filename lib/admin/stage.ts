@@ -31,10 +31,13 @@ export const describeStage = async (stage: string, cloudFormation: CloudFormatio
     const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
     const stack = Stacks?.[0];
     if (!stack) throw new Error(`Stack ${stackName} not found`);
-    outputs = new Map((stack.Outputs ?? []).flatMap((output) => (output.OutputKey && output.OutputValue ? [[output.OutputKey, output.OutputValue] as const] : [])));
+    outputs = new Map(
+      (stack.Outputs ?? []).flatMap((output) => (output.OutputKey && output.OutputValue ? [[output.OutputKey, output.OutputValue] as const] : [])),
+    );
   } catch (error) {
     // CloudFormation answers a missing stack with a ValidationError "Stack with id ... does not exist".
-    if (error instanceof Error && error.name === 'ValidationError') throw new Error(`Stage "${stage}" is not deployed: ${error.message} (deploy it with \`npx cdk deploy -c stage=${stage}\`)`);
+    if (error instanceof Error && error.name === 'ValidationError')
+      throw new Error(`Stage "${stage}" is not deployed: ${error.message} (deploy it with \`npx cdk deploy -c stage=${stage}\`)`);
     throw error;
   }
   const required = (key: string): string => {

@@ -38,12 +38,14 @@ export class UsageKeys {
   async find(username: string, value: string): Promise<UsageKeyState | undefined> {
     let position: string | undefined;
     do {
-      const page = await this.apiGateway.send(new GetApiKeysCommand({
-        nameQuery: usageKeyName(this.target.stage, username),
-        includeValues: true,
-        limit: 500,
-        ...(position ? { position } : {}),
-      }));
+      const page = await this.apiGateway.send(
+        new GetApiKeysCommand({
+          nameQuery: usageKeyName(this.target.stage, username),
+          includeValues: true,
+          limit: 500,
+          ...(position ? { position } : {}),
+        }),
+      );
       const key = (page.items ?? []).find((item: ApiKey) => item.value === value);
       if (key?.id) return { id: key.id, enabled: key.enabled ?? false };
       position = page.position;
@@ -62,12 +64,14 @@ export class UsageKeys {
       id = existing.id;
       if (!existing.enabled) await this.setEnabled(id, true);
     } else {
-      const created = await this.apiGateway.send(new CreateApiKeyCommand({
-        name: usageKeyName(this.target.stage, username),
-        value,
-        enabled: true,
-        description: `Repricer API client ${username}, stage ${this.target.stage}`,
-      }));
+      const created = await this.apiGateway.send(
+        new CreateApiKeyCommand({
+          name: usageKeyName(this.target.stage, username),
+          value,
+          enabled: true,
+          description: `Repricer API client ${username}, stage ${this.target.stage}`,
+        }),
+      );
       if (!created.id) throw new Error('API Gateway created an API key without an id');
       id = created.id;
     }
@@ -81,10 +85,12 @@ export class UsageKeys {
   }
 
   async setEnabled(id: string, enabled: boolean): Promise<void> {
-    await this.apiGateway.send(new UpdateApiKeyCommand({
-      apiKey: id,
-      patchOperations: [{ op: 'replace', path: '/enabled', value: String(enabled) }],
-    }));
+    await this.apiGateway.send(
+      new UpdateApiKeyCommand({
+        apiKey: id,
+        patchOperations: [{ op: 'replace', path: '/enabled', value: String(enabled) }],
+      }),
+    );
   }
 
   /** Deleting the key also removes it from the usage plan. `false` when there was none. */

@@ -112,7 +112,9 @@ export const instrument = (client: DynamoDBDocumentClient): Instrument => {
       const values = { ...(unfiltered.ExpressionAttributeValues as Record<string, unknown>) };
       for (const placeholder of Object.keys(values)) if (!String(unfiltered.KeyConditionExpression).includes(placeholder)) delete values[placeholder];
       const Ctor = (command as { constructor: new (input: Record<string, unknown>) => unknown }).constructor;
-      const all = await send(new Ctor({ ...unfiltered, ExpressionAttributeValues: values, ...(names ? { ExpressionAttributeNames: names } : {}), ReturnConsumedCapacity: 'NONE' }));
+      const all = await send(
+        new Ctor({ ...unfiltered, ExpressionAttributeValues: values, ...(names ? { ExpressionAttributeNames: names } : {}), ReturnConsumedCapacity: 'NONE' }),
+      );
       readBytes = ((all.Items as Item[] | undefined) ?? []).reduce((s, item) => s + itemSize(item), 0);
     }
     return {

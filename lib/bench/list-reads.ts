@@ -127,10 +127,15 @@ export const measureListQueries = async (options: {
       }
       for (const [t, { size }] of options.tenants.entries()) {
         const { result, calls } = priced[t]!;
-        const stored = new Map(calls.flatMap((call) => call.returned.filter((item) => item.entity === options.entity).map((item) => [item.sk, item.bytes] as const)));
+        const stored = new Map(
+          calls.flatMap((call) => call.returned.filter((item) => item.entity === options.entity).map((item) => [item.sk, item.bytes] as const)),
+        );
         let pageBytes = result.ids.reduce((sum, id) => sum + (stored.get(idKey(id)) ?? 0), 0);
         if (pageBytes === 0 && options.canonicalEntity) {
-          pageBytes = calls.flatMap((call) => call.returned).filter((item) => item.entity === options.canonicalEntity).reduce((sum, item) => sum + item.bytes, 0);
+          pageBytes = calls
+            .flatMap((call) => call.returned)
+            .filter((item) => item.entity === options.canonicalEntity)
+            .reduce((sum, item) => sum + item.bytes, 0);
         }
         const sorted = times[t]!.sort((a, b) => a - b);
         measurements.push({

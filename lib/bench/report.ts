@@ -138,8 +138,8 @@ export const buildReport = (s: BenchSummary): string[] => {
   // 1. Write units.
   const rows = rowsOf(s);
   out('\n## Write units per operation\n');
-  out('Counted from every item written (each record of the table\'s change stream, priced with AWS\'s model: 1 unit per started KB for the');
-  out('table and for each GSI entry, a moved index key a delete and a put, writes of TransactWriteItems twice), the list maintainer\'s');
+  out("Counted from every item written (each record of the table's change stream, priced with AWS's model: 1 unit per started KB for the");
+  out("table and for each GSI entry, a moved index key a delete and a put, writes of TransactWriteItems twice), the list maintainer's");
   out('included. Read units (AWS model) are those the operation and the maintainer read. "ms": until the import (or API call) returned /');
   out('until the change was listed and counted (median; each single operation measured alone, stream settled before and after).\n');
   out('| offers | operation | write units | table | indexes | range | old layout | read units | ms returned / listed |');
@@ -168,7 +168,9 @@ export const buildReport = (s: BenchSummary): string[] => {
   out('\n## Import throughput\n');
   out('Offers of one new tenant imported through the import code; "written": until the import calls returned; "listed": until the');
   out('change stream was settled (every offer listed and counted). Previous layout, one writer, synchronous: 88-106 offers/s.\n');
-  out('| writers | offers | written s | offers/s written | listed s | offers/s listed | failed imports | maintainer failures | totals right | write units/offer |');
+  out(
+    '| writers | offers | written s | offers/s written | listed s | offers/s listed | failed imports | maintainer failures | totals right | write units/offer |',
+  );
   out('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const t of s.throughput) {
     const right = t.checks.filter((c) => c.got === c.expected).length;
@@ -181,7 +183,9 @@ export const buildReport = (s: BenchSummary): string[] => {
     out('| offers | written s | offers/s written | listed s | offers/s listed | loaded |');
     out('|---:|---:|---:|---:|---:|---|');
     for (const l of s.loads) {
-      out(`| ${int(l.size)} | ${fmt(l.writerSeconds)} | ${fmt(l.writerOffersPerSecond, 0)} | ${fmt(l.settledSeconds)} | ${fmt(l.settledOffersPerSecond, 0)} | ${l.date.slice(0, 10)}${l.resumed ? ' (resumed)' : ''} |`);
+      out(
+        `| ${int(l.size)} | ${fmt(l.writerSeconds)} | ${fmt(l.writerOffersPerSecond, 0)} | ${fmt(l.settledSeconds)} | ${fmt(l.settledOffersPerSecond, 0)} | ${l.date.slice(0, 10)}${l.resumed ? ' (resumed)' : ''} |`,
+      );
     }
   }
 
@@ -199,9 +203,13 @@ export const buildReport = (s: BenchSummary): string[] => {
     out('|---|---:|---:|---:|---:|---:|---:|---:|');
     w.mixed.lines.forEach((l, i) => {
       const o = w.oldHigh.lines[i]!;
-      out(`| ${l.what} | ${int(l.count)} | ${int(l.writeUnits)} | ${int(l.readUnits)} | ${money(l.dollars)} | ${int(o.writeUnits)} | ${int(o.readUnits)} | ${money(o.dollars)} |`);
+      out(
+        `| ${l.what} | ${int(l.count)} | ${int(l.writeUnits)} | ${int(l.readUnits)} | ${money(l.dollars)} | ${int(o.writeUnits)} | ${int(o.readUnits)} | ${money(o.dollars)} |`,
+      );
     });
-    out(`| **total** | | ${int(w.mixed.writeUnits)} | ${int(w.mixed.readUnits)} | **${money(w.mixed.dollars)}** | ${int(w.oldHigh.writeUnits)} | ${int(w.oldHigh.readUnits)} | **${money(w.oldHigh.dollars)}** |`);
+    out(
+      `| **total** | | ${int(w.mixed.writeUnits)} | ${int(w.mixed.readUnits)} | **${money(w.mixed.dollars)}** | ${int(w.oldHigh.writeUnits)} | ${int(w.oldHigh.readUnits)} | **${money(w.oldHigh.dollars)}** |`,
+    );
     out('\n| variant | cost per hour | old (125 / 130 per change) | ratio | target |');
     out('|---|---:|---:|---:|---|');
     for (const [name, cost] of [
@@ -210,7 +218,9 @@ export const buildReport = (s: BenchSummary): string[] => {
       ['every single change the worst case', w.allWorstChanges],
     ] as const) {
       const ratio = cost.dollars / w.oldLow.dollars;
-      out(`| ${name} | ${money(cost.dollars)} | ${money(w.oldLow.dollars)} / ${money(w.oldHigh.dollars)} | ${fmt(cost.dollars / w.oldHigh.dollars, 3)}-${fmt(ratio, 3)} | <= 0.25: ${ratio <= 0.25 ? 'met' : 'MISSED'} |`);
+      out(
+        `| ${name} | ${money(cost.dollars)} | ${money(w.oldLow.dollars)} / ${money(w.oldHigh.dollars)} | ${fmt(cost.dollars / w.oldHigh.dollars, 3)}-${fmt(ratio, 3)} | <= 0.25: ${ratio <= 0.25 ? 'met' : 'MISSED'} |`,
+      );
     }
   }
 
@@ -270,7 +280,7 @@ export const buildReport = (s: BenchSummary): string[] => {
       );
     }
   };
-  readSection('GET /v1/offers (page size 100)', s.offerReads, 'The data layer\'s listOffers with the query the handler plans from the parameters.');
+  readSection('GET /v1/offers (page size 100)', s.offerReads, "The data layer's listOffers with the query the handler plans from the parameters.");
   const repricerCounts = [...new Set(s.repricerReads.map((m) => `${int(m.size)} offers: ${m.repricers} repricers`))].join(', ');
   readSection(
     'GET /v1/repricers (page size 100)',
@@ -284,10 +294,11 @@ export const buildReport = (s: BenchSummary): string[] => {
     out('\n## Change-stream lag\n');
     out(`Single changes (price and competitors) imported at ${s.settings.lagRate} a second; lag: from the write of the canonical offer to the write of its`);
     out('listing, which the maintainer writes after the counts (so the change is then listed and counted). Local runtime: stream polled every');
-    out('50 ms with a 50 ms batching window, forwarder, FIFO queue, maintainer, all in this process; on AWS the stream\'s own delivery adds to it.\n');
+    out("50 ms with a 50 ms batching window, forwarder, FIFO queue, maintainer, all in this process; on AWS the stream's own delivery adds to it.\n");
     out('| offers | changes | measured | p50 ms | p99 ms | max ms | import call p50 ms |');
     out('|---:|---:|---:|---:|---:|---:|---:|');
-    for (const l of s.lag) out(`| ${int(l.size)} | ${l.changes} | ${l.measured} | ${fmt(l.p50Ms, 0)} | ${fmt(l.p99Ms, 0)} | ${fmt(l.maxMs, 0)} | ${fmt(l.importP50Ms, 0)} |`);
+    for (const l of s.lag)
+      out(`| ${int(l.size)} | ${l.changes} | ${l.measured} | ${fmt(l.p50Ms, 0)} | ${fmt(l.p99Ms, 0)} | ${fmt(l.maxMs, 0)} | ${fmt(l.importP50Ms, 0)} |`);
   }
 
   // 6. Repricing.
@@ -300,14 +311,16 @@ export const buildReport = (s: BenchSummary): string[] => {
           `mean ${fmt(run.loadAverage.mean)}); evaluator messages dead-lettered: ${run.failures.evaluator}, runtime errors: ${run.failures.runtimeErrors.length}.`,
       );
     }
-    out('One product per row\'s competitor count with the client\'s own offer and that many other sellers\' buyable offers, and an enabled repricer.');
-    out('"evaluation": the evaluator\'s reads of one evaluation (one consistent Query of the product\'s partition; the connector\'s price step is');
+    out("One product per row's competitor count with the client's own offer and that many other sellers' buyable offers, and an enabled repricer.");
+    out("\"evaluation\": the evaluator's reads of one evaluation (one consistent Query of the product's partition; the connector's price step is");
     out('cached a minute per container), measured alone. "decision": per price change, the evaluator\'s writes (price change, decision state,');
-    out('id counter) and the list maintainer\'s (the price change\'s two listings and their rank nodes), from single competitor price changes');
+    out("id counter) and the list maintainer's (the price change's two listings and their rank nodes), from single competitor price changes");
     out('imported one at a time; "offer change": that change\'s own writes (offer, listing, nodes). "decided": from the competitor offer\'s write');
     out('to its price change\'s. "evaluations/s": evaluations with nothing new to decide (read and decide), one at a time and 8 at a time;');
     out('"bulk": one import changing every product\'s lowest competitor, until decided and listed.\n');
-    out('| competitors | evaluation RU | items read | KB read | decision WU (evaluator + listings) | offer change WU | path RU | decisions | decided p50 / p99 ms | evaluations/s (p50 ms) | with 8 | bulk decisions/s |');
+    out(
+      '| competitors | evaluation RU | items read | KB read | decision WU (evaluator + listings) | offer change WU | path RU | decisions | decided p50 / p99 ms | evaluations/s (p50 ms) | with 8 | bulk decisions/s |',
+    );
     out('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of s.repricing) {
       out(
@@ -316,7 +329,9 @@ export const buildReport = (s: BenchSummary): string[] => {
           `${fmt(r.concurrent.perSecond, 0)} | ${fmt(r.bulk.perSecond)} (${r.bulk.decisions} in ${fmt(r.bulk.settledSeconds)} s) |`,
       );
     }
-    const kinds = ITEM_KINDS.filter((kind) => s.repricing!.some((r) => (r.evaluatorWrites.byKind[kind]?.writes ?? 0) + (r.listingWrites.byKind[kind]?.writes ?? 0) > 0));
+    const kinds = ITEM_KINDS.filter((kind) =>
+      s.repricing!.some((r) => (r.evaluatorWrites.byKind[kind]?.writes ?? 0) + (r.listingWrites.byKind[kind]?.writes ?? 0) > 0),
+    );
     out('\nDecision write units by item kind (item writes in brackets):\n');
     out(`| competitors | ${kinds.map((k) => KIND_LABELS[k]).join(' | ')} |`);
     out(`|---:|${kinds.map(() => '---:').join('|')}|`);
@@ -334,14 +349,16 @@ export const buildReport = (s: BenchSummary): string[] => {
     const bare = s.bundles[0]!;
     out('\n## Lambda bundles (esbuild, as deployed) and cold import time (median of fresh Node processes)\n');
     out('| bundle | KiB | x bare | cold import ms | x bare |\n|---|---:|---:|---:|---:|');
-    for (const b of s.bundles) out(`| ${b.name} | ${fmt(b.bytes / 1024)} | ${fmt(b.bytes / bare.bytes, 2)} | ${fmt(b.coldImportMs)} | ${fmt(b.coldImportMs / bare.coldImportMs, 2)} |`);
+    for (const b of s.bundles)
+      out(`| ${b.name} | ${fmt(b.bytes / 1024)} | ${fmt(b.bytes / bare.bytes, 2)} | ${fmt(b.coldImportMs)} | ${fmt(b.coldImportMs / bare.coldImportMs, 2)} |`);
   }
 
   // 8. Checks.
   out('\n## Totals and failures\n');
   out('| offers | tenant | query | expected total | meta.total |');
   out('|---:|---|---|---:|---:|');
-  for (const c of [...s.checks, ...s.throughput.flatMap((t) => t.checks)]) out(`| ${int(c.size)} | ${c.tenant} | \`${c.params || '(none)'}\` | ${c.expected} | ${c.got}${c.got === c.expected ? '' : ' **WRONG**'} |`);
+  for (const c of [...s.checks, ...s.throughput.flatMap((t) => t.checks)])
+    out(`| ${int(c.size)} | ${c.tenant} | \`${c.params || '(none)'}\` | ${c.expected} | ${c.got}${c.got === c.expected ? '' : ' **WRONG**'} |`);
   out(
     `\nMaintainer messages dead-lettered or stream records given up: ${s.failures.maintainer}; runtime errors: ${s.failures.runtimeErrors.length}; ` +
       `conditional writes refused during measured operations: ${s.operations.reduce((n, o) => n + o.refused, 0) + s.loads.reduce((n, l) => n + l.refused, 0)}.`,

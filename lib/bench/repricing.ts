@@ -107,7 +107,12 @@ const productRecords = (competitors: number, p: number): ImportRecord[] => {
         length_cm: 20,
         width_cm: 5,
         weight_g: 300,
-        fee_estimates: { [CONNECTOR]: { instock: { commission: 15, fulfilment: 3.2, commission_percentage: 15 }, leadtime: { commission: 15, fulfilment: 4.1, commission_percentage: 15 } } },
+        fee_estimates: {
+          [CONNECTOR]: {
+            instock: { commission: 15, fulfilment: 3.2, commission_percentage: 15 },
+            leadtime: { commission: 15, fulfilment: 4.1, commission_percentage: 15 },
+          },
+        },
       },
     },
     offerLine(code, `${code}-OWN`, 100, true),
@@ -117,7 +122,11 @@ const productRecords = (competitors: number, p: number): ImportRecord[] => {
 
 /** NaN when nothing was measured, rather than a figure made up. */
 const pct = (sorted: readonly number[], p: number) => (sorted.length === 0 ? NaN : percentile(sorted, p));
-const median = (values: readonly number[]) => pct([...values].sort((a, b) => a - b), 0.5);
+const median = (values: readonly number[]) =>
+  pct(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 
 /** The repricing tenant: a new client, its products and their repricers, settled (their first decisions made). */
 const loadTenant = async (h: Harness, runId: string, settings: RepricingSettings) => {
@@ -126,7 +135,10 @@ const loadTenant = async (h: Harness, runId: string, settings: RepricingSettings
   const account = await createClientAccount({ username, sellerId: SELLER, connector: CONNECTOR });
   for (const competitors of REPRICING_COMPETITORS) {
     const records = Array.from({ length: settings.products }, (_, p) => productRecords(competitors, p)).flat();
-    await importRecords(records, { username, onProgress: (done, total) => process.stderr.write(`\rrepricing tenant, ${competitors} competitors: offers ${done}/${total}`) });
+    await importRecords(records, {
+      username,
+      onProgress: (done, total) => process.stderr.write(`\rrepricing tenant, ${competitors} competitors: offers ${done}/${total}`),
+    });
     process.stderr.write('\n');
     for (let p = 0; p < settings.products; p++) {
       // Floor 120 - 30 / 0.85 = 84.71: the repricer undercuts every competitor price used here.
@@ -168,7 +180,8 @@ const measureCompetitors = async (
   // The rate: the same evaluations, timed one at a time, then 8 at a time.
   const times: number[] = [];
   const [, serialMs] = await timed(async () => {
-    for (let i = 0; i < settings.evaluations; i++) times.push((await timed(() => evaluateProduct(tenant.clientId, codes[i % codes.length]!, RETENTION_DAYS)))[1]);
+    for (let i = 0; i < settings.evaluations; i++)
+      times.push((await timed(() => evaluateProduct(tenant.clientId, codes[i % codes.length]!, RETENTION_DAYS)))[1]);
   });
   times.sort((a, b) => a - b);
   let next = 0;
@@ -212,7 +225,12 @@ const measureCompetitors = async (
   const lags = [...written.values()].flatMap((e) => (e.offer !== undefined && e.decided !== undefined ? [e.decided - e.offer] : [])).sort((a, b) => a - b);
 
   // In bulk: one import moves the lowest competitor of every product back up.
-  const bulk = await h.measure(() => importRecords(codes.map((code) => offerLine(code, competitorId(code, 0), competitorPrice(0), false)), { username: tenant.username }));
+  const bulk = await h.measure(() =>
+    importRecords(
+      codes.map((code) => offerLine(code, competitorId(code, 0), competitorPrice(0), false)),
+      { username: tenant.username },
+    ),
+  );
   const bulkDecisions = bulk.writes.byKind.priceChange?.writes ?? 0;
 
   const per = (tally: WriteTally) => perOperation(tally, Math.max(1, decisions));

@@ -105,7 +105,11 @@ export interface LagFigures {
 }
 
 const say = (line: string) => process.stderr.write(`${line}\n`);
-const median = (values: readonly number[]) => percentile([...values].sort((a, b) => a - b), 0.5);
+const median = (values: readonly number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
 const LOAD_RECORD_PK = 'BENCH#LOAD';
@@ -117,7 +121,9 @@ const readLoadRecord = async (size: number): Promise<LoadFigures | undefined> =>
 };
 
 const writeLoadRecord = (figures: LoadFigures) =>
-  documentClient.send(new PutCommand({ TableName: tableName(), Item: { pk: LOAD_RECORD_PK, sk: String(figures.size), entity: 'benchLoad', figures: JSON.stringify(figures) } }));
+  documentClient.send(
+    new PutCommand({ TableName: tableName(), Item: { pk: LOAD_RECORD_PK, sk: String(figures.size), entity: 'benchLoad', figures: JSON.stringify(figures) } }),
+  );
 
 const offerLines = (records: readonly ImportRecord[]) => records.filter((r) => r.type === 'offer');
 const headLines = (records: readonly ImportRecord[]) => records.filter((r) => r.type !== 'offer');
@@ -157,7 +163,13 @@ export const readRepricers = async (clientId: string, params: string): Promise<P
 
 export const checkTotals = async (tenant: Tenant, label: string, checks: readonly { params: string; expected: number }[]): Promise<TotalCheck[]> =>
   Promise.all(
-    checks.map(async ({ params, expected }) => ({ size: tenant.size, tenant: label, params, expected, got: (await readOffers(tenant.clientId, params)).total })),
+    checks.map(async ({ params, expected }) => ({
+      size: tenant.size,
+      tenant: label,
+      params,
+      expected,
+      got: (await readOffers(tenant.clientId, params)).total,
+    })),
   );
 
 const tenantOf = async (username: string, size: number): Promise<{ tenant: Tenant; existed: boolean }> => {
@@ -187,7 +199,10 @@ const loadFiguresOf = (size: number, writers: number, resumed: boolean, measured
  * products first, not measured; then the offers, measured until listed and counted), or found
  * loaded by an earlier run on the same table.
  */
-export const loadTenant = async (h: Harness, size: number): Promise<{ tenant: Tenant; load: LoadFigures | undefined; loadedNow: boolean; checks: TotalCheck[] }> => {
+export const loadTenant = async (
+  h: Harness,
+  size: number,
+): Promise<{ tenant: Tenant; load: LoadFigures | undefined; loadedNow: boolean; checks: TotalCheck[] }> => {
   const username = `bench-${size}`;
   const { tenant, existed } = await tenantOf(username, size);
   const records = benchRecords(size, SELLER);
@@ -212,7 +227,9 @@ export const loadTenant = async (h: Harness, size: number): Promise<{ tenant: Te
   );
   process.stderr.write('\n');
   const load = loadFiguresOf(size, 1, existed, measured);
-  say(`  ${load.writerOffersPerSecond.toFixed(0)} offers/s written, ${load.settledOffersPerSecond.toFixed(0)} offers/s listed; ${load.perOffer.total.toFixed(1)} write units per offer`);
+  say(
+    `  ${load.writerOffersPerSecond.toFixed(0)} offers/s written, ${load.settledOffersPerSecond.toFixed(0)} offers/s listed; ${load.perOffer.total.toFixed(1)} write units per offer`,
+  );
   await writeLoadRecord(load);
   return { tenant, load, loadedNow: true, checks: await checkTotals(tenant, username, expectedTotals(records, true)) };
 };
@@ -253,11 +270,13 @@ export const measureSingleChanges = async (h: Harness, tenant: Tenant, kinds: re
   const figures: OperationFigures[] = [];
   for (const [k, kind] of kinds.entries()) {
     const random = prng(tenant.size * 7 + k);
-    const stored = await readStoredOffers(tenant.clientId, pickOffers(tenant.size, count, tenant.size * 13 + k + Date.now() % 1000).map(benchOfferId));
+    const stored = await readStoredOffers(tenant.clientId, pickOffers(tenant.size, count, tenant.size * 13 + k + (Date.now() % 1000)).map(benchOfferId));
     const runs: Measured<unknown>[] = [];
     for (const offer of stored) runs.push(await h.measure(() => importRecords([changedLine(offer, kind, random)], { username: tenant.username })));
     const summary = summarize(tenant.size, `single change: ${kind}`, runs);
-    say(`  ${summary.operation}: ${summary.writes.total.toFixed(1)} write units (${summary.minWriteUnits}-${summary.maxWriteUnits}), ${summary.readUnits.toFixed(1)} read units`);
+    say(
+      `  ${summary.operation}: ${summary.writes.total.toFixed(1)} write units (${summary.minWriteUnits}-${summary.maxWriteUnits}), ${summary.readUnits.toFixed(1)} read units`,
+    );
     figures.push(summary);
   }
   return figures;
@@ -270,13 +289,23 @@ export const measureBulkChanges = async (h: Harness, tenant: Tenant, count: numb
   const lines = stored.map((offer, i) => changedLine(offer, i % 2 === 0 ? 'realistic' : 'flags', random));
   const measured = await h.measure(() => importRecords(lines, { username: tenant.username }));
   const summary = summarize(tenant.size, `bulk sync of ${lines.length} changes`, [measured], lines.length);
-  say(`  ${summary.operation}: ${summary.writes.total.toFixed(1)} write units per change, ${summary.readUnits.toFixed(1)} read units; ${(lines.length / (measured.settledMs / 1000)).toFixed(0)} changes/s listed`);
+  say(
+    `  ${summary.operation}: ${summary.writes.total.toFixed(1)} write units per change, ${summary.readUnits.toFixed(1)} read units; ${(lines.length / (measured.settledMs / 1000)).toFixed(0)} changes/s listed`,
+  );
   return { ...summary, operationMs: measured.operationMs, settledMs: measured.settledMs };
 };
 
 /** POST /v1/repricers/ as its handler does it, for a product of the benchmark catalogue. */
 const postRepricer = (tenant: Tenant, code: string, enabled: boolean) =>
-  createRepricerFor(tenant, { product_code: code, preferred_price: 49.99, preferred_profit: 8, min_profit: 0, buybox_approach: 'cheapest', repricer_approach: 'fixed', enabled });
+  createRepricerFor(tenant, {
+    product_code: code,
+    preferred_price: 49.99,
+    preferred_profit: 8,
+    min_profit: 0,
+    buybox_approach: 'cheapest',
+    repricer_approach: 'fixed',
+    enabled,
+  });
 
 /** PATCH /v1/repricers/{id} as its handler does it: a new preferred price. */
 const patchRepricer = (tenant: Tenant, id: number) =>
@@ -298,7 +327,11 @@ export const repricerCounts = (size: number, measured: number) => {
  * Repricer writes: the tenant keeps `kept` repricers (two in three enabled) for the list reads;
  * `measured` more are created, updated and deleted, each measured.
  */
-export const measureRepricerWrites = async (h: Harness, tenant: Tenant, measuredCount: number): Promise<{ figures: OperationFigures[]; kept: number; getReadUnits: number }> => {
+export const measureRepricerWrites = async (
+  h: Harness,
+  tenant: Tenant,
+  measuredCount: number,
+): Promise<{ figures: OperationFigures[]; kept: number; getReadUnits: number }> => {
   const { kept, measured } = repricerCounts(tenant.size, measuredCount);
   const existing = (await readRepricers(tenant.clientId, '')).total;
   if (existing < kept) {
@@ -324,7 +357,11 @@ export const measureRepricerWrites = async (h: Harness, tenant: Tenant, measured
   for (const id of ids) updates.push(await h.measure(() => patchRepricer(tenant, id)));
   const get = await h.instrument.record(() => getRepricer(tenant.clientId, ids[0]!));
   for (const id of ids) deletes.push(await h.measure(() => deleteRepricer(tenant.clientId, id, () => undefined)));
-  const figures = [summarize(tenant.size, 'repricer create', creates), summarize(tenant.size, 'repricer update', updates), summarize(tenant.size, 'repricer delete', deletes)];
+  const figures = [
+    summarize(tenant.size, 'repricer create', creates),
+    summarize(tenant.size, 'repricer update', updates),
+    summarize(tenant.size, 'repricer delete', deletes),
+  ];
   for (const f of figures) say(`  ${f.operation}: ${f.writes.total.toFixed(1)} write units, ${f.readUnits.toFixed(1)} read units`);
   return { figures, kept, getReadUnits: get.calls.reduce((s, c) => s + c.awsUnits, 0) };
 };
@@ -415,7 +452,10 @@ export const measureThroughput = async (h: Harness, offers: number, writers: num
   const failuresBefore = h.failures();
   const measured = await h.measure(
     async () => (await Promise.allSettled(slices.map((slice) => importRecords(slice, { username })))).filter((r) => r.status === 'rejected').length,
-    { progress: (ms) => process.stderr.write(`\r${writers} writer(s): ${h.meter.live.get('offerListing') ?? 0}/${offers} listed after ${(ms / 1000).toFixed(0)} s   `) },
+    {
+      progress: (ms) =>
+        process.stderr.write(`\r${writers} writer(s): ${h.meter.live.get('offerListing') ?? 0}/${offers} listed after ${(ms / 1000).toFixed(0)} s   `),
+    },
   );
   process.stderr.write('\n');
   const figures: ThroughputFigures = {

@@ -114,7 +114,10 @@ export const tallyOf = (tally: WriteTally, kinds: readonly ItemKind[], exclude =
 /** A tally divided by `n` (units per operation). */
 export const perOperation = (tally: WriteTally, n: number): WriteTally => ({
   byKind: Object.fromEntries(
-    Object.entries(tally.byKind).map(([kind, u]) => [kind, { writes: u.writes / n, transactional: u.transactional / n, table: u.table / n, indexes: u.indexes / n }]),
+    Object.entries(tally.byKind).map(([kind, u]) => [
+      kind,
+      { writes: u.writes / n, transactional: u.transactional / n, table: u.table / n, indexes: u.indexes / n },
+    ]),
   ),
   writes: tally.writes / n,
   table: tally.table / n,

@@ -20,9 +20,7 @@ const hasKeys = (item: Item | undefined, index: IndexDefinition): item is Item =
 const entryOf = (item: Item, index: IndexDefinition): Item =>
   index.projection === 'ALL'
     ? item
-    : Object.fromEntries(
-        [TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, index.partitionKey, index.sortKey].map((name) => [name, item[name]]),
-      );
+    : Object.fromEntries([TABLE_KEYS.partitionKey, TABLE_KEYS.sortKey, index.partitionKey, index.sortKey].map((name) => [name, item[name]]));
 
 const sameJson = (a: unknown, b: unknown) =>
   JSON.stringify(a, (_, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v)) ===

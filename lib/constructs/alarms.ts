@@ -1,12 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
-import {
-  Alarm,
-  ComparisonOperator,
-  Stats,
-  TreatMissingData,
-  type IMetric,
-} from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, Stats, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -141,10 +135,7 @@ export class Alarms extends Construct {
     });
   }
 
-  private add(
-    id: string,
-    options: { metric: IMetric; threshold: number; description: string; evaluationPeriods?: number; datapointsToAlarm?: number },
-  ): void {
+  private add(id: string, options: { metric: IMetric; threshold: number; description: string; evaluationPeriods?: number; datapointsToAlarm?: number }): void {
     this.alarms.push(
       new Alarm(this, id, {
         alarmName: `repricer-${this.stage}-${id}`,

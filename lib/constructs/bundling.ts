@@ -6,8 +6,6 @@ export const LAMBDA_BUNDLING = {
   target: 'node24',
   mainFields: ['module', 'main'],
   /** The bundle is ESM; some bundled CommonJS dependencies still call `require`. */
-  banner:
-    "import { createRequire as topLevelCreateRequire } from 'node:module';" +
-    'const require = topLevelCreateRequire(import.meta.url);',
+  banner: "import { createRequire as topLevelCreateRequire } from 'node:module';" + 'const require = topLevelCreateRequire(import.meta.url);',
   minify: true,
 } as const;

@@ -189,14 +189,28 @@ export class ChangeHandlers extends Construct {
       fn.function.addEventSource(new SqsEventSource(work.queue, { batchSize: sizing.batchSize, reportBatchItemFailures: true }));
       return fn;
     };
-    this.maintainer = consumer('Maintainer', CHANGE_HANDLERS.maintainerEntry, 'the list maintainer (offer and price-change listings and counts)', this.lists, TABLE_GRANTS.maintainer);
+    this.maintainer = consumer(
+      'Maintainer',
+      CHANGE_HANDLERS.maintainerEntry,
+      'the list maintainer (offer and price-change listings and counts)',
+      this.lists,
+      TABLE_GRANTS.maintainer,
+    );
     this.evaluator = consumer('Evaluator', CHANGE_HANDLERS.evaluatorEntry, 'the repricing evaluator', this.repricing, TABLE_GRANTS.evaluator, {
       PRICE_CHANGE_RETENTION_DAYS: props.priceChangeRetentionDays,
     });
-    this.importWorker = consumer('ImportWorker', IMPORT_WORKER.entry, 'the import worker (import jobs of POST /v1/imports)', this.imports, TABLE_GRANTS.importWorker, {}, {
-      timeout: IMPORT_WORKER.timeout,
-      memorySize: IMPORT_WORKER.memoryMb,
-      batchSize: IMPORT_WORKER.batchSize,
-    });
+    this.importWorker = consumer(
+      'ImportWorker',
+      IMPORT_WORKER.entry,
+      'the import worker (import jobs of POST /v1/imports)',
+      this.imports,
+      TABLE_GRANTS.importWorker,
+      {},
+      {
+        timeout: IMPORT_WORKER.timeout,
+        memorySize: IMPORT_WORKER.memoryMb,
+        batchSize: IMPORT_WORKER.batchSize,
+      },
+    );
   }
 }

@@ -11,7 +11,6 @@ import { METRICS_NAMESPACE, REQUEST_METRICS, ROUTE_DIMENSION } from '../../lambd
 const SERVICE = 'repricer-api';
 const PERIOD = Duration.minutes(1);
 
-
 export interface DashboardProps {
   readonly stage: string;
   readonly routes: readonly string[];
@@ -56,17 +55,33 @@ export class ServiceDashboard extends Construct {
       metricValue: `$.${PRICE_CHANGES_LOG.countField}`,
       defaultValue: 0,
     });
-    const priceChanges = new Metric({ namespace: METRICS_NAMESPACE, metricName: PRICE_CHANGES_LOG.metricName, statistic: Stats.SUM, period: PERIOD, label: 'price changes' });
+    const priceChanges = new Metric({
+      namespace: METRICS_NAMESPACE,
+      metricName: PRICE_CHANGES_LOG.metricName,
+      statistic: Stats.SUM,
+      period: PERIOD,
+      label: 'price changes',
+    });
 
     const graph = (title: string, left: IMetric[], unit?: string): IWidget =>
       new GraphWidget({ title, left, width: 12, height: 6, ...(unit ? { leftYAxis: { label: unit, showUnits: false } } : {}) });
 
     const widgets: IWidget[][] = [
       [new TextWidget({ markdown: `# Repricer API (${props.stage})\nRunbook: docs/operations.md`, width: 24, height: 2 })],
-      [graph('Requests per route', perRoute(REQUEST_METRICS.requests, Stats.SUM, 'requests')), graph('Server errors per route', perRoute(REQUEST_METRICS.serverErrors, Stats.SUM, '5xx'))],
-      [graph('p99 latency per route', perRoute(REQUEST_METRICS.latency, Stats.p(99), 'p99'), 'ms'), graph('Client errors per route', perRoute(REQUEST_METRICS.clientErrors, Stats.SUM, '4xx'))],
       [
-        graph('Change stream: iterator age', [props.streamReader.metric('IteratorAge', { statistic: Stats.MAXIMUM, period: PERIOD, label: 'iterator age' })], 'ms'),
+        graph('Requests per route', perRoute(REQUEST_METRICS.requests, Stats.SUM, 'requests')),
+        graph('Server errors per route', perRoute(REQUEST_METRICS.serverErrors, Stats.SUM, '5xx')),
+      ],
+      [
+        graph('p99 latency per route', perRoute(REQUEST_METRICS.latency, Stats.p(99), 'p99'), 'ms'),
+        graph('Client errors per route', perRoute(REQUEST_METRICS.clientErrors, Stats.SUM, '4xx')),
+      ],
+      [
+        graph(
+          'Change stream: iterator age',
+          [props.streamReader.metric('IteratorAge', { statistic: Stats.MAXIMUM, period: PERIOD, label: 'iterator age' })],
+          'ms',
+        ),
         graph(
           'Queues: age of the oldest message',
           props.workQueues.map(({ name, queue }) => queue.metricApproximateAgeOfOldestMessage({ statistic: Stats.MAXIMUM, period: PERIOD, label: name })),
@@ -76,11 +91,22 @@ export class ServiceDashboard extends Construct {
       [
         graph(
           'Dead-letter queues: messages',
-          props.deadLetterQueues.map(({ name, queue }) => queue.metricApproximateNumberOfMessagesVisible({ statistic: Stats.MAXIMUM, period: PERIOD, label: name })),
+          props.deadLetterQueues.map(({ name, queue }) =>
+            queue.metricApproximateNumberOfMessagesVisible({ statistic: Stats.MAXIMUM, period: PERIOD, label: name }),
+          ),
         ),
         graph('Price changes per minute', [priceChanges]),
       ],
-      ...(props.failures && props.failures.length > 0 ? [[graph('Failed deliveries', props.failures.map(({ metric }) => metric))]] : []),
+      ...(props.failures && props.failures.length > 0
+        ? [
+            [
+              graph(
+                'Failed deliveries',
+                props.failures.map(({ metric }) => metric),
+              ),
+            ],
+          ]
+        : []),
     ];
     this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `repricer-${props.stage}`, widgets });
   }

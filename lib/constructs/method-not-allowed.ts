@@ -1,10 +1,4 @@
-import {
-  AuthorizationType,
-  MockIntegration,
-  PassthroughBehavior,
-  type IResource,
-  type Method,
-} from 'aws-cdk-lib/aws-apigateway';
+import { AuthorizationType, MockIntegration, PassthroughBehavior, type IResource, type Method } from 'aws-cdk-lib/aws-apigateway';
 import { PROBLEM_CONTENT_TYPE, STANDARD_PROBLEMS } from '../../lambdas/shared/http/problem.js';
 import { SECURITY_HEADERS } from '../../lambdas/shared/http/responses.js';
 import { staticHeaderValue, staticTemplate } from '../gateway-responses.js';
@@ -43,9 +37,7 @@ export const addMethodNotAllowed = (resource: IResource, allowedMethods: readonl
     integrationResponses: [
       {
         statusCode: String(STANDARD_PROBLEMS.methodNotAllowed.status),
-        responseParameters: Object.fromEntries(
-          Object.entries(headers).map(([name, value]) => [`method.response.header.${name}`, staticHeaderValue(value)]),
-        ),
+        responseParameters: Object.fromEntries(Object.entries(headers).map(([name, value]) => [`method.response.header.${name}`, staticHeaderValue(value)])),
         responseTemplates: { 'application/json': staticTemplate(STANDARD_PROBLEMS.methodNotAllowed) },
       },
     ],

@@ -138,11 +138,11 @@ export class RepricerApi extends Construct {
     for (const [path, routes] of groupByPath(props.routes)) {
       const resource = this.resourceFor(path);
       for (const route of routes) functions.set(route.name, this.addRoute(resource, route, authorizer));
-      const methodNotAllowed = addMethodNotAllowed(resource, routes.map((route) => route.method));
-      acknowledgePublicMethod(
-        methodNotAllowed,
-        `The ANY method of ${path} only answers 405 with an Allow header from a mock; it reaches no data.`,
+      const methodNotAllowed = addMethodNotAllowed(
+        resource,
+        routes.map((route) => route.method),
       );
+      acknowledgePublicMethod(methodNotAllowed, `The ANY method of ${path} only answers 405 with an Allow header from a mock; it reaches no data.`);
     }
     this.routeFunctions = functions;
 

@@ -75,9 +75,7 @@ export class WebhookDelivery extends Construct {
     });
     grantTableAccess(this.worker.role, props.table, TABLE_GRANTS.webhookWorker);
     // Receiving and deleting come with the event source; holding a message back is its own grant.
-    this.worker.role.addToPrincipalPolicy(
-      new PolicyStatement({ actions: ['sqs:ChangeMessageVisibility'], resources: [this.queue.queueArn] }),
-    );
+    this.worker.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['sqs:ChangeMessageVisibility'], resources: [this.queue.queueArn] }));
     this.worker.function.addEventSource(new SqsEventSource(this.queue, { batchSize: WEBHOOK_DELIVERY.batchSize, reportBatchItemFailures: true }));
   }
 }

@@ -21,9 +21,7 @@ export interface RawRequest {
   readonly sourceIp: string;
 }
 
-export type RouteMatch =
-  | { readonly route: RouteDefinition; readonly params: Record<string, string> }
-  | { readonly allowed: readonly string[] };
+export type RouteMatch = { readonly route: RouteDefinition; readonly params: Record<string, string> } | { readonly allowed: readonly string[] };
 
 /**
  * Splits the target into path and query without decoding either. Route matching and the
@@ -248,7 +246,12 @@ interface PolicyStatement {
 
 /** IAM resource wildcards: `*` any run of characters, `?` exactly one. */
 const resourcePattern = (resource: string): RegExp =>
-  new RegExp(`^${resource.replace(/[.+^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*').replaceAll('?', '.')}$`);
+  new RegExp(
+    `^${resource
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replaceAll('*', '.*')
+      .replaceAll('?', '.')}$`,
+  );
 
 const statementCovers = (statement: PolicyStatement, arn: string): boolean => {
   const resources = Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
@@ -267,9 +270,7 @@ export const evaluatePolicy = (result: unknown, arn: string): AuthorizerOutcome 
   };
   if (typeof principalId !== 'string' || typeof policyDocument !== 'object' || policyDocument === null) return { kind: 'failed' };
   const raw = policyDocument.Statement;
-  const statements = (Array.isArray(raw) ? raw : [raw]).filter(
-    (s): s is PolicyStatement => typeof s === 'object' && s !== null,
-  );
+  const statements = (Array.isArray(raw) ? raw : [raw]).filter((s): s is PolicyStatement => typeof s === 'object' && s !== null);
   const covering = statements.filter((s) => statementCovers(s, arn));
   if (covering.some((s) => s.Effect === 'Deny')) return { kind: 'denied' };
   if (!covering.some((s) => s.Effect === 'Allow')) return { kind: 'denied' };

@@ -13,13 +13,7 @@ import {
   type CreateTableCommandInput,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import {
-  GLOBAL_SECONDARY_INDEXES,
-  KEY_ATTRIBUTES,
-  STREAM_VIEW_TYPE,
-  TABLE_KEYS,
-  TTL_ATTRIBUTE,
-} from '../table-schema.js';
+import { GLOBAL_SECONDARY_INDEXES, KEY_ATTRIBUTES, STREAM_VIEW_TYPE, TABLE_KEYS, TTL_ATTRIBUTE } from '../table-schema.js';
 
 const WAIT_SECONDS = 60;
 

@@ -154,10 +154,13 @@ const feeEstimates = (random: Random, index: number, price: number): FeeEstimate
     uids.map((uid) => {
       const percentage = random.pick([7, 8.5, 12, 15, 15.45]);
       const fulfilment = random.int(150, 650);
-      return [uid, {
-        instock: feeEstimate(random, price, percentage, fulfilment),
-        leadtime: feeEstimate(random, price, percentage, fulfilment + random.int(50, 300)),
-      }];
+      return [
+        uid,
+        {
+          instock: feeEstimate(random, price, percentage, fulfilment),
+          leadtime: feeEstimate(random, price, percentage, fulfilment + random.int(50, 300)),
+        },
+      ];
     }),
   );
 };
@@ -205,10 +208,7 @@ const lastSeen = (random: Random): string | null =>
  */
 const offersFor = (random: Random, item: DemoProduct, index: number, nextId: () => string): DemoOffer[] => {
   const listPrice = Math.round(item.retail_price * 100);
-  const sellers = [
-    ...(index % 12 === 11 ? [] : [{ id: DEMO_SELLER_ID, name: 'Demo Seller' }]),
-    ...random.shuffled(OTHER_SELLERS).slice(0, random.int(2, 5)),
-  ];
+  const sellers = [...(index % 12 === 11 ? [] : [{ id: DEMO_SELLER_ID, name: 'Demo Seller' }]), ...random.shuffled(OTHER_SELLERS).slice(0, random.int(2, 5))];
   const prices = sellers.map(() => Math.max(100, listPrice + random.int(-Math.floor(listPrice / 5), Math.floor(listPrice / 10))));
   const winningCents = Math.min(...prices);
   const competitors = random.int(0, 30);
@@ -243,8 +243,7 @@ export const demoProducts = (): DemoProduct[] => {
 };
 
 /** The connector types, reference data an operator loads for every client (`connectors import`). */
-export const demoConnectorTypeRecords = (): DemoRecord[] =>
-  DEMO_CONNECTOR_TYPES.map((data) => ({ type: 'connector_type' as const, data }));
+export const demoConnectorTypeRecords = (): DemoRecord[] => DEMO_CONNECTOR_TYPES.map((data) => ({ type: 'connector_type' as const, data }));
 
 /** The demo client's catalogue: products, then offers (its own and other sellers'). */
 export const demoRecords = (): DemoRecord[] => {
@@ -254,10 +253,7 @@ export const demoRecords = (): DemoRecord[] => {
   let offerNumber = 0;
   const nextId = () => `OFR-${String(++offerNumber).padStart(6, '0')}`;
   const offers = products.flatMap((item, index) => offersFor(random, item, index, nextId));
-  return [
-    ...products.map((data) => ({ type: 'product' as const, data })),
-    ...offers.map((data) => ({ type: 'offer' as const, data })),
-  ];
+  return [...products.map((data) => ({ type: 'product' as const, data })), ...offers.map((data) => ({ type: 'offer' as const, data }))];
 };
 
 /**
@@ -346,7 +342,12 @@ export const demoCompetitorPriceDrop = (): { readonly repricer: DemoRepricer; re
     const floorCents = Math.ceil(Math.round(repricer.minPrice * 100) / step) * step;
     const dropped = Math.floor((Math.round(lowest.offer_price * 100) + floorCents) / 2);
     const offer: DemoOffer = { ...lowest, offer_price: cents(dropped), winning: true, winning_price: cents(dropped) };
-    const engine: EngineRepricer = { enabled: true, min_price: repricer.minPrice, preferred_price: repricer.request.preferred_price, connector: DEMO_CONNECTOR };
+    const engine: EngineRepricer = {
+      enabled: true,
+      min_price: repricer.minPrice,
+      preferred_price: repricer.request.preferred_price,
+      connector: DEMO_CONNECTOR,
+    };
     const others = repricer.competitors.filter((o) => o.offer_id !== lowest.offer_id);
     const expected = targetPrice(engine, [repricer.ownOffer, ...others, offer].map(engineOffer), DEFAULT_PRICE_STEP);
     if (expected?.reason === 'undercut' && expected.price < repricer.target.price) return { repricer, line: { type: 'offer', data: offer }, expected };

@@ -74,6 +74,6 @@ const answer = async (req: IncomingMessage, res: ServerResponse, path: string): 
 export const serveDocsPage = (req: IncomingMessage, res: ServerResponse): boolean => {
   const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
   if (path !== DOCS_PATH && !path.startsWith(`${DOCS_PATH}/`)) return false;
-  answer(req, res, path).catch(() => res.headersSent ? res.destroy() : send(res, 500, 'text/plain; charset=utf-8', 'The page could not be served\n'));
+  answer(req, res, path).catch(() => (res.headersSent ? res.destroy() : send(res, 500, 'text/plain; charset=utf-8', 'The page could not be served\n')));
   return true;
 };

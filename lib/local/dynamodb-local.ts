@@ -89,10 +89,7 @@ const portTakenError = (port: number) =>
   );
 
 const javaMissingError = () =>
-  new Error(
-    'Java was not found on PATH. DynamoDB Local needs Java 17 or later: install a JRE, ' +
-      'or set DYNAMODB_ENDPOINT to use another DynamoDB.',
-  );
+  new Error('Java was not found on PATH. DynamoDB Local needs Java 17 or later: install a JRE, ' + 'or set DYNAMODB_ENDPOINT to use another DynamoDB.');
 
 // Every java process started here and not yet exited; killed on the way out.
 const running = new Set<ChildProcess>();
@@ -119,9 +116,7 @@ const installExitHooks = () => {
 };
 
 const exited = (child: ChildProcess): Promise<void> =>
-  child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve()
-    : new Promise((resolve) => child.once('exit', () => resolve()));
+  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
 
 const stopChild = async (child: ChildProcess): Promise<void> => {
   // No pid: java never started (spawn error), so there is no exit to wait for.
@@ -146,11 +141,7 @@ const answers = async (client: DynamoDBClient): Promise<boolean> => {
 };
 
 /** Resolves once the endpoint answers; rejects early when the child dies or cannot start. */
-const waitUntilReady = async (
-  endpoint: string,
-  timeoutMs: number,
-  failure: () => Error | undefined,
-): Promise<void> => {
+const waitUntilReady = async (endpoint: string, timeoutMs: number, failure: () => Error | undefined): Promise<void> => {
   const client = createLocalDynamoClient(endpoint);
   const deadline = Date.now() + timeoutMs;
   try {
@@ -179,24 +170,31 @@ const warmUp = async (endpoint: string): Promise<void> => {
   const client = createLocalDynamoClient(endpoint);
   const TableName = `warm-up-${randomUUID()}`;
   const key = (n: number) => ({ pk: { S: `WARM#${n}` }, sk: { S: 'WARM' } });
-  const keySchema = (hash: string, range: string) => [{ AttributeName: hash, KeyType: 'HASH' as const }, { AttributeName: range, KeyType: 'RANGE' as const }];
+  const keySchema = (hash: string, range: string) => [
+    { AttributeName: hash, KeyType: 'HASH' as const },
+    { AttributeName: range, KeyType: 'RANGE' as const },
+  ];
   try {
-    await client.send(new CreateTableCommand({
-      TableName,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: ['pk', 'sk', 'idKey'].map((AttributeName) => ({ AttributeName, AttributeType: 'S' as const })),
-      KeySchema: keySchema('pk', 'sk'),
-      GlobalSecondaryIndexes: [{ IndexName: 'byId', KeySchema: keySchema('pk', 'idKey'), Projection: { ProjectionType: 'ALL' } }],
-      LocalSecondaryIndexes: [{ IndexName: 'rankById', KeySchema: keySchema('pk', 'idKey'), Projection: { ProjectionType: 'KEYS_ONLY' } }],
-    }));
+    await client.send(
+      new CreateTableCommand({
+        TableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: ['pk', 'sk', 'idKey'].map((AttributeName) => ({ AttributeName, AttributeType: 'S' as const })),
+        KeySchema: keySchema('pk', 'sk'),
+        GlobalSecondaryIndexes: [{ IndexName: 'byId', KeySchema: keySchema('pk', 'idKey'), Projection: { ProjectionType: 'ALL' } }],
+        LocalSecondaryIndexes: [{ IndexName: 'rankById', KeySchema: keySchema('pk', 'idKey'), Projection: { ProjectionType: 'KEYS_ONLY' } }],
+      }),
+    );
     for (let n = 0; n < 3; n++) {
       await client.send(new PutItemCommand({ TableName, Item: { ...key(n), idKey: { S: `k${n}` } }, ConditionExpression: 'attribute_not_exists(pk)' }));
       await client.send(new UpdateItemCommand({ TableName, Key: key(n), UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': { N: '1' } } }));
       await client.send(new GetItemCommand({ TableName, Key: key(n), ConsistentRead: true }));
       await client.send(new QueryCommand({ TableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': key(n).pk } }));
-      await client.send(new TransactWriteItemsCommand({
-        TransactItems: [{ Put: { TableName, Item: { pk: { S: `WARM#T${n}` }, sk: { S: 'WARM' } }, ConditionExpression: 'attribute_not_exists(pk)' } }],
-      }));
+      await client.send(
+        new TransactWriteItemsCommand({
+          TransactItems: [{ Put: { TableName, Item: { pk: { S: `WARM#T${n}` }, sk: { S: 'WARM' } }, ConditionExpression: 'attribute_not_exists(pk)' } }],
+        }),
+      );
     }
     await client.send(new DeleteTableCommand({ TableName }));
   } finally {

@@ -72,7 +72,11 @@ const localSender = (queue: LocalFifoQueue): QueueSender => ({
 
 /** The handler as the runtime invokes it: announced to `onInvoke`, and twice with `deliverTwice`. */
 const invoking =
-  <E extends { Records: readonly unknown[] }, C extends unknown[], R>(options: EventRuntimeOptions, functionName: string, handler: (event: E, ...rest: C) => Promise<R>) =>
+  <E extends { Records: readonly unknown[] }, C extends unknown[], R>(
+    options: EventRuntimeOptions,
+    functionName: string,
+    handler: (event: E, ...rest: C) => Promise<R>,
+  ) =>
   async (event: E, ...rest: C): Promise<R> => {
     options.onInvoke?.(functionName, event.Records.length);
     const first = await handler(event, ...rest);
@@ -83,7 +87,12 @@ const invoking =
 
 export const startEventRuntime = async (options: EventRuntimeOptions): Promise<EventRuntime> => {
   const streamFailures: { records: readonly DynamoDBRecord[]; error: Error }[] = [];
-  const queue = (name: string, handler: QueueHandler, functionName: string, limits: { batchSize: number; maxReceiveCount: number } = { batchSize: CHANGE_HANDLERS.queueBatchSize, maxReceiveCount: CHANGE_HANDLERS.maxReceiveCount }) =>
+  const queue = (
+    name: string,
+    handler: QueueHandler,
+    functionName: string,
+    limits: { batchSize: number; maxReceiveCount: number } = { batchSize: CHANGE_HANDLERS.queueBatchSize, maxReceiveCount: CHANGE_HANDLERS.maxReceiveCount },
+  ) =>
     createLocalFifoQueue({
       name,
       handler: invoking(options, functionName, handler),
@@ -93,7 +102,10 @@ export const startEventRuntime = async (options: EventRuntimeOptions): Promise<E
     });
   // The worker holds a message back through the queue that delivered it, as it does on AWS.
   const deliverWebhooks = webhookWorker((record, delayMs) => Promise.resolve(webhookQueue.changeVisibility(record.receiptHandle, delayMs)), options.webhooks);
-  const webhookQueue: LocalFifoQueue = queue('webhooks.fifo', deliverWebhooks, 'webhook-worker', { batchSize: WEBHOOK_DELIVERY.batchSize, maxReceiveCount: WEBHOOK_DELIVERY.maxReceiveCount });
+  const webhookQueue: LocalFifoQueue = queue('webhooks.fifo', deliverWebhooks, 'webhook-worker', {
+    batchSize: WEBHOOK_DELIVERY.batchSize,
+    maxReceiveCount: WEBHOOK_DELIVERY.maxReceiveCount,
+  });
   // One local queue per queue of the stack, named as the forwarder's routes name them.
   const byName = {
     lists: queue('list-changes.fifo', maintainLists, 'list-maintainer'),

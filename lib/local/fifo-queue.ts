@@ -192,7 +192,10 @@ export const createLocalFifoQueue = (options: FifoQueueOptions): LocalFifoQueue 
     try {
       // A copy, as Lambda parses a fresh event: the dead letters keep what was delivered.
       const response = await options.handler({ Records: structuredClone(records) }, localLambdaContext(functionName));
-      return batchFailure(records.map((record) => record.messageId), response);
+      return batchFailure(
+        records.map((record) => record.messageId),
+        response,
+      );
     } catch (error) {
       return thrownFailure(error);
     }
@@ -240,7 +243,8 @@ export const createLocalFifoQueue = (options: FifoQueueOptions): LocalFifoQueue 
   const enqueue = (entry: FifoSendEntry, now: number): FifoSendResult => {
     const md5OfMessageBody = md5Hex(entry.body);
     const previous = deduplication.get(entry.deduplicationId);
-    if (previous && previous.expiresAt > now) return { id: entry.id, messageId: previous.messageId, sequenceNumber: previous.sequenceNumber, md5OfMessageBody, duplicate: true };
+    if (previous && previous.expiresAt > now)
+      return { id: entry.id, messageId: previous.messageId, sequenceNumber: previous.sequenceNumber, md5OfMessageBody, duplicate: true };
     lastSequenceNumber += 1n;
     const message: StoredMessage = {
       messageId: randomUUID(),

@@ -12,15 +12,7 @@ import { problem, STANDARD_PROBLEMS, WWW_AUTHENTICATE, type Problem } from '../.
 import { problemResponse } from '../../lambdas/shared/http/responses.js';
 import { AUTHORIZER, ROUTES, type RouteDefinition } from '../routes.js';
 import { serveDocsPage } from './docs-page.js';
-import {
-  evaluatePolicy,
-  matchRoute,
-  splitUrl,
-  toAuthorizerEvent,
-  toProxyEvent,
-  type AuthorizerOutcome,
-  type RawRequest,
-} from './api-event.js';
+import { evaluatePolicy, matchRoute, splitUrl, toAuthorizerEvent, toProxyEvent, type AuthorizerOutcome, type RawRequest } from './api-event.js';
 
 /**
  * API Gateway's payload limit (10 MB): bodies over a route's own limit (16 KiB, or 5 MB for
@@ -124,8 +116,7 @@ export const FRAGMENT_IN_TARGET = problem(400, 'The request target must not cont
 /** API Gateway answers 502 when a function's reply is not a proxy result. */
 const MALFORMED_RESULT = problem(502, 'The function returned a malformed response.');
 
-const gatewayProblem = (body: Problem, headers: Record<string, string> = {}): APIGatewayProxyResult =>
-  problemResponse(body, headers);
+const gatewayProblem = (body: Problem, headers: Record<string, string> = {}): APIGatewayProxyResult => problemResponse(body, headers);
 
 const writeResult = (res: ServerResponse, result: APIGatewayProxyResult, extraHeaders: Record<string, string>) => {
   const headers = new Map<string, (string | number | boolean)[]>();

@@ -37,15 +37,9 @@ export const describeShards = async (client: DynamoDBStreamsClient, streamArn: s
  * The shards to start reading now: those not started yet whose parent is finished, or is no
  * longer listed (a parent older than the stream's 24-hour retention has nothing left to read).
  */
-export const shardsReadyToRead = (
-  shards: readonly ListedShard[],
-  started: ReadonlySet<string>,
-  finished: ReadonlySet<string>,
-): ListedShard[] => {
+export const shardsReadyToRead = (shards: readonly ListedShard[], started: ReadonlySet<string>, finished: ReadonlySet<string>): ListedShard[] => {
   const listed = new Set(shards.map((shard) => shard.shardId));
   return shards.filter(
-    (shard) =>
-      !started.has(shard.shardId) &&
-      (shard.parentShardId === undefined || finished.has(shard.parentShardId) || !listed.has(shard.parentShardId)),
+    (shard) => !started.has(shard.shardId) && (shard.parentShardId === undefined || finished.has(shard.parentShardId) || !listed.has(shard.parentShardId)),
   );
 };

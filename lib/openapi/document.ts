@@ -139,11 +139,11 @@ const SERVERS = [
 
 const TAGS = [
   { name: 'Repricers', description: 'Repricing rules: one per product and connector.' },
-  { name: 'Offers', description: 'Marketplace offers on the client\'s products, with competitiveness data.' },
-  { name: 'Products', description: 'The client\'s products.' },
-  { name: 'Price changes', description: 'The decisions of the client\'s repricers: the price each wants for an offer, and why.' },
+  { name: 'Offers', description: "Marketplace offers on the client's products, with competitiveness data." },
+  { name: 'Products', description: "The client's products." },
+  { name: 'Price changes', description: "The decisions of the client's repricers: the price each wants for an offer, and why." },
   { name: 'Imports', description: 'Import jobs: products, offers and repricers loaded from NDJSON, processed asynchronously.' },
-  { name: 'Webhooks', description: 'Signed HTTP callbacks for the client\'s events, retried for 24 hours (docs/webhooks.md).' },
+  { name: 'Webhooks', description: "Signed HTTP callbacks for the client's events, retried for 24 hours (docs/webhooks.md)." },
   { name: 'Documentation', description: 'This document.' },
 ];
 
@@ -163,7 +163,7 @@ export const buildOpenApiDocument = (routes: readonly RouteDefinition[] = ROUTES
       responses: { NotFound: problemResponse(404, 'No resource exists at this path.', STANDARD_PROBLEMS.notFound), MethodNotAllowed: problemResponse(405) },
       headers: HEADERS,
       securitySchemes: {
-        [BASIC_AUTH]: { type: 'http', scheme: 'basic', description: 'HTTP Basic with the client\'s username and password.' },
+        [BASIC_AUTH]: { type: 'http', scheme: 'basic', description: "HTTP Basic with the client's username and password." },
       },
     },
   };

@@ -234,7 +234,13 @@ export const problemExamples = {
 export type ProblemStatus = keyof typeof problemExamples;
 
 export const createWebhookExample = { url: 'https://seller.example.com/hooks/repricer', event_types: ['REPRICER_PRICE_CHANGED'] };
-export const webhookExample: Webhook = { id: 3, uid: '2c7d4f8e-5a1b-4c3d-9e8f-0a1b2c3d4e5f', ...createWebhookExample, event_types: ['REPRICER_PRICE_CHANGED'], created_at: CREATED };
+export const webhookExample: Webhook = {
+  id: 3,
+  uid: '2c7d4f8e-5a1b-4c3d-9e8f-0a1b2c3d4e5f',
+  ...createWebhookExample,
+  event_types: ['REPRICER_PRICE_CHANGED'],
+  created_at: CREATED,
+};
 export const webhookDeliveriesExample = {
   meta: { limit: 100 },
   deliveries: [

@@ -87,11 +87,11 @@ export interface OperationSpec {
 /** Every operation that reads the table may meet DynamoDB throttling, a bug or a slow call. */
 const SERVER_SIDE: readonly ProblemStatus[] = [429, 500, 503, 504];
 
-const repricerId: ParameterSpec = { schema: repricerRecord.shape.id, description: 'The repricer\'s `id`.', example: repricerExample.id };
+const repricerId: ParameterSpec = { schema: repricerRecord.shape.id, description: "The repricer's `id`.", example: repricerExample.id };
 
 const listParameters = (sortFields: string) => ({
   _limit: { description: `Page size, 1-${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`, example: '20' },
-  _start: { description: '0-based position of the page\'s first item; default 0. Past the end: an empty page with the right `meta.total`.', example: '0' },
+  _start: { description: "0-based position of the page's first item; default 0. Past the end: an empty page with the right `meta.total`.", example: '0' },
   _sort: {
     description: `${sortFields}, optionally followed by \`:ASC\` or \`:DESC\` (direction in any case; default ASC). Ties are broken by \`id\` in the same direction.`,
     example: 'id:DESC',
@@ -108,36 +108,39 @@ const invalidIfMatchProblem = (): Problem => {
   throw new Error('An unquoted If-Match was accepted');
 };
 
-const webhookId: ParameterSpec = { schema: webhookRecord.shape.id, description: 'The webhook\'s `id`.', example: 3 };
-const webhookNotFoundText = 'No webhook with this id exists for this client (unknown, another client\'s, or not a valid id).';
+const webhookId: ParameterSpec = { schema: webhookRecord.shape.id, description: "The webhook's `id`.", example: 3 };
+const webhookNotFoundText = "No webhook with this id exists for this client (unknown, another client's, or not a valid id).";
 
-const repricerNotFoundText = 'No repricer with this id exists for this client (unknown, another client\'s, or not a valid id).';
+const repricerNotFoundText = "No repricer with this id exists for this client (unknown, another client's, or not a valid id).";
 const ifMatchProblems = {
   400: { description: 'The body is not valid (`errors` names each field), or `If-Match` is not `*` or a list of entity tags.' },
   404: { description: repricerNotFoundText },
-  409: { description: 'The repricer kept changing while the update was applied; retry.', example: () => conflict('The repricer kept changing while this update was applied; retry.').problem },
+  409: {
+    description: 'The repricer kept changing while the update was applied; retry.',
+    example: () => conflict('The repricer kept changing while this update was applied; retry.').problem,
+  },
   412: { description: '`If-Match` does not name the current version: read the repricer again.' },
 } as const;
 
 const priceChangeFilters = {
   ...listParameters('`id` or `created_at` (ids are given in creation order, so both give the same order)'),
   reason: { description: '`undercut`, `floor`, `ceiling` or `no_competition`: only decisions made for this reason.', example: 'undercut' },
-  product_code: { description: 'Only the decisions of this product\'s repricers.', example: 'DEMO-0001' },
+  product_code: { description: "Only the decisions of this product's repricers.", example: 'DEMO-0001' },
 };
 
-const importNotFoundText = 'No import with this id exists for this client (unknown, another client\'s, or not a valid id).';
+const importNotFoundText = "No import with this id exists for this client (unknown, another client's, or not a valid id).";
 
 export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
   CreateImport: {
     tag: 'Imports',
     summary: 'Import products, offers or repricers',
     description:
-      'Accepts an NDJSON body (one JSON object a line, the fields of the CLI import\'s `data`; at most 5 MB) and answers 202 with the job ' +
+      "Accepts an NDJSON body (one JSON object a line, the fields of the CLI import's `data`; at most 5 MB) and answers 202 with the job " +
       'and `Location: /v1/imports/{id}`. Every line is validated first: when any line is bad, nothing is written and the job is ' +
       'created `failed`, each bad line in `errors` by number (also 202: the job is the outcome, whether validation fails now or a ' +
       'reference check fails in the worker). Otherwise the job is `pending` and a worker processes it: products are upserted by ' +
       '`code`, offers by `offer_id` (an offer names its product by `product_code`), repricers by (`product_code`, connector) with ' +
-      'the validation and computed fields of `POST /v1/repricers/`. Connector types are reference data: only the operator\'s CLI loads them.',
+      "the validation and computed fields of `POST /v1/repricers/`. Connector types are reference data: only the operator's CLI loads them.",
     query: {
       schema: createImportParameters,
       parameters: { import_type: { description: '`products`, `offers` or `repricers`: what every line of the body is.', example: 'offers' } },
@@ -148,7 +151,12 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
       schema: { type: 'string' },
       example: importBodyExample,
     },
-    success: { status: 202, description: 'Accepted: the job (`pending`, or `failed` with its bad lines).', body: { schema: 'ImportJob', example: importJobExample }, headers: ['Location'] },
+    success: {
+      status: 202,
+      description: 'Accepted: the job (`pending`, or `failed` with its bad lines).',
+      body: { schema: 'ImportJob', example: importJobExample },
+      headers: ['Location'],
+    },
     problems: [400, 401, 413, 415, ...SERVER_SIDE],
     problemOverrides: {
       400: {
@@ -162,7 +170,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
   ListImports: {
     tag: 'Imports',
     summary: 'List import jobs',
-    description: 'One page of the client\'s import jobs of the last 90 days (the API\'s and the CLI\'s), with the exact number of matches in `meta.total`.',
+    description: "One page of the client's import jobs of the last 90 days (the API's and the CLI's), with the exact number of matches in `meta.total`.",
     query: {
       schema: importQueryParameters,
       parameters: {
@@ -184,7 +192,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     tag: 'Imports',
     summary: 'Get an import job',
     description: 'The job with its counters: poll it until `status` is `completed` or `failed`.',
-    pathParameters: { id: { schema: importJobRecord.shape.id, description: 'The job\'s `id`.', example: importJobExample.id } },
+    pathParameters: { id: { schema: importJobRecord.shape.id, description: "The job's `id`.", example: importJobExample.id } },
     success: { status: 200, description: 'The import job.', body: { schema: 'ImportJob', example: importJobExample } },
     problems: [401, 404, ...SERVER_SIDE],
     problemOverrides: { 404: { description: importNotFoundText, example: () => importNotFound().problem } },
@@ -210,11 +218,11 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
   },
   ListRepricerPriceChanges: {
     tag: 'Price changes',
-    summary: 'List a repricer\'s price changes',
-    description: 'One page of one repricer\'s decisions, as `GET /v1/price-changes?repricer_id=` gives them, but a repricer that is not the client\'s is a 404.',
+    summary: "List a repricer's price changes",
+    description: "One page of one repricer's decisions, as `GET /v1/price-changes?repricer_id=` gives them, but a repricer that is not the client's is a 404.",
     pathParameters: { id: repricerId },
     query: { schema: repricerPriceChangeQueryParameters, parameters: priceChangeFilters },
-    success: { status: 200, description: 'A page of the repricer\'s price changes.', body: { schema: 'PriceChangesPage', example: priceChangesPageExample } },
+    success: { status: 200, description: "A page of the repricer's price changes.", body: { schema: 'PriceChangesPage', example: priceChangesPageExample } },
     problems: [400, 401, 404, ...SERVER_SIDE],
     problemOverrides: { 404: { description: repricerNotFoundText } },
   },
@@ -224,10 +232,15 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     description:
       'Creates the repricer of one product on one connector and computes `min_price`, `min_profit` and `fixed_fulfilment_fee` ' +
       '(README "Computed fields"). The connector is the product\'s only key of `fee_estimates`, the one named by `connector` when ' +
-      'there are several, or the client\'s default connector when it has none. Also served at `/v1/repricers/`.',
+      "there are several, or the client's default connector when it has none. Also served at `/v1/repricers/`.",
     idempotencyKey: true,
     requestBody: { description: 'The preferences; unknown fields are refused (400).', schema: 'CreateRepricerRequest', example: createRepricerExample },
-    success: { status: 201, description: 'Created: the full record, with `connector_type` and `product` nested.', body: { schema: 'Repricer', example: repricerExample }, headers: ['Location', 'ETag'] },
+    success: {
+      status: 201,
+      description: 'Created: the full record, with `connector_type` and `product` nested.',
+      body: { schema: 'Repricer', example: repricerExample },
+      headers: ['Location', 'ETag'],
+    },
     problems: [400, 401, 404, 409, 413, 415, 422, ...SERVER_SIDE],
     problemOverrides: {
       400: {
@@ -240,7 +253,8 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
         example: () => notFound('No product with code "DEMO-999" exists for this client.').problem,
       },
       409: {
-        description: 'The (product, connector) slot already has a repricer (`existing_id` names it), or a request with this `Idempotency-Key` is still running.',
+        description:
+          'The (product, connector) slot already has a repricer (`existing_id` names it), or a request with this `Idempotency-Key` is still running.',
       },
       422: {
         description:
@@ -252,7 +266,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
   ListRepricers: {
     tag: 'Repricers',
     summary: 'List repricers',
-    description: 'One page of the client\'s repricers, with the exact number of matches in `meta.total`.',
+    description: "One page of the client's repricers, with the exact number of matches in `meta.total`.",
     query: {
       schema: repricerQueryParameters,
       parameters: {
@@ -310,23 +324,26 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
         description: '`If-Match` is not `*` or a list of entity tags.',
         example: () => invalidIfMatchProblem(),
       },
-      409: { description: 'The repricer kept changing while the delete was applied; retry.', example: () => conflict('The repricer kept changing while this delete was applied; retry.').problem },
+      409: {
+        description: 'The repricer kept changing while the delete was applied; retry.',
+        example: () => conflict('The repricer kept changing while this delete was applied; retry.').problem,
+      },
     },
   },
   ListOffers: {
     tag: 'Offers',
     summary: 'List offers',
     description:
-      'One page of the offers on the client\'s products, with competitiveness data and the product nested, and the exact number ' +
+      "One page of the offers on the client's products, with competitiveness data and the product nested, and the exact number " +
       'of matches in `meta.total`. Every filter combines with every sort.',
     query: {
       schema: offerQueryParameters,
       parameters: {
         ...listParameters('`id`, `total_competitors`, `offer_price` or `updated_at`; default `id`, whatever the filters'),
-        competitiveness: { description: 'Exact match on the offer\'s competitiveness.', example: 'high' },
+        competitiveness: { description: "Exact match on the offer's competitiveness.", example: 'high' },
         total_competitors_gte: { description: 'Only offers with at least this many competitors (integer >= 0).', example: '3' },
         _include_other_offers: {
-          description: '`false` (default): only the client\'s own offers; `true`: also the other sellers\' offers on the client\'s products.',
+          description: "`false` (default): only the client's own offers; `true`: also the other sellers' offers on the client's products.",
           example: 'true',
         },
       },
@@ -343,16 +360,16 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
   GetOffer: {
     tag: 'Offers',
     summary: 'Get an offer',
-    description: 'One offer on the client\'s products (the client\'s own or another seller\'s), with the product nested.',
-    pathParameters: { id: { schema: offerRecord.shape.id, description: 'The offer\'s `id` (not its marketplace `offer_id`).', example: offerExample.id } },
+    description: "One offer on the client's products (the client's own or another seller's), with the product nested.",
+    pathParameters: { id: { schema: offerRecord.shape.id, description: "The offer's `id` (not its marketplace `offer_id`).", example: offerExample.id } },
     success: { status: 200, description: 'The offer.', body: { schema: 'Offer', example: offerExample } },
     problems: [401, 404, ...SERVER_SIDE],
-    problemOverrides: { 404: { description: 'No offer with this id exists on this client\'s products.', example: () => offerNotFound().problem } },
+    problemOverrides: { 404: { description: "No offer with this id exists on this client's products.", example: () => offerNotFound().problem } },
   },
   GetProduct: {
     tag: 'Products',
     summary: 'Get a product',
-    description: 'One of the client\'s products, with its fee estimates.',
+    description: "One of the client's products, with its fee estimates.",
     pathParameters: { code: { schema: productRecord.shape.code, description: 'The product code, percent-encoded.', example: productExample.code } },
     success: { status: 200, description: 'The product.', body: { schema: 'Product', example: productExample } },
     problems: [401, 404, ...SERVER_SIDE],
@@ -364,15 +381,27 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     description:
       `Subscribes a URL to event types. The answer shows the signing \`secret\` once. At most ${MAX_WEBHOOKS_PER_CLIENT} webhooks per client. ` +
       'The URL must use `https` and every address its host resolves to must be public (checked again at each delivery).',
-    requestBody: { description: 'The URL and the event types; unknown fields are refused (400).', schema: 'CreateWebhookRequest', example: createWebhookExample },
-    success: { status: 201, description: 'Created: the webhook and its signing secret.', body: { schema: 'CreatedWebhook', example: { ...webhookExample, secret: `whsec_${'0'.repeat(64)}` } }, headers: ['Location'] },
+    requestBody: {
+      description: 'The URL and the event types; unknown fields are refused (400).',
+      schema: 'CreateWebhookRequest',
+      example: createWebhookExample,
+    },
+    success: {
+      status: 201,
+      description: 'Created: the webhook and its signing secret.',
+      body: { schema: 'CreatedWebhook', example: { ...webhookExample, secret: `whsec_${'0'.repeat(64)}` } },
+      headers: ['Location'],
+    },
     problems: [400, 401, 409, 413, 415, ...SERVER_SIDE],
     problemOverrides: {
       400: {
         description: 'The body is not valid JSON or not valid (`errors` names each field), or the URL is not allowed.',
         example: () => validationExample(createWebhookBody, { url: 'https://example.com/hooks', event_types: ['PRICE_CHANGED'] }),
       },
-      409: { description: `The client already has ${MAX_WEBHOOKS_PER_CLIENT} webhooks.`, example: () => conflict(`A client may have at most ${MAX_WEBHOOKS_PER_CLIENT} webhooks; delete one first.`).problem },
+      409: {
+        description: `The client already has ${MAX_WEBHOOKS_PER_CLIENT} webhooks.`,
+        example: () => conflict(`A client may have at most ${MAX_WEBHOOKS_PER_CLIENT} webhooks; delete one first.`).problem,
+      },
     },
   },
   ListWebhooks: {
@@ -402,7 +431,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
   },
   ListWebhookDeliveries: {
     tag: 'Webhooks',
-    summary: 'List a webhook\'s deliveries',
+    summary: "List a webhook's deliveries",
     description: 'The latest deliveries, newest event first: status, attempts and the last outcome of each.',
     pathParameters: { id: webhookId },
     query: {

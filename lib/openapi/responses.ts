@@ -63,12 +63,13 @@ export const PROBLEM_DEFAULTS: Readonly<Record<ProblemStatus, ProblemDefault>> =
   415: { description: 'The request body is not `application/json`.' },
   422: { description: 'The request is well-formed but cannot be carried out.' },
   429: {
-    description: 'Throttled by the stage\'s or the client\'s rate limit (`Retry-After: 1`), or the client\'s daily quota is used up (`Retry-After: 3600`; it renews at 00:00 UTC).',
+    description:
+      "Throttled by the stage's or the client's rate limit (`Retry-After: 1`), or the client's daily quota is used up (`Retry-After: 3600`; it renews at 00:00 UTC).",
     headers: ['Retry-After'],
   },
-  500: { description: 'A bug: the body is generic and the details are only in the service\'s logs.' },
-  503: { description: 'DynamoDB is throttling or not answering after the SDK\'s retries.', headers: ['Retry-After'] },
-  504: { description: 'The request took longer than the gateway\'s 29 s.' },
+  500: { description: "A bug: the body is generic and the details are only in the service's logs." },
+  503: { description: "DynamoDB is throttling or not answering after the SDK's retries.", headers: ['Retry-After'] },
+  504: { description: "The request took longer than the gateway's 29 s." },
 };
 
 /** A problem response: the Problem schema with this status pinned, and its headers. */

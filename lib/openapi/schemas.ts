@@ -58,7 +58,10 @@ responseComponents
 
 /** Requests as a client may send them (`io: 'input'`): fields with defaults are optional. */
 const requestComponents = z.registry<{ id: string }>();
-requestComponents.add(createRepricerBody, { id: 'CreateRepricerRequest' }).add(createWebhookBody, { id: 'CreateWebhookRequest' }).add(updateRepricerBody, { id: 'UpdateRepricerRequest' });
+requestComponents
+  .add(createRepricerBody, { id: 'CreateRepricerRequest' })
+  .add(createWebhookBody, { id: 'CreateWebhookRequest' })
+  .add(updateRepricerBody, { id: 'UpdateRepricerRequest' });
 
 /** What JSON Schema cannot say about a zod schema (refinements), or what a name alone does not. */
 export const descriptions = z.registry<{ description: string }>();
@@ -70,8 +73,10 @@ descriptions
   .add(repricerRecord.shape.min_price, {
     description: 'Computed: `(C + fixed_fulfilment_fee + min_profit) / (1 - r)` rounded up to the cent (README "Computed fields").',
   })
-  .add(repricerRecord.shape.fixed_fulfilment_fee, { description: 'Computed: the `fulfilment` fee of the product\'s fee estimate for the connector and stock mode.' })
-  .add(repricerRecord.shape.min_profit, { description: 'The request\'s `min_profit` (default 0).' })
+  .add(repricerRecord.shape.fixed_fulfilment_fee, {
+    description: "Computed: the `fulfilment` fee of the product's fee estimate for the connector and stock mode.",
+  })
+  .add(repricerRecord.shape.min_profit, { description: "The request's `min_profit` (default 0)." })
   .add(offerRecord.shape.rating_count, { description: 'Numeric text, not a number.' })
   .add(priceChangeRecord, { description: 'A repricing decision: the price a repricer wants for the client\'s offer, and why (README "Automated repricing").' })
   .add(priceChangeRecord.shape.reason, {
@@ -89,7 +94,7 @@ descriptions
   })
   .add(importJobRecord, {
     description:
-      'An import job (`POST /v1/imports` or the CLI\'s import): `pending` until a worker starts it, `running`, then `completed` or `failed`. ' +
+      "An import job (`POST /v1/imports` or the CLI's import): `pending` until a worker starts it, `running`, then `completed` or `failed`. " +
       '`created`, `updated` and `skipped` (unchanged) count the processed lines; `invalid` and `errors` the bad ones.',
   })
   .add(importError, { description: 'A bad line (1-based) and why; the first 100 are listed.' })

@@ -7,8 +7,7 @@ const FUNCTION_NAMES = [...ROUTES.map((route) => route.name), 'Authorizer'];
 describe('CloudWatch alarms', () => {
   let synthesized: SynthesizedStack;
   let alarms: CfnResource[];
-  const alarmNamed = (suffix: string) =>
-    alarms.find((alarm) => alarm.Properties.AlarmName === `repricer-prod-${suffix}`)?.Properties;
+  const alarmNamed = (suffix: string) => alarms.find((alarm) => alarm.Properties.AlarmName === `repricer-prod-${suffix}`)?.Properties;
 
   beforeAll(() => {
     synthesized = synthStack({ stage: 'prod' });
@@ -48,8 +47,20 @@ describe('CloudWatch alarms', () => {
     const dimensions = [{ Name: 'FunctionName', Value: { Ref: functionId } }];
 
     // Assess
-    expect(alarmNamed(`${name}Errors`)).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Errors', Dimensions: dimensions, Statistic: 'Sum', Threshold: 1 });
-    expect(alarmNamed(`${name}Throttles`)).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Throttles', Dimensions: dimensions, Statistic: 'Sum', Threshold: 1 });
+    expect(alarmNamed(`${name}Errors`)).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Errors',
+      Dimensions: dimensions,
+      Statistic: 'Sum',
+      Threshold: 1,
+    });
+    expect(alarmNamed(`${name}Throttles`)).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Throttles',
+      Dimensions: dimensions,
+      Statistic: 'Sum',
+      Threshold: 1,
+    });
   });
 
   it.each([
@@ -72,12 +83,10 @@ describe('CloudWatch alarms', () => {
         Namespace: 'AWS/DynamoDB',
         MetricName: metricName,
       });
-      expect(MetricStat?.Metric.Dimensions).toEqual(
-        expect.arrayContaining([{ Name: 'TableName', Value: { Ref: tableId } }]),
-      );
+      expect(MetricStat?.Metric.Dimensions).toEqual(expect.arrayContaining([{ Name: 'TableName', Value: { Ref: tableId } }]));
     }
-    const operations = metrics.map(({ MetricStat }) =>
-      (MetricStat?.Metric.Dimensions as Array<{ Name: string; Value: unknown }>).find((d) => d.Name === 'Operation')?.Value,
+    const operations = metrics.map(
+      ({ MetricStat }) => (MetricStat?.Metric.Dimensions as Array<{ Name: string; Value: unknown }>).find((d) => d.Name === 'Operation')?.Value,
     );
     expect(operations.sort()).toEqual([...MONITORED_TABLE_OPERATIONS].sort());
   });

@@ -78,19 +78,14 @@ describe('REST API', () => {
 
     // Assess
     expect(method?.Properties).toMatchObject(
-      route.authorized
-        ? { AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId } }
-        : { AuthorizationType: 'NONE' },
+      route.authorized ? { AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId } } : { AuthorizationType: 'NONE' },
     );
     if (!route.authorized) expect(method?.Properties.AuthorizerId).toBeUndefined();
   });
 
   it('has no method besides the routes and one ANY per routed resource', () => {
     const routedPaths = new Set(ALL_ROUTES.map((route) => route.path));
-    const expected = [
-      ...ALL_ROUTES.map((route) => `${route.method} ${route.path}`),
-      ...[...routedPaths].map((path) => `ANY ${path}`),
-    ];
+    const expected = [...ALL_ROUTES.map((route) => `${route.method} ${route.path}`), ...[...routedPaths].map((path) => `ANY ${path}`)];
     expect([...methodsByRoute(synthesized.template).keys()].sort()).toEqual(expected.sort());
   });
 
@@ -185,9 +180,7 @@ describe('API stage', () => {
     expect(API_THROTTLE).toEqual({ rateLimit: 50, burstLimit: 100 });
     synthesized.template.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: 'prod',
-      MethodSettings: [
-        Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100, MetricsEnabled: true }),
-      ],
+      MethodSettings: [Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100, MetricsEnabled: true })],
     });
   });
 
@@ -211,7 +204,7 @@ describe('API stage', () => {
     synthesized.template.hasResourceProperties('AWS::Logs::LogGroup', { RetentionInDays: 90 });
   });
 
-  it('has a usage plan on this stage, with a per-client throttle below the stage\'s and a daily quota', () => {
+  it("has a usage plan on this stage, with a per-client throttle below the stage's and a daily quota", () => {
     // Prepare
     const stageId = Object.keys(resourcesOfType(synthesized.template, 'AWS::ApiGateway::Stage'))[0];
 

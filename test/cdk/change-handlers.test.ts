@@ -2,7 +2,17 @@ import { ALARM_THRESHOLDS } from '../../lib/constructs/alarms.js';
 import { CHANGE_HANDLERS, IMPORT_WORKER } from '../../lib/constructs/change-handlers.js';
 import { KEY_PREFIXES } from '../../lib/constructs/table-access.js';
 import { MAX_IMPORT_ATTEMPTS } from '../../lambdas/shared/events/import-jobs.js';
-import { actionsOf, bundledCode, resourceId, resourcesOfType, roleStatements, synthStack, type CfnResource, type PolicyStatementJson, type SynthesizedStack } from './stack-fixture.js';
+import {
+  actionsOf,
+  bundledCode,
+  resourceId,
+  resourcesOfType,
+  roleStatements,
+  synthStack,
+  type CfnResource,
+  type PolicyStatementJson,
+  type SynthesizedStack,
+} from './stack-fixture.js';
 
 /**
  * The event-driven half of the stack: the table's stream -> forwarder -> two SQS FIFO queues
@@ -56,7 +66,11 @@ describe('change handlers', () => {
     });
 
     it.each(QUEUES)('dead-letters %s work into a FIFO queue (a FIFO queue can only redrive to one) that keeps messages 14 days', (name) => {
-      expect(resource('AWS::SQS::Queue', work[name].deadLetters).Properties).toMatchObject({ FifoQueue: true, MessageRetentionPeriod: 14 * 24 * 3600, SqsManagedSseEnabled: true });
+      expect(resource('AWS::SQS::Queue', work[name].deadLetters).Properties).toMatchObject({
+        FifoQueue: true,
+        MessageRetentionPeriod: 14 * 24 * 3600,
+        SqsManagedSseEnabled: true,
+      });
     });
 
     it('keeps stream batches the forwarder gave up on in a standard queue for 14 days', () => {
@@ -79,7 +93,7 @@ describe('change handlers', () => {
   });
 
   describe('the forwarder', () => {
-    it('reads the table\'s stream from the oldest record, in batches, reporting failed records, bisecting failing batches, then giving up to a queue', () => {
+    it("reads the table's stream from the oldest record, in batches, reporting failed records, bisecting failing batches, then giving up to a queue", () => {
       expect(mappingOf(getAtt(ids.table, 'StreamArn'))?.Properties).toMatchObject({
         FunctionName: { Ref: ids.forwarder },
         StartingPosition: 'TRIM_HORIZON',
@@ -93,7 +107,9 @@ describe('change handlers', () => {
 
     it('is woken only by changes of offers, products, repricer slots, price changes and rebuild requests, old or new, and by import jobs created pending, never by what the maintainer writes', () => {
       // Act
-      const patterns = (mappingOf(getAtt(ids.table, 'StreamArn'))?.Properties.FilterCriteria.Filters as { Pattern: string }[]).map(({ Pattern }) => JSON.parse(Pattern));
+      const patterns = (mappingOf(getAtt(ids.table, 'StreamArn'))?.Properties.FilterCriteria.Filters as { Pattern: string }[]).map(({ Pattern }) =>
+        JSON.parse(Pattern),
+      );
 
       // Assess
       const entities = ['offer', 'product', 'repricerSlot', 'priceChange', 'rebuildRequest'];
@@ -126,8 +142,18 @@ describe('change handlers', () => {
       expect(resourcesOf(statements, 'dynamodb:').map((arn) => JSON.stringify(arn))).not.toContain(JSON.stringify(getAtt(ids.table, 'Arn')));
       const sqs = statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith('sqs:')));
       expect([...new Set(sqs.flatMap(actionsOf))].sort()).toEqual(['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage']);
-      expect(resourcesOf(statements, 'sqs:').map((arn) => JSON.stringify(arn)).sort()).toEqual(
-        [getAtt(work.lists.queue, 'Arn'), getAtt(work.repricing.queue, 'Arn'), getAtt(work.imports.queue, 'Arn'), getAtt(ids.webhookQueue, 'Arn'), getAtt(ids.streamFailures, 'Arn')]
+      expect(
+        resourcesOf(statements, 'sqs:')
+          .map((arn) => JSON.stringify(arn))
+          .sort(),
+      ).toEqual(
+        [
+          getAtt(work.lists.queue, 'Arn'),
+          getAtt(work.repricing.queue, 'Arn'),
+          getAtt(work.imports.queue, 'Arn'),
+          getAtt(ids.webhookQueue, 'Arn'),
+          getAtt(ids.streamFailures, 'Arn'),
+        ]
           .map((arn) => JSON.stringify(arn))
           .sort(),
       );
@@ -191,7 +217,9 @@ describe('change handlers', () => {
       // Act
       const statements = statementsOf(work.imports.consumer);
       const actions = statements.flatMap(actionsOf);
-      const prefixes = statements.flatMap((statement) => [(statement as { Condition?: Record<string, Record<string, string[]>> }).Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] ?? []].flat());
+      const prefixes = statements.flatMap((statement) =>
+        [(statement as { Condition?: Record<string, Record<string, string[]>> }).Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] ?? []].flat(),
+      );
 
       // Assess
       expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:BatchWriteItem', 'sqs:ReceiveMessage']));
@@ -202,7 +230,7 @@ describe('change handlers', () => {
       expect(new Set(prefixes)).toEqual(new Set([`${KEY_PREFIXES.tenant}*`, `${KEY_PREFIXES.connector}*`, `${KEY_PREFIXES.counter}*`]));
     });
 
-    it('alarms on the first dead-lettered job and on the worker\'s errors', () => {
+    it("alarms on the first dead-lettered job and on the worker's errors", () => {
       const alarms = Object.values(resourcesOfType(synthesized.template, 'AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties);
       expect(alarms.find((alarm) => alarm.AlarmName === 'repricer-prod-ImportDeadLettersDepth')).toMatchObject({
         MetricName: 'ApproximateNumberOfMessagesVisible',
@@ -223,7 +251,8 @@ describe('change handlers', () => {
 
   describe('alarms', () => {
     const alarmNamed = (suffix: string) =>
-      Object.values(resourcesOfType(synthesized.template, 'AWS::CloudWatch::Alarm')).find((alarm) => alarm.Properties.AlarmName === `repricer-prod-${suffix}`)?.Properties;
+      Object.values(resourcesOfType(synthesized.template, 'AWS::CloudWatch::Alarm')).find((alarm) => alarm.Properties.AlarmName === `repricer-prod-${suffix}`)
+        ?.Properties;
 
     it.each([
       ['ListChangesDeadLettersDepth', () => work.lists.deadLetters],
@@ -269,7 +298,11 @@ describe('change handlers', () => {
       ['RepricingEvaluator', () => work.repricing.consumer],
     ] as const)('alarms on errors and throttles of the %s function', (name, functionId) => {
       for (const metric of ['Errors', 'Throttles']) {
-        expect(alarmNamed(`${name}${metric}`)).toMatchObject({ MetricName: metric, Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionId() } }], Threshold: 1 });
+        expect(alarmNamed(`${name}${metric}`)).toMatchObject({
+          MetricName: metric,
+          Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionId() } }],
+          Threshold: 1,
+        });
       }
     });
   });

@@ -35,14 +35,16 @@ describe('dashboard', () => {
   });
 
   it('is one dashboard named after the stage', () => {
-    expect(Object.values(resourcesOfType(synthesized.template, 'AWS::CloudWatch::Dashboard')).map((d) => d.Properties.DashboardName)).toEqual(['repricer-prod']);
+    expect(Object.values(resourcesOfType(synthesized.template, 'AWS::CloudWatch::Dashboard')).map((d) => d.Properties.DashboardName)).toEqual([
+      'repricer-prod',
+    ]);
   });
 
   it.each([
     ['Requests per route', 'Requests', 'Sum'],
     ['Server errors per route', 'ServerErrors', 'Sum'],
     ['p99 latency per route', 'Latency', 'p99'],
-  ])('graphs %s for every route, from the handlers\' metrics', (title, metricName, statistic) => {
+  ])("graphs %s for every route, from the handlers' metrics", (title, metricName, statistic) => {
     // Act
     const metrics = metricsOf(title);
 
@@ -56,9 +58,11 @@ describe('dashboard', () => {
     expect(new Set(routes)).toEqual(new Set(ROUTES.map((route) => route.name)));
   });
 
-  it('graphs how far the event-driven work is behind: the stream\'s iterator age and each work queue\'s oldest message', () => {
+  it("graphs how far the event-driven work is behind: the stream's iterator age and each work queue's oldest message", () => {
     const forwarder = Object.keys(resourcesOfType(synthesized.template, 'AWS::Lambda::Function')).find((id) => id.startsWith('ChangesForwarder'));
-    expect(metricsOf('Change stream: iterator age')).toEqual([['AWS/Lambda', 'IteratorAge', 'FunctionName', `<${forwarder}>`, expect.objectContaining({ stat: 'Maximum' })]]);
+    expect(metricsOf('Change stream: iterator age')).toEqual([
+      ['AWS/Lambda', 'IteratorAge', 'FunctionName', `<${forwarder}>`, expect.objectContaining({ stat: 'Maximum' })],
+    ]);
     const queues = ['ChangesListChangesQueue', 'ChangesRepricingQueue'].map((prefix) => resourceId(synthesized.template, 'AWS::SQS::Queue', prefix));
     expect(metricsOf('Queues: age of the oldest message').map((metric) => metric.slice(0, 4))).toEqual(
       queues.map((queue) => ['AWS/SQS', 'ApproximateAgeOfOldestMessage', 'QueueName', `<${queue}.QueueName>`]),
@@ -72,7 +76,7 @@ describe('dashboard', () => {
     expect(metricsOf('Dead-letter queues: messages').map((metric) => metric[3])).toEqual(deadLetters.map((queue) => `<${queue}.QueueName>`));
   });
 
-  it('counts price changes per minute from the evaluator\'s log lines, with the field the evaluator writes', () => {
+  it("counts price changes per minute from the evaluator's log lines, with the field the evaluator writes", () => {
     // Act
     const filters = Object.values(resourcesOfType(synthesized.template, 'AWS::Logs::MetricFilter'));
     const evaluatorLogs = Object.entries(resourcesOfType(synthesized.template, 'AWS::Logs::LogGroup')).find(([id]) => id.startsWith('ChangesEvaluator'))?.[0];
@@ -82,7 +86,9 @@ describe('dashboard', () => {
     expect(filters[0]!.Properties).toMatchObject({
       LogGroupName: { Ref: evaluatorLogs },
       FilterPattern: `{ $.message = "${PRICE_CHANGES_LOG.message}" }`,
-      MetricTransformations: [{ MetricNamespace: METRICS_NAMESPACE, MetricName: 'PriceChanges', MetricValue: `$.${PRICE_CHANGES_LOG.countField}`, DefaultValue: 0 }],
+      MetricTransformations: [
+        { MetricNamespace: METRICS_NAMESPACE, MetricName: 'PriceChanges', MetricValue: `$.${PRICE_CHANGES_LOG.countField}`, DefaultValue: 0 },
+      ],
     });
     expect(metricsOf('Price changes per minute')).toEqual([[METRICS_NAMESPACE, 'PriceChanges', expect.objectContaining({ stat: 'Sum', period: 60 })]]);
   });

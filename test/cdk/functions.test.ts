@@ -5,7 +5,13 @@ import { bundledCode, functionNamed, resourcesOfType, synthStack, type Synthesiz
 /** Names in the bundle's `export{a as b, c}` clauses (esbuild's ESM output). */
 const exportedNames = (code: string): string[] =>
   [...code.matchAll(/export\s*\{([^}]*)\}/g)].flatMap((match) =>
-    (match[1] ?? '').split(',').map((binding) => binding.trim().split(/\s+as\s+/).at(-1) ?? ''),
+    (match[1] ?? '').split(',').map(
+      (binding) =>
+        binding
+          .trim()
+          .split(/\s+as\s+/)
+          .at(-1) ?? '',
+    ),
   );
 
 const FUNCTIONS = [
@@ -105,9 +111,7 @@ describe('Lambda functions', () => {
   });
 
   it('gives every function a role of its own, without managed policies', () => {
-    const roleIds = Object.values(resourcesOfType(dev.template, 'AWS::Lambda::Function')).map(
-      (fn) => fn.Properties.Role['Fn::GetAtt'][0] as string,
-    );
+    const roleIds = Object.values(resourcesOfType(dev.template, 'AWS::Lambda::Function')).map((fn) => fn.Properties.Role['Fn::GetAtt'][0] as string);
     expect(new Set(roleIds).size).toBe(roleIds.length);
     expect(roleIds).toHaveLength(FUNCTIONS.length + 5);
     for (const role of Object.values(resourcesOfType(dev.template, 'AWS::IAM::Role'))) {

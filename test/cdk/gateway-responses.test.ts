@@ -1,9 +1,4 @@
-import {
-  GATEWAY_RESPONSES,
-  GENERIC_CLIENT_ERROR,
-  staticHeaderValue,
-  staticTemplate,
-} from '../../lib/gateway-responses.js';
+import { GATEWAY_RESPONSES, GENERIC_CLIENT_ERROR, staticHeaderValue, staticTemplate } from '../../lib/gateway-responses.js';
 import { PROBLEM_CONTENT_TYPE, STANDARD_PROBLEMS, WWW_AUTHENTICATE } from '../../lambdas/shared/http/problem.js';
 import { SECURITY_HEADERS } from '../../lambdas/shared/http/responses.js';
 import { resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
@@ -11,9 +6,8 @@ import { resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixt
 describe('gateway responses', () => {
   let synthesized: SynthesizedStack;
   const byType = (type: string) =>
-    Object.values(resourcesOfType(synthesized.template, 'AWS::ApiGateway::GatewayResponse')).find(
-      (response) => response.Properties.ResponseType === type,
-    )?.Properties;
+    Object.values(resourcesOfType(synthesized.template, 'AWS::ApiGateway::GatewayResponse')).find((response) => response.Properties.ResponseType === type)
+      ?.Properties;
 
   beforeAll(() => {
     synthesized = synthStack();
@@ -47,9 +41,7 @@ describe('gateway responses', () => {
   });
 
   it('challenges with WWW-Authenticate on 401, in single quotes', () => {
-    expect(byType('UNAUTHORIZED')?.ResponseParameters['gatewayresponse.header.WWW-Authenticate']).toBe(
-      `'Basic realm="repricer", charset="UTF-8"'`,
-    );
+    expect(byType('UNAUTHORIZED')?.ResponseParameters['gatewayresponse.header.WWW-Authenticate']).toBe(`'Basic realm="repricer", charset="UTF-8"'`);
     expect(WWW_AUTHENTICATE).toBe('Basic realm="repricer", charset="UTF-8"');
   });
 

@@ -1,14 +1,6 @@
 import type { RouteDefinition } from '../../lib/routes.js';
 import { ROUTES } from '../../lib/routes.js';
-import {
-  actionsOf,
-  functionNamed,
-  resourcesOfType,
-  roleStatements,
-  synthStack,
-  type PolicyStatementJson,
-  type SynthesizedStack,
-} from './stack-fixture.js';
+import { actionsOf, functionNamed, resourcesOfType, roleStatements, synthStack, type PolicyStatementJson, type SynthesizedStack } from './stack-fixture.js';
 
 const WRITE_ACTIONS = [
   'dynamodb:PutItem',
@@ -20,8 +12,7 @@ const WRITE_ACTIONS = [
   'dynamodb:PartiQLDelete',
 ];
 
-const dynamoActions = (statements: PolicyStatementJson[]): string[] =>
-  statements.flatMap(actionsOf).filter((action) => action.startsWith('dynamodb:'));
+const dynamoActions = (statements: PolicyStatementJson[]): string[] => statements.flatMap(actionsOf).filter((action) => action.startsWith('dynamodb:'));
 
 const routeNamed = (name: string): RouteDefinition => {
   const route = ROUTES.find((candidate) => candidate.name === name);
@@ -59,9 +50,7 @@ describe('IAM least privilege', () => {
     const writes = statements.filter((statement) => actionsOf(statement).includes('dynamodb:PutItem'));
 
     // Assess
-    expect(dynamoActions(statements)).toEqual(
-      expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query']),
-    );
+    expect(dynamoActions(statements)).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:Query']));
     expect(writes).toEqual([expect.objectContaining({ Resource: { 'Fn::GetAtt': [expect.stringMatching(/^DataTable/), 'Arn'] } })]);
   });
 
@@ -79,7 +68,7 @@ describe('IAM least privilege', () => {
     }
   });
 
-  it('has no wildcard action anywhere, and no wildcard resource except for X-Ray and the stream reader\'s ListStreams', () => {
+  it("has no wildcard action anywhere, and no wildcard resource except for X-Ray and the stream reader's ListStreams", () => {
     // Act
     const statements = Object.values(resourcesOfType(synthesized.template, 'AWS::IAM::Policy')).flatMap(
       (policy) => policy.Properties.PolicyDocument.Statement as PolicyStatementJson[],

@@ -31,9 +31,7 @@ describe.each(['dev', 'prod'])('cdk-nag AwsSolutions on the %s stack', (stage) =
     const report = new cdkNag.AwsSolutionsChecks().validateScope(synthesized.stack);
 
     // Assess
-    const findings = report.violations.map(
-      (v) => `${v.ruleName} (${v.severity}) at ${v.violatingResources.map((r) => r.constructPath).join(', ')}`,
-    );
+    const findings = report.violations.map((v) => `${v.ruleName} (${v.severity}) at ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
     expect(findings).toEqual([]);
     expect(report.success).toBe(true);
   });

@@ -39,8 +39,7 @@ export interface CfnResource {
   readonly UpdateReplacePolicy?: string;
 }
 
-export const resourcesOfType = (template: Template, type: string): Record<string, CfnResource> =>
-  template.findResources(type) as Record<string, CfnResource>;
+export const resourcesOfType = (template: Template, type: string): Record<string, CfnResource> => template.findResources(type) as Record<string, CfnResource>;
 
 const only = <T>(items: readonly T[], what: string): T => {
   if (items.length !== 1) throw new Error(`Expected exactly one ${what}, found ${items.length}`);
@@ -50,9 +49,7 @@ const only = <T>(items: readonly T[], what: string): T => {
 /** The Lambda function serving a route (or 'Authorizer'), found by its description prefix. */
 export const functionNamed = (template: Template, name: string): [string, CfnResource] =>
   only(
-    Object.entries(resourcesOfType(template, 'AWS::Lambda::Function')).filter(([, fn]) =>
-      String(fn.Properties.Description).startsWith(`${name}:`),
-    ),
+    Object.entries(resourcesOfType(template, 'AWS::Lambda::Function')).filter(([, fn]) => String(fn.Properties.Description).startsWith(`${name}:`)),
     `function ${name}`,
   );
 
@@ -76,8 +73,7 @@ export interface PolicyStatementJson {
   readonly Resource: unknown;
 }
 
-export const actionsOf = (statement: PolicyStatementJson): string[] =>
-  Array.isArray(statement.Action) ? statement.Action : [statement.Action];
+export const actionsOf = (statement: PolicyStatementJson): string[] => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]);
 
 /** Every statement of every policy attached to the function's role. */
 export const roleStatements = (template: Template, functionLogicalId: string): PolicyStatementJson[] => {

@@ -35,9 +35,7 @@ describe('DynamoDB table', () => {
     ]);
     expect(table?.Properties.GlobalSecondaryIndexes).toEqual(expectedIndexes);
     expect(table?.Properties.LocalSecondaryIndexes).toBeUndefined();
-    expect(new Set(table?.Properties.AttributeDefinitions)).toEqual(
-      new Set(KEY_ATTRIBUTES.map((name) => ({ AttributeName: name, AttributeType: 'S' }))),
-    );
+    expect(new Set(table?.Properties.AttributeDefinitions)).toEqual(new Set(KEY_ATTRIBUTES.map((name) => ({ AttributeName: name, AttributeType: 'S' }))));
   });
 
   it('sorts listing partitions by each order in a GSI on the listing partition key that projects whole listing items', () => {
@@ -51,7 +49,11 @@ describe('DynamoDB table', () => {
     // Assess: a page is one Query per cell, with nothing to fetch afterwards
     const listing = indexes.filter((index) => index.IndexName !== DIRECTORY_INDEX.indexName);
     expect(listing.map((index) => index.IndexName).sort()).toEqual(['byCompetitors', 'byCreated', 'byPrice', 'byUpdated']);
-    expect(listing.map((index) => index.IndexName).sort()).toEqual(Object.values(LISTING_INDEXES).map((index) => index.indexName).sort());
+    expect(listing.map((index) => index.IndexName).sort()).toEqual(
+      Object.values(LISTING_INDEXES)
+        .map((index) => index.indexName)
+        .sort(),
+    );
     for (const index of listing) {
       expect(index.KeySchema[0]).toEqual({ AttributeName: 'pk', KeyType: 'HASH' });
       expect(index.Projection).toEqual({ ProjectionType: 'ALL' });
@@ -59,7 +61,10 @@ describe('DynamoDB table', () => {
   });
 
   it('lists clients and products in a keys-only directory index, so a rebuild finds every canonical item without a Scan', () => {
-    const indexes = Object.values(resourcesOfType(dev.template, 'AWS::DynamoDB::Table'))[0]?.Properties.GlobalSecondaryIndexes as { IndexName: string; Projection: unknown }[];
+    const indexes = Object.values(resourcesOfType(dev.template, 'AWS::DynamoDB::Table'))[0]?.Properties.GlobalSecondaryIndexes as {
+      IndexName: string;
+      Projection: unknown;
+    }[];
     expect(indexes.find((index) => index.IndexName === 'directory')?.Projection).toEqual({ ProjectionType: 'KEYS_ONLY' });
   });
 

@@ -34,7 +34,9 @@ describe('webhook delivery', () => {
   });
 
   it('hands the worker one message at a time, reporting failures', () => {
-    const mapping = Object.values(resourcesOfType(synthesized.template, 'AWS::Lambda::EventSourceMapping')).find((m) => m.Properties.FunctionName.Ref === worker);
+    const mapping = Object.values(resourcesOfType(synthesized.template, 'AWS::Lambda::EventSourceMapping')).find(
+      (m) => m.Properties.FunctionName.Ref === worker,
+    );
     expect(mapping?.Properties).toMatchObject({ BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'] });
     const fn = resource('AWS::Lambda::Function', worker).Properties;
     expect(fn.Environment.Variables.WEBHOOK_QUEUE_URL).toEqual({ Ref: queue });

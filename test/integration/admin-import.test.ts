@@ -73,7 +73,10 @@ describe('connector types', () => {
   it("are refused in a client's import, which writes nothing but its failed import record and points to the operator command", async () => {
     // Arrange
     const before = await scanner.scan();
-    const file = await ndjson('catalogue.ndjson', [productRecord('IVY-1'), connectorRecord('amazon', { name: 'Hijacked', logo: 'https://evil.example/x.png' })]);
+    const file = await ndjson('catalogue.ndjson', [
+      productRecord('IVY-1'),
+      connectorRecord('amazon', { name: 'Hijacked', logo: 'https://evil.example/x.png' }),
+    ]);
 
     // Act
     const result = await cli('import', file, '--client', client[0]);
@@ -87,7 +90,9 @@ describe('connector types', () => {
     const added = [...after].filter(([key, item]) => before.get(key) !== item).map(([key]) => key.split('\u0000')[0]);
     expect(added.sort()).toEqual(['COUNTER#import', expect.stringMatching(/^T#.+#IMP$/)].sort());
     // eslint-disable-next-line no-control-regex -- the NUL separates a key's pk from its sk
-    const job = JSON.parse([...after].find(([key]) => /^T#.+#IMP\u0000/.test(key))![1]) as { record: { M: { status: { S: string }; trigger_type: { S: string } } } };
+    const job = JSON.parse([...after].find(([key]) => /^T#.+#IMP\u0000/.test(key))![1]) as {
+      record: { M: { status: { S: string }; trigger_type: { S: string } } };
+    };
     expect(job.record.M).toMatchObject({ status: { S: 'failed' }, trigger_type: { S: 'cli' } });
     expect([...before.keys()].filter((key) => !after.has(key))).toEqual([]);
   }, 60_000);
@@ -131,7 +136,7 @@ describe('connector types', () => {
     expect(result).toMatchObject({ code: 0, stdout: expect.stringContaining('1 products') });
   }, 60_000);
 
-  it('carry the operator\'s price_step on the connector item, never in the connector type record', async () => {
+  it("carry the operator's price_step on the connector item, never in the connector type record", async () => {
     // Arrange
     const file = await ndjson('steps.ndjson', [connectorRecord('kaufland', { price_step: 0.05 }), connectorRecord('otto')]);
     const bad = await ndjson('bad-step.ndjson', [connectorRecord('fnac', { price_step: 0.001 })]);
@@ -139,7 +144,9 @@ describe('connector types', () => {
     // Act
     const imported = await cli('connectors', 'import', file);
     const refused = await cli('connectors', 'import', bad);
-    const items = [...(await scanner.scan()).values()].map((text) => JSON.parse(text) as Record<string, { S?: string; N?: string; M?: Record<string, unknown> }>);
+    const items = [...(await scanner.scan()).values()].map(
+      (text) => JSON.parse(text) as Record<string, { S?: string; N?: string; M?: Record<string, unknown> }>,
+    );
     const connector = (uid: string) => items.find((item) => item.pk?.S === `CONNECTOR#${uid}`);
     const { getConnectorType } = await import('../../lambdas/shared/data/connectors.js');
 

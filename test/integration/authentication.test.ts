@@ -11,12 +11,7 @@
  * Authorization header, so a disable takes up to a minute to bite there.
  */
 import { jest } from '@jest/globals';
-import {
-  FAILURE_WINDOW_MS,
-  MAX_FAILURES_PER_SOURCE,
-  SLOWDOWN_AFTER_FAILURES,
-  SLOWED_MAX_FAILURES_PER_SOURCE,
-} from '../../lambdas/shared/auth/authorize.js';
+import { FAILURE_WINDOW_MS, MAX_FAILURES_PER_SOURCE, SLOWDOWN_AFTER_FAILURES, SLOWED_MAX_FAILURES_PER_SOURCE } from '../../lambdas/shared/auth/authorize.js';
 import { MAX_AUTHORIZATION_HEADER_LENGTH } from '../../lambdas/shared/auth/basic-credentials.js';
 import { DUMMY_PASSWORD_RECORD, keyDerivation } from '../../lambdas/shared/auth/password.js';
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api.js';
@@ -69,7 +64,8 @@ beforeAll(async () => {
   captureOutput();
   api = await startTestApi();
   admin = await import('../../lib/admin/clients.js');
-  for (const username of ['alice', 'disabled-dora', 'locked-luke', 'logged-lena', 'burst-bea', 'popular-pat']) await api.createClient(username, { password: PASSWORD });
+  for (const username of ['alice', 'disabled-dora', 'locked-luke', 'logged-lena', 'burst-bea', 'popular-pat'])
+    await api.createClient(username, { password: PASSWORD });
   reference = refusal(await withCredentials('alice', 'wrong-password'));
 }, 120_000);
 
@@ -183,13 +179,13 @@ describe('failed logins', () => {
 
   it(`check at most ${MAX_FAILURES_PER_SOURCE} of a burst of simultaneous guesses against the real hash; the client gets in meanwhile`, async () => {
     // Act: 40 guesses at once from one address, the client itself among them from its own
-    const { result: first, realChecks: checkedInFirst } = await countRealChecks(() => Promise.all([
-      ...Array.from({ length: 40 }, (_, i) => withCredentials('burst-bea', `guess-${i}`, STRANGER)),
-      withCredentials('burst-bea', PASSWORD),
-    ]));
+    const { result: first, realChecks: checkedInFirst } = await countRealChecks(() =>
+      Promise.all([...Array.from({ length: 40 }, (_, i) => withCredentials('burst-bea', `guess-${i}`, STRANGER)), withCredentials('burst-bea', PASSWORD)]),
+    );
     // ... and 60 more once the first burst has been answered
     const { result: second, realChecks: checkedInSecond } = await countRealChecks(() =>
-      Promise.all(Array.from({ length: 60 }, (_, i) => withCredentials('burst-bea', `guess-again-${i}`, STRANGER))));
+      Promise.all(Array.from({ length: 60 }, (_, i) => withCredentials('burst-bea', `guess-again-${i}`, STRANGER))),
+    );
 
     // Assert
     expect(first.slice(0, 40).map(refusal)).toEqual(Array.from({ length: 40 }, () => reference));
@@ -236,7 +232,10 @@ describe('logs', () => {
     const header = `Basic ${base64(`logged-lena:${PASSWORD}`)}`;
     const wrong = `${PASSWORD}-typo`;
     await withHeader(header);
-    await api.request('POST', '/v1/repricers/', { headers: { Authorization: header }, body: { product_code: 'NOPE', preferred_price: 1, preferred_profit: 0 } });
+    await api.request('POST', '/v1/repricers/', {
+      headers: { Authorization: header },
+      body: { product_code: 'NOPE', preferred_price: 1, preferred_profit: 0 },
+    });
     await api.request('POST', '/v1/repricers/', { headers: { Authorization: header, 'Content-Type': 'application/json' }, body: '{"broken": ' });
     await withCredentials('logged-lena', wrong);
     await withHeader(`Basic ${base64(PASSWORD)}`);

@@ -165,7 +165,9 @@ describe('clients delete', () => {
     expect([...after.keys()].filter((key) => key.includes(a.clientId))).toEqual([]);
     expect(itemsOf(after, b.clientId, b.username)).toEqual(neighbourBefore);
     expect(await ping(a.auth)).toBe(401);
-    const neighbourOffers = await api.request<{ meta: { total: number } }>('GET', '/v1/offers?_include_other_offers=true', { auth: [...b.auth] as [string, string] });
+    const neighbourOffers = await api.request<{ meta: { total: number } }>('GET', '/v1/offers?_include_other_offers=true', {
+      auth: [...b.auth] as [string, string],
+    });
     expect(neighbourOffers.body.meta.total).toBe(b.offerIds.length);
   });
 

@@ -22,7 +22,8 @@ type Page = { meta: { total: number }; repricers: Repricer[] };
 
 const create = (productCode: string) =>
   api.request<Repricer | Conflict>('POST', '/v1/repricers/', { auth: client, body: { product_code: productCode, preferred_price: 100, preferred_profit: 20 } });
-const patch = (id: number, body: unknown, headers: Record<string, string> = {}) => api.request<Repricer>('PATCH', `/v1/repricers/${id}`, { auth: client, body, headers });
+const patch = (id: number, body: unknown, headers: Record<string, string> = {}) =>
+  api.request<Repricer>('PATCH', `/v1/repricers/${id}`, { auth: client, body, headers });
 const remove = (id: number, headers: Record<string, string> = {}) => api.request('DELETE', `/v1/repricers/${id}`, { auth: client, headers });
 const list = (query = '') => api.request<Page>('GET', `/v1/repricers${query}`, { auth: client });
 
@@ -72,7 +73,7 @@ describe('simultaneous creates', () => {
     expect((await list()).body.repricers.filter((r) => r.product.code === 'CONTESTED').map((r) => r.id)).toEqual([winner.id]);
   }, 60_000);
 
-  it('creates all of one client\'s 50 simultaneous repricers for 50 products, with 50 distinct ids, listed at once', async () => {
+  it("creates all of one client's 50 simultaneous repricers for 50 products, with 50 distinct ids, listed at once", async () => {
     // Prepare
     const before = (await list()).body.meta.total;
 
@@ -152,28 +153,32 @@ describe('simultaneous changes of one repricer', () => {
   it.each([
     ['without If-Match', false],
     ['with If-Match', true],
-  ])('ends four DELETEs racing four PATCHes %s in 2xx, 404, 409 or 412, never a 5xx, five times over', async (_case, withEtag) => {
-    for (let round = 0; round < 5; round++) {
-      // Prepare
-      const { id, etag } = await freshRepricer();
-      const before = (await list()).body.meta.total;
-      const headers: Record<string, string> = withEtag ? { 'If-Match': etag } : {};
+  ])(
+    'ends four DELETEs racing four PATCHes %s in 2xx, 404, 409 or 412, never a 5xx, five times over',
+    async (_case, withEtag) => {
+      for (let round = 0; round < 5; round++) {
+        // Prepare
+        const { id, etag } = await freshRepricer();
+        const before = (await list()).body.meta.total;
+        const headers: Record<string, string> = withEtag ? { 'If-Match': etag } : {};
 
-      // Act
-      const responses = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? remove(id, headers) : patch(id, { preferred_price: 90 + i }, headers))),
-      );
+        // Act
+        const responses = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? remove(id, headers) : patch(id, { preferred_price: 90 + i }, headers))),
+        );
 
-      // Assert: one DELETE at most removed it, and the list agrees with what the answers say
-      expectNo5xx(responses);
-      expect(responses.map((r) => r.status).filter((status) => ![200, 204, 404, 409, 412].includes(status))).toEqual([]);
-      const deletes = responses.filter((r, i) => i % 2 === 0 && r.status === 204);
-      expect(deletes.length).toBeLessThanOrEqual(1);
-      if (!withEtag) expect(deletes).toHaveLength(1);
-      const current = await api.request<Repricer>('GET', `/v1/repricers/${id}`, { auth: client });
-      expect(current.status).toBe(deletes.length === 1 ? 404 : 200);
-      expect((await list()).body.meta.total).toBe(before - deletes.length);
-      await api.request('DELETE', `/v1/repricers/${id}`, { auth: client });
-    }
-  }, 120_000);
+        // Assert: one DELETE at most removed it, and the list agrees with what the answers say
+        expectNo5xx(responses);
+        expect(responses.map((r) => r.status).filter((status) => ![200, 204, 404, 409, 412].includes(status))).toEqual([]);
+        const deletes = responses.filter((r, i) => i % 2 === 0 && r.status === 204);
+        expect(deletes.length).toBeLessThanOrEqual(1);
+        if (!withEtag) expect(deletes).toHaveLength(1);
+        const current = await api.request<Repricer>('GET', `/v1/repricers/${id}`, { auth: client });
+        expect(current.status).toBe(deletes.length === 1 ? 404 : 200);
+        expect((await list()).body.meta.total).toBe(before - deletes.length);
+        await api.request('DELETE', `/v1/repricers/${id}`, { auth: client });
+      }
+    },
+    120_000,
+  );
 });

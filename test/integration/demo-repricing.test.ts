@@ -1,6 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import { readNdjson } from '../../lib/admin/import.js';
-import { DEMO_CONNECTOR, DEMO_SELLER_ID, demoCompetitorPriceDrop, demoConnectorTypeRecords, demoRecords, demoRepricers, type DemoOffer } from '../../lib/local/demo-data.js';
+import {
+  DEMO_CONNECTOR,
+  DEMO_SELLER_ID,
+  demoCompetitorPriceDrop,
+  demoConnectorTypeRecords,
+  demoRecords,
+  demoRepricers,
+  type DemoOffer,
+} from '../../lib/local/demo-data.js';
 import { ensureDemoRepricers } from '../../lib/local/demo-repricers.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import type { PriceChange, PriceChangePage } from '../support/repricing.js';
@@ -38,7 +46,7 @@ afterAll(async () => {
   await api?.close();
 });
 
-describe('npm start\'s demo repricers', () => {
+describe("npm start's demo repricers", () => {
   it('are enabled, and their first decisions are listed once the runtime settles', async () => {
     const listed = await api.request<{ meta: { total: number }; repricers: { enabled: boolean }[] }>('GET', '/v1/repricers', { auth });
     expect(listed.body.meta.total).toBe(repricers.length);

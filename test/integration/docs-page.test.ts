@@ -35,7 +35,10 @@ beforeAll(async () => {
   page.on('request', (request) => requested.push(request.url()));
   page.on('pageerror', (error) => pageErrors.push(error.message));
   await page.goto(`${baseUrl}/docs`);
-  await page.locator('.opblock').nth(ROUTES.length - 1).waitFor({ timeout: 30_000 });
+  await page
+    .locator('.opblock')
+    .nth(ROUTES.length - 1)
+    .waitFor({ timeout: 30_000 });
 }, 60_000);
 
 afterAll(async () => {

@@ -60,7 +60,8 @@ beforeAll(async () => {
   // Read by the handlers' SDK clients when their modules load, which startTestApi does next.
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   const { dynamoClient, SDK_CONNECTION_TIMEOUT_MS, SDK_MAX_ATTEMPTS, SDK_REQUEST_TIMEOUT_MS } = await import('../../lambdas/shared/data/dynamo.js');
-  configuredRequestTimeout = (await (dynamoClient.config.requestHandler as unknown as { configProvider: Promise<{ requestTimeout?: number }> }).configProvider).requestTimeout;
+  configuredRequestTimeout = (await (dynamoClient.config.requestHandler as unknown as { configProvider: Promise<{ requestTimeout?: number }> }).configProvider)
+    .requestTimeout;
   CALL_BUDGET_MS = SDK_MAX_ATTEMPTS * Math.max(SDK_CONNECTION_TIMEOUT_MS, SDK_REQUEST_TIMEOUT_MS) + 1_000 + 2_000;
   ALL_ATTEMPTS_MS = SDK_MAX_ATTEMPTS * SDK_REQUEST_TIMEOUT_MS;
   DEPLOYED_REQUEST_TIMEOUT_MS = SDK_REQUEST_TIMEOUT_MS;
@@ -91,11 +92,16 @@ describe('a DynamoDB that stops answering', () => {
 
     // Act
     const read = await timed(() => api!.request('GET', '/v1/offers', { auth: alice }));
-    const write = await timed(() => api!.request('POST', '/v1/repricers/', { auth: alice, body: { product_code: 'OUT-1', preferred_price: 100, preferred_profit: 10 } }));
+    const write = await timed(() =>
+      api!.request('POST', '/v1/repricers/', { auth: alice, body: { product_code: 'OUT-1', preferred_price: 100, preferred_profit: 10 } }),
+    );
     const uncached = await timed(() => api!.request('GET', '/v1/offers', { auth: bob }));
     thaw();
     const afterRead = await api!.request('GET', '/v1/offers', { auth: alice });
-    const afterWrite = await api!.request('POST', '/v1/repricers/', { auth: alice, body: { product_code: 'OUT-1', preferred_price: 100, preferred_profit: 10 } });
+    const afterWrite = await api!.request('POST', '/v1/repricers/', {
+      auth: alice,
+      body: { product_code: 'OUT-1', preferred_price: 100, preferred_profit: 10 },
+    });
     const afterLogin = await api!.request('GET', '/v1/offers', { auth: bob });
 
     // Assert

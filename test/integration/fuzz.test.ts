@@ -46,7 +46,8 @@ const numberText = fc.oneof(
   fc.integer().map(String),
 );
 /** An unpaired UTF-16 surrogate somewhere in otherwise ordinary text: not well-formed Unicode. */
-const illFormedText = fc.tuple(fc.string({ maxLength: 8 }), fc.integer({ min: 0xd800, max: 0xdfff }), fc.string({ maxLength: 8 }))
+const illFormedText = fc
+  .tuple(fc.string({ maxLength: 8 }), fc.integer({ min: 0xd800, max: 0xdfff }), fc.string({ maxLength: 8 }))
   .map(([before, unit, after]) => `${before}${String.fromCharCode(unit)}${after}`);
 const text = fc.oneof(
   fc.string({ maxLength: 40 }),
@@ -75,34 +76,55 @@ const percentEncode = (value: string): string =>
   value.isWellFormed() ? encodeURIComponent(value) : [...looseUtf8(value)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
 
 /** Identifiers of A, of B, and ones nobody has. */
-const identifier = () => fc.oneof(
-  fc.constantFrom(...a.repricerIds.map(String), ...a.offerIds.map(String), ...a.productCodes),
-  fc.constantFrom(...b.repricerIds.map(String), ...b.offerIds.map(String), ...b.productCodes),
-  numberText,
-  text,
-);
+const identifier = () =>
+  fc.oneof(
+    fc.constantFrom(...a.repricerIds.map(String), ...a.offerIds.map(String), ...a.productCodes),
+    fc.constantFrom(...b.repricerIds.map(String), ...b.offerIds.map(String), ...b.productCodes),
+    numberText,
+    text,
+  );
 
 /** Percent-encodes most of the time; sometimes leaves raw or broken escapes in place. */
-const pathSegment = () => fc.oneof(
-  { weight: 6, arbitrary: identifier().map(percentEncode) },
-  { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '%C0%AF', '%00', '..', '.', '%2F', '%252F', 'a;b', 'x=y', '~', '%ED%A0%80', 'A%ED%B0%80') },
-);
+const pathSegment = () =>
+  fc.oneof(
+    { weight: 6, arbitrary: identifier().map(percentEncode) },
+    { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '%C0%AF', '%00', '..', '.', '%2F', '%252F', 'a;b', 'x=y', '~', '%ED%A0%80', 'A%ED%B0%80') },
+  );
 
 /** A route's path with its parameters filled, and mostly the route's own method. */
-const knownRoute = () => fc.tuple(fc.constantFrom(...ROUTES), fc.array(pathSegment(), { minLength: 3, maxLength: 3 }), fc.boolean(), fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) })).map(
-  ([route, values, slash, otherMethod]) => {
-    let i = 0;
-    const path = route.path.replace(/\{\w+\}/g, () => values[i++] ?? '1');
-    return { method: otherMethod ?? route.method, path: slash ? `${path}/` : path };
-  },
-);
-const unknownPath = () => fc.oneof(
-  fc.array(pathSegment(), { minLength: 1, maxLength: 4 }).map((parts) => `/${parts.join('/')}`),
-  fc.tuple(fc.constantFrom('/v1', '/v2', '/v1/repricers/1', '/v1/offers/1', '/v1/products/A-P1', '//v1', '/V1', '/v1/openapi.json'), pathSegment()).map(([prefix, part]) => `${prefix}/${part}`),
-  fc.constantFrom('/', '', '/v1/', '/v1//offers', '/v1/offers//1', '/v1/repricers/1/', '/v1/repricers?', '/v1/offers#x'),
-);
+const knownRoute = () =>
+  fc
+    .tuple(
+      fc.constantFrom(...ROUTES),
+      fc.array(pathSegment(), { minLength: 3, maxLength: 3 }),
+      fc.boolean(),
+      fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
+    )
+    .map(([route, values, slash, otherMethod]) => {
+      let i = 0;
+      const path = route.path.replace(/\{\w+\}/g, () => values[i++] ?? '1');
+      return { method: otherMethod ?? route.method, path: slash ? `${path}/` : path };
+    });
+const unknownPath = () =>
+  fc.oneof(
+    fc.array(pathSegment(), { minLength: 1, maxLength: 4 }).map((parts) => `/${parts.join('/')}`),
+    fc
+      .tuple(fc.constantFrom('/v1', '/v2', '/v1/repricers/1', '/v1/offers/1', '/v1/products/A-P1', '//v1', '/V1', '/v1/openapi.json'), pathSegment())
+      .map(([prefix, part]) => `${prefix}/${part}`),
+    fc.constantFrom('/', '', '/v1/', '/v1//offers', '/v1/offers//1', '/v1/repricers/1/', '/v1/repricers?', '/v1/offers#x'),
+  );
 
-const QUERY_NAMES = ['_limit', '_start', '_sort', 'competitiveness', 'total_competitors_gte', '_include_other_offers', 'product_code', 'enabled', 'id'] as const;
+const QUERY_NAMES = [
+  '_limit',
+  '_start',
+  '_sort',
+  'competitiveness',
+  'total_competitors_gte',
+  '_include_other_offers',
+  'product_code',
+  'enabled',
+  'id',
+] as const;
 const queryPair = fc.tuple(
   fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...QUERY_NAMES) }, { weight: 1, arbitrary: text }),
   fc.oneof(numberText, text, fc.constantFrom('id', 'id:DESC', 'offer_price:asc', 'updated_at:x', 'high', 'true', 'false')),
@@ -110,13 +132,38 @@ const queryPair = fc.tuple(
 /** Repeats come from the generator picking a name twice. */
 const queryString = fc.oneof(
   fc.array(queryPair, { maxLength: 6 }).map((pairs) => pairs.map(([name, value]) => `${percentEncode(name)}=${percentEncode(value)}`).join('&')),
-  fc.constantFrom('', '&&', '=', '_limit', '_limit=%', '_limit=1&_limit=2', 'a[b]=c', '_limit=1%00', 'competitiveness=%ED%A0%80', '%ED%A0%80=1', 'product_code=A%ED%BF%BF'),
+  fc.constantFrom(
+    '',
+    '&&',
+    '=',
+    '_limit',
+    '_limit=%',
+    '_limit=1&_limit=2',
+    'a[b]=c',
+    '_limit=1%00',
+    'competitiveness=%ED%A0%80',
+    '%ED%A0%80=1',
+    'product_code=A%ED%BF%BF',
+  ),
 );
 
 const CONTENT_TYPES = [
-  'application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json;charset=UTF-8', 'application/json; charset=latin1',
-  'application/problem+json', 'application/json-patch+json', 'text/plain', 'text/json', 'application/x-www-form-urlencoded',
-  'multipart/form-data; boundary=x', 'application/xml', '', 'json', 'application/json, text/plain', '*/*',
+  'application/json',
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'application/json;charset=UTF-8',
+  'application/json; charset=latin1',
+  'application/problem+json',
+  'application/json-patch+json',
+  'text/plain',
+  'text/json',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+  '',
+  'json',
+  'application/json, text/plain',
+  '*/*',
 ];
 const headerValue = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 60 });
 /** Ill-formed text as a header can carry it: its loose UTF-8 bytes, sent raw (one Latin-1 character each). */
@@ -124,56 +171,82 @@ const illFormedHeaderValue = illFormedText.map((value) => looseUtf8(value).toStr
 /** `arb` one time in `1 + absentWeight`, else absent. */
 const sometimes = <T>(arb: fc.Arbitrary<T>, absentWeight = 3) =>
   fc.oneof({ weight: absentWeight, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
-const headers = fc.record({
-  'content-type': fc.oneof({ weight: 2, arbitrary: fc.constant('application/json') }, { weight: 3, arbitrary: fc.constantFrom(...CONTENT_TYPES) }),
-  'idempotency-key': sometimes(fc.oneof(fc.constantFrom('', 'k'.repeat(129), 'fuzz-key-1', 'fuzz-key-2', '\xed\xa0\x80'), headerValue, illFormedHeaderValue)),
-  'if-match': sometimes(fc.oneof(fc.constantFrom('*', '"v1"', 'W/"v1"', '"v999"', 'garbage'), headerValue)),
-  accept: sometimes(fc.constantFrom('application/json', 'application/xml', '*/*', '')),
-  'content-encoding': sometimes(fc.constantFrom('gzip', 'br', 'identity', 'x-unknown')),
-  'x-forwarded-for': sometimes(headerValue),
-  'x-random-header': sometimes(headerValue),
-}).map((all) => Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined)));
+const headers = fc
+  .record({
+    'content-type': fc.oneof({ weight: 2, arbitrary: fc.constant('application/json') }, { weight: 3, arbitrary: fc.constantFrom(...CONTENT_TYPES) }),
+    'idempotency-key': sometimes(fc.oneof(fc.constantFrom('', 'k'.repeat(129), 'fuzz-key-1', 'fuzz-key-2', '\xed\xa0\x80'), headerValue, illFormedHeaderValue)),
+    'if-match': sometimes(fc.oneof(fc.constantFrom('*', '"v1"', 'W/"v1"', '"v999"', 'garbage'), headerValue)),
+    accept: sometimes(fc.constantFrom('application/json', 'application/xml', '*/*', '')),
+    'content-encoding': sometimes(fc.constantFrom('gzip', 'br', 'identity', 'x-unknown')),
+    'x-forwarded-for': sometimes(headerValue),
+    'x-random-header': sometimes(headerValue),
+  })
+  .map((all) => Object.fromEntries(Object.entries(all).filter((entry): entry is [string, string] => entry[1] !== undefined)));
 
 /** Text with keys that pollute prototypes when a parser is careless. */
-const prototypeKeys = () => fc.tuple(fc.constantFrom('__proto__', 'constructor', 'prototype'), fc.constantFrom(...a.productCodes)).map(
-  ([key, code]) => `{"${key}":{"isAdmin":true,"polluted":1},"product_code":"${code}","preferred_price":10,"preferred_profit":1}`,
-);
-const deepNesting = fc.tuple(fc.integer({ min: 50, max: 5_000 }), fc.boolean()).map(([depth, array]) =>
-  array ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
-const createBody = () => fc.record({
-  product_code: fc.oneof(fc.constantFrom(...a.productCodes, ...b.productCodes), text),
-  preferred_price: fc.oneof(fc.double({ noNaN: true }), fc.integer(), fc.constantFrom(100, 0.01, 10_000_000)),
-  preferred_profit: fc.oneof(fc.double({ noNaN: true }), fc.constantFrom(0, 20)),
-  enabled: fc.oneof(fc.boolean(), fc.constantFrom('true', 1, null)),
-}, { requiredKeys: ['product_code'] }).map((body) => JSON.stringify(body));
+const prototypeKeys = () =>
+  fc
+    .tuple(fc.constantFrom('__proto__', 'constructor', 'prototype'), fc.constantFrom(...a.productCodes))
+    .map(([key, code]) => `{"${key}":{"isAdmin":true,"polluted":1},"product_code":"${code}","preferred_price":10,"preferred_profit":1}`);
+const deepNesting = fc
+  .tuple(fc.integer({ min: 50, max: 5_000 }), fc.boolean())
+  .map(([depth, array]) => (array ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`));
+const createBody = () =>
+  fc
+    .record(
+      {
+        product_code: fc.oneof(fc.constantFrom(...a.productCodes, ...b.productCodes), text),
+        preferred_price: fc.oneof(fc.double({ noNaN: true }), fc.integer(), fc.constantFrom(100, 0.01, 10_000_000)),
+        preferred_profit: fc.oneof(fc.double({ noNaN: true }), fc.constantFrom(0, 20)),
+        enabled: fc.oneof(fc.boolean(), fc.constantFrom('true', 1, null)),
+      },
+      { requiredKeys: ['product_code'] },
+    )
+    .map((body) => JSON.stringify(body));
 /** Bodies a route accepts, so that writes succeed now and then and the table moves on. */
-const validBody = () => fc.constantFrom(
-  ...a.productCodes.map((code) => JSON.stringify({ product_code: code, preferred_price: 100, preferred_profit: 20 })),
-  JSON.stringify({ preferred_price: 90 }),
-  JSON.stringify({ enabled: false, min_profit: 1.5 }),
-);
-const bodyText = () => fc.oneof(
-  { weight: 3, arbitrary: validBody() },
-  createBody(),
-  fc.record({ preferred_price: fc.double(), enabled: fc.boolean(), min_profit: fc.double() }, { requiredKeys: [] }).map((body) => JSON.stringify(body)),
-  fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value)),
-  prototypeKeys(),
-  deepNesting,
-  fc.constantFrom('{', '{"product_code": ', '[1,2', '{"a":1,}', "{'a':1}", 'null', '""', '{"preferred_price": 1e400, "product_code": "A-P1", "preferred_profit": 1}', '\uFEFF{}'),
-  // Unpaired surrogates as JSON escapes, where a key is built from them and where a name is echoed.
+const validBody = () =>
   fc.constantFrom(
-    '{"product_code":"\\ud800","preferred_price":10,"preferred_profit":1}',
-    '{"product_code":"A-P1","preferred_price":10,"preferred_profit":1,"connector":"\\udfff"}',
-    '{"product_code":"A-P1","preferred_price":10,"preferred_profit":1,"\\ud800":1}',
-    '{"enabled":false,"\\udc00x":true}',
-  ),
-  illFormedText.map((value) => JSON.stringify({ product_code: value, preferred_price: 10, preferred_profit: 1 })),
-  hugeDigits.map((digits) => `{"product_code":"A-P1","preferred_price":${digits},"preferred_profit":1}`),
-  fc.integer({ min: 16 * 1024 - 64, max: 20 * 1024 }).map((size) => JSON.stringify({ product_code: 'A-P1', note: 'x'.repeat(size) })),
-  text,
-);
-const encodedBody = () => fc.tuple(bodyText(), fc.constantFrom<BufferEncoding | 'broken'>('utf8', 'utf8', 'utf8', 'latin1', 'utf16le', 'broken')).map(([body, encoding]) =>
-  encoding === 'broken' ? Buffer.concat([Buffer.from(body, 'utf8'), Buffer.from([0xff, 0xfe, 0xc3])]) : Buffer.from(body, encoding));
+    ...a.productCodes.map((code) => JSON.stringify({ product_code: code, preferred_price: 100, preferred_profit: 20 })),
+    JSON.stringify({ preferred_price: 90 }),
+    JSON.stringify({ enabled: false, min_profit: 1.5 }),
+  );
+const bodyText = () =>
+  fc.oneof(
+    { weight: 3, arbitrary: validBody() },
+    createBody(),
+    fc.record({ preferred_price: fc.double(), enabled: fc.boolean(), min_profit: fc.double() }, { requiredKeys: [] }).map((body) => JSON.stringify(body)),
+    fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value)),
+    prototypeKeys(),
+    deepNesting,
+    fc.constantFrom(
+      '{',
+      '{"product_code": ',
+      '[1,2',
+      '{"a":1,}',
+      "{'a':1}",
+      'null',
+      '""',
+      '{"preferred_price": 1e400, "product_code": "A-P1", "preferred_profit": 1}',
+      '\uFEFF{}',
+    ),
+    // Unpaired surrogates as JSON escapes, where a key is built from them and where a name is echoed.
+    fc.constantFrom(
+      '{"product_code":"\\ud800","preferred_price":10,"preferred_profit":1}',
+      '{"product_code":"A-P1","preferred_price":10,"preferred_profit":1,"connector":"\\udfff"}',
+      '{"product_code":"A-P1","preferred_price":10,"preferred_profit":1,"\\ud800":1}',
+      '{"enabled":false,"\\udc00x":true}',
+    ),
+    illFormedText.map((value) => JSON.stringify({ product_code: value, preferred_price: 10, preferred_profit: 1 })),
+    hugeDigits.map((digits) => `{"product_code":"A-P1","preferred_price":${digits},"preferred_profit":1}`),
+    fc.integer({ min: 16 * 1024 - 64, max: 20 * 1024 }).map((size) => JSON.stringify({ product_code: 'A-P1', note: 'x'.repeat(size) })),
+    text,
+  );
+const encodedBody = () =>
+  fc
+    .tuple(bodyText(), fc.constantFrom<BufferEncoding | 'broken'>('utf8', 'utf8', 'utf8', 'latin1', 'utf16le', 'broken'))
+    .map(([body, encoding]) =>
+      encoding === 'broken' ? Buffer.concat([Buffer.from(body, 'utf8'), Buffer.from([0xff, 0xfe, 0xc3])]) : Buffer.from(body, encoding),
+    );
 
 interface FuzzRequest {
   readonly method: string;
@@ -183,15 +256,18 @@ interface FuzzRequest {
   readonly body: Buffer | undefined;
 }
 
-const fuzzRequest = (): fc.Arbitrary<FuzzRequest> => fc.record({
-  target: fc.oneof(
-    { weight: 4, arbitrary: knownRoute() },
-    { weight: 1, arbitrary: fc.record({ method: fc.constantFrom(...METHODS), path: unknownPath() }) },
-  ),
-  query: queryString,
-  headers,
-  body: fc.option(encodedBody(), { nil: undefined, freq: 3 }),
-}).map(({ target, ...rest }) => ({ ...target, ...rest }));
+const fuzzRequest = (): fc.Arbitrary<FuzzRequest> =>
+  fc
+    .record({
+      target: fc.oneof(
+        { weight: 4, arbitrary: knownRoute() },
+        { weight: 1, arbitrary: fc.record({ method: fc.constantFrom(...METHODS), path: unknownPath() }) },
+      ),
+      query: queryString,
+      headers,
+      body: fc.option(encodedBody(), { nil: undefined, freq: 3 }),
+    })
+    .map(({ target, ...rest }) => ({ ...target, ...rest }));
 
 // ---------- sending and checking ----------
 
@@ -205,24 +281,27 @@ const send = (req: FuzzRequest): Promise<Received> =>
   new Promise((resolve, reject) => {
     const url = new URL(api.baseUrl);
     const target = `${req.path.startsWith('/') ? '' : '/'}${req.path}${req.query === '' ? '' : `?${req.query}`}`;
-    const outgoing = httpRequest({
-      host: url.hostname,
-      port: url.port,
-      method: req.method,
-      path: target,
-      agent,
-      headers: {
-        ...req.headers,
-        authorization: `Basic ${Buffer.from(`${a.auth[0]}:${a.auth[1]}`).toString('base64')}`,
-        // Framed explicitly: Node sends a GET, HEAD, DELETE or OPTIONS body unframed otherwise.
-        ...(req.body === undefined ? {} : { 'content-length': String(req.body.length) }),
+    const outgoing = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: req.method,
+        path: target,
+        agent,
+        headers: {
+          ...req.headers,
+          authorization: `Basic ${Buffer.from(`${a.auth[0]}:${a.auth[1]}`).toString('base64')}`,
+          // Framed explicitly: Node sends a GET, HEAD, DELETE or OPTIONS body unframed otherwise.
+          ...(req.body === undefined ? {} : { 'content-length': String(req.body.length) }),
+        },
       },
-    }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      response.on('error', reject);
-    });
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        response.on('error', reject);
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(req.body);
   });
@@ -244,8 +323,7 @@ const checkProblem = (req: FuzzRequest, res: Received): void => {
 /** B's strings in the response, except those the request sent itself (an error may echo them). */
 const leakedMarkers = (req: FuzzRequest, res: Received): string[] => {
   const sentText = decodeURIComponentSafe(`${req.path}?${req.query} ${JSON.stringify(req.headers)} ${req.body?.toString('utf8') ?? ''}`);
-  return [...B_MARKERS, b.clientId, ...b.productCodes, ...b.marketplaceOfferIds]
-    .filter((marker) => !sentText.includes(marker) && res.text.includes(marker));
+  return [...B_MARKERS, b.clientId, ...b.productCodes, ...b.marketplaceOfferIds].filter((marker) => !sentText.includes(marker) && res.text.includes(marker));
 };
 
 function decodeURIComponentSafe(value: string): string {
@@ -261,16 +339,16 @@ function decodeURIComponentSafe(value: string): string {
  * and the authorizer's login-attempt counters (it runs again whenever its cached answer expires).
  */
 const withoutCounters = (snapshot: TableSnapshot): TableSnapshot =>
-// eslint-disable-next-line no-control-regex -- the NUL separates a key's pk from its sk
+  // eslint-disable-next-line no-control-regex -- the NUL separates a key's pk from its sk
   new Map([...snapshot].filter(([key]) => !key.startsWith('COUNTER#') && !/^CLIENT#[^\u0000]*\u0000LOGIN#/.test(key)));
 
 const stats = new Map<number, number>();
 let illFormedSent = 0;
 /** Whether the request carries ill-formed text: escaped in the body, as its loose UTF-8 bytes elsewhere. */
 const isIllFormed = (req: FuzzRequest): boolean =>
-  /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/.test(req.body?.toString('utf8') ?? '')
-  || /%ED%[AB][0-9A-F]/i.test(`${req.path}?${req.query}`)
-  || Object.values(req.headers).some((value) => /\xed[\xa0-\xbf]/.test(value));
+  /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/.test(req.body?.toString('utf8') ?? '') ||
+  /%ED%[AB][0-9A-F]/i.test(`${req.path}?${req.query}`) ||
+  Object.values(req.headers).some((value) => /\xed[\xa0-\xbf]/.test(value));
 
 /**
  * Reads (GET, HEAD, OPTIONS) must never change the table, accepted or not, so they are checked

@@ -71,7 +71,7 @@ describe('Idempotency-Key on POST /v1/repricers/', () => {
     expect([first.status, retry.status]).toEqual([201, 409]);
   });
 
-  it('scopes keys per client: another client\'s request with the same key is its own', async () => {
+  it("scopes keys per client: another client's request with the same key is its own", async () => {
     // Act
     const bobs = await create(bob, body('I-1'), 'retry-1');
 
@@ -120,7 +120,10 @@ describe('Idempotency-Key on POST /v1/repricers/', () => {
     expect(await totalOf(alice, 'I-4')).toBe(1);
   });
 
-  it.each([['an empty key', ''], ['a 129-character key', 'k'.repeat(129)]])('refuses %s with a 400 naming the header', async (_case, key) => {
+  it.each([
+    ['an empty key', ''],
+    ['a 129-character key', 'k'.repeat(129)],
+  ])('refuses %s with a 400 naming the header', async (_case, key) => {
     // Act
     const response = await create(alice, body('I-5'), key);
 

@@ -37,7 +37,11 @@ describe('ill-formed Unicode over HTTP', () => {
 
     // Act
     const plain = await api.request('POST', '/v1/repricers/', { auth: client, headers: JSON_HEADERS, body: createWith(escaped) });
-    const idempotent = await api.request('POST', '/v1/repricers/', { auth: client, headers: { ...JSON_HEADERS, 'Idempotency-Key': 'unicode-1' }, body: createWith(escaped) });
+    const idempotent = await api.request('POST', '/v1/repricers/', {
+      auth: client,
+      headers: { ...JSON_HEADERS, 'Idempotency-Key': 'unicode-1' },
+      body: createWith(escaped),
+    });
 
     // Assert
     for (const response of [plain, idempotent]) {
@@ -52,8 +56,16 @@ describe('ill-formed Unicode over HTTP', () => {
 
   it('frees the Idempotency-Key of a refused request for the corrected one', async () => {
     // Act
-    const refused = await api.request('POST', '/v1/repricers/', { auth: client, headers: { ...JSON_HEADERS, 'Idempotency-Key': 'unicode-2' }, body: createWith('\\ud800') });
-    const corrected = await api.request('POST', '/v1/repricers/', { auth: client, headers: { ...JSON_HEADERS, 'Idempotency-Key': 'unicode-2' }, body: createWith('U-1') });
+    const refused = await api.request('POST', '/v1/repricers/', {
+      auth: client,
+      headers: { ...JSON_HEADERS, 'Idempotency-Key': 'unicode-2' },
+      body: createWith('\\ud800'),
+    });
+    const corrected = await api.request('POST', '/v1/repricers/', {
+      auth: client,
+      headers: { ...JSON_HEADERS, 'Idempotency-Key': 'unicode-2' },
+      body: createWith('U-1'),
+    });
 
     // Assert
     expect([refused.status, corrected.status]).toEqual([400, 201]);

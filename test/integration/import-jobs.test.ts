@@ -39,7 +39,11 @@ const getJob = async (auth: [string, string], id: number) => (await api.request<
 const comparableOffers = async (auth: [string, string]) => {
   const offers: Record<string, unknown>[] = [];
   for (let start = 0; ; start += 100) {
-    const page = await api.request<{ meta: { total: number }; offers: Record<string, unknown>[] }>('GET', `/v1/offers?_include_other_offers=true&_start=${start}`, { auth });
+    const page = await api.request<{ meta: { total: number }; offers: Record<string, unknown>[] }>(
+      'GET',
+      `/v1/offers?_include_other_offers=true&_start=${start}`,
+      { auth },
+    );
     offers.push(...page.body.offers);
     if (start + 100 >= page.body.meta.total) break;
   }
@@ -78,14 +82,26 @@ describe('POST /v1/imports', () => {
 
     // Act
     const accepted = await postImport(viaApi, 'offers', ndjson(lines));
-    await api.importRecords(viaCli[0], lines.map((data) => ({ type: 'offer', data })));
+    await api.importRecords(
+      viaCli[0],
+      lines.map((data) => ({ type: 'offer', data })),
+    );
     await api.settle();
 
     // Assert
     expect(accepted.status).toBe(202);
     expect(accepted.headers.location).toBe(`/v1/imports/${accepted.body.id}`);
     expect(accepted.body).toMatchObject({ status: 'pending', trigger_type: 'public_api', import_type: 'offers', total: 300, processed: 0 });
-    expect(await getJob(viaApi, accepted.body.id)).toMatchObject({ status: 'completed', total: 300, processed: 300, created: 300, updated: 0, skipped: 0, invalid: 0, errors: [] });
+    expect(await getJob(viaApi, accepted.body.id)).toMatchObject({
+      status: 'completed',
+      total: 300,
+      processed: 300,
+      created: 300,
+      updated: 0,
+      skipped: 0,
+      invalid: 0,
+      errors: [],
+    });
     const [apiOffers, cliOffers] = [await comparableOffers(viaApi), await comparableOffers(viaCli)];
     expect(apiOffers).toHaveLength(300);
     expect(apiOffers).toEqual(cliOffers);
@@ -141,7 +157,11 @@ describe('POST /v1/imports', () => {
     // Act
     const connector = await postImport(viaApi, 'products', ndjson([{ type: 'connector_type', data: dataOf(connectorRecord('evil')) }]));
     const json = await postImport(viaApi, 'offers', ndjson(offerLines(1)), 'application/json');
-    const untyped = await api.request('POST', '/v1/imports', { auth: viaApi, body: ndjson(offerLines(1)), headers: { 'Content-Type': 'application/x-ndjson' } });
+    const untyped = await api.request('POST', '/v1/imports', {
+      auth: viaApi,
+      body: ndjson(offerLines(1)),
+      headers: { 'Content-Type': 'application/x-ndjson' },
+    });
     const huge = await postImport(viaApi, 'offers', Buffer.alloc(5 * 1024 * 1024 + 1, 'x'));
 
     // Assert
@@ -159,7 +179,8 @@ describe('repricer imports', () => {
     const other2 = { product_code: 'SKU-2', preferred_price: 50, preferred_profit: 5 };
     const viaPost = await api.request<Record<string, unknown>>('POST', '/v1/repricers/', { auth: viaCli, body: line });
     const repricerOf = async (code: string) =>
-      (await api.request<{ meta: { total: number }; repricers: Record<string, unknown>[] }>('GET', `/v1/repricers?product_code=${code}`, { auth: viaApi })).body;
+      (await api.request<{ meta: { total: number }; repricers: Record<string, unknown>[] }>('GET', `/v1/repricers?product_code=${code}`, { auth: viaApi }))
+        .body;
 
     // Act
     const first = await postImport(viaApi, 'repricers', ndjson([line, other2]));
@@ -197,7 +218,9 @@ describe('GET /v1/imports', () => {
 
     // Act
     const all = await api.request<{ meta: { total: number }; imports: ImportJob[] }>('GET', '/v1/imports?_sort=id:DESC', { auth: viaApi });
-    const failed = await api.request<{ meta: { total: number }; imports: ImportJob[] }>('GET', '/v1/imports?status=failed&import_type=offers', { auth: viaApi });
+    const failed = await api.request<{ meta: { total: number }; imports: ImportJob[] }>('GET', '/v1/imports?status=failed&import_type=offers', {
+      auth: viaApi,
+    });
     const foreign = await api.request('GET', `/v1/imports/${mine.body.id}`, { auth: other });
     const foreignList = await api.request<{ imports: ImportJob[] }>('GET', '/v1/imports', { auth: other });
 
@@ -222,7 +245,10 @@ describe("the CLI's import", () => {
   it('writes the same import records, with trigger_type cli, one per kind of line', async () => {
     // Arrange
     const { importRecords } = await import('../../lib/admin/import.js');
-    const lines = [productRecord('CLI-1'), ...offerLines(250, 'CLIJOB').map((data, i) => ({ type: 'offer', data: { ...data, product_code: i === 0 ? 'CLI-1' : data.product_code } }))];
+    const lines = [
+      productRecord('CLI-1'),
+      ...offerLines(250, 'CLIJOB').map((data, i) => ({ type: 'offer', data: { ...data, product_code: i === 0 ? 'CLI-1' : data.product_code } })),
+    ];
 
     // Act
     const summary = await importRecords(lines, { username: viaCli[0], jobRecords: true });
@@ -231,7 +257,16 @@ describe("the CLI's import", () => {
 
     // Assert
     expect(summary).toMatchObject({ products: 1, offers: 250, unchangedOffers: 0 });
-    expect(listed.body.imports.map(({ import_type, trigger_type, status, total, processed, created }) => ({ import_type, trigger_type, status, total, processed, created }))).toEqual([
+    expect(
+      listed.body.imports.map(({ import_type, trigger_type, status, total, processed, created }) => ({
+        import_type,
+        trigger_type,
+        status,
+        total,
+        processed,
+        created,
+      })),
+    ).toEqual([
       { import_type: 'offers', trigger_type: 'cli', status: 'completed', total: 250, processed: 250, created: 250 },
       { import_type: 'products', trigger_type: 'cli', status: 'completed', total: 1, processed: 1, created: 1 },
     ]);

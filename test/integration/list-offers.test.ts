@@ -6,7 +6,15 @@ let api: TestApi;
 const alice: [string, string] = ['alice', 'alice-password-1'];
 const bob: [string, string] = ['bob', 'bob-password-1'];
 
-type OfferBody = { id: number; offer_id: string; seller_id: string; competitiveness: string; total_competitors: number; offer_price: number; product: { code: string; title: string } };
+type OfferBody = {
+  id: number;
+  offer_id: string;
+  seller_id: string;
+  competitiveness: string;
+  total_competitors: number;
+  offer_price: number;
+  product: { code: string; title: string };
+};
 type Page = { meta: { total: number; limit: number; start: number }; offers: OfferBody[] };
 
 const list = async (query: string, auth = alice) => {
@@ -32,7 +40,13 @@ beforeAll(async () => {
   api = await startTestApi();
   await api.createClient(alice[0], { password: alice[1], sellerId: 'seller-a' });
   await api.createClient(bob[0], { password: bob[1], sellerId: 'seller-b' });
-  await api.importRecords(alice[0], [connectorRecord('amazon'), productRecord('P1'), productRecord('P2'), productRecord('P3', { fee_estimates: null, soh: 0 }), ...aliceOffers]);
+  await api.importRecords(alice[0], [
+    connectorRecord('amazon'),
+    productRecord('P1'),
+    productRecord('P2'),
+    productRecord('P3', { fee_estimates: null, soh: 0 }),
+    ...aliceOffers,
+  ]);
   // Bob has a product with the same code as one of Alice's, and one offer of his own.
   await api.importRecords(bob[0], [productRecord('P1', { title: 'Bob P1' }), offerRecord('b1', 'P1', { seller_id: 'seller-b' })]);
 }, 120_000);
@@ -72,7 +86,14 @@ describe('GET /v1/offers', () => {
     const { body } = await list('?total_competitors_gte=5&_include_other_offers=true');
 
     expect(body.meta.total).toBe(6);
-    expect(body.offers.map((o) => [o.offer_id, o.total_competitors])).toEqual([['a1', 5], ['a3', 5], ['a4', 9], ['a6', 12], ['x1', 7], ['x3', 30]]);
+    expect(body.offers.map((o) => [o.offer_id, o.total_competitors])).toEqual([
+      ['a1', 5],
+      ['a3', 5],
+      ['a4', 9],
+      ['a6', 12],
+      ['x1', 7],
+      ['x3', 30],
+    ]);
   });
 
   it.each([

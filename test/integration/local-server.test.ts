@@ -10,7 +10,13 @@ const carol: [string, string] = ['carol', 'carol-password-1'];
 beforeAll(async () => {
   api = await startTestApi();
   await api.createClient(carol[0], { password: carol[1], sellerId: 'seller-c', connector: 'amazon' });
-  await api.importRecords(carol[0], [connectorRecord('amazon'), productRecord('C-1'), productRecord('C-2'), productRecord('C-3'), offerRecord('c1', 'C-1', { seller_id: 'seller-c' })]);
+  await api.importRecords(carol[0], [
+    connectorRecord('amazon'),
+    productRecord('C-1'),
+    productRecord('C-2'),
+    productRecord('C-3'),
+    offerRecord('c1', 'C-1', { seller_id: 'seller-c' }),
+  ]);
 }, 120_000);
 
 afterAll(async () => api?.close());
@@ -83,7 +89,11 @@ describe('local server routing', () => {
   });
 
   it('passes a body over 16 KiB to the handler, which answers 413', async () => {
-    const response = await api.request('POST', '/v1/repricers/', { auth: carol, body: JSON.stringify({ pad: 'x'.repeat(17 * 1024) }), headers: { 'Content-Type': 'application/json' } });
+    const response = await api.request('POST', '/v1/repricers/', {
+      auth: carol,
+      body: JSON.stringify({ pad: 'x'.repeat(17 * 1024) }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(response.status).toBe(413);
     expect(response.body).toEqual(STANDARD_PROBLEMS.tooLarge);
   });

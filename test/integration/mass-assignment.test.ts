@@ -72,7 +72,10 @@ describe('mass assignment', () => {
 
   it('accepts min_profit, an input, and still computes min_price', async () => {
     // Act
-    const response = await api.request<{ min_profit: number; min_price: number }>('PATCH', `/v1/repricers/${repricerId}`, { auth: client, body: { min_profit: 5 } });
+    const response = await api.request<{ min_profit: number; min_price: number }>('PATCH', `/v1/repricers/${repricerId}`, {
+      auth: client,
+      body: { min_profit: 5 },
+    });
 
     // Assert: min_price = 100 - (20 - 5) / 0.85 = 82.35..., rounded up to the cent.
     expect(response.status).toBe(200);

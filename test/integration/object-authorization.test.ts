@@ -13,11 +13,23 @@ import { B_MARKERS, seedTwoTenants, type SeededTenant } from '../support/two-ten
 type IdentifierKind = 'repricerId' | 'offerId' | 'productCode' | 'importId' | 'webhookId';
 
 /** What a path parameter names, by the collection it sits under. */
-const KIND_BY_COLLECTION: Record<string, IdentifierKind> = { repricers: 'repricerId', offers: 'offerId', products: 'productCode', imports: 'importId', webhooks: 'webhookId' };
+const KIND_BY_COLLECTION: Record<string, IdentifierKind> = {
+  repricers: 'repricerId',
+  offers: 'offerId',
+  products: 'productCode',
+  imports: 'importId',
+  webhooks: 'webhookId',
+};
 /** Query parameters that name a resource, tried on every GET route (one that refuses them must refuse both alike). */
 const QUERY_IDENTIFIERS: Record<string, IdentifierKind> = { product_code: 'productCode' };
 /** Identifiers no client has. */
-const UNKNOWN: Record<IdentifierKind, string> = { repricerId: '987654321', offerId: '987654322', productCode: 'NO-SUCH-CODE', importId: '987654323', webhookId: '987654324' };
+const UNKNOWN: Record<IdentifierKind, string> = {
+  repricerId: '987654321',
+  offerId: '987654322',
+  productCode: 'NO-SUCH-CODE',
+  importId: '987654323',
+  webhookId: '987654324',
+};
 
 const pathParams = (route: RouteDefinition): { name: string; kind: IdentifierKind }[] =>
   [...route.path.matchAll(/\/([^/{}]+)\/\{(\w+)\}/g)].map(([, collection, name]) => {
@@ -85,8 +97,12 @@ interface Attempt {
 const attemptPairs = (route: RouteDefinition): [foreign: Attempt, unknown: Attempt][] => {
   const params = pathParams(route);
   const pairs: [Attempt, Attempt][] = [];
-  const attempt = (label: string, path: string, identifier: string, bodyCode = a.productCodes[2]!): Attempt =>
-    ({ label, path, identifier, body: bodyFor(route, bodyCode) });
+  const attempt = (label: string, path: string, identifier: string, bodyCode = a.productCodes[2]!): Attempt => ({
+    label,
+    path,
+    identifier,
+    body: bodyFor(route, bodyCode),
+  });
   for (const { name, kind } of params) {
     // Other parameters (none today) get the caller's own first value.
     const fill = (value: string) => route.path.replace(`{${name}}`, encodeURIComponent(value));
@@ -96,7 +112,10 @@ const attemptPairs = (route: RouteDefinition): [foreign: Attempt, unknown: Attem
   }
   if (params.length === 0 && route.method === 'POST') {
     for (const code of b.productCodes) {
-      pairs.push([attempt(`product_code=${code}`, route.path, code, code), attempt('product_code unknown', route.path, UNKNOWN.productCode, UNKNOWN.productCode)]);
+      pairs.push([
+        attempt(`product_code=${code}`, route.path, code, code),
+        attempt('product_code unknown', route.path, UNKNOWN.productCode, UNKNOWN.productCode),
+      ]);
     }
   }
   if (params.length === 0 && route.method === 'GET') {
@@ -137,7 +156,11 @@ beforeAll(async () => {
   // Interleaved, as the seed's other ids: A, B, A, B.
   importIds = { a: [], b: [] };
   for (const tenant of [a, b, a, b]) {
-    const posted = await api.request<{ id: number }>('POST', '/v1/imports?import_type=offers', { auth: [...tenant.auth] as [string, string], body: '{"offer_id":1}\n', headers: { 'Content-Type': 'application/x-ndjson' } });
+    const posted = await api.request<{ id: number }>('POST', '/v1/imports?import_type=offers', {
+      auth: [...tenant.auth] as [string, string],
+      body: '{"offer_id":1}\n',
+      headers: { 'Content-Type': 'application/x-ndjson' },
+    });
     importIds[tenant === a ? 'a' : 'b'].push(posted.body.id);
   }
   for (let i = 0; i < 2; i++) {
@@ -152,7 +175,7 @@ beforeAll(async () => {
 afterAll(async () => api?.close());
 
 describe('object-level authorization', () => {
-  it('has seeded interleaved ids, so guessed neighbours include B\'s', () => {
+  it("has seeded interleaved ids, so guessed neighbours include B's", () => {
     expect(a.repricerIds).toHaveLength(2);
     expect(b.repricerIds).toHaveLength(2);
     expect(b.offerIds.length).toBeGreaterThan(0);
@@ -160,7 +183,7 @@ describe('object-level authorization', () => {
   });
 
   describe.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))('%s', (_name, route) => {
-    it('answers another client\'s identifiers exactly as unknown ones', async () => {
+    it("answers another client's identifiers exactly as unknown ones", async () => {
       // Arrange
       const pairs = attemptPairs(route);
 
@@ -176,25 +199,31 @@ describe('object-level authorization', () => {
       for (const { label, foreign, unknown } of seen) expect({ label, response: foreign }).toEqual({ label, response: unknown });
       if (pathParams(route).length > 0 || route.method !== 'GET') expect(pairs.length).toBeGreaterThan(0);
     });
-
   });
 
   /** A resource of A at each GET route: a path parameter gets one of A's own identifiers. */
   const ownPath = (route: RouteDefinition): string =>
-    pathParams(route).reduce((path, { name, kind }) => path.replace(`{${name}}`, encodeURIComponent(
-      kind === 'offerId'
-        ? String(a.offerIds[0])
-        : kind === 'productCode'
-          ? a.productCodes[0]!
-          : kind === 'importId'
-            ? String(importIds.a[0])
-            : kind === 'webhookId'
-              ? String(webhookIds.a[0])
-              : String(a.repricerIds[0]),
-    )), route.path);
+    pathParams(route).reduce(
+      (path, { name, kind }) =>
+        path.replace(
+          `{${name}}`,
+          encodeURIComponent(
+            kind === 'offerId'
+              ? String(a.offerIds[0])
+              : kind === 'productCode'
+                ? a.productCodes[0]!
+                : kind === 'importId'
+                  ? String(importIds.a[0])
+                  : kind === 'webhookId'
+                    ? String(webhookIds.a[0])
+                    : String(a.repricerIds[0]),
+          ),
+        ),
+      route.path,
+    );
 
   describe.each(ROUTES.filter((route) => route.method === 'GET').map((route) => [route.path, route] as const))('GET %s', (_path, route) => {
-    it('shows none of B\'s data in A\'s own successful responses', async () => {
+    it("shows none of B's data in A's own successful responses", async () => {
       // Arrange
       const paths = [ownPath(route), `${ownPath(route)}?_include_other_offers=true`];
 

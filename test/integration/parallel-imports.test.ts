@@ -25,7 +25,13 @@ interface Spec {
 }
 const specOf = (importer: number, i: number): Spec => {
   const n = importer * PER_IMPORTER + i;
-  return { offerId: `bulk-${importer}-${i}`, own: n % 4 !== 0, competitiveness: COMPETITIVENESS[n % 3]!, totalCompetitors: n % 17, price: (100 + ((n * 7919) % 50_000)) / 100 };
+  return {
+    offerId: `bulk-${importer}-${i}`,
+    own: n % 4 !== 0,
+    competitiveness: COMPETITIVENESS[n % 3]!,
+    totalCompetitors: n % 17,
+    price: (100 + ((n * 7919) % 50_000)) / 100,
+  };
 };
 const SPECS = Array.from({ length: IMPORTERS }, (_, importer) => Array.from({ length: PER_IMPORTER }, (_, i) => specOf(importer, i)));
 
@@ -69,12 +75,18 @@ describe('eight importers of one tenant at once', () => {
 
   it('lists every offer exactly once, with distinct ids', async () => {
     // Act
-    const pages = await Promise.all(Array.from({ length: (IMPORTERS * PER_IMPORTER) / 100 }, (_, p) => list(`_include_other_offers=true&_limit=100&_start=${p * 100}`)));
+    const pages = await Promise.all(
+      Array.from({ length: (IMPORTERS * PER_IMPORTER) / 100 }, (_, p) => list(`_include_other_offers=true&_limit=100&_start=${p * 100}`)),
+    );
 
     // Assess
     const offers = pages.flatMap((page) => page.body.offers);
     expect(pages.every((page) => page.status === 200 && page.body.meta.total === IMPORTERS * PER_IMPORTER)).toBe(true);
-    expect(offers.map((o) => o.offer_id).sort()).toEqual(SPECS.flat().map((s) => s.offerId).sort());
+    expect(offers.map((o) => o.offer_id).sort()).toEqual(
+      SPECS.flat()
+        .map((s) => s.offerId)
+        .sort(),
+    );
     expect(new Set(offers.map((o) => o.id)).size).toBe(IMPORTERS * PER_IMPORTER);
   }, 60_000);
 
@@ -85,21 +97,29 @@ describe('eight importers of one tenant at once', () => {
     ['total_competitors_gte=9&_include_other_offers=true', (s) => s.totalCompetitors >= 9],
     ['total_competitors_gte=16&competitiveness=low&_sort=offer_price:DESC', (s) => s.own && s.competitiveness === 'low' && s.totalCompetitors >= 16],
     ['competitiveness=none', () => false],
-  ])('counts exactly the offers matching ?%s', async (query, matches) => {
-    // Act
-    const response = await list(`${query}&_limit=5&_start=3`);
+  ])(
+    'counts exactly the offers matching ?%s',
+    async (query, matches) => {
+      // Act
+      const response = await list(`${query}&_limit=5&_start=3`);
 
-    // Assess
-    expect(response.status).toBe(200);
-    expect(response.body.meta.total).toBe(SPECS.flat().filter(matches).length);
-  }, 30_000);
+      // Assess
+      expect(response.status).toBe(200);
+      expect(response.body.meta.total).toBe(SPECS.flat().filter(matches).length);
+    },
+    30_000,
+  );
 
   it('pages through one filter in price order without overlap or gap', async () => {
     // Prepare
     const matching = SPECS.flat().filter((s) => s.totalCompetitors >= 12);
 
     // Act
-    const pages = await Promise.all(Array.from({ length: Math.ceil(matching.length / 100) }, (_, p) => list(`_include_other_offers=true&total_competitors_gte=12&_sort=offer_price&_limit=100&_start=${p * 100}`)));
+    const pages = await Promise.all(
+      Array.from({ length: Math.ceil(matching.length / 100) }, (_, p) =>
+        list(`_include_other_offers=true&total_competitors_gte=12&_sort=offer_price&_limit=100&_start=${p * 100}`),
+      ),
+    );
 
     // Assess
     const prices = pages.flatMap((page) => page.body.offers.map((o) => o.offer_price));
@@ -113,7 +133,11 @@ describe('eight importers of one tenant at once', () => {
     const { readAllPlaces } = await import('../../lambdas/shared/data/ranked/recount.js');
 
     // Act
-    const places = await readAllPlaces(clientId, OFFER_LIST, COMPETITIVENESS.flatMap((comp) => [offerCell('own', comp), offerCell('other', comp)]));
+    const places = await readAllPlaces(
+      clientId,
+      OFFER_LIST,
+      COMPETITIVENESS.flatMap((comp) => [offerCell('own', comp), offerCell('other', comp)]),
+    );
     const nodes = new Map<string, OrderNodes>();
     for (const order of Object.keys(OFFER_LIST.orders)) {
       const at = (level: 'b' | 'c') => ({ clientId, tag: OFFER_LIST.tag, order, level });

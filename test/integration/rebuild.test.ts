@@ -62,10 +62,16 @@ const derivedPartitions = () => {
   return {
     listings: [
       ...offerCells.map((cell) => ({ tag: OFFER_LIST.tag, cell, pk: d.keys.listingPartition(clientId, OFFER_LIST.tag, cell) })),
-      ...[true, false].map((on) => ({ tag: REPRICER_LIST.tag, cell: repricerCell(on), pk: d.keys.listingPartition(clientId, REPRICER_LIST.tag, repricerCell(on)) })),
+      ...[true, false].map((on) => ({
+        tag: REPRICER_LIST.tag,
+        cell: repricerCell(on),
+        pk: d.keys.listingPartition(clientId, REPRICER_LIST.tag, repricerCell(on)),
+      })),
     ],
     nodes: [OFFER_LIST, REPRICER_LIST].flatMap((list) =>
-      Object.keys(list.orders).flatMap((order) => (['b', 'c'] as const).map((level) => ({ tag: list.tag, pk: d.keys.nodePartition(clientId, list.tag, order, level) }))),
+      Object.keys(list.orders).flatMap((order) =>
+        (['b', 'c'] as const).map((level) => ({ tag: list.tag, pk: d.keys.nodePartition(clientId, list.tag, order, level) })),
+      ),
     ),
   };
 };
@@ -75,7 +81,13 @@ const partitionItems = async (pk: string): Promise<Item[]> => {
   let start: Item | undefined;
   do {
     const page = await d.dynamo.documentClient.send(
-      new QueryCommand({ TableName: d.dynamo.tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true, ExclusiveStartKey: start }),
+      new QueryCommand({
+        TableName: d.dynamo.tableName(),
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
     );
     items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
@@ -86,7 +98,9 @@ const partitionItems = async (pk: string): Promise<Item[]> => {
 const deleteItems = async (items: readonly Item[]) => {
   for (let i = 0; i < items.length; i += 25) {
     await d.dynamo.documentClient.send(
-      new BatchWriteCommand({ RequestItems: { [d.dynamo.tableName()]: items.slice(i, i + 25).map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } })) } }),
+      new BatchWriteCommand({
+        RequestItems: { [d.dynamo.tableName()]: items.slice(i, i + 25).map((item) => ({ DeleteRequest: { Key: { pk: item.pk, sk: item.sk } } })) },
+      }),
     );
   }
 };
@@ -96,12 +110,17 @@ const put = (item: Item) => d.dynamo.documentClient.send(new PutCommand({ TableN
 const countProblems = async () => {
   const problems: string[] = [];
   for (const list of [d.offerList.OFFER_LIST, d.repricerList.REPRICER_LIST] as const) {
-    const cells = derivedPartitions().listings.filter((partition) => partition.tag === list.tag).map((partition) => partition.cell);
+    const cells = derivedPartitions()
+      .listings.filter((partition) => partition.tag === list.tag)
+      .map((partition) => partition.cell);
     const places = await d.recount.readAllPlaces(clientId, list as never, cells);
     const nodes = new Map<string, OrderNodes>();
     for (const order of Object.keys(list.orders)) {
       const at = (level: 'b' | 'c') => ({ clientId, tag: list.tag, order, level });
-      nodes.set(order, { buckets: await d.nodes.readNodes(at('b'), {}, { consistent: true }), chunks: await d.nodes.readNodes(at('c'), {}, { consistent: true }) });
+      nodes.set(order, {
+        buckets: await d.nodes.readNodes(at('b'), {}, { consistent: true }),
+        chunks: await d.nodes.readNodes(at('c'), {}, { consistent: true }),
+      });
     }
     problems.push(...nodeDiscrepancies(list as never, places, nodes).map((problem) => `${list.entity} ${problem}`));
   }
@@ -120,7 +139,12 @@ const damage = fc.oneof(
   fc.record({ kind: fc.constant('deleteNode' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('deleteListing' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('moveKey' as const), pick: fc.nat(), key: fc.stringMatching(/^[0-9a-z]{4,16}$/), g: fc.integer({ min: 0, max: 40 }) }),
-  fc.record({ kind: fc.constant('stray' as const), pick: fc.nat(), cellPick: fc.nat(), id: fc.option(fc.integer({ min: 10_000, max: 99_999 }), { nil: undefined }) }),
+  fc.record({
+    kind: fc.constant('stray' as const),
+    pick: fc.nat(),
+    cellPick: fc.nat(),
+    id: fc.option(fc.integer({ min: 10_000, max: 99_999 }), { nil: undefined }),
+  }),
 );
 type Damage = typeof damage extends fc.Arbitrary<infer T> ? T : never;
 
@@ -155,7 +179,9 @@ const applyDamage = async (change: Damage) => {
     return put({ ...listing, [attribute]: change.key, ...(typeof listing.g === 'number' ? { g: change.g } : {}) });
   }
   // A stray: the listing copied into another cell of its list that holds listings, under its id or an id no item has.
-  const cells = byPartition.filter((partition) => listing.pk.startsWith(`T#${clientId}#${partition.tag}#`) && partition.pk !== listing.pk && partition.items.length > 0);
+  const cells = byPartition.filter(
+    (partition) => listing.pk.startsWith(`T#${clientId}#${partition.tag}#`) && partition.pk !== listing.pk && partition.items.length > 0,
+  );
   if (cells.length === 0) return;
   const cell = cells[change.cellPick % cells.length]!;
   return put({ ...listing, pk: cell.pk, cell: cell.cell, ...(change.id === undefined ? {} : { sk: d.sortKeys.idKey(change.id) }) });

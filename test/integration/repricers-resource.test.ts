@@ -204,7 +204,10 @@ describe('PATCH /v1/repricers/{id}', () => {
   it('lets exactly one of two concurrent PATCHes naming the same version win', async () => {
     const { id } = await created({ product_code: 'P-E' });
 
-    const responses = await Promise.all([patch(id, { preferred_price: 150 }, { 'If-Match': '"v1"' }), patch(id, { preferred_price: 160 }, { 'If-Match': '"v1"' })]);
+    const responses = await Promise.all([
+      patch(id, { preferred_price: 150 }, { 'If-Match': '"v1"' }),
+      patch(id, { preferred_price: 160 }, { 'If-Match': '"v1"' }),
+    ]);
 
     expect(responses.map((x) => x.status).sort()).toEqual([200, 412]);
     const winner = responses.find((x) => x.status === 200)!;
@@ -301,7 +304,8 @@ describe('DELETE /v1/repricers/{id}', () => {
 
 describe('GET /v1/offers/{id} and GET /v1/products/{code}', () => {
   it('reads one offer of the client, own or another seller on its products', async () => {
-    const listed = (await api.request<{ offers: { id: number; offer_id: string }[] }>('GET', '/v1/offers?_include_other_offers=true', { auth: alice })).body.offers;
+    const listed = (await api.request<{ offers: { id: number; offer_id: string }[] }>('GET', '/v1/offers?_include_other_offers=true', { auth: alice })).body
+      .offers;
 
     for (const offer of listed) {
       const response = await api.request('GET', `/v1/offers/${offer.id}`, { auth: alice });

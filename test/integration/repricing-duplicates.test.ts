@@ -14,7 +14,8 @@ const alice: [string, string] = ['dup-alice', 'dup-alice-password'];
 const invocations = new Map<string, number>();
 
 const own = (offerId: string, code: string, price: number) => offerRecord(offerId, code, { seller_id: 'seller-a', offer_price: price });
-const rival = (offerId: string, code: string, price: number) => offerRecord(offerId, code, { seller_id: `seller-${offerId.toLowerCase()}`, offer_price: price });
+const rival = (offerId: string, code: string, price: number) =>
+  offerRecord(offerId, code, { seller_id: `seller-${offerId.toLowerCase()}`, offer_price: price });
 const CODES = ['D-1', 'D-2', 'D-3'];
 
 /** Creates, price moves down, up and back, a replayed import, a disable; the decisions recorded. */
@@ -27,12 +28,18 @@ const tellTheStory = async (api: TestApi): Promise<{ decisions: PriceChange[]; r
   ]);
   const repricerIds: number[] = [];
   for (const code of CODES) {
-    const response = await api.request<{ id: number }>('POST', '/v1/repricers/', { auth: alice, body: { product_code: code, preferred_price: 60, preferred_profit: 10 } });
+    const response = await api.request<{ id: number }>('POST', '/v1/repricers/', {
+      auth: alice,
+      body: { product_code: code, preferred_price: 60, preferred_profit: 10 },
+    });
     expect(response.status).toBe(201);
     repricerIds.push(response.body.id);
   }
   await api.settle();
-  await api.importRecords(alice[0], CODES.map((code) => rival(`${code}-c1`, code, 52.5)));
+  await api.importRecords(
+    alice[0],
+    CODES.map((code) => rival(`${code}-c1`, code, 52.5)),
+  );
   await api.importRecords(alice[0], [rival('D-1-c1', 'D-1', 30), rival('D-2-c1', 'D-2', 80)]);
   await api.importRecords(alice[0], [rival('D-1-c1', 'D-1', 30), rival('D-2-c1', 'D-2', 80)]);
   await api.importRecords(alice[0], [rival('D-1-c1', 'D-1', 52.5)]);

@@ -115,7 +115,7 @@ describe('automated repricing, end to end', () => {
     expect((await decisionsOf(bobId)).map(summary)).toEqual([['R-1', 57, 'undercut']]);
   }, 60_000);
 
-  it('lists the price change at both endpoints once the competitor\'s price is imported', async () => {
+  it("lists the price change at both endpoints once the competitor's price is imported", async () => {
     // Act
     const appeared = await importAndDecide(rival('R1-c1', 'R-1', 52.5));
     const tenantList = await list('/v1/price-changes?_sort=id:DESC&_limit=1');
@@ -152,7 +152,7 @@ describe('automated repricing, end to end', () => {
     expect([replayed, resynced]).toEqual([[], []]);
   }, 60_000);
 
-  it('prices on the connector\'s 0.05 grid: undercut, then the floor rounded up to it', async () => {
+  it("prices on the connector's 0.05 grid: undercut, then the floor rounded up to it", async () => {
     const undercut = await importAndDecide(rival('R2-c1', 'R-2', 19.03, { connector: 'fine' }));
     const floor = await importAndDecide(rival('R2-c1', 'R-2', 15, { connector: 'fine' }));
     expect([...undercut, ...floor].map((change) => [change.connector, change.old_price, change.new_price, change.reason])).toEqual([
@@ -161,7 +161,7 @@ describe('automated repricing, end to end', () => {
     ]);
   }, 60_000);
 
-  it('reprices a product without fee estimates on the client\'s default connector', async () => {
+  it("reprices a product without fee estimates on the client's default connector", async () => {
     const appeared = await importAndDecide(rival('R4-c1', 'R-4', 29.99));
     expect(appeared).toMatchObject([{ product_code: 'R-4', connector: 'amazon', old_price: 25, new_price: 28, reason: 'undercut' }]);
   }, 60_000);
@@ -205,7 +205,8 @@ describe('automated repricing, end to end', () => {
     ]);
     const times = stored.map((item) => item.record.created_at);
     expect([...times].sort()).toEqual(times);
-    for (const item of stored) expect(item.expiresAt).toBe(Date.parse(item.record.created_at) / 1000 - (Date.parse(item.record.created_at) % 1000) / 1000 + 90 * 86_400);
+    for (const item of stored)
+      expect(item.expiresAt).toBe(Date.parse(item.record.created_at) / 1000 - (Date.parse(item.record.created_at) % 1000) / 1000 + 90 * 86_400);
     expect(new Set(stored.map((item) => item.record.uid)).size).toBe(stored.length);
   });
 });
@@ -226,19 +227,34 @@ describe('the price-change lists', () => {
 
   const filters = (): { query: string; matches: (change: PriceChange) => boolean }[] => [
     { query: '', matches: () => true },
-    ...(['undercut', 'floor', 'ceiling', 'no_competition'] as const).map((reason) => ({ query: `reason=${reason}`, matches: (c: PriceChange) => c.reason === reason })),
+    ...(['undercut', 'floor', 'ceiling', 'no_competition'] as const).map((reason) => ({
+      query: `reason=${reason}`,
+      matches: (c: PriceChange) => c.reason === reason,
+    })),
     ...['R-1', 'R-2', 'R-3', 'R-4', 'NOPE'].map((code) => ({ query: `product_code=${code}`, matches: (c: PriceChange) => c.product_code === code })),
-    ...['R-1', 'R-2', 'R-3'].map((code) => ({ query: `repricer_id=${repricers[code]!.id}`, matches: (c: PriceChange) => c.repricer_id === repricers[code]!.id })),
+    ...['R-1', 'R-2', 'R-3'].map((code) => ({
+      query: `repricer_id=${repricers[code]!.id}`,
+      matches: (c: PriceChange) => c.repricer_id === repricers[code]!.id,
+    })),
     { query: 'product_code=R-1&reason=undercut', matches: (c) => c.product_code === 'R-1' && c.reason === 'undercut' },
     { query: `repricer_id=${repricers['R-2']?.id}&reason=floor`, matches: (c) => c.repricer_id === repricers['R-2']!.id && c.reason === 'floor' },
-    { query: `repricer_id=${repricers['R-1']?.id}&product_code=R-1&reason=ceiling`, matches: (c) => c.repricer_id === repricers['R-1']!.id && c.reason === 'ceiling' },
+    {
+      query: `repricer_id=${repricers['R-1']?.id}&product_code=R-1&reason=ceiling`,
+      matches: (c) => c.repricer_id === repricers['R-1']!.id && c.reason === 'ceiling',
+    },
     { query: `repricer_id=${repricers['R-1']?.id}&product_code=R-2`, matches: () => false },
   ];
 
   it('serves every filter, alone and combined, with each sort in both directions and exact totals', async () => {
     for (const { query, matches } of filters()) {
       const expected = all.filter(matches);
-      for (const [sort, reversed] of [['', false], ['_sort=id', false], ['_sort=id:DESC', true], ['_sort=created_at:asc', false], ['_sort=created_at:DESC', true]] as const) {
+      for (const [sort, reversed] of [
+        ['', false],
+        ['_sort=id', false],
+        ['_sort=id:DESC', true],
+        ['_sort=created_at:asc', false],
+        ['_sort=created_at:DESC', true],
+      ] as const) {
         const response = await list(`/v1/price-changes?${[query, sort].filter(Boolean).join('&')}`);
         expectPage(response, reversed ? [...expected].reverse() : expected, 0, 100);
       }
@@ -252,7 +268,15 @@ describe('the price-change lists', () => {
       ['product_code=R-1', all.filter((c) => c.product_code === 'R-1')],
       [`repricer_id=${repricers['R-1']!.id}&_sort=id:DESC`, all.filter((c) => c.repricer_id === repricers['R-1']!.id).reverse()],
     ] as const) {
-      for (const [start, limit] of [[0, 1], [1, 3], [2, 2], [4, 100], [expected.length - 1, 5], [expected.length, 5], [50, 1]] as const) {
+      for (const [start, limit] of [
+        [0, 1],
+        [1, 3],
+        [2, 2],
+        [4, 100],
+        [expected.length - 1, 5],
+        [expected.length, 5],
+        [50, 1],
+      ] as const) {
         const response = await list(`/v1/price-changes?${query ? `${query}&` : ''}_start=${start}&_limit=${limit}`);
         expectPage(response, [...expected], start, limit);
       }
@@ -260,20 +284,27 @@ describe('the price-change lists', () => {
     expect(await allPages(api, alice, '/v1/price-changes', 3)).toEqual(all);
   }, 60_000);
 
-  it('serves a repricer\'s price changes at /v1/repricers/{id}/price-changes, with its filters, sorts and pages', async () => {
+  it("serves a repricer's price changes at /v1/repricers/{id}/price-changes, with its filters, sorts and pages", async () => {
     for (const code of ['R-1', 'R-2', 'R-3', 'R-4']) {
       const { id } = repricers[code]!;
       const mine = all.filter((c) => c.repricer_id === id);
       expectPage(await list(`/v1/repricers/${id}/price-changes`), mine, 0, 100);
       expectPage(await list(`/v1/repricers/${id}/price-changes?_sort=created_at:DESC&_start=1&_limit=2`), [...mine].reverse(), 1, 2);
-      expectPage(await list(`/v1/repricers/${id}/price-changes?reason=floor`), mine.filter((c) => c.reason === 'floor'), 0, 100);
+      expectPage(
+        await list(`/v1/repricers/${id}/price-changes?reason=floor`),
+        mine.filter((c) => c.reason === 'floor'),
+        0,
+        100,
+      );
       expectPage(await list(`/v1/repricers/${id}/price-changes?product_code=${code}&_sort=id`), mine, 0, 100);
       expectPage(await list(`/v1/repricers/${id}/price-changes?product_code=R-9`), [], 0, 100);
     }
-    expect(await allPages(api, alice, `/v1/repricers/${repricers['R-1']!.id}/price-changes`, 2)).toEqual(all.filter((c) => c.repricer_id === repricers['R-1']!.id));
+    expect(await allPages(api, alice, `/v1/repricers/${repricers['R-1']!.id}/price-changes`, 2)).toEqual(
+      all.filter((c) => c.repricer_id === repricers['R-1']!.id),
+    );
   }, 60_000);
 
-  it('answers 404 for another client\'s repricer, an unknown one and a malformed id, and an empty page for ?repricer_id= of another client', async () => {
+  it("answers 404 for another client's repricer, an unknown one and a malformed id, and an empty page for ?repricer_id= of another client", async () => {
     // Act
     const others = await Promise.all([`${bobRepricer.id}`, '999999', 'abc', '0'].map((id) => list(`/v1/repricers/${id}/price-changes`)));
     const filtered = await list(`/v1/price-changes?repricer_id=${bobRepricer.id}`);
@@ -287,7 +318,7 @@ describe('the price-change lists', () => {
     expect(bobsOwn.body.meta.total).toBe(1);
   });
 
-  it('never shows another client\'s decision, even for the same product code and offer ids', async () => {
+  it("never shows another client's decision, even for the same product code and offer ids", async () => {
     // Arrange
     const bobs = await decisionsOf(bobId);
 
@@ -324,7 +355,7 @@ describe('the price-change lists', () => {
     expect(response.body.errors.map((error) => error.field)).toContain(field);
   });
 
-  it('refuses repricer_id on a repricer\'s own list', async () => {
+  it("refuses repricer_id on a repricer's own list", async () => {
     const response = await list(`/v1/repricers/${repricers['R-1']!.id}/price-changes?repricer_id=1`);
     expect(response.status).toBe(400);
   });

@@ -59,7 +59,8 @@ const start = async (handler: Handler, options: Partial<StreamPollerOptions> = {
 };
 
 /** A handler that keeps each event, then answers as `answer` says for it. */
-const recording = (events: DynamoDBStreamEvent[], answer: (event: DynamoDBStreamEvent, call: number) => DynamoDBBatchResponse | void = () => undefined): Handler =>
+const recording =
+  (events: DynamoDBStreamEvent[], answer: (event: DynamoDBStreamEvent, call: number) => DynamoDBBatchResponse | void = () => undefined): Handler =>
   async (event) => {
     events.push(event);
     return answer(event, events.length);
@@ -73,7 +74,9 @@ const putMany = async (count: number) => {
   const keys = Array.from({ length: count }, (_, i) => `item-${String(i).padStart(2, '0')}`);
   for (let i = 0; i < keys.length; i += 25) {
     const chunk = keys.slice(i, i + 25);
-    await dynamo.send(new BatchWriteItemCommand({ RequestItems: { [tableName]: chunk.map((sk) => ({ PutRequest: { Item: { pk: { S: 'ITEM' }, sk: { S: sk } } } })) } }));
+    await dynamo.send(
+      new BatchWriteItemCommand({ RequestItems: { [tableName]: chunk.map((sk) => ({ PutRequest: { Item: { pk: { S: 'ITEM' }, sk: { S: sk } } } })) } }),
+    );
   }
   return keys;
 };
@@ -156,7 +159,10 @@ describe('startStreamPoller', () => {
   it('retries a partly failed batch from the failed record on, after checkpointing the records before it', async () => {
     await putMany(5);
     const events: DynamoDBStreamEvent[] = [];
-    const poller = await start(recording(events, (event, call) => (call === 1 ? failure(event.Records[2]) : undefined)), { batchSize: 5 });
+    const poller = await start(
+      recording(events, (event, call) => (call === 1 ? failure(event.Records[2]) : undefined)),
+      { batchSize: 5 },
+    );
     await poller.settle();
 
     expect(batchesOf(events)).toEqual([
@@ -226,12 +232,7 @@ describe('startStreamPoller', () => {
     await put('after');
     await poller.settle();
 
-    expect(batchesOf(events)).toEqual([
-      ['item-00', 'item-01', 'item-02'],
-      ['item-01', 'item-02'],
-      ['item-01', 'item-02'],
-      ['after'],
-    ]);
+    expect(batchesOf(events)).toEqual([['item-00', 'item-01', 'item-02'], ['item-01', 'item-02'], ['item-01', 'item-02'], ['after']]);
     // As Lambda discards it: the retried batch, from the failed record to its end.
     expect(failed).toEqual([{ keys: ['item-01', 'item-02'], error: expect.stringContaining('reported') }]);
   });
@@ -332,7 +333,11 @@ describe('startStreamPoller', () => {
   });
 
   it('leaves no timer or socket of its own once stopped', async () => {
-    const handles = () => process.getActiveResourcesInfo().filter((type) => ['Timeout', 'Immediate', 'TCPSocketWrap'].includes(type)).sort();
+    const handles = () =>
+      process
+        .getActiveResourcesInfo()
+        .filter((type) => ['Timeout', 'Immediate', 'TCPSocketWrap'].includes(type))
+        .sort();
     const before = handles();
     const poller = await start(async () => undefined);
     await put('a');

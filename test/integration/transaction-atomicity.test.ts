@@ -18,10 +18,11 @@ const STRAY_ID = 424_242;
 
 const dynamo = () => DynamoDBDocumentClient.from(createLocalDynamoClient(process.env.DYNAMODB_ENDPOINT!));
 const slotKey = () => repricerSlotKey(clientId, 'P-ATOMIC', 'amazon');
-const create = () => api.request<{ id: number; existing_id?: number }>('POST', '/v1/repricers/', {
-  auth: client,
-  body: { product_code: 'P-ATOMIC', preferred_price: 100, preferred_profit: 20 },
-});
+const create = () =>
+  api.request<{ id: number; existing_id?: number }>('POST', '/v1/repricers/', {
+    auth: client,
+    body: { product_code: 'P-ATOMIC', preferred_price: 100, preferred_profit: 20 },
+  });
 
 /** The authorizer's counters of login attempts, which every authorization moves. */
 // eslint-disable-next-line no-control-regex -- the NUL separates a key's pk from its sk
@@ -29,9 +30,7 @@ const isLoginBookkeeping = (key: string) => /^CLIENT#[^\u0000]*\u0000LOGIN#/.tes
 
 /** What changed between two snapshots, by key, apart from the authorizer's bookkeeping. */
 const changedKeys = (before: TableSnapshot, after: TableSnapshot): string[] =>
-  [...new Set([...before.keys(), ...after.keys()])]
-    .filter((key) => !isLoginBookkeeping(key) && before.get(key) !== after.get(key))
-    .sort();
+  [...new Set([...before.keys(), ...after.keys()])].filter((key) => !isLoginBookkeeping(key) && before.get(key) !== after.get(key)).sort();
 
 beforeAll(async () => {
   api = await startTestApi();

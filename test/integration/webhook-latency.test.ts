@@ -56,17 +56,28 @@ it('delivers every price change once and prints the latency from decision to rec
     }
     return original(...items);
   };
-  const hook = await api.request('POST', '/v1/webhooks', { auth, body: { url: target.url, event_types: ['REPRICER_PRICE_CHANGED'] }, headers: { 'content-type': 'application/json' } });
+  const hook = await api.request('POST', '/v1/webhooks', {
+    auth,
+    body: { url: target.url, event_types: ['REPRICER_PRICE_CHANGED'] },
+    headers: { 'content-type': 'application/json' },
+  });
   expect(hook.status).toBe(201);
 
   // Act
   for (const code of codes) {
-    await api.request('POST', '/v1/repricers/', { auth, body: { product_code: code, preferred_price: 60, preferred_profit: 10 }, headers: { 'content-type': 'application/json' } });
+    await api.request('POST', '/v1/repricers/', {
+      auth,
+      body: { product_code: code, preferred_price: 60, preferred_profit: 10 },
+      headers: { 'content-type': 'application/json' },
+    });
   }
   await receivedAtLeast(PRODUCTS);
   // Each round once the one before is delivered, so each move is a decision of its own.
   for (const [round, price] of ROUNDS.entries()) {
-    await api.importRecords(auth[0], codes.map((code) => offerRecord(`${code}-rival`, code, { seller_id: 'seller-rival', offer_price: price })));
+    await api.importRecords(
+      auth[0],
+      codes.map((code) => offerRecord(`${code}-rival`, code, { seller_id: 'seller-rival', offer_price: price })),
+    );
     await receivedAtLeast(PRODUCTS * (round + 2));
   }
   await api.settle();

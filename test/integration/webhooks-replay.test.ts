@@ -37,10 +37,18 @@ it('delivers each price change once when every record and message is delivered t
     offerRecord('RP1-own', 'RP-1', { seller_id: 'seller-r', offer_price: 55 }),
     offerRecord('RP1-rival', 'RP-1', { seller_id: 'seller-rival', offer_price: 58 }),
   ]);
-  const hook = await api.request<{ id: number }>('POST', '/v1/webhooks', { auth, body: { url: target.url, event_types: ['REPRICER_PRICE_CHANGED'] }, headers: { 'content-type': 'application/json' } });
+  const hook = await api.request<{ id: number }>('POST', '/v1/webhooks', {
+    auth,
+    body: { url: target.url, event_types: ['REPRICER_PRICE_CHANGED'] },
+    headers: { 'content-type': 'application/json' },
+  });
 
   // Act
-  await api.request('POST', '/v1/repricers/', { auth, body: { product_code: 'RP-1', preferred_price: 60, preferred_profit: 10 }, headers: { 'content-type': 'application/json' } });
+  await api.request('POST', '/v1/repricers/', {
+    auth,
+    body: { product_code: 'RP-1', preferred_price: 60, preferred_profit: 10 },
+    headers: { 'content-type': 'application/json' },
+  });
   await receivedAtLeast(1);
   await api.importRecords(auth[0], [offerRecord('RP1-rival', 'RP-1', { seller_id: 'seller-rival', offer_price: 54 })]);
   await receivedAtLeast(2);

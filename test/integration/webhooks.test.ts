@@ -62,16 +62,22 @@ const seller = async (name: string): Promise<[string, string]> => {
   ]);
   return auth;
 };
-const rivalAt = (auth: [string, string], price: number) => api.importRecords(auth[0], [offerRecord('W1-rival', 'W-1', { seller_id: 'seller-rival', offer_price: price })]);
+const rivalAt = (auth: [string, string], price: number) =>
+  api.importRecords(auth[0], [offerRecord('W1-rival', 'W-1', { seller_id: 'seller-rival', offer_price: price })]);
 
 const createWebhook = (auth: [string, string], url: string, eventTypes = ['REPRICER_PRICE_CHANGED']) =>
   api.request<Webhook>('POST', '/v1/webhooks', { auth, body: { url, event_types: eventTypes }, headers: json });
 const createRepricer = async (auth: [string, string]) => {
-  const response = await api.request<{ id: number }>('POST', '/v1/repricers/', { auth, body: { product_code: 'W-1', preferred_price: 60, preferred_profit: 10 }, headers: json });
+  const response = await api.request<{ id: number }>('POST', '/v1/repricers/', {
+    auth,
+    body: { product_code: 'W-1', preferred_price: 60, preferred_profit: 10 },
+    headers: json,
+  });
   expect(response.status).toBe(201);
   return response.body.id;
 };
-const deliveriesOf = async (auth: [string, string], id: number) => (await api.request<{ deliveries: Delivery[] }>('GET', `/v1/webhooks/${id}/deliveries`, { auth })).body.deliveries;
+const deliveriesOf = async (auth: [string, string], id: number) =>
+  (await api.request<{ deliveries: Delivery[] }>('GET', `/v1/webhooks/${id}/deliveries`, { auth })).body.deliveries;
 /**
  * Settles, then polls until `done` holds (or 20 s pass): the runtime's settle can return while a
  * stream record written during its last round is still unread, so a test that counts
@@ -165,22 +171,26 @@ describe('the webhook resource', () => {
     'http://example.com/hooks',
     'http://127.0.0.2:8080/hooks',
     'https://user:pass@127.0.0.1/hooks',
-  ])('refuses %s at creation', async (url) => {
-    // Prepare
-    const dan: [string, string] = ['wh-ssrf-dan', 'wh-ssrf-dan-password'];
-    await api.createClient(dan[0], { password: dan[1] }).catch(() => undefined);
+  ])(
+    'refuses %s at creation',
+    async (url) => {
+      // Prepare
+      const dan: [string, string] = ['wh-ssrf-dan', 'wh-ssrf-dan-password'];
+      await api.createClient(dan[0], { password: dan[1] }).catch(() => undefined);
 
-    // Act
-    const response = await createWebhook(dan, url);
+      // Act
+      const response = await createWebhook(dan, url);
 
-    // Assert
-    expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ errors: [{ field: 'url' }] });
-  }, 30_000);
+      // Assert
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ errors: [{ field: 'url' }] });
+    },
+    30_000,
+  );
 });
 
 describe('deliveries', () => {
-  it('delivers one repricer\'s price changes signed and in order, verified by the example of docs/webhooks.md, to its own client only', async () => {
+  it("delivers one repricer's price changes signed and in order, verified by the example of docs/webhooks.md, to its own client only", async () => {
     // Prepare
     const alice = await seller('wh-order-alice');
     const bob = await seller('wh-order-bob');
@@ -211,13 +221,23 @@ describe('deliveries', () => {
       [bobRepricer, 57],
       [bobRepricer, 52],
     ]);
-    const signed = (target: WebhookReceiver) => target.received.map((request) => ({ body: request.body, header: String(request.headers['webhook-signature']) }));
+    const signed = (target: WebhookReceiver) =>
+      target.received.map((request) => ({ body: request.body, header: String(request.headers['webhook-signature']) }));
     expect(verifyWithExample(aliceHook.secret!, signed(aliceReceiver))).toEqual([true, true, true, true]);
     expect(verifyWithExample(bobHook.secret!, signed(bobReceiver))).toEqual([true, true]);
     // Another client's secret does not verify them, nor a body changed by one byte.
     expect(verifyWithExample(bobHook.secret!, signed(aliceReceiver).slice(0, 1))).toEqual([false]);
-    expect(verifyWithExample(aliceHook.secret!, signed(aliceReceiver).slice(0, 1).map((d) => ({ ...d, body: `${d.body} ` })))).toEqual([false]);
-    expect((await deliveriesOf(alice, aliceHook.id)).map((d) => [d.status, d.attempts, d.last_status_code])).toEqual(Array.from({ length: 4 }, () => ['delivered', 1, 200]));
+    expect(
+      verifyWithExample(
+        aliceHook.secret!,
+        signed(aliceReceiver)
+          .slice(0, 1)
+          .map((d) => ({ ...d, body: `${d.body} ` })),
+      ),
+    ).toEqual([false]);
+    expect((await deliveriesOf(alice, aliceHook.id)).map((d) => [d.status, d.attempts, d.last_status_code])).toEqual(
+      Array.from({ length: 4 }, () => ['delivered', 1, 200]),
+    );
   }, 120_000);
 
   it('announces each finished import job once, with its record, to the webhooks subscribed to IMPORT_COMPLETED only', async () => {
@@ -237,7 +257,9 @@ describe('deliveries', () => {
 
     // Assert
     expect([done.status, refused.status]).toEqual([202, 202]);
-    const announced = imports.received.map((request) => JSON.parse(request.body) as { event_type: string; event_data: { id: number; status: string; created: number; invalid: number } });
+    const announced = imports.received.map(
+      (request) => JSON.parse(request.body) as { event_type: string; event_data: { id: number; status: string; created: number; invalid: number } },
+    );
     expect(announced.map((event) => [event.event_type, event.event_data.id, event.event_data.status]).sort((a, b) => Number(a[1]) - Number(b[1]))).toEqual([
       ['IMPORT_COMPLETED', done.body.id, 'completed'],
       ['IMPORT_COMPLETED', refused.body.id, 'failed'],
@@ -266,7 +288,7 @@ describe('deliveries', () => {
     expect(await deliveriesOf(erin, hook.id)).toEqual([expect.objectContaining({ status: 'delivered', attempts: 4, last_status_code: 200, last_error: null })]);
   }, 60_000);
 
-  it('dead-letters a delivery to a receiver that never answers, shows it, and delivers the repricer\'s next event after it', async () => {
+  it("dead-letters a delivery to a receiver that never answers, shows it, and delivers the repricer's next event after it", async () => {
     // Prepare
     const fay = await seller('wh-dead-fay');
     const silent = await receiver(() => 'hang');
@@ -295,7 +317,11 @@ describe('deliveries', () => {
     // The second event waited for the first to be given up on: each took at least the window
     // less the longest wait (an attempt is not made when the wait after it would end past the window).
     expect(Date.now() - started).toBeGreaterThanOrEqual(2 * (SCHEDULE.windowMs - SCHEDULE.maxDelayMs));
-    expect(events(silent).map((event) => event.event_data.new_price).filter((price, i, all) => all.indexOf(price) === i)).toEqual([57, 53]);
+    expect(
+      events(silent)
+        .map((event) => event.event_data.new_price)
+        .filter((price, i, all) => all.indexOf(price) === i),
+    ).toEqual([57, 53]);
   }, 90_000);
 
   it('refuses at delivery a name that now resolves to 169.254.169.254, 10.0.0.1 or ::1, and dead-letters it', async () => {

@@ -47,8 +47,7 @@ const queryString = (q: Query): string => {
   return params.toString();
 };
 
-const sortValue = (offer: Offer, field: (typeof SORTS)[number]): number =>
-  field === 'updated_at' ? Date.parse(offer.updated_at) : offer[field];
+const sortValue = (offer: Offer, field: (typeof SORTS)[number]): number => (field === 'updated_at' ? Date.parse(offer.updated_at) : offer[field]);
 
 /**
  * The order README documents for the parameters as sent: `_sort` is a field with an optional

@@ -84,7 +84,15 @@ const listState = async () => {
 };
 const countsOf = (nodes: Map<string, OrderNodes>) =>
   JSON.stringify(
-    [...nodes].map(([order, { buckets, chunks }]) => [order, [...buckets, ...chunks].map((node: RankNode) => [node.lo, node.hi, [...node.counts].sort(), node.hist ? [...node.hist].map(([c, v]) => [c, [...v].sort()]).sort() : null])]),
+    [...nodes].map(([order, { buckets, chunks }]) => [
+      order,
+      [...buckets, ...chunks].map((node: RankNode) => [
+        node.lo,
+        node.hi,
+        [...node.counts].sort(),
+        node.hist ? [...node.hist].map(([c, v]) => [c, [...v].sort()]).sort() : null,
+      ]),
+    ]),
   );
 
 /** The hints the change stream would carry for offers that changed from `before` to now. */
@@ -122,14 +130,18 @@ const failingWrite = (failAt: number) => {
   const send = data.dynamo.documentClient.send.bind(data.dynamo.documentClient);
   // eslint-disable-next-line @typescript-eslint/no-misused-promises -- `send` is overloaded; the mock answers its promise form only
   return jest.spyOn(data.dynamo.documentClient, 'send').mockImplementation(((command: { constructor: { name: string } }, ...rest: unknown[]) => {
-    if (WRITES.has(command.constructor.name) && ++writes === failAt) return Promise.reject(Object.assign(new Error('injected failure'), { name: 'InternalServerError' }));
+    if (WRITES.has(command.constructor.name) && ++writes === failAt)
+      return Promise.reject(Object.assign(new Error('injected failure'), { name: 'InternalServerError' }));
     return (send as (...args: unknown[]) => Promise<unknown>)(command, ...rest);
   }) as typeof data.dynamo.documentClient.send);
 };
 
 beforeAll(async () => {
   await createTable(dynamo, tableName);
-  await data.products.upsertProducts(CLIENT, [0, 1, 2].map((n) => productRecord(`P${n}`).data as Parameters<typeof data.products.upsertProducts>[1][number]));
+  await data.products.upsertProducts(
+    CLIENT,
+    [0, 1, 2].map((n) => productRecord(`P${n}`).data as Parameters<typeof data.products.upsertProducts>[1][number]),
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -149,7 +161,9 @@ const change = fc.record({
 
 it('counts a message once however often and wherever it failed before it was delivered again', async () => {
   // A base of 70 offers, listed by one clean message: enough for a few buckets per order.
-  const base = Array.from({ length: 70 }, (_, n) => offerInput(n, { own: n % 3 !== 0, comp: COMPETITIVENESS[n % 2]!, tc: n % 8, cents: (n * 37) % 1000, product: n % 3 }));
+  const base = Array.from({ length: 70 }, (_, n) =>
+    offerInput(n, { own: n % 3 !== 0, comp: COMPETITIVENESS[n % 2]!, tc: n % 8, cents: (n * 37) % 1000, product: n % 3 }),
+  );
   await data.offers.upsertOffers(OWNER, base);
   const listed = await canonicalOffers();
   await data.maintenance.reconcileBatch(CLIENT, { offers: hintsFor(listed.keys(), new Map(), listed), products: [] }, nextSeq());
@@ -164,7 +178,17 @@ it('counts a message once however often and wherever it failed before it was del
       if (upserts.length > 0) await data.offers.upsertOffers(OWNER, upserts);
       if (deletes.length > 0) await data.offers.deleteOffers(CLIENT, deletes);
       const after = await canonicalOffers();
-      const message: ListChangesMessage = { clientId: CLIENT, offers: hintsFor([...last.keys()].map((n) => `o${n}`), before, after), products: [], priceChanges: [], rebuilds: [] };
+      const message: ListChangesMessage = {
+        clientId: CLIENT,
+        offers: hintsFor(
+          [...last.keys()].map((n) => `o${n}`),
+          before,
+          after,
+        ),
+        products: [],
+        priceChanges: [],
+        rebuilds: [],
+      };
       const seq = nextSeq();
 
       // Act: a first delivery fails at some write (or succeeds, when it makes fewer writes), then the

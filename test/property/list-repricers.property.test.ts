@@ -40,8 +40,7 @@ const queryString = (q: Query): string => {
   return params.toString();
 };
 
-const sortValue = (repricer: Repricer, field: (typeof SORTS)[number]): number =>
-  field === 'id' ? repricer.id : Date.parse(repricer[field]);
+const sortValue = (repricer: Repricer, field: (typeof SORTS)[number]): number => (field === 'id' ? repricer.id : Date.parse(repricer[field]));
 
 const bruteForce = (repricers: Iterable<Repricer>, q: Query): Page => {
   const field = q.sort ?? 'id';
@@ -71,13 +70,21 @@ const newTenant = async (): Promise<{ auth: Auth; clientId: string }> => {
   const auth: Auth = [username, 'property-password'];
   const account = await api.createClient(username, { password: auth[1] });
   const perConnector = Object.fromEntries(CONNECTORS.map((uid, i) => [uid, fees(i + 1, 10 + i)]));
-  await api.importRecords(username, [...CONNECTORS.map((uid) => connectorRecord(uid)), ...PRODUCTS.map((code) => productRecord(code, { fee_estimates: perConnector }))]);
+  await api.importRecords(username, [
+    ...CONNECTORS.map((uid) => connectorRecord(uid)),
+    ...PRODUCTS.map((code) => productRecord(code, { fee_estimates: perConnector })),
+  ]);
   return { auth, clientId: account.clientId };
 };
 
 const operation = fc.oneof(
   fc.record({ kind: fc.constant('create' as const), product: fc.constantFrom(...PRODUCTS), connector: fc.constantFrom(...CONNECTORS), enabled: fc.boolean() }),
-  fc.record({ kind: fc.constant('patch' as const), pick: fc.nat(), enabled: fc.option(fc.boolean(), { nil: undefined }), cents: fc.integer({ min: 5000, max: 9000 }) }),
+  fc.record({
+    kind: fc.constant('patch' as const),
+    pick: fc.nat(),
+    enabled: fc.option(fc.boolean(), { nil: undefined }),
+    cents: fc.integer({ min: 5000, max: 9000 }),
+  }),
   fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }),
 );
 type Operation = typeof operation extends fc.Arbitrary<infer T> ? T : never;
@@ -127,7 +134,15 @@ it('pages stay exact in a tenant large enough to split rank buckets', async () =
   const { createRepricer } = await import('../../lambdas/shared/data/repricers.js');
   const { auth, clientId } = await newTenant();
   const product = (await api.request<Product>('GET', '/v1/products/P0', { auth })).body;
-  const connector = (uid: string): ConnectorType => ({ id: 1, uid, name: uid, logo: `https://logos.example/${uid}.png`, website: null, created_at: product.created_at, updated_at: product.created_at });
+  const connector = (uid: string): ConnectorType => ({
+    id: 1,
+    uid,
+    name: uid,
+    logo: `https://logos.example/${uid}.png`,
+    website: null,
+    created_at: product.created_at,
+    updated_at: product.created_at,
+  });
   // 300 repricers (more than a bucket holds) over four products, one fictitious connector each.
   const model = new Map<number, Repricer>();
   for (let n = 0; n < 300; n++) {
@@ -148,10 +163,17 @@ it('pages stay exact in a tenant large enough to split rank buckets', async () =
   }
 
   await fc.assert(
-    fc.asyncProperty(fc.array(operation.filter((op) => op.kind !== 'create'), { maxLength: 10 }), fc.array(queryArbitrary, { minLength: 1, maxLength: 6 }), async (operations, queries) => {
-      for (const op of operations) await apply(auth, model, op);
-      await expectPagesMatch(auth, model, queries);
-    }),
+    fc.asyncProperty(
+      fc.array(
+        operation.filter((op) => op.kind !== 'create'),
+        { maxLength: 10 },
+      ),
+      fc.array(queryArbitrary, { minLength: 1, maxLength: 6 }),
+      async (operations, queries) => {
+        for (const op of operations) await apply(auth, model, op);
+        await expectPagesMatch(auth, model, queries);
+      },
+    ),
     fcParameters({ numRuns: 8 }),
   );
 }, 600_000);

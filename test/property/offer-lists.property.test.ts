@@ -40,7 +40,10 @@ type OfferSpec = typeof offerSpec extends fc.Arbitrary<infer T> ? T : never;
 const operation = fc.oneof(
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('upsert' as const), offer: fc.integer({ min: 0, max: 159 }), spec: offerSpec }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), offer: fc.integer({ min: 0, max: 159 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('product' as const), product: fc.constantFrom(...PRODUCTS), title: fc.string({ minLength: 1, maxLength: 20 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('product' as const), product: fc.constantFrom(...PRODUCTS), title: fc.string({ minLength: 1, maxLength: 20 }) }),
+  },
 );
 type Operation = typeof operation extends fc.Arbitrary<infer T> ? T : never;
 
@@ -56,10 +59,21 @@ const queryArbitrary = fc.record({
 type Query = typeof queryArbitrary extends fc.Arbitrary<infer T> ? T : never;
 
 const offerLine = (n: number, spec: OfferSpec) =>
-  offerRecord(`o${n}`, spec.product, { seller_id: spec.own ? OWN : 'seller-other', competitiveness: spec.comp, total_competitors: spec.tc, offer_price: spec.cents / 100 });
+  offerRecord(`o${n}`, spec.product, {
+    seller_id: spec.own ? OWN : 'seller-other',
+    competitiveness: spec.comp,
+    total_competitors: spec.tc,
+    offer_price: spec.cents / 100,
+  });
 
 const sortValue = (offer: StoredOffer, sort: Sort) =>
-  sort === 'id' ? offer.id : sort === 'total_competitors' ? offer.fields.total_competitors : sort === 'offer_price' ? offer.fields.offer_price : Date.parse(offer.updated_at);
+  sort === 'id'
+    ? offer.id
+    : sort === 'total_competitors'
+      ? offer.fields.total_competitors
+      : sort === 'offer_price'
+        ? offer.fields.offer_price
+        : Date.parse(offer.updated_at);
 
 const bruteForce = (offers: readonly StoredOffer[], q: Query) => {
   const sign = q.direction === 'ASC' ? 1 : -1;
@@ -72,7 +86,12 @@ const bruteForce = (offers: readonly StoredOffer[], q: Query) => {
 };
 
 const queryString = (q: Query) => {
-  const params = new URLSearchParams({ _include_other_offers: String(q.includeOthers), _sort: `${q.sort}:${q.direction}`, _limit: String(q.limit), _start: String(q.start) });
+  const params = new URLSearchParams({
+    _include_other_offers: String(q.includeOthers),
+    _sort: `${q.sort}:${q.direction}`,
+    _limit: String(q.limit),
+    _start: String(q.start),
+  });
   if (q.competitiveness !== undefined) params.set('competitiveness', q.competitiveness);
   if (q.gte !== undefined) params.set('total_competitors_gte', String(q.gte));
   return params.toString();
@@ -101,7 +120,9 @@ it('keeps pages, totals and rank nodes exact through random offer changes', asyn
         await api.importRecords(username, [
           connectorRecord('amazon'),
           ...PRODUCTS.map((code) => productRecord(code)),
-          ...Array.from({ length: 100 }, (_, n) => offerLine(n, { own: n % 3 !== 0, comp: COMPETITIVENESS[n % 3]!, tc: n % 11, cents: 1 + ((n * 37) % 2000), product: PRODUCTS[n % 3]! })),
+          ...Array.from({ length: 100 }, (_, n) =>
+            offerLine(n, { own: n % 3 !== 0, comp: COMPETITIVENESS[n % 3]!, tc: n % 11, cents: 1 + ((n * 37) % 2000), product: PRODUCTS[n % 3]! }),
+          ),
         ]);
 
         // Act: rounds of changes; some rounds reach the maintainer together with the next

@@ -10,8 +10,10 @@ export const cachedAuthorizer = (): Record<string, LambdaHandler> => {
   const cache = new Map<string, { result: unknown; expires: number }>();
   let real: Promise<LambdaHandler> | undefined;
   const handler: LambdaHandler = async (event, context) => {
-    const header = Object.entries((event as { headers?: Record<string, string> }).headers ?? {})
-      .find(([name]) => name.toLowerCase() === AUTHORIZER.identityHeader.toLowerCase())?.[1] ?? '';
+    const header =
+      Object.entries((event as { headers?: Record<string, string> }).headers ?? {}).find(
+        ([name]) => name.toLowerCase() === AUTHORIZER.identityHeader.toLowerCase(),
+      )?.[1] ?? '';
     const hit = cache.get(header);
     if (hit && hit.expires > Date.now()) return hit.result;
     real ??= import('../../lambdas/authorizer/handler.js').then((module) => module.handler as LambdaHandler);

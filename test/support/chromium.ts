@@ -50,7 +50,9 @@ for (const file of files) await inflate(file);
 /** Unpacks the bundled browser once; concurrent callers end with the same complete directory. */
 const bundledChromium = async (): Promise<Browser> => {
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new Error(`The Chromium of @sparticuz/chromium runs on x64 Linux only; on ${process.platform}/${process.arch}, set CHROMIUM_PATH to a Chromium or Chrome of this machine.`);
+    throw new Error(
+      `The Chromium of @sparticuz/chromium runs on x64 Linux only; on ${process.platform}/${process.arch}, set CHROMIUM_PATH to a Chromium or Chrome of this machine.`,
+    );
   }
   const entry = createRequire(import.meta.url).resolve('@sparticuz/chromium');
   const packageDir = join(dirname(entry), '..');

@@ -56,11 +56,9 @@ export interface TestApi {
   close(): Promise<void>;
 }
 
-const basic = ([username, password]: readonly [string, string]) =>
-  `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
+const basic = ([username, password]: readonly [string, string]) => `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
 
-const hasHeader = (headers: Record<string, string>, name: string) =>
-  Object.keys(headers).some((key) => key.toLowerCase() === name.toLowerCase());
+const hasHeader = (headers: Record<string, string>, name: string) => Object.keys(headers).some((key) => key.toLowerCase() === name.toLowerCase());
 
 const encodeBody = (body: unknown, headers: Record<string, string>): string | Buffer | undefined => {
   if (body === undefined) return undefined;
@@ -81,11 +79,13 @@ const sendFrom = (
     const outgoing = httpRequest(url, { method, headers, localAddress, agent: false }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({
-        status: response.statusCode ?? 0,
-        headers: Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)])),
-        text: Buffer.concat(chunks).toString('utf8'),
-      }));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)])),
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
       response.on('error', reject);
     });
     outgoing.on('error', reject);
@@ -148,7 +148,10 @@ export const startTestApi = async ({ events: eventOptions = {}, ...options }: Te
       const isConnector = (record: unknown) => (record as { type?: unknown } | null)?.type === 'connector_type';
       const connectors = records.filter(isConnector);
       if (connectors.length > 0) await importConnectorTypes(connectors);
-      const summary = await importRecords(records.filter((record) => !isConnector(record)), { username });
+      const summary = await importRecords(
+        records.filter((record) => !isConnector(record)),
+        { username },
+      );
       await events.settle();
       return summary;
     },

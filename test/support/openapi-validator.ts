@@ -28,7 +28,10 @@ const absoluteRefs = (node: unknown): unknown => {
   if (Array.isArray(node)) return node.map(absoluteRefs);
   if (node === null || typeof node !== 'object') return node;
   return Object.fromEntries(
-    Object.entries(node).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `${BASE}${value}` : absoluteRefs(value)]),
+    Object.entries(node).map(([key, value]) => [
+      key,
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `${BASE}${value}` : absoluteRefs(value),
+    ]),
   );
 };
 
@@ -48,7 +51,8 @@ const matchTemplate = (templates: readonly string[], path: string): string | und
   return templates.filter(fits).sort((a, b) => literalCount(b) - literalCount(a))[0];
 };
 
-const mediaTypeOf = (headers: Readonly<Record<string, string>>): string | undefined => headerValue(headers, 'content-type')?.split(';', 1)[0]?.trim().toLowerCase();
+const mediaTypeOf = (headers: Readonly<Record<string, string>>): string | undefined =>
+  headerValue(headers, 'content-type')?.split(';', 1)[0]?.trim().toLowerCase();
 
 const headerValue = (headers: Readonly<Record<string, string>>, name: string): string | undefined =>
   Object.entries(headers).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
@@ -73,7 +77,9 @@ export class OpenApiValidator {
       this.compiled.set(schema, validate);
     }
     if (validate(value)) return [];
-    return (validate.errors ?? []).map((error) => `${error.instancePath || '(body)'} ${error.message ?? 'is not valid'}${error.params ? ` ${JSON.stringify(error.params)}` : ''}`);
+    return (validate.errors ?? []).map(
+      (error) => `${error.instancePath || '(body)'} ${error.message ?? 'is not valid'}${error.params ? ` ${JSON.stringify(error.params)}` : ''}`,
+    );
   }
 
   /** Everything about `response` the document does not allow; empty when it conforms. */
@@ -82,13 +88,22 @@ export class OpenApiValidator {
     const paths = this.document.paths as Record<string, Json>;
     const template = matchTemplate(Object.keys(paths), path);
     if (!template) {
-      return response.status === 404 ? this.matchResponse(this.resolve(this.document.components.responses.NotFound), response) : [`no path of the document matches ${path}, yet the status is ${response.status}, not 404`];
+      return response.status === 404
+        ? this.matchResponse(this.resolve(this.document.components.responses.NotFound), response)
+        : [`no path of the document matches ${path}, yet the status is ${response.status}, not 404`];
     }
     const item = paths[template]!;
     const operation = item[response.method.toLowerCase()] as Json | undefined;
     if (!operation) {
-      const errors = response.status === 405 ? this.matchResponse(this.resolve(this.document.components.responses.MethodNotAllowed), response) : [`${template} has no ${response.method} operation, yet the status is ${response.status}, not 405`];
-      const documented = Object.keys(item).filter((key) => HTTP_METHODS.includes(key)).map((key) => key.toUpperCase()).sort().join(', ');
+      const errors =
+        response.status === 405
+          ? this.matchResponse(this.resolve(this.document.components.responses.MethodNotAllowed), response)
+          : [`${template} has no ${response.method} operation, yet the status is ${response.status}, not 405`];
+      const documented = Object.keys(item)
+        .filter((key) => HTTP_METHODS.includes(key))
+        .map((key) => key.toUpperCase())
+        .sort()
+        .join(', ');
       const allow = headerValue(response.headers, 'allow');
       if (response.status === 405 && allow !== undefined && allow !== documented) errors.push(`Allow is "${allow}", the document has ${documented}`);
       return errors;
@@ -101,7 +116,10 @@ export class OpenApiValidator {
 
   private resolve(node: Json): Json {
     if (typeof node.$ref !== 'string') return node;
-    const target = (node.$ref).slice(2).split('/').reduce<any>((at, part) => at?.[part.replaceAll('~1', '/').replaceAll('~0', '~')], this.document);
+    const target = node.$ref
+      .slice(2)
+      .split('/')
+      .reduce<any>((at, part) => at?.[part.replaceAll('~1', '/').replaceAll('~0', '~')], this.document);
     if (!target) throw new Error(`Unresolved reference ${node.$ref}`);
     return this.resolve(target as Json);
   }

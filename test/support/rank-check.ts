@@ -30,7 +30,10 @@ export const nodeDiscrepancies = <S, R>(list: RankedList<S, R>, places: readonly
   const withHistogram = list.histogramOf !== undefined;
   for (const order of Object.keys(list.orders)) {
     const { buckets = [], chunks = [] } = nodes.get(order) ?? {};
-    for (const [level, levelNodes] of [['bucket', buckets], ['chunk', chunks]] as const) {
+    for (const [level, levelNodes] of [
+      ['bucket', buckets],
+      ['chunk', chunks],
+    ] as const) {
       if (levelNodes.length === 0) {
         if (places.length > 0) problems.push(`${order}: no ${level} counts ${places.length} listed items`);
         continue;
@@ -41,7 +44,8 @@ export const nodeDiscrepancies = <S, R>(list: RankedList<S, R>, places: readonly
         if (node.hi !== next?.lo) problems.push(`${order}: ${level} ${node.lo} ends at ${node.hi}, the next starts at ${next?.lo}`);
         const expected = emptyNode(node.lo, withHistogram, node.hi);
         for (const place of places) if (inside(node, place.keys[order]!)) addToNode(expected, place.cell, place.g, 1);
-        if (countsText(node) !== countsText(expected)) problems.push(`${order}: ${level} ${node.lo} counts ${countsText(node)}, the listing ${countsText(expected)}`);
+        if (countsText(node) !== countsText(expected))
+          problems.push(`${order}: ${level} ${node.lo} counts ${countsText(node)}, the listing ${countsText(expected)}`);
       });
     }
     const bucketLos = new Set(buckets.map((bucket) => bucket.lo));

@@ -83,7 +83,9 @@ export const allPages = async (api: TestApi, auth: readonly [string, string], pa
   const found: PriceChange[] = [];
   const separator = path.includes('?') ? '&' : '?';
   for (let start = 0; ; start += limit) {
-    const response: ApiResponse<PriceChangePage> = await api.request('GET', `${path}${separator}_start=${start}&_limit=${limit}`, { auth: [...auth] as [string, string] });
+    const response: ApiResponse<PriceChangePage> = await api.request('GET', `${path}${separator}_start=${start}&_limit=${limit}`, {
+      auth: [...auth] as [string, string],
+    });
     if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${response.text}`);
     found.push(...response.body.price_changes);
     if (start + limit >= response.body.meta.total) return found;

@@ -47,5 +47,4 @@ export const scanTable = async (tableName: string): Promise<TableSnapshot> => {
 };
 
 /** The snapshot's items whose partition key starts with `prefix`. */
-export const itemsUnder = (snapshot: TableSnapshot, prefix: string): TableSnapshot =>
-  new Map([...snapshot].filter(([key]) => key.startsWith(prefix)));
+export const itemsUnder = (snapshot: TableSnapshot, prefix: string): TableSnapshot => new Map([...snapshot].filter(([key]) => key.startsWith(prefix)));

@@ -31,25 +31,43 @@ interface TenantPlan {
 }
 
 const PLANS = {
-  a: { username: 'tenant-a', password: 'tenant-a-password', sellerId: 'seller-a', codes: ['A-P1', 'A-P2', 'A-P3'], title: (c: string) => `Alpha product ${c}`, offerPrefix: 'A-MKT', sellerName: 'Alpha Seller' },
-  b: { username: 'tenant-b', password: 'tenant-b-password', sellerId: 'seller-zzb', codes: ['ZZB-SECRET-1', 'ZZB-SECRET-2', 'ZZB-SECRET-3'], title: (c: string) => `Zebra secret ${c}`, offerPrefix: 'ZZB-MKT', sellerName: 'Zebra Seller' },
+  a: {
+    username: 'tenant-a',
+    password: 'tenant-a-password',
+    sellerId: 'seller-a',
+    codes: ['A-P1', 'A-P2', 'A-P3'],
+    title: (c: string) => `Alpha product ${c}`,
+    offerPrefix: 'A-MKT',
+    sellerName: 'Alpha Seller',
+  },
+  b: {
+    username: 'tenant-b',
+    password: 'tenant-b-password',
+    sellerId: 'seller-zzb',
+    codes: ['ZZB-SECRET-1', 'ZZB-SECRET-2', 'ZZB-SECRET-3'],
+    title: (c: string) => `Zebra secret ${c}`,
+    offerPrefix: 'ZZB-MKT',
+    sellerName: 'Zebra Seller',
+  },
 } satisfies Record<string, TenantPlan>;
 
 const importCatalogue = async (api: TestApi, plan: TenantPlan): Promise<string[]> => {
   const offers = plan.codes.flatMap((code, i) => [
     offerRecord(`${plan.offerPrefix}-${i}-own`, code, { seller_id: plan.sellerId, seller_name: plan.sellerName, total_competitors: i + 1 }),
-    offerRecord(`${plan.offerPrefix}-${i}-rival`, code, { seller_id: `${plan.sellerId}-rival`, seller_name: `${plan.sellerName} rival`, competitiveness: 'low' }),
+    offerRecord(`${plan.offerPrefix}-${i}-rival`, code, {
+      seller_id: `${plan.sellerId}-rival`,
+      seller_name: `${plan.sellerName} rival`,
+      competitiveness: 'low',
+    }),
   ]);
-  await api.importRecords(plan.username, [
-    connectorRecord('amazon'),
-    ...plan.codes.map((code) => productRecord(code, { title: plan.title(code) })),
-    ...offers,
-  ]);
+  await api.importRecords(plan.username, [connectorRecord('amazon'), ...plan.codes.map((code) => productRecord(code, { title: plan.title(code) })), ...offers]);
   return offers.map((offer) => (offer.data as { offer_id: string }).offer_id);
 };
 
 const offerIdsOf = async (api: TestApi, auth: readonly [string, string]): Promise<number[]> => {
-  const response = await api.request<{ offers: { id: number }[] }>('GET', '/v1/offers?_include_other_offers=true&_limit=100', { auth: [...auth] as [string, string] });
+  const response = await api.request<{ offers: { id: number }[] }>('GET', '/v1/offers?_include_other_offers=true&_limit=100', {
+    auth: [...auth] as [string, string],
+  });
   if (response.status !== 200) throw new Error(`Listing offers answered ${response.status}: ${response.text}`);
   return response.body.offers.map((offer) => offer.id);
 };

@@ -25,13 +25,7 @@
  */
 import { createHash } from 'node:crypto';
 import { addLoginFailure, getClient, startFailureWindow, type ClientRecord } from '../data/clients.js';
-import {
-  recordLoginFailure,
-  releaseLoginAttempt,
-  reserveLoginAttempt,
-  type LoginAttemptsSlot,
-  type Reservation,
-} from '../data/login-attempts.js';
+import { recordLoginFailure, releaseLoginAttempt, reserveLoginAttempt, type LoginAttemptsSlot, type Reservation } from '../data/login-attempts.js';
 import { logger } from '../logger.js';
 import { parseBasicAuthorization } from './basic-credentials.js';
 import { verifyAgainstDummy, verifyPassword } from './password.js';
@@ -47,8 +41,7 @@ export const BUSY_WAIT_LIMIT_MS = 5_000;
 const EXPIRY_MARGIN_MS = 60 * 60 * 1000;
 
 /** Failed usernames may be mistyped passwords, so logs get a short digest instead. */
-export const usernameDigest = (username: string): string =>
-  createHash('sha256').update(username, 'utf8').digest('hex').slice(0, 16);
+export const usernameDigest = (username: string): string => createHash('sha256').update(username, 'utf8').digest('hex').slice(0, 16);
 
 /** Held in an object so that tests can replace the wait between reservation attempts. */
 export const pauses = {
@@ -67,9 +60,7 @@ const windowFloor = (now: Date): Date => new Date(now.getTime() - FAILURE_WINDOW
 
 /** Wrong passwords for the user name from every source in its open window. */
 const recentFailures = (client: ClientRecord | undefined, now: Date): number =>
-  client?.failureWindowStart !== undefined && client.failureWindowStart >= windowFloor(now).toISOString()
-    ? (client.failedLogins ?? 0)
-    : 0;
+  client?.failureWindowStart !== undefined && client.failureWindowStart >= windowFloor(now).toISOString() ? (client.failedLogins ?? 0) : 0;
 
 /** The per-source limit: lower while the user name as a whole keeps failing. */
 export const perSourceLimit = (client: ClientRecord | undefined, now: Date): number =>

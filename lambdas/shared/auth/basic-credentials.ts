@@ -51,5 +51,4 @@ export const parseBasicAuthorization = (header: string | null | undefined): Basi
 };
 
 /** Builds a header value; used by the CLI output, the local runner and tests. */
-export const basicAuthorization = (username: string, password: string): string =>
-  `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;
+export const basicAuthorization = (username: string, password: string): string => `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`;

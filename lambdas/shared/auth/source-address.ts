@@ -41,7 +41,10 @@ export const sourcePrefix = (sourceIp: string | null | undefined): string => {
     const [high = 0, low = 0] = groups.slice(6);
     return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
   }
-  return `${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`;
 };
 
 /**
@@ -50,4 +53,7 @@ export const sourcePrefix = (sourceIp: string | null | undefined): string => {
  * space is small enough to search.
  */
 export const sourceDigest = (sourceIp: string | null | undefined): string =>
-  createHash('sha256').update(`source:${sourcePrefix(sourceIp)}`, 'utf8').digest('hex').slice(0, 16);
+  createHash('sha256')
+    .update(`source:${sourcePrefix(sourceIp)}`, 'utf8')
+    .digest('hex')
+    .slice(0, 16);

@@ -17,9 +17,7 @@ export const batchGet = async (keys: readonly Key[], consistent = true): Promise
   for (const chunk of chunks(keys, BATCH_GET_LIMIT)) {
     let pending: Key[] = chunk;
     await retrying('BatchGetItem', async () => {
-      const result = await documentClient.send(
-        new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: consistent } } }),
-      );
+      const result = await documentClient.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: consistent } } }));
       found.push(...(result.Responses?.[tableName()] ?? []));
       pending = (result.UnprocessedKeys?.[tableName()]?.Keys ?? []) as Key[];
       return pending.length > 0 ? AGAIN : undefined;

@@ -39,14 +39,20 @@ export type StreamChange =
    * An import job changed: the statuses before (none for a new job) and after (none once it
    * expired), and the job's record once it ended (what IMPORT_COMPLETED announces).
    */
-  | { readonly kind: 'import'; readonly clientId: string; readonly id: number; readonly before?: ImportStatus; readonly after?: ImportStatus; readonly ended?: ImportJob };
+  | {
+      readonly kind: 'import';
+      readonly clientId: string;
+      readonly id: number;
+      readonly before?: ImportStatus;
+      readonly after?: ImportStatus;
+      readonly ended?: ImportJob;
+    };
 
 const importStatus = z.object({ id: z.int().positive(), status: z.enum(IMPORT_STATUSES) });
 
 type Image = Record<string, LambdaAttributeValue> | undefined;
 
-const plain = (image: Image): Record<string, unknown> | undefined =>
-  image ? unmarshall(image as Record<string, AttributeValue>) : undefined;
+const plain = (image: Image): Record<string, unknown> | undefined => (image ? unmarshall(image as Record<string, AttributeValue>) : undefined);
 
 export const streamChangeOf = (keys: Image, oldImage: Image, newImage: Image): StreamChange | undefined => {
   const key = plain(keys);
@@ -69,7 +75,12 @@ export const streamChangeOf = (keys: Image, oldImage: Image, newImage: Image): S
     if (!image.success) return undefined;
     const { record } = image.data;
     const created = newImage && !oldImage ? record : undefined;
-    return { kind: 'priceChange', clientId, created, hint: { productCode: record.product_code, sk, id: record.id, repricerId: record.repricer_id, reason: record.reason } };
+    return {
+      kind: 'priceChange',
+      clientId,
+      created,
+      hint: { productCode: record.product_code, sk, id: record.id, repricerId: record.repricer_id, reason: record.reason },
+    };
   }
   if (kind !== 'P' || code === undefined) return undefined;
   if (sk === 'PRODUCT') return { kind: 'product', clientId, code: decodeURIComponent(code) };

@@ -15,7 +15,12 @@ import { CLIENTS_DIRECTORY, clientDirectoryEntry, clientKey } from './keys.js';
 const passwordRecordSchema = z.object({
   algorithm: z.literal('scrypt'),
   // Bounded so a damaged item cannot make one verification take seconds or gigabytes.
-  N: z.number().int().min(1024).max(1_048_576).refine((n) => (n & (n - 1)) === 0, 'N must be a power of two'),
+  N: z
+    .number()
+    .int()
+    .min(1024)
+    .max(1_048_576)
+    .refine((n) => (n & (n - 1)) === 0, 'N must be a power of two'),
   r: z.number().int().min(1).max(32),
   p: z.number().int().min(1).max(16),
   keyLength: z.number().int().min(16).max(64),
@@ -57,8 +62,8 @@ export class ClientExistsError extends Error {
   }
 }
 
-const isConditionFailure = (error: unknown): boolean => error instanceof ConditionalCheckFailedException
-  || (error instanceof Error && error.name === 'ConditionalCheckFailedException');
+const isConditionFailure = (error: unknown): boolean =>
+  error instanceof ConditionalCheckFailedException || (error instanceof Error && error.name === 'ConditionalCheckFailedException');
 
 /** Runs a conditional write; `false` when its condition did not hold. */
 const conditionally = async (write: () => Promise<unknown>): Promise<boolean> => {
@@ -82,11 +87,23 @@ export const getClient = async (username: string): Promise<ClientRecord | undefi
 /** Throws ClientExistsError when the username is taken. */
 export const putNewClient = async (client: NewClient, now: Date): Promise<void> => {
   const timestamp = now.toISOString();
-  const created = await conditionally(() => documentClient.send(new PutCommand({
-    TableName: tableName(),
-    Item: { ...clientKey(client.username), ...clientDirectoryEntry(client.username), entity: 'client', ...client, enabled: true, createdAt: timestamp, updatedAt: timestamp },
-    ConditionExpression: 'attribute_not_exists(pk)',
-  })));
+  const created = await conditionally(() =>
+    documentClient.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          ...clientKey(client.username),
+          ...clientDirectoryEntry(client.username),
+          entity: 'client',
+          ...client,
+          enabled: true,
+          createdAt: timestamp,
+          updatedAt: timestamp,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    ),
+  );
   if (!created) throw new ClientExistsError(client.username);
 };
 
@@ -129,8 +146,7 @@ const updateCommand = (username: string, { update, values, condition, returnUpda
 };
 
 /** `false` when there is no such client (or the extra condition did not hold). */
-const updateExisting = (username: string, update: ClientUpdate): Promise<boolean> =>
-  conditionally(() => documentClient.send(updateCommand(username, update)));
+const updateExisting = (username: string, update: ClientUpdate): Promise<boolean> => conditionally(() => documentClient.send(updateCommand(username, update)));
 
 export const setEnabled = (username: string, enabled: boolean, now: Date): Promise<boolean> =>
   updateExisting(username, {
@@ -151,11 +167,15 @@ export const setUsageKey = (username: string, usageKey: string, now: Date): Prom
  * cleared by data/login-attempts.ts. `false` when there was no such client.
  */
 export const deleteClient = (username: string): Promise<boolean> =>
-  conditionally(() => documentClient.send(new DeleteCommand({
-    TableName: tableName(),
-    Key: clientKey(username),
-    ConditionExpression: 'attribute_exists(pk)',
-  })));
+  conditionally(() =>
+    documentClient.send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: clientKey(username),
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
+    ),
+  );
 
 /**
  * A new password also forgets the user name's failed logins (and the `lockedUntil` of items
@@ -182,11 +202,13 @@ export const startFailureWindow = (username: string, now: Date, windowFloor: Dat
 /** Counts one more failure in the open window: the new count, or undefined when the client is missing. */
 export const addLoginFailure = async (username: string): Promise<number | undefined> => {
   try {
-    const { Attributes } = await documentClient.send(updateCommand(username, {
-      update: 'ADD #failedLogins :one',
-      values: { ':one': 1 },
-      returnUpdated: true,
-    }));
+    const { Attributes } = await documentClient.send(
+      updateCommand(username, {
+        update: 'ADD #failedLogins :one',
+        values: { ':one': 1 },
+        returnUpdated: true,
+      }),
+    );
     const count: unknown = Attributes?.failedLogins;
     return typeof count === 'number' ? count : undefined;
   } catch (error) {

@@ -48,9 +48,7 @@ export const createDynamoClient = (endpoint = process.env.DYNAMODB_ENDPOINT): Dy
       throwOnRequestTimeout: true,
       ...(endpoint ? { httpAgent: { keepAlive: true, maxSockets: LOCAL_MAX_SOCKETS } } : {}),
     },
-    ...(endpoint
-      ? { endpoint, region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
+    ...(endpoint ? { endpoint, region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
 
 /** The plain client, for libraries that marshal items themselves (the idempotency store). */

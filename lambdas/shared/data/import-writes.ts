@@ -47,7 +47,10 @@ export const offerReferenceProblems = async (
 ): Promise<ImportProblem[]> => {
   const referenced = offers.filter((o) => !inFile.has(o.productCode));
   if (referenced.length === 0) return [];
-  const known = await getProducts(clientId, referenced.map((r) => r.productCode));
+  const known = await getProducts(
+    clientId,
+    referenced.map((r) => r.productCode),
+  );
   return referenced
     .filter((r) => !known.has(r.productCode))
     .map(({ line, productCode }) => ({ line, message: `offer names product_code "${productCode}", which is neither in the file nor loaded` }));
@@ -62,7 +65,10 @@ type Resolved = { readonly ok: true; readonly target: RepricerTarget } | { reado
 
 /** What `POST /v1/repricers/` checks, line by line: the product, its connector and the computed fields. */
 const resolveRepricers = async (owner: ImportOwner, lines: readonly RepricerLine[]): Promise<Resolved[]> => {
-  const products = await getProducts(owner.clientId, lines.map((l) => l.product_code));
+  const products = await getProducts(
+    owner.clientId,
+    lines.map((l) => l.product_code),
+  );
   const connectorTypes = new Map<string, Promise<ConnectorType | undefined>>();
   return Promise.all(
     lines.map(async (line): Promise<Resolved> => {
@@ -106,7 +112,11 @@ export const repricerReferenceProblems = async (owner: ImportOwner, lines: reado
 
 /** The reference problems of an API import job's lines (products reference nothing). */
 export const jobReferenceProblems = async (owner: ImportOwner, type: ImportType, lines: readonly unknown[]): Promise<ImportProblem[]> => {
-  if (type === 'offers') return offerReferenceProblems(owner.clientId, (lines as OfferLine[]).map((o, i) => ({ line: i + 1, productCode: o.product_code })));
+  if (type === 'offers')
+    return offerReferenceProblems(
+      owner.clientId,
+      (lines as OfferLine[]).map((o, i) => ({ line: i + 1, productCode: o.product_code })),
+    );
   if (type === 'repricers') return repricerReferenceProblems(owner, lines as RepricerLine[]);
   return [];
 };
@@ -157,55 +167,63 @@ class Unchanged extends Error {}
  */
 const planRepricers = async (owner: ImportOwner, lines: readonly RepricerLine[], now: string): Promise<PlannedChunk> => {
   const resolved = await resolveRepricers(owner, lines);
-  const plans = await mapLimit(lines.map((line, i) => ({ line, resolved: resolved[i]! })), async ({ line, resolved: r }) => {
-    if (!r.ok) throw new Error(`A repricer line became invalid after validation: ${r.message}`);
-    const { product, connectorType } = r.target;
-    const existingId = await readSlot(owner.clientId, product.code, connectorType.uid);
-    if (existingId === undefined) return { kind: 'created' as const, line, target: r.target };
-    const current = await getRepricer(owner.clientId, existingId);
-    const patched = current && applyRepricerPatch(current.record, patchOf(line), product, now);
-    const unchanged = current !== undefined && patched !== undefined && patched.ok && sameRepricer(current.record, patched.record);
-    return { kind: unchanged ? ('skipped' as const) : ('updated' as const), line, target: r.target };
-  }, 8);
+  const plans = await mapLimit(
+    lines.map((line, i) => ({ line, resolved: resolved[i]! })),
+    async ({ line, resolved: r }) => {
+      if (!r.ok) throw new Error(`A repricer line became invalid after validation: ${r.message}`);
+      const { product, connectorType } = r.target;
+      const existingId = await readSlot(owner.clientId, product.code, connectorType.uid);
+      if (existingId === undefined) return { kind: 'created' as const, line, target: r.target };
+      const current = await getRepricer(owner.clientId, existingId);
+      const patched = current && applyRepricerPatch(current.record, patchOf(line), product, now);
+      const unchanged = current !== undefined && patched !== undefined && patched.ok && sameRepricer(current.record, patched.record);
+      return { kind: unchanged ? ('skipped' as const) : ('updated' as const), line, target: r.target };
+    },
+    8,
+  );
   const count = (kind: string) => plans.filter((p) => p.kind === kind).length;
   return {
     counts: { created: count('created'), updated: count('updated'), skipped: count('skipped') },
     async write() {
-      await mapLimit(plans, async ({ line, target }) => {
-        const { product, connectorType } = target;
-        const existingId = await readSlot(owner.clientId, product.code, connectorType.uid);
-        if (existingId !== undefined) {
-          await updateFromLine(owner, existingId, line, product, now);
-          return;
-        }
-        const pricing = computePricing({
-          preferredPrice: line.preferred_price,
-          preferredProfit: line.preferred_profit,
-          minProfit: line.min_profit,
-          soh: product.soh,
-          feeEstimates: product.fee_estimates,
-          connectorUid: connectorType.uid,
-        });
-        if (!pricing.ok) throw new Error(pricing.reason);
-        const result = await createRepricer(
-          owner.clientId,
-          {
-            buybox_approach: line.buybox_approach,
-            repricer_approach: line.repricer_approach,
-            enabled: line.enabled,
-            preferred_price: line.preferred_price,
-            preferred_profit: line.preferred_profit,
-            min_price: pricing.value.minPrice,
-            min_profit: pricing.value.minProfit,
-            fixed_fulfilment_fee: pricing.value.fixedFulfilmentFee,
-            connector_type: connectorType,
-            product,
-          },
-          now,
-        );
-        // Taken meanwhile (by an earlier delivery of this chunk, or a concurrent POST): update that one.
-        if (!result.created) await updateFromLine(owner, result.existingId, line, product, now);
-      }, 8);
+      await mapLimit(
+        plans,
+        async ({ line, target }) => {
+          const { product, connectorType } = target;
+          const existingId = await readSlot(owner.clientId, product.code, connectorType.uid);
+          if (existingId !== undefined) {
+            await updateFromLine(owner, existingId, line, product, now);
+            return;
+          }
+          const pricing = computePricing({
+            preferredPrice: line.preferred_price,
+            preferredProfit: line.preferred_profit,
+            minProfit: line.min_profit,
+            soh: product.soh,
+            feeEstimates: product.fee_estimates,
+            connectorUid: connectorType.uid,
+          });
+          if (!pricing.ok) throw new Error(pricing.reason);
+          const result = await createRepricer(
+            owner.clientId,
+            {
+              buybox_approach: line.buybox_approach,
+              repricer_approach: line.repricer_approach,
+              enabled: line.enabled,
+              preferred_price: line.preferred_price,
+              preferred_profit: line.preferred_profit,
+              min_price: pricing.value.minPrice,
+              min_profit: pricing.value.minProfit,
+              fixed_fulfilment_fee: pricing.value.fixedFulfilmentFee,
+              connector_type: connectorType,
+              product,
+            },
+            now,
+          );
+          // Taken meanwhile (by an earlier delivery of this chunk, or a concurrent POST): update that one.
+          if (!result.created) await updateFromLine(owner, result.existingId, line, product, now);
+        },
+        8,
+      );
     },
   };
 };

@@ -50,28 +50,33 @@ export const reserveImportId = async (): Promise<{ id: number; at: string }> => 
 /** Stores an NDJSON body in gzipped chunks; returns how many. */
 export const storeImportBody = async (clientId: string, id: number, body: Buffer, now = new Date().toISOString()): Promise<number> => {
   const count = Math.max(1, Math.ceil(body.byteLength / BODY_CHUNK_BYTES));
-  await mapLimit(Array.from({ length: count }, (_, n) => n), (n) =>
-    documentClient.send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...importBodyKey(clientId, id, n),
-          entity: 'importBody',
-          data: gzipSync(body.subarray(n * BODY_CHUNK_BYTES, (n + 1) * BODY_CHUNK_BYTES)),
-          expiresAt: expiry(now, BODY_RETENTION_DAYS),
-        },
-      }),
-    ),
+  await mapLimit(
+    Array.from({ length: count }, (_, n) => n),
+    (n) =>
+      documentClient.send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: {
+            ...importBodyKey(clientId, id, n),
+            entity: 'importBody',
+            data: gzipSync(body.subarray(n * BODY_CHUNK_BYTES, (n + 1) * BODY_CHUNK_BYTES)),
+            expiresAt: expiry(now, BODY_RETENTION_DAYS),
+          },
+        }),
+      ),
   );
   return count;
 };
 
 export const loadImportBody = async (clientId: string, id: number, chunks: number): Promise<string> => {
-  const parts = await mapLimit(Array.from({ length: chunks }, (_, n) => n), async (n) => {
-    const result = await documentClient.send(new GetCommand({ TableName: tableName(), Key: importBodyKey(clientId, id, n), ConsistentRead: true }));
-    const data = z.object({ data: z.instanceof(Uint8Array) }).parse(result.Item).data;
-    return gunzipSync(data);
-  });
+  const parts = await mapLimit(
+    Array.from({ length: chunks }, (_, n) => n),
+    async (n) => {
+      const result = await documentClient.send(new GetCommand({ TableName: tableName(), Key: importBodyKey(clientId, id, n), ConsistentRead: true }));
+      const data = z.object({ data: z.instanceof(Uint8Array) }).parse(result.Item).data;
+      return gunzipSync(data);
+    },
+  );
   return Buffer.concat(parts).toString('utf8');
 };
 
@@ -229,7 +234,13 @@ export const savePendingChunk = (clientId: string, id: number, from: number, pen
 /** Adds a written chunk's counts and moves `processed` past it, once: conditioned on where it started. */
 export const commitPendingChunk = (clientId: string, id: number, from: number, pending: PendingChunk, now: string): Promise<StoredImportJob> =>
   update(clientId, id, {
-    sets: ['#r.#processed = :to', '#r.#created = #r.#created + :created', '#r.#updated = #r.#updated + :updated', '#r.#skipped = #r.#skipped + :skipped', '#r.#at = :now'],
+    sets: [
+      '#r.#processed = :to',
+      '#r.#created = #r.#created + :created',
+      '#r.#updated = #r.#updated + :updated',
+      '#r.#skipped = #r.#skipped + :skipped',
+      '#r.#at = :now',
+    ],
     removes: ['pending'],
     names: { '#r': 'record', '#processed': 'processed', '#created': 'created', '#updated': 'updated', '#skipped': 'skipped', '#at': 'updated_at' },
     values: { ':to': pending.to, ':created': pending.created, ':updated': pending.updated, ':skipped': pending.skipped, ':now': now, ':from': from },

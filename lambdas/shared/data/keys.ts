@@ -11,8 +11,7 @@ export const tenantPrefix = (clientId: string): string => `${tenant(clientId)}#`
 export const part = (value: string): string => encodeURIComponent(value);
 
 /** The client id of a tenant-owned key, or undefined for a key outside every tenant. */
-export const clientIdOfKey = (pk: string): string | undefined =>
-  pk.startsWith(TENANT_PREFIX) ? pk.slice(TENANT_PREFIX.length).split('#', 1)[0] : undefined;
+export const clientIdOfKey = (pk: string): string | undefined => (pk.startsWith(TENANT_PREFIX) ? pk.slice(TENANT_PREFIX.length).split('#', 1)[0] : undefined);
 
 /**
  * Everything the authorizer reads or writes sits in the user name's `CLIENT#` partition, so

@@ -37,8 +37,8 @@ export type Reservation =
 
 const NAMES = { '#attempts': 'attempts', '#failures': 'failures', '#entity': 'entity', '#expiresAt': TTL_ATTRIBUTE } as const;
 
-const isConditionFailure = (error: unknown): error is ConditionalCheckFailedException => error instanceof ConditionalCheckFailedException
-  || (error instanceof Error && error.name === 'ConditionalCheckFailedException');
+const isConditionFailure = (error: unknown): error is ConditionalCheckFailedException =>
+  error instanceof ConditionalCheckFailedException || (error instanceof Error && error.name === 'ConditionalCheckFailedException');
 
 const counters = z.object({ attempts: z.number().int().optional(), failures: z.number().int().optional() });
 
@@ -59,16 +59,18 @@ const failuresIn = (wireItem: unknown): number => {
  */
 export const reserveLoginAttempt = async (slot: LoginAttemptsSlot, limit: number): Promise<Reservation> => {
   try {
-    const { Attributes } = await documentClient.send(new UpdateCommand({
-      TableName: tableName(),
-      Key: loginAttemptsKey(slot.username, slot.source, slot.window),
-      UpdateExpression: 'ADD #attempts :one SET #entity = :entity, #expiresAt = :expiresAt',
-      ConditionExpression: 'attribute_not_exists(#attempts) OR #attempts < :limit',
-      ExpressionAttributeNames: { '#attempts': NAMES['#attempts'], '#entity': NAMES['#entity'], '#expiresAt': NAMES['#expiresAt'] },
-      ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':entity': 'loginAttempts', ':expiresAt': slot.expiresAt },
-      ReturnValues: 'ALL_NEW',
-      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-    }));
+    const { Attributes } = await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: loginAttemptsKey(slot.username, slot.source, slot.window),
+        UpdateExpression: 'ADD #attempts :one SET #entity = :entity, #expiresAt = :expiresAt',
+        ConditionExpression: 'attribute_not_exists(#attempts) OR #attempts < :limit',
+        ExpressionAttributeNames: { '#attempts': NAMES['#attempts'], '#entity': NAMES['#entity'], '#expiresAt': NAMES['#expiresAt'] },
+        ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':entity': 'loginAttempts', ':expiresAt': slot.expiresAt },
+        ReturnValues: 'ALL_NEW',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
     return { kind: 'reserved', failures: counters.parse(Attributes ?? {}).failures ?? 0 };
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
@@ -80,16 +82,18 @@ export const reserveLoginAttempt = async (slot: LoginAttemptsSlot, limit: number
 /** A reserved check found a wrong password: it stays counted. The new failure count. */
 export const recordLoginFailure = async (slot: LoginAttemptsSlot): Promise<number | undefined> => {
   try {
-    const { Attributes } = await documentClient.send(new UpdateCommand({
-      TableName: tableName(),
-      Key: loginAttemptsKey(slot.username, slot.source, slot.window),
-      UpdateExpression: 'ADD #failures :one',
-      // Never recreates an item the TTL removed: it would have no expiry.
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#failures': NAMES['#failures'] },
-      ExpressionAttributeValues: { ':one': 1 },
-      ReturnValues: 'UPDATED_NEW',
-    }));
+    const { Attributes } = await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: loginAttemptsKey(slot.username, slot.source, slot.window),
+        UpdateExpression: 'ADD #failures :one',
+        // Never recreates an item the TTL removed: it would have no expiry.
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#failures': NAMES['#failures'] },
+        ExpressionAttributeValues: { ':one': 1 },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
     return counters.parse(Attributes ?? {}).failures;
   } catch (error) {
     if (isConditionFailure(error)) return undefined;
@@ -106,28 +110,32 @@ export const releaseLoginAttempt = async (slot: LoginAttemptsSlot, failuresSeen:
   const Key = loginAttemptsKey(slot.username, slot.source, slot.window);
   if (failuresSeen > 0) {
     try {
-      await documentClient.send(new UpdateCommand({
-        TableName: tableName(),
-        Key,
-        UpdateExpression: 'SET #attempts = #attempts - :released REMOVE #failures',
-        ConditionExpression: 'attribute_exists(pk) AND #failures = :seen',
-        ExpressionAttributeNames: { '#attempts': NAMES['#attempts'], '#failures': NAMES['#failures'] },
-        ExpressionAttributeValues: { ':released': failuresSeen + 1, ':seen': failuresSeen },
-      }));
+      await documentClient.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key,
+          UpdateExpression: 'SET #attempts = #attempts - :released REMOVE #failures',
+          ConditionExpression: 'attribute_exists(pk) AND #failures = :seen',
+          ExpressionAttributeNames: { '#attempts': NAMES['#attempts'], '#failures': NAMES['#failures'] },
+          ExpressionAttributeValues: { ':released': failuresSeen + 1, ':seen': failuresSeen },
+        }),
+      );
       return;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
     }
   }
   try {
-    await documentClient.send(new UpdateCommand({
-      TableName: tableName(),
-      Key,
-      UpdateExpression: 'ADD #attempts :minusOne',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#attempts': NAMES['#attempts'] },
-      ExpressionAttributeValues: { ':minusOne': -1 },
-    }));
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key,
+        UpdateExpression: 'ADD #attempts :minusOne',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#attempts': NAMES['#attempts'] },
+        ExpressionAttributeValues: { ':minusOne': -1 },
+      }),
+    );
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
   }
@@ -138,14 +146,16 @@ export const clearLoginAttempts = async (username: string): Promise<number> => {
   let cleared = 0;
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
-    const page = await documentClient.send(new QueryCommand({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': loginAttemptsPartition(username), ':prefix': LOGIN_ATTEMPTS_PREFIX },
-      ProjectionExpression: 'pk, sk',
-      ConsistentRead: true,
-      ...(ExclusiveStartKey ? { ExclusiveStartKey } : {}),
-    }));
+    const page = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': loginAttemptsPartition(username), ':prefix': LOGIN_ATTEMPTS_PREFIX },
+        ProjectionExpression: 'pk, sk',
+        ConsistentRead: true,
+        ...(ExclusiveStartKey ? { ExclusiveStartKey } : {}),
+      }),
+    );
     for (const item of page.Items ?? []) {
       await documentClient.send(new DeleteCommand({ TableName: tableName(), Key: { pk: String(item.pk), sk: String(item.sk) } }));
       cleared++;

@@ -43,7 +43,10 @@ export const cellCompetitiveness = (cell: string) => decodeURIComponent(cell.sli
 
 /** What a listing was derived from: the canonical offer and its product. */
 export const offerSourceDigest = (offer: StoredOffer, product: Product): string =>
-  createHash('sha256').update(JSON.stringify([offer, product])).digest('base64url').slice(0, 16);
+  createHash('sha256')
+    .update(JSON.stringify([offer, product]))
+    .digest('base64url')
+    .slice(0, 16);
 
 const template: Offer = {
   id: 0,
@@ -81,7 +84,9 @@ const template: Offer = {
     length_cm: 0,
     width_cm: 0,
     weight_g: 0,
-    fee_estimates: { '': { instock: { commission: 0, fulfilment: 0, commission_percentage: 0 }, leadtime: { commission: 0, fulfilment: 0, commission_percentage: 0 } } },
+    fee_estimates: {
+      '': { instock: { commission: 0, fulfilment: 0, commission_percentage: 0 }, leadtime: { commission: 0, fulfilment: 0, commission_percentage: 0 } },
+    },
     created_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
   },

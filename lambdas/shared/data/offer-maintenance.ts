@@ -29,9 +29,17 @@ export interface OfferHint {
 
 type Change = Reconciliation<StoredOffer, Offer>;
 
-export const reconcileOffers = async (clientId: string, hints: readonly OfferHint[], seq: string, options: { readonly force?: boolean } = {}): Promise<number> => {
+export const reconcileOffers = async (
+  clientId: string,
+  hints: readonly OfferHint[],
+  seq: string,
+  options: { readonly force?: boolean } = {},
+): Promise<number> => {
   if (hints.length === 0) return 0;
-  const lookups = await readLookups(clientId, hints.map((hint) => hint.offerId));
+  const lookups = await readLookups(
+    clientId,
+    hints.map((hint) => hint.offerId),
+  );
   const productOf = (hint: OfferHint) => lookups.get(hint.offerId)?.productCode ?? hint.productCode;
   const canonicals = new Map(
     (await batchGet(hints.map((hint) => offerKey(clientId, productOf(hint), hint.offerId)))).map((item) => {
@@ -89,14 +97,14 @@ export const reconcileOffers = async (clientId: string, hints: readonly OfferHin
   await mapLimit(
     placed.filter(({ offerId, cell, was }) => lookups.has(offerId) && cell !== was),
     ({ offerId, cell }) =>
-        documentClient.send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: offerLookupKey(clientId, offerId),
-            UpdateExpression: cell === undefined ? 'REMOVE listedCell' : 'SET listedCell = :cell',
-            ...(cell === undefined ? {} : { ExpressionAttributeValues: { ':cell': cell } }),
-          }),
-        ),
+      documentClient.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: offerLookupKey(clientId, offerId),
+          UpdateExpression: cell === undefined ? 'REMOVE listedCell' : 'SET listedCell = :cell',
+          ...(cell === undefined ? {} : { ExpressionAttributeValues: { ':cell': cell } }),
+        }),
+      ),
   );
   return moved;
 };

@@ -35,6 +35,9 @@ export const getOffer = async (clientId: string, id: number): Promise<Offer | un
   if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) return undefined;
   const chunks = await readNodes({ clientId, tag: OFFER_LIST.tag, order: 'id', level: 'c' }, {}, { consistent: false });
   const cells = [...new Set(chunks.flatMap((chunk) => [...chunk.counts].filter(([, n]) => n > 0).map(([cell]) => cell)))];
-  const [item] = await batchGet(cells.map((cell) => listingKey(clientId, OFFER_LIST, cell, id)), false);
+  const [item] = await batchGet(
+    cells.map((cell) => listingKey(clientId, OFFER_LIST, cell, id)),
+    false,
+  );
   return item ? recordOfListing(OFFER_LIST, item) : undefined;
 };

@@ -59,25 +59,22 @@ const claimLookups = async (clientId: string, fresh: readonly { offerId: string;
   if (fresh.length === 0) return claimed;
   let next = await reserveIds('offer', fresh.length);
   const lost: string[] = [];
-  await mapLimit(
-    fresh,
-    async ({ offerId, productCode, cell }) => {
-      const lookup: OfferLookup = { id: next++, productCode, listedCell: cell };
-      try {
-        await documentClient.send(
-          new PutCommand({
-            TableName: tableName(),
-            Item: { ...offerLookupKey(clientId, offerId), entity: 'offerLookup', ...lookup },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        );
-        claimed.set(offerId, lookup);
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-        lost.push(offerId);
-      }
-    },
-  );
+  await mapLimit(fresh, async ({ offerId, productCode, cell }) => {
+    const lookup: OfferLookup = { id: next++, productCode, listedCell: cell };
+    try {
+      await documentClient.send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: { ...offerLookupKey(clientId, offerId), entity: 'offerLookup', ...lookup },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      claimed.set(offerId, lookup);
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      lost.push(offerId);
+    }
+  });
   for (const [offerId, lookup] of await readLookups(clientId, lost)) claimed.set(offerId, lookup);
   return claimed;
 };
@@ -101,7 +98,10 @@ export interface OfferWritePlan {
 
 export const planOffers = async (owner: OfferOwner, inputs: readonly OfferInput[], now = new Date().toISOString()): Promise<OfferWritePlan> => {
   const { clientId } = owner;
-  const lookups = await readLookups(clientId, inputs.map((input) => input.offer_id));
+  const lookups = await readLookups(
+    clientId,
+    inputs.map((input) => input.offer_id),
+  );
   const existing = new Map(
     (await batchGet([...lookups].map(([offerId, lookup]) => offerKey(clientId, lookup.productCode, offerId)))).map((item) => {
       const offer = storedOffer.parse(item);
@@ -111,7 +111,9 @@ export const planOffers = async (owner: OfferOwner, inputs: readonly OfferInput[
   const scopeOf = (input: Pick<OfferInput, 'seller_id'>): StoredOffer['scope'] => (input.seller_id === owner.sellerId ? 'own' : 'other');
   const claimed = await claimLookups(
     clientId,
-    inputs.filter((input) => !lookups.has(input.offer_id)).map((input) => ({ offerId: input.offer_id, productCode: input.product_code, cell: offerCell(scopeOf(input), input.competitiveness) })),
+    inputs
+      .filter((input) => !lookups.has(input.offer_id))
+      .map((input) => ({ offerId: input.offer_id, productCode: input.product_code, cell: offerCell(scopeOf(input), input.competitiveness) })),
   );
 
   const requests: WriteRequest[] = [];
@@ -148,17 +150,15 @@ export const planOffers = async (owner: OfferOwner, inputs: readonly OfferInput[
 /** Writes a plan: re-writing one that was already (partly) written changes nothing. */
 export const writeOfferPlan = async ({ clientId, requests, moved }: OfferWritePlan): Promise<void> => {
   // The lookup names the new product before the offer moves there, so a reader never misses it.
-  await mapLimit(
-    moved,
-    ({ offerId, productCode }) =>
-      documentClient.send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: offerLookupKey(clientId, offerId),
-          UpdateExpression: 'SET productCode = :code',
-          ExpressionAttributeValues: { ':code': productCode },
-        }),
-      ),
+  await mapLimit(moved, ({ offerId, productCode }) =>
+    documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: offerLookupKey(clientId, offerId),
+        UpdateExpression: 'SET productCode = :code',
+        ExpressionAttributeValues: { ':code': productCode },
+      }),
+    ),
   );
   await batchWrite(requests);
 };

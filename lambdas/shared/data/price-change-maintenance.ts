@@ -39,7 +39,11 @@ export const reconcilePriceChanges = async (
   );
   const productListed = new Map(
     (
-      await batchGet(hints.map((hint) => listingKey(productScope(clientId, hint.productCode), PRODUCT_PRICE_CHANGE_LIST, productChangeCell(hint.repricerId, hint.reason), hint.id)))
+      await batchGet(
+        hints.map((hint) =>
+          listingKey(productScope(clientId, hint.productCode), PRODUCT_PRICE_CHANGE_LIST, productChangeCell(hint.repricerId, hint.reason), hint.id),
+        ),
+      )
     ).map((item) => [`${String(item.pk)}|${String(item.sk)}`, item]),
   );
 
@@ -55,7 +59,10 @@ export const reconcilePriceChanges = async (
     const scope = productScope(clientId, hint.productCode);
     const productKey = listingKey(scope, PRODUCT_PRICE_CHANGE_LIST, productChangeCell(hint.repricerId, hint.reason), hint.id);
     const productCurrent = productListed.get(`${productKey.pk}|${productKey.sk}`);
-    productChanges.set(scope, [...(productChanges.get(scope) ?? []), { ...(productCurrent ? { current: productCurrent } : {}), ...(target ? { target } : {}) }]);
+    productChanges.set(scope, [
+      ...(productChanges.get(scope) ?? []),
+      { ...(productCurrent ? { current: productCurrent } : {}), ...(target ? { target } : {}) },
+    ]);
   }
   let moved = await applyBatched(clientId, PRICE_CHANGE_LIST, tenantChanges, seq, options);
   for (const [scope, changes] of productChanges) moved += await applyBatched(scope, PRODUCT_PRICE_CHANGE_LIST, changes, seq, options);

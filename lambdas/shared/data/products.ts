@@ -20,10 +20,12 @@ export const getProduct = async (clientId: string, code: string): Promise<Produc
 
 export const getProducts = async (clientId: string, codes: readonly string[]): Promise<Map<string, Product>> => {
   const items = await batchGet([...new Set(codes)].map((code) => productKey(clientId, code)));
-  return new Map(items.map((item) => {
-    const { record } = storedProduct.parse(item);
-    return [record.code, record] as const;
-  }));
+  return new Map(
+    items.map((item) => {
+      const { record } = storedProduct.parse(item);
+      return [record.code, record] as const;
+    }),
+  );
 };
 
 const withoutStamps = (p: Partial<Product>) => ({ ...p, id: 0, created_at: '', updated_at: '' });
@@ -45,7 +47,10 @@ export interface ProductWritePlan {
 
 /** What an upsert of `inputs` writes and counts; new products get ids here. */
 export const planProducts = async (clientId: string, inputs: readonly ProductFields[], now = new Date().toISOString()): Promise<ProductWritePlan> => {
-  const existing = await getProducts(clientId, inputs.map((p) => p.code));
+  const existing = await getProducts(
+    clientId,
+    inputs.map((p) => p.code),
+  );
   const changed = inputs.filter((input) => {
     const before = existing.get(input.code);
     return !before || !sameJson(withoutStamps(before), withoutStamps(input));

@@ -86,7 +86,9 @@ const queryPage = async (input: ConstructorParameters<typeof QueryCommand>[0]) =
 /** The repricers of some products, read through their slots, and their listings as they are. */
 const reconcileRepricers = async (clientId: string, ids: readonly number[], seq: string): Promise<void> => {
   const canonical = (await batchGet(ids.map((id) => repricerKey(clientId, id)))).map((item) => storedRepricer.parse(item));
-  const listed = await batchGet(canonical.flatMap((stored) => [true, false].map((on) => listingKey(clientId, REPRICER_LIST, repricerCell(on), stored.record.id))));
+  const listed = await batchGet(
+    canonical.flatMap((stored) => [true, false].map((on) => listingKey(clientId, REPRICER_LIST, repricerCell(on), stored.record.id))),
+  );
   const changes: Reconciliation<StoredRepricer, Repricer>[] = [];
   for (const stored of canonical) {
     const current = listed.filter((item) => placeOfListing(REPRICER_LIST, item).id === stored.record.id);
@@ -133,7 +135,10 @@ const relistPriceChanges = (clientId: string, byProduct: ReadonlyMap<string, Can
 /** A product's own price-change list, swept of listings no price change accounts for and recounted. */
 const sweepProductPriceChanges = async (clientId: string, code: string, canonical: CanonicalChanges, seq: string): Promise<void> => {
   const scope = productScope(clientId, code);
-  const cells = new Set([...canonical.map(({ stored }) => PRODUCT_PRICE_CHANGE_LIST.cellOf(stored)), ...(await countedCells(scope, PRODUCT_PRICE_CHANGE_LIST))]);
+  const cells = new Set([
+    ...canonical.map(({ stored }) => PRODUCT_PRICE_CHANGE_LIST.cellOf(stored)),
+    ...(await countedCells(scope, PRODUCT_PRICE_CHANGE_LIST)),
+  ]);
   const byId = new Map(canonical.map(({ stored }) => [stored.record.id, stored]));
   const listed = (await Promise.all([...cells].map((cell) => queryAll(listingPartition(scope, PRODUCT_PRICE_CHANGE_LIST.tag, cell))))).flat();
   const stray = listed.filter((item) => {
@@ -141,7 +146,12 @@ const sweepProductPriceChanges = async (clientId: string, code: string, canonica
     const stored = byId.get(place.id);
     return !stored || PRODUCT_PRICE_CHANGE_LIST.cellOf(stored) !== place.cell;
   });
-  await applyBatched(scope, PRODUCT_PRICE_CHANGE_LIST, stray.map((current) => ({ current })), seq);
+  await applyBatched(
+    scope,
+    PRODUCT_PRICE_CHANGE_LIST,
+    stray.map((current) => ({ current })),
+    seq,
+  );
   const places = await readAllPlaces(scope, PRODUCT_PRICE_CHANGE_LIST, cells);
   await recountOrder(scope, PRODUCT_PRICE_CHANGE_LIST, 'id', places);
 };
@@ -205,7 +215,10 @@ const strayOffers = async (clientId: string, items: readonly Item[]): Promise<It
       return { item, offerId: undefined };
     }
   });
-  const lookups = await readLookups(clientId, decoded.flatMap(({ offerId }) => (offerId === undefined ? [] : [offerId])));
+  const lookups = await readLookups(
+    clientId,
+    decoded.flatMap(({ offerId }) => (offerId === undefined ? [] : [offerId])),
+  );
   const canonical = new Map(
     (await batchGet([...lookups].map(([offerId, lookup]) => offerKey(clientId, lookup.productCode, offerId)))).map((item) => {
       const offer = storedOffer.parse(item);
@@ -236,9 +249,7 @@ const strayRepricers = async (clientId: string, items: readonly Item[]): Promise
 /** Price changes listed tenant-wide whose canonical item (named by the listing's origin) is gone. */
 const strayPriceChanges = async (items: readonly Item[]): Promise<Item[]> => {
   const origins = items.map((item) => originOfListing(item));
-  const found = new Set(
-    (await batchGet(origins.flatMap((origin) => (origin ? [origin] : [])))).map((item) => `${String(item.pk)}|${String(item.sk)}`),
-  );
+  const found = new Set((await batchGet(origins.flatMap((origin) => (origin ? [origin] : [])))).map((item) => `${String(item.pk)}|${String(item.sk)}`));
   return items.filter((_, i) => {
     const origin = origins[i];
     return !origin || !found.has(`${origin.pk}|${origin.sk}`);
@@ -264,13 +275,29 @@ const sweepStep = async (clientId: string, request: RebuildRequest, seq: string)
   let stray: Item[];
   if (kind === 'offers') {
     stray = await strayOffers(clientId, items);
-    await applyBatched(clientId, OFFER_LIST, stray.map((current) => ({ current })), seq);
+    await applyBatched(
+      clientId,
+      OFFER_LIST,
+      stray.map((current) => ({ current })),
+      seq,
+    );
   } else if (kind === 'repricers') {
     stray = await strayRepricers(clientId, items);
-    await applyBatched(clientId, REPRICER_LIST, stray.map((current) => ({ current })), seq, { shared: true });
+    await applyBatched(
+      clientId,
+      REPRICER_LIST,
+      stray.map((current) => ({ current })),
+      seq,
+      { shared: true },
+    );
   } else {
     stray = await strayPriceChanges(items);
-    await applyBatched(clientId, PRICE_CHANGE_LIST, stray.map((current) => ({ current })), seq);
+    await applyBatched(
+      clientId,
+      PRICE_CHANGE_LIST,
+      stray.map((current) => ({ current })),
+      seq,
+    );
   }
   const progress = { listingsChecked: request.listingsChecked + items.length, listingsRemoved: request.listingsRemoved + stray.length };
   return page.LastEvaluatedKey ? { ...progress, cursor: JSON.stringify(page.LastEvaluatedKey) } : { ...progress, sweep: rest };
@@ -294,9 +321,11 @@ export const runRebuildStep = async (clientId: string, requestId: string, seq: s
   let next: Partial<RebuildRequest>;
   try {
     next =
-      request.phase === 'products' ? await productsStep(clientId, request, seq)
-      : request.phase === 'sweep' ? await sweepStep(clientId, request, seq)
-      : await countStep(clientId, request);
+      request.phase === 'products'
+        ? await productsStep(clientId, request, seq)
+        : request.phase === 'sweep'
+          ? await sweepStep(clientId, request, seq)
+          : await countStep(clientId, request);
   } catch (error) {
     logger.error('Rebuild step failed', { clientId, requestId, phase: request.phase, error: error as Error });
     throw error;

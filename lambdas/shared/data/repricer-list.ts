@@ -20,8 +20,7 @@ export const storedRepricer = z.object({
 });
 export type StoredRepricer = z.infer<typeof storedRepricer>;
 
-export const repricerSourceDigest = (stored: StoredRepricer): string =>
-  createHash('sha256').update(JSON.stringify(stored)).digest('base64url').slice(0, 16);
+export const repricerSourceDigest = (stored: StoredRepricer): string => createHash('sha256').update(JSON.stringify(stored)).digest('base64url').slice(0, 16);
 
 const stamp = '2026-01-01T00:00:00.000Z';
 const template: Repricer = {
@@ -55,7 +54,9 @@ const template: Repricer = {
     length_cm: 0,
     width_cm: 0,
     weight_g: 0,
-    fee_estimates: { '': { instock: { commission: 0, fulfilment: 0, commission_percentage: 0 }, leadtime: { commission: 0, fulfilment: 0, commission_percentage: 0 } } },
+    fee_estimates: {
+      '': { instock: { commission: 0, fulfilment: 0, commission_percentage: 0 }, leadtime: { commission: 0, fulfilment: 0, commission_percentage: 0 } },
+    },
     created_at: stamp,
     updated_at: stamp,
   },

@@ -41,7 +41,12 @@ const listProductRepricers = async (clientId: string, query: RepricerQuery & { p
   stats.record(slots.ConsumedCapacity);
   stats.roundTrips += 1;
   const ids = (slots.Items ?? []).map((slot) => Number(slot.repricerId));
-  const records = (await batchGet(ids.map((id) => repricerKey(clientId, id)), false))
+  const records = (
+    await batchGet(
+      ids.map((id) => repricerKey(clientId, id)),
+      false,
+    )
+  )
     .map((item) => storedRepricer.parse(item).record)
     .filter((record) => query.enabled === undefined || record.enabled === query.enabled);
   if (ids.length > 0) {

@@ -13,8 +13,7 @@ import { AGAIN, ContentionError, retrying } from './retry.js';
 export type NewRepricer = Omit<Repricer, 'id' | 'uid' | 'created_at' | 'updated_at'>;
 
 export type CreateRepricerResult =
-  | { readonly created: true; readonly repricer: Repricer; readonly version: number }
-  | { readonly created: false; readonly existingId: number };
+  { readonly created: true; readonly repricer: Repricer; readonly version: number } | { readonly created: false; readonly existingId: number };
 
 const canonicalItem = (clientId: string, stored: StoredRepricer) => ({ ...repricerKey(clientId, stored.record.id), ...stored });
 
@@ -92,7 +91,14 @@ export const updateRepricer = async (
             ExpressionAttributeValues: { ':version': current.version },
           },
         },
-        { Put: { TableName: tableName(), Item: slotItem(clientId, next.record), ConditionExpression: 'repricerId = :id', ExpressionAttributeValues: { ':id': id } } },
+        {
+          Put: {
+            TableName: tableName(),
+            Item: slotItem(clientId, next.record),
+            ConditionExpression: 'repricerId = :id',
+            ExpressionAttributeValues: { ':id': id },
+          },
+        },
       ];
       const outcome = await commitTransactional(clientId, REPRICER_LIST, { before: placeOf(REPRICER_LIST, current), after: listed(next) }, own);
       return outcome.committed ? ({ kind: 'done', value: next } as const) : AGAIN;
@@ -119,7 +125,14 @@ export const deleteRepricer = async (clientId: string, id: number, check: (curre
             ExpressionAttributeValues: { ':version': current.version },
           },
         },
-        { Delete: { TableName: tableName(), Key: slotKeyOf(clientId, current.record), ConditionExpression: 'repricerId = :id', ExpressionAttributeValues: { ':id': id } } },
+        {
+          Delete: {
+            TableName: tableName(),
+            Key: slotKeyOf(clientId, current.record),
+            ConditionExpression: 'repricerId = :id',
+            ExpressionAttributeValues: { ':id': id },
+          },
+        },
       ];
       const outcome = await commitTransactional(clientId, REPRICER_LIST, { before: placeOf(REPRICER_LIST, current) }, own);
       return outcome.committed ? ({ kind: 'done', value: true } as const) : AGAIN;

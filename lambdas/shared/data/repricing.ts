@@ -153,7 +153,9 @@ export const recordDecisions = async (
       for (let attempt = 1; ; attempt++, n++) {
         const key = priceChangeKey(clientId, code, decision.repricerId, decision.offerId, n);
         try {
-          await documentClient.send(new PutCommand({ TableName: tableName(), Item: { ...key, ...stored, expiresAt }, ConditionExpression: 'attribute_not_exists(pk)' }));
+          await documentClient.send(
+            new PutCommand({ TableName: tableName(), Item: { ...key, ...stored, expiresAt }, ConditionExpression: 'attribute_not_exists(pk)' }),
+          );
           written = record;
         } catch (error) {
           if (!isConditionFailure(error)) throw error;
@@ -172,7 +174,13 @@ export const recordDecisions = async (
           TableName: tableName(),
           Key: decisionKey(clientId, code, decision.repricerId, decision.offerId),
           UpdateExpression: 'SET entity = :entity, repricerId = :repricer, offerId = :offer, decisions = :n, lastPrice = :price',
-          ExpressionAttributeValues: { ':entity': 'repricerDecision', ':repricer': decision.repricerId, ':offer': decision.offerId, ':n': n, ':price': decision.price },
+          ExpressionAttributeValues: {
+            ':entity': 'repricerDecision',
+            ':repricer': decision.repricerId,
+            ':offer': decision.offerId,
+            ':n': n,
+            ':price': decision.price,
+          },
         }),
       );
       return written;

@@ -19,16 +19,18 @@ export interface TenantKeysPage {
 export async function* scanTenantKeys(clientId: string, segment: number, totalSegments: number): AsyncGenerator<TenantKeysPage> {
   let start: Key | undefined;
   do {
-    const page = await documentClient.send(new ScanCommand({
-      TableName: tableName(),
-      Segment: segment,
-      TotalSegments: totalSegments,
-      ProjectionExpression: 'pk, sk',
-      FilterExpression: 'begins_with(pk, :prefix)',
-      ExpressionAttributeValues: { ':prefix': tenantPrefix(clientId) },
-      ConsistentRead: true,
-      ...(start ? { ExclusiveStartKey: start } : {}),
-    }));
+    const page = await documentClient.send(
+      new ScanCommand({
+        TableName: tableName(),
+        Segment: segment,
+        TotalSegments: totalSegments,
+        ProjectionExpression: 'pk, sk',
+        FilterExpression: 'begins_with(pk, :prefix)',
+        ExpressionAttributeValues: { ':prefix': tenantPrefix(clientId) },
+        ConsistentRead: true,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
     yield {
       keys: (page.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) })),
       scanned: page.ScannedCount ?? 0,

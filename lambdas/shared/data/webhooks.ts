@@ -40,7 +40,11 @@ export const createWebhook = async (
   now = new Date().toISOString(),
 ): Promise<CreateWebhookResult> => {
   const id = await reserveIds('webhook');
-  const stored: StoredWebhook = { entity: 'webhook', secret: input.secret, record: { id, uid: crypto.randomUUID(), url: input.url, event_types: input.event_types, created_at: now } };
+  const stored: StoredWebhook = {
+    entity: 'webhook',
+    secret: input.secret,
+    record: { id, uid: crypto.randomUUID(), url: input.url, event_types: input.event_types, created_at: now },
+  };
   try {
     await documentClient.send(
       new TransactWriteCommand({

@@ -3,9 +3,7 @@ import { hasAtMostTwoDecimals } from './money.js';
 import { BUYBOX_APPROACHES, connectorUid, MAX_MONEY, productCode, REPRICER_APPROACHES, type FeeEstimates } from './records.js';
 
 const amount = (min: 'positive' | 'nonnegative') =>
-  (min === 'positive' ? z.number().gt(0) : z.number().min(0))
-    .max(MAX_MONEY)
-    .refine(hasAtMostTwoDecimals, { message: 'Must have at most 2 decimals.' });
+  (min === 'positive' ? z.number().gt(0) : z.number().min(0)).max(MAX_MONEY).refine(hasAtMostTwoDecimals, { message: 'Must have at most 2 decimals.' });
 
 /** `POST /v1/repricers/`: unknown fields and wrong types are refused, never coerced. */
 export const createRepricerBody = z.strictObject({
@@ -20,9 +18,7 @@ export const createRepricerBody = z.strictObject({
 });
 export type CreateRepricerBody = z.output<typeof createRepricerBody>;
 
-export type ConnectorChoice =
-  | { readonly ok: true; readonly uid: string }
-  | { readonly ok: false; readonly message: string };
+export type ConnectorChoice = { readonly ok: true; readonly uid: string } | { readonly ok: false; readonly message: string };
 
 /**
  * The connector a repricer is for: the product's only priced connector, the one the body

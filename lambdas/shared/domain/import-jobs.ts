@@ -51,7 +51,6 @@ export type RepricerLine = CreateRepricerBody;
 export type ProductLine = ProductFields;
 export type ImportLine<T extends ImportType> = T extends 'products' ? ProductFields : T extends 'offers' ? OfferLine : RepricerLine;
 
-
 const LINE_RULES = {
   products: { schema: productFields, identity: (p: ProductFields) => `product code "${p.code}"` },
   offers: { schema: offerLine, identity: (o: OfferLine) => `offer_id "${o.offer_id}"` },

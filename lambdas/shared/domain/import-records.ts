@@ -11,10 +11,16 @@ import { connectorTypeFields, connectorUid, offerFields, priceStep, productCode,
  * what every other client sees.
  */
 // `price_step`: the connector's price increment for repricing (default 1.00); stored, never in the API record.
-const connectorTypeLine = z.strictObject({ type: z.literal('connector_type'), data: connectorTypeFields.extend({ price_step: priceStep.optional() }).strict() });
+const connectorTypeLine = z.strictObject({
+  type: z.literal('connector_type'),
+  data: connectorTypeFields.extend({ price_step: priceStep.optional() }).strict(),
+});
 const productLine = z.strictObject({ type: z.literal('product'), data: productFields });
 // `connector`: the connector the offer is sold on (default: the client's default connector).
-const offerLine = z.strictObject({ type: z.literal('offer'), data: offerFields.extend({ product_code: productCode, connector: connectorUid.optional() }).strict() });
+const offerLine = z.strictObject({
+  type: z.literal('offer'),
+  data: offerFields.extend({ product_code: productCode, connector: connectorUid.optional() }).strict(),
+});
 
 export const importRecord = z.discriminatedUnion('type', [connectorTypeLine, productLine, offerLine]);
 export type ImportRecord = z.input<typeof importRecord>;
@@ -111,10 +117,7 @@ export const validateLines = <T>(
  * the other import, and keys repeated within the file are reported by line. References to
  * products are checked by the caller, which can also look in the table.
  */
-export const validateImport = (
-  inputs: readonly unknown[],
-  kind: ImportKind = 'catalogue',
-): { records: ParsedImportRecord[]; problems: ImportProblem[] } =>
+export const validateImport = (inputs: readonly unknown[], kind: ImportKind = 'catalogue'): { records: ParsedImportRecord[]; problems: ImportProblem[] } =>
   validateLines(
     inputs,
     (input): LineCheck<ParsedImportRecord> => {

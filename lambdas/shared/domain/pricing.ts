@@ -17,9 +17,7 @@ export interface PricingResult {
   readonly fixedFulfilmentFee: number;
 }
 
-export type PricingOutcome =
-  | { readonly ok: true; readonly value: PricingResult }
-  | { readonly ok: false; readonly reason: string };
+export type PricingOutcome = { readonly ok: true; readonly value: PricingResult } | { readonly ok: false; readonly reason: string };
 
 /**
  * The computed fields of a repricer (README "Computed fields"):

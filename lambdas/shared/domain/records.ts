@@ -10,11 +10,7 @@ export const MAX_MONEY = 10_000_000;
 export const MAX_COMPETITORS = 1_000_000;
 
 export const timestamp = z.iso.datetime({ precision: 3 });
-export const money = z
-  .number()
-  .min(0)
-  .max(MAX_MONEY)
-  .refine(hasAtMostTwoDecimals, { message: 'Must have at most 2 decimals.' });
+export const money = z.number().min(0).max(MAX_MONEY).refine(hasAtMostTwoDecimals, { message: 'Must have at most 2 decimals.' });
 const httpUrl = wellFormed(z.url({ protocol: /^https?$/ }).max(2048));
 export const connectorUid = text().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'Must be a short lowercase identifier.');
 export const productCode = text().min(1).max(64);
@@ -39,11 +35,7 @@ export const connectorTypeFields = z.strictObject({
  * line of the reference-data import (README "Automated repricing"), never in its API record.
  */
 export const DEFAULT_PRICE_STEP = 1;
-export const priceStep = z
-  .number()
-  .gt(0)
-  .max(MAX_MONEY)
-  .refine(hasAtMostTwoDecimals, { message: 'Must have at most 2 decimals.' });
+export const priceStep = z.number().gt(0).max(MAX_MONEY).refine(hasAtMostTwoDecimals, { message: 'Must have at most 2 decimals.' });
 
 export const productFields = z.strictObject({
   code: productCode,

@@ -65,8 +65,7 @@ export const isForbiddenAddress = (address: string, allowLocal = false): boolean
 };
 
 export type UrlCheck =
-  | { readonly ok: true; readonly url: URL; readonly host: string; readonly literal: boolean }
-  | { readonly ok: false; readonly message: string };
+  { readonly ok: true; readonly url: URL; readonly host: string; readonly literal: boolean } | { readonly ok: false; readonly message: string };
 
 /**
  * The syntactic checks: an absolute http(s) URL without credentials, whose scheme and host

@@ -34,9 +34,7 @@ const fromMiddyError = (error: StatusError): Problem | undefined => {
   if (error.cause?.package === undefined || typeof error.statusCode !== 'number') return undefined;
   if (error.statusCode === 415) return STANDARD_PROBLEMS.unsupportedMediaType;
   if (error.statusCode === 422) {
-    return problem(400, error.message === 'Forbidden key in JSON body'
-      ? 'The request body contains a forbidden key.'
-      : 'The request body is not valid JSON.');
+    return problem(400, error.message === 'Forbidden key in JSON body' ? 'The request body contains a forbidden key.' : 'The request body is not valid JSON.');
   }
   return undefined;
 };

@@ -42,8 +42,7 @@ const asProblem = (error: unknown): unknown => {
   return error;
 };
 
-const isSuccess = (response: APIGatewayProxyResult | null | undefined): boolean =>
-  response != null && response.statusCode >= 200 && response.statusCode < 300;
+const isSuccess = (response: APIGatewayProxyResult | null | undefined): boolean => response != null && response.statusCode >= 200 && response.statusCode < 300;
 
 /**
  * Powertools runs on a request of its own: on a replay it would run the other Powertools
@@ -54,8 +53,7 @@ interface Owned {
   readonly request: ApiRequest;
 }
 
-const ownedRecord = (request: ApiRequest): Owned | undefined =>
-  (request.internal as Record<string, Owned | undefined>)[OWNED_RECORD];
+const ownedRecord = (request: ApiRequest): Owned | undefined => (request.internal as Record<string, Owned | undefined>)[OWNED_RECORD];
 
 /** Frees the key after a failure; the request's own outcome matters more than this cleanup. */
 const release = async ({ middleware, request }: Owned): Promise<void> => {

@@ -22,8 +22,7 @@ export const REQUEST_METRICS = {
   latency: 'Latency',
 } as const;
 
-export const createMetrics = (): Metrics =>
-  new Metrics({ namespace: METRICS_NAMESPACE, serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'repricer-api' });
+export const createMetrics = (): Metrics => new Metrics({ namespace: METRICS_NAMESPACE, serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'repricer-api' });
 
 type ApiRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult>;
 const STARTED_AT = 'repricer.observability.startedAt';

@@ -30,8 +30,7 @@ export const ifMatchOf = (event: APIGatewayProxyEvent): IfMatch | undefined => {
 export const matchesVersion = (ifMatch: IfMatch | undefined, version: number): boolean =>
   ifMatch === undefined || ifMatch.any || ifMatch.tags.includes(etagOf(version));
 
-export const preconditionFailed = () =>
-  new HttpProblem(problem(412, 'The resource has changed since the version If-Match names; read it again and retry.'));
+export const preconditionFailed = () => new HttpProblem(problem(412, 'The resource has changed since the version If-Match names; read it again and retry.'));
 
 /** Throws 412 unless the precondition holds for `version`. */
 export const requireMatch = (ifMatch: IfMatch | undefined, version: number): void => {

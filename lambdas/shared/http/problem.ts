@@ -49,11 +49,7 @@ const TITLES: Record<number, string> = {
 
 export const titleFor = (status: number): string => TITLES[status] ?? 'Error';
 
-export const problem = (
-  status: number,
-  detail: string,
-  extra: { type?: string; errors?: readonly FieldError[]; [key: string]: unknown } = {},
-): Problem => {
+export const problem = (status: number, detail: string, extra: { type?: string; errors?: readonly FieldError[]; [key: string]: unknown } = {}): Problem => {
   const { type = PROBLEM_TYPES.blank, errors, ...extensions } = extra;
   return {
     type,

@@ -8,20 +8,13 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
 };
 
-export const json = (
-  statusCode: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): APIGatewayProxyResult => ({
+export const json = (statusCode: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyResult => ({
   statusCode,
   headers: { ...SECURITY_HEADERS, 'Content-Type': JSON_CONTENT_TYPE, ...headers },
   body: JSON.stringify(body),
 });
 
-export const problemResponse = (
-  body: Problem,
-  headers: Record<string, string> = {},
-): APIGatewayProxyResult => ({
+export const problemResponse = (body: Problem, headers: Record<string, string> = {}): APIGatewayProxyResult => ({
   statusCode: body.status,
   headers: { ...SECURITY_HEADERS, 'Content-Type': PROBLEM_CONTENT_TYPE, ...headers },
   body: JSON.stringify(body),

@@ -10,8 +10,7 @@ export type Resolver = (host: string) => Promise<readonly { address: string; fam
 export const systemResolver: Resolver = (host) => dnsLookup(host, { all: true, verbatim: true });
 
 export type Destination =
-  | { readonly ok: true; readonly url: URL; readonly address: string; readonly family: 4 | 6 }
-  | { readonly ok: false; readonly message: string };
+  { readonly ok: true; readonly url: URL; readonly address: string; readonly family: 4 | 6 } | { readonly ok: false; readonly message: string };
 
 /**
  * The address a delivery to `text` connects to: the URL checked, then every address its name
@@ -57,7 +56,8 @@ export const postToDestination = (
 ): Promise<PostOutcome> =>
   new Promise((resolvePost) => {
     const pinned: LookupFunction = (_host, options, callback) => {
-      if ((options as { all?: boolean }).all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: destination.address, family: destination.family }]);
+      if ((options as { all?: boolean }).all)
+        (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: destination.address, family: destination.family }]);
       else callback(null, destination.address, destination.family);
     };
     const send = destination.url.protocol === 'https:' ? httpsRequest : httpRequest;

@@ -7,7 +7,16 @@ import {
   UpdateApiKeyCommand,
 } from '@aws-sdk/client-api-gateway';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import {
   createClientCommand,
@@ -98,8 +107,14 @@ describe('clients disable and enable', () => {
     const key = await disableClientCommand('alice', stageKeys());
 
     // Assess
-    expect(ddb.commandCalls(UpdateCommand)[0]?.args[0].input).toMatchObject({ Key: { pk: 'CLIENT#alice', sk: 'CLIENT' }, ExpressionAttributeValues: { ':enabled': false } });
-    expect(apiGateway.commandCalls(UpdateApiKeyCommand)[0]?.args[0].input).toEqual({ apiKey: 'key-1', patchOperations: [{ op: 'replace', path: '/enabled', value: 'false' }] });
+    expect(ddb.commandCalls(UpdateCommand)[0]?.args[0].input).toMatchObject({
+      Key: { pk: 'CLIENT#alice', sk: 'CLIENT' },
+      ExpressionAttributeValues: { ':enabled': false },
+    });
+    expect(apiGateway.commandCalls(UpdateApiKeyCommand)[0]?.args[0].input).toEqual({
+      apiKey: 'key-1',
+      patchOperations: [{ op: 'replace', path: '/enabled', value: 'false' }],
+    });
     expect(key).toEqual({ kind: 'disabled', id: 'key-1' });
   });
 
@@ -131,7 +146,8 @@ describe('clients disable and enable', () => {
 
   it('enable gives a client from before usage keys a key of its own and registers it', async () => {
     // Prepare
-    ddb.on(GetCommand)
+    ddb
+      .on(GetCommand)
       .resolvesOnce({ Item: clientItem(DUMMY_PASSWORD_RECORD) })
       .resolves({ Item: alice({ usageKey: 'e'.repeat(40) }) });
     ddb.on(UpdateCommand).resolves({});
@@ -144,7 +160,10 @@ describe('clients disable and enable', () => {
 
     // Assess
     const setKey = ddb.commandCalls(UpdateCommand)[0]?.args[0].input;
-    expect(setKey).toMatchObject({ UpdateExpression: 'SET #usageKey = :usageKey, #updatedAt = :now', ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#usageKey))' });
+    expect(setKey).toMatchObject({
+      UpdateExpression: 'SET #usageKey = :usageKey, #updatedAt = :now',
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#usageKey))',
+    });
     expect(setKey?.ExpressionAttributeValues?.[':usageKey']).toMatch(/^[0-9a-f]{40}$/);
     expect(apiGateway.commandCalls(CreateApiKeyCommand)[0]?.args[0].input.value).toBe('e'.repeat(40));
   });
@@ -154,7 +173,10 @@ describe('clients show, list and rotate-password', () => {
   it('show reports the key state in the stage, and null when it is not registered', async () => {
     // Prepare
     ddb.on(GetCommand).resolves({ Item: alice() });
-    apiGateway.on(GetApiKeysCommand).resolvesOnce({ items: [{ id: 'key-1', value: USAGE_KEY, enabled: false }] }).resolves({ items: [] });
+    apiGateway
+      .on(GetApiKeysCommand)
+      .resolvesOnce({ items: [{ id: 'key-1', value: USAGE_KEY, enabled: false }] })
+      .resolves({ items: [] });
 
     // Act
     const first = await showClientCommand('alice', stageKeys());
@@ -169,7 +191,12 @@ describe('clients show, list and rotate-password', () => {
 
   it('list reads the usernames from the directory index, then each client', async () => {
     // Prepare
-    ddb.on(QueryCommand).resolves({ Items: [{ dirPk: 'CLIENTS', dirSk: 'zed' }, { dirPk: 'CLIENTS', dirSk: 'alice' }] });
+    ddb.on(QueryCommand).resolves({
+      Items: [
+        { dirPk: 'CLIENTS', dirSk: 'zed' },
+        { dirPk: 'CLIENTS', dirSk: 'alice' },
+      ],
+    });
     ddb.on(GetCommand, { Key: { pk: 'CLIENT#alice', sk: 'CLIENT' } }).resolves({ Item: alice() });
     ddb.on(GetCommand, { Key: { pk: 'CLIENT#zed', sk: 'CLIENT' } }).resolves({ Item: alice({ pk: 'CLIENT#zed', username: 'zed', enabled: false }) });
 
@@ -178,7 +205,10 @@ describe('clients show, list and rotate-password', () => {
 
     // Assess
     expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input).toMatchObject({ IndexName: 'directory', ExpressionAttributeValues: { ':pk': 'CLIENTS' } });
-    expect(clients.map((client) => [client.username, client.enabled])).toEqual([['alice', true], ['zed', false]]);
+    expect(clients.map((client) => [client.username, client.enabled])).toEqual([
+      ['alice', true],
+      ['zed', false],
+    ]);
   });
 
   it('rotate-password stores the hash of a new generated password and forgets failed logins', async () => {
@@ -224,7 +254,10 @@ describe('clients delete', () => {
     // Prepare
     ddb.on(GetCommand).resolves({ Item: alice() });
     ddb.on(UpdateCommand).resolves({});
-    ddb.on(ScanCommand).resolvesOnce({ Items: [{ pk: 'T#c0ffee00c0ffee00#P#X', sk: 'PRODUCT' }], ScannedCount: 3 }).resolves({ Items: [], ScannedCount: 2 });
+    ddb
+      .on(ScanCommand)
+      .resolvesOnce({ Items: [{ pk: 'T#c0ffee00c0ffee00#P#X', sk: 'PRODUCT' }], ScannedCount: 3 })
+      .resolves({ Items: [], ScannedCount: 2 });
     ddb.on(BatchWriteCommand).resolves({});
     ddb.on(DeleteCommand).resolves({});
     ddb.on(QueryCommand).resolves({ Items: [] });
@@ -253,27 +286,49 @@ describe('purgeTenant', () => {
   it("scans every segment for the tenant's prefix, deletes what it finds, and repeats until a pass finds nothing", async () => {
     // Prepare
     const found = [
-      [{ pk: 'T#abc#P#X', sk: 'PRODUCT' }, { pk: 'T#abc#OID', sk: 'm-1' }],
+      [
+        { pk: 'T#abc#P#X', sk: 'PRODUCT' },
+        { pk: 'T#abc#OID', sk: 'm-1' },
+      ],
       [{ pk: 'T#abc#ON#id#b', sk: '0' }],
     ];
-    ddb.on(ScanCommand, { Segment: 0 }).resolvesOnce({ Items: found[0], ScannedCount: 10, LastEvaluatedKey: { pk: 'x', sk: 'y' } }).resolvesOnce({ Items: [], ScannedCount: 5 })
-      .resolvesOnce({ Items: found[1], ScannedCount: 4 }).resolves({ Items: [], ScannedCount: 3 });
+    ddb
+      .on(ScanCommand, { Segment: 0 })
+      .resolvesOnce({ Items: found[0], ScannedCount: 10, LastEvaluatedKey: { pk: 'x', sk: 'y' } })
+      .resolvesOnce({ Items: [], ScannedCount: 5 })
+      .resolvesOnce({ Items: found[1], ScannedCount: 4 })
+      .resolves({ Items: [], ScannedCount: 3 });
     ddb.on(ScanCommand, { Segment: 1 }).resolves({ Items: [], ScannedCount: 7 });
     ddb.on(BatchWriteCommand).resolves({});
     let settled = 0;
     const progress: number[] = [];
 
     // Act
-    const result = await purgeTenant('abc', { segments: 2, settle: async () => { settled++; }, onProgress: (p) => progress.push(p.deleted) });
+    const result = await purgeTenant('abc', {
+      segments: 2,
+      settle: async () => {
+        settled++;
+      },
+      onProgress: (p) => progress.push(p.deleted),
+    });
 
     // Assess
     expect(result).toEqual({ deleted: 3, passes: 3 });
     expect(settled).toBe(2);
     expect(progress.at(-1)).toBe(3);
     const scan = ddb.commandCalls(ScanCommand)[0]?.args[0].input;
-    expect(scan).toMatchObject({ TableName: TABLE, TotalSegments: 2, FilterExpression: 'begins_with(pk, :prefix)', ExpressionAttributeValues: { ':prefix': 'T#abc#' }, ConsistentRead: true });
+    expect(scan).toMatchObject({
+      TableName: TABLE,
+      TotalSegments: 2,
+      FilterExpression: 'begins_with(pk, :prefix)',
+      ExpressionAttributeValues: { ':prefix': 'T#abc#' },
+      ConsistentRead: true,
+    });
     expect(ddb.commandCalls(ScanCommand).some((call) => call.args[0].input.ExclusiveStartKey !== undefined)).toBe(true);
-    const deletedKeys = ddb.commandCalls(BatchWriteCommand).flatMap((call) => call.args[0].input.RequestItems?.[TABLE] ?? []).map((request) => request.DeleteRequest?.Key);
+    const deletedKeys = ddb
+      .commandCalls(BatchWriteCommand)
+      .flatMap((call) => call.args[0].input.RequestItems?.[TABLE] ?? [])
+      .map((request) => request.DeleteRequest?.Key);
     expect(deletedKeys).toEqual([...found[0]!, ...found[1]!]);
   });
 

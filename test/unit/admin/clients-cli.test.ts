@@ -51,7 +51,12 @@ describe('clients commands', () => {
     // Prepare
     ddb.on(GetCommand).resolves({ Item: clientItem(DUMMY_PASSWORD_RECORD) });
     const prompts: string[] = [];
-    const { context: ctx } = context({ confirm: async (prompt, expected) => { prompts.push(`${prompt}|${expected}`); return false; } });
+    const { context: ctx } = context({
+      confirm: async (prompt, expected) => {
+        prompts.push(`${prompt}|${expected}`);
+        return false;
+      },
+    });
 
     // Act & Assess
     await expect(runClientsCommand('delete', ['alice', '--purge'], ctx)).rejects.toThrow('Not confirmed: nothing was deleted');

@@ -7,15 +7,22 @@ import { UsageError } from '../../../lib/admin/usage-error.js';
 const cloudFormation = mockClient(CloudFormationClient);
 
 const stack = (outputs: Record<string, string>) => ({
-  Stacks: [{
-    StackName: 'RepricerApi-prod',
-    StackStatus: 'UPDATE_COMPLETE' as const,
-    CreationTime: new Date(),
-    Outputs: Object.entries(outputs).map(([OutputKey, OutputValue]) => ({ OutputKey, OutputValue })),
-  }],
+  Stacks: [
+    {
+      StackName: 'RepricerApi-prod',
+      StackStatus: 'UPDATE_COMPLETE' as const,
+      CreationTime: new Date(),
+      Outputs: Object.entries(outputs).map(([OutputKey, OutputValue]) => ({ OutputKey, OutputValue })),
+    },
+  ],
 });
 
-const ALL_OUTPUTS = { TableName: 'RepricerApi-prod-Table-ABC', ApiId: 'a1b2c3', UsagePlanId: 'up9z8y', ApiUrl: 'https://a1b2c3.execute-api.eu-west-1.amazonaws.com/prod/' };
+const ALL_OUTPUTS = {
+  TableName: 'RepricerApi-prod-Table-ABC',
+  ApiId: 'a1b2c3',
+  UsagePlanId: 'up9z8y',
+  ApiUrl: 'https://a1b2c3.execute-api.eu-west-1.amazonaws.com/prod/',
+};
 
 beforeEach(() => cloudFormation.reset());
 
@@ -49,15 +56,19 @@ describe('describeStage', () => {
 
   it('says the stage is not deployed when CloudFormation does not know the stack', async () => {
     // Prepare
-    cloudFormation.on(DescribeStacksCommand).rejects(new CloudFormationServiceException({
-      name: 'ValidationError',
-      $fault: 'client',
-      $metadata: {},
-      message: 'Stack with id RepricerApi-qa does not exist',
-    }));
+    cloudFormation.on(DescribeStacksCommand).rejects(
+      new CloudFormationServiceException({
+        name: 'ValidationError',
+        $fault: 'client',
+        $metadata: {},
+        message: 'Stack with id RepricerApi-qa does not exist',
+      }),
+    );
 
     // Act & Assess
-    await expect(describeStage('qa', new CloudFormationClient({ region: 'eu-west-1' }))).rejects.toThrow(/Stage "qa" is not deployed: Stack with id RepricerApi-qa does not exist/);
+    await expect(describeStage('qa', new CloudFormationClient({ region: 'eu-west-1' }))).rejects.toThrow(
+      /Stage "qa" is not deployed: Stack with id RepricerApi-qa does not exist/,
+    );
   });
 
   it('refuses a stage name no stack could have, without calling AWS', async () => {

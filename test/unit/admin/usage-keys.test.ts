@@ -29,14 +29,21 @@ describe('UsageKeys.register', () => {
 
     // Assess
     expect(state).toEqual({ id: 'key-1', enabled: true });
-    expect(apiGateway.commandCalls(GetApiKeysCommand).map((call) => call.args[0].input)).toEqual([{ nameQuery: 'repricer-prod-acme', includeValues: true, limit: 500 }]);
-    expect(apiGateway.commandCalls(CreateApiKeyCommand).map((call) => call.args[0].input)).toEqual([expect.objectContaining({ name: usageKeyName('prod', 'acme'), value: VALUE, enabled: true })]);
-    expect(apiGateway.commandCalls(CreateUsagePlanKeyCommand).map((call) => call.args[0].input)).toEqual([{ usagePlanId: 'plan-1', keyId: 'key-1', keyType: 'API_KEY' }]);
+    expect(apiGateway.commandCalls(GetApiKeysCommand).map((call) => call.args[0].input)).toEqual([
+      { nameQuery: 'repricer-prod-acme', includeValues: true, limit: 500 },
+    ]);
+    expect(apiGateway.commandCalls(CreateApiKeyCommand).map((call) => call.args[0].input)).toEqual([
+      expect.objectContaining({ name: usageKeyName('prod', 'acme'), value: VALUE, enabled: true }),
+    ]);
+    expect(apiGateway.commandCalls(CreateUsagePlanKeyCommand).map((call) => call.args[0].input)).toEqual([
+      { usagePlanId: 'plan-1', keyId: 'key-1', keyType: 'API_KEY' },
+    ]);
   });
 
   it('reuses a disabled key with the same value, enables it, and accepts a key already in the plan', async () => {
     // Prepare: a key with another value (another stage's or an older one) shares the name prefix.
-    apiGateway.on(GetApiKeysCommand)
+    apiGateway
+      .on(GetApiKeysCommand)
       .resolvesOnce({ items: [{ id: 'other', value: 'b'.repeat(40), enabled: true }], position: 'page-2' })
       .resolvesOnce({ items: [{ id: 'key-1', value: VALUE, enabled: false }] });
     apiGateway.on(UpdateApiKeyCommand).resolves({});
@@ -49,14 +56,18 @@ describe('UsageKeys.register', () => {
     expect(state).toEqual({ id: 'key-1', enabled: true });
     expect(apiGateway.commandCalls(GetApiKeysCommand).map((call) => call.args[0].input)[1]).toMatchObject({ position: 'page-2' });
     expect(apiGateway.commandCalls(CreateApiKeyCommand)).toHaveLength(0);
-    expect(apiGateway.commandCalls(UpdateApiKeyCommand).map((call) => call.args[0].input)).toEqual([{ apiKey: 'key-1', patchOperations: [{ op: 'replace', path: '/enabled', value: 'true' }] }]);
+    expect(apiGateway.commandCalls(UpdateApiKeyCommand).map((call) => call.args[0].input)).toEqual([
+      { apiKey: 'key-1', patchOperations: [{ op: 'replace', path: '/enabled', value: 'true' }] },
+    ]);
   });
 
   it('passes on any other failure to add the key to the plan', async () => {
     // Prepare
     apiGateway.on(GetApiKeysCommand).resolves({ items: [] });
     apiGateway.on(CreateApiKeyCommand).resolves({ id: 'key-1' });
-    apiGateway.on(CreateUsagePlanKeyCommand).rejects(new APIGatewayServiceException({ name: 'NotFoundException', $fault: 'client', $metadata: {}, message: 'Invalid Usage Plan ID specified' }));
+    apiGateway
+      .on(CreateUsagePlanKeyCommand)
+      .rejects(new APIGatewayServiceException({ name: 'NotFoundException', $fault: 'client', $metadata: {}, message: 'Invalid Usage Plan ID specified' }));
 
     // Act & Assess
     await expect(keys().register('acme', VALUE)).rejects.toThrow('Invalid Usage Plan ID specified');
@@ -72,12 +83,19 @@ describe('UsageKeys.setEnabled and remove', () => {
     await keys().setEnabled('key-1', false);
 
     // Assess
-    expect(apiGateway.commandCalls(UpdateApiKeyCommand).map((call) => call.args[0].input)).toEqual([{ apiKey: 'key-1', patchOperations: [{ op: 'replace', path: '/enabled', value: 'false' }] }]);
+    expect(apiGateway.commandCalls(UpdateApiKeyCommand).map((call) => call.args[0].input)).toEqual([
+      { apiKey: 'key-1', patchOperations: [{ op: 'replace', path: '/enabled', value: 'false' }] },
+    ]);
   });
 
   it('deletes the key with the value, and only it', async () => {
     // Prepare
-    apiGateway.on(GetApiKeysCommand).resolves({ items: [{ id: 'other', value: 'b'.repeat(40) }, { id: 'key-1', value: VALUE }] });
+    apiGateway.on(GetApiKeysCommand).resolves({
+      items: [
+        { id: 'other', value: 'b'.repeat(40) },
+        { id: 'key-1', value: VALUE },
+      ],
+    });
     apiGateway.on(DeleteApiKeyCommand).resolves({});
 
     // Act

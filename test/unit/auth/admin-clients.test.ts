@@ -1,13 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import {
-  changePassword,
-  ClientExistsError,
-  createClientAccount,
-  DEFAULT_CONNECTOR,
-  setClientEnabled,
-} from '../../../lib/admin/clients.js';
+import { changePassword, ClientExistsError, createClientAccount, DEFAULT_CONNECTOR, setClientEnabled } from '../../../lib/admin/clients.js';
 import { verifyPassword, type PasswordRecord } from '../../../lambdas/shared/auth/password.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -165,7 +159,8 @@ describe('changePassword', () => {
   it('stores a new hash and forgets the failed logins, per user name and per source', async () => {
     // Prepare
     ddb.on(UpdateCommand).resolves({});
-    ddb.on(QueryCommand)
+    ddb
+      .on(QueryCommand)
       .resolvesOnce({ Items: [{ pk: 'CLIENT#alice', sk: 'LOGIN#00aa#1' }], LastEvaluatedKey: { pk: 'CLIENT#alice', sk: 'LOGIN#00aa#1' } })
       .resolvesOnce({ Items: [{ pk: 'CLIENT#alice', sk: 'LOGIN#11bb#1' }] });
     ddb.on(DeleteCommand).resolves({});

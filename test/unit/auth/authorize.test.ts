@@ -41,11 +41,12 @@ const ADD_USERNAME_FAILURE = 'ADD #failedLogins :one';
 let passwordRecord: PasswordRecord;
 
 /** The refusal of a conditional write, with the item as it was (ReturnValuesOnConditionCheckFailure). */
-const conditionFailed = (item?: { attempts: number; failures?: number }) => new ConditionalCheckFailedException({
-  message: 'The conditional request failed',
-  $metadata: {},
-  ...(item ? { Item: { attempts: { N: String(item.attempts) }, ...(item.failures === undefined ? {} : { failures: { N: String(item.failures) } }) } } : {}),
-});
+const conditionFailed = (item?: { attempts: number; failures?: number }) =>
+  new ConditionalCheckFailedException({
+    message: 'The conditional request failed',
+    $metadata: {},
+    ...(item ? { Item: { attempts: { N: String(item.attempts) }, ...(item.failures === undefined ? {} : { failures: { N: String(item.failures) } }) } } : {}),
+  });
 const updates = () => ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
 const expressions = () => updates().map((input) => input.UpdateExpression);
 const isReservation = (input: UpdateCommandInput) => input.UpdateExpression === RESERVE;
@@ -159,7 +160,8 @@ describe('authenticate', () => {
     // Prepare: the stranger's address has used up its attempts; the client's own has none
     ddb.on(GetCommand).resolves({ Item: clientItem(passwordRecord, { failedLogins: MAX_FAILURES_PER_SOURCE, failureWindowStart: at(-minutes(3)) }) });
     ddb.on(UpdateCommand).resolves({});
-    ddb.on(UpdateCommand, { UpdateExpression: RESERVE, Key: attemptsKey(STRANGER) })
+    ddb
+      .on(UpdateCommand, { UpdateExpression: RESERVE, Key: attemptsKey(STRANGER) })
       .rejects(conditionFailed({ attempts: MAX_FAILURES_PER_SOURCE, failures: MAX_FAILURES_PER_SOURCE }));
     ddb.on(UpdateCommand, { UpdateExpression: RESERVE, Key: attemptsKey(HOME) }).resolves({ Attributes: { attempts: 1 } });
 
@@ -184,7 +186,9 @@ describe('authenticate', () => {
     }
 
     // Assess
-    const reservedKeys = updates().filter(isReservation).map((input) => input.Key?.sk);
+    const reservedKeys = updates()
+      .filter(isReservation)
+      .map((input) => input.Key?.sk);
     expect(reservedKeys[0]).toBe(reservedKeys[1]);
     expect(reservedKeys[2]).not.toBe(reservedKeys[0]);
     expect(reservedKeys[3]).toBe(reservedKeys[4]);
@@ -204,7 +208,7 @@ describe('authenticate', () => {
     expect(updates()[0]?.ExpressionAttributeValues?.[':limit']).toBe(SLOWED_MAX_FAILURES_PER_SOURCE);
   });
 
-  it('gives each source the full limit again once the user name\'s failures are older than the window', async () => {
+  it("gives each source the full limit again once the user name's failures are older than the window", async () => {
     // Prepare
     ddb.on(GetCommand).resolves({ Item: clientItem(passwordRecord, { failedLogins: 500, failureWindowStart: at(-minutes(16)) }) });
     ddb.on(UpdateCommand).resolves({ Attributes: { attempts: 1 } });
@@ -220,7 +224,8 @@ describe('authenticate', () => {
     // Prepare: the limit is taken, but by checks in flight (no failures yet), then one is given back
     ddb.on(GetCommand).resolves({ Item: clientItem(passwordRecord) });
     ddb.on(UpdateCommand).resolves({});
-    ddb.on(UpdateCommand, { UpdateExpression: RESERVE })
+    ddb
+      .on(UpdateCommand, { UpdateExpression: RESERVE })
       .rejectsOnce(conditionFailed({ attempts: MAX_FAILURES_PER_SOURCE, failures: 2 }))
       .resolves({ Attributes: { attempts: MAX_FAILURES_PER_SOURCE, failures: 2 } });
 
@@ -295,7 +300,7 @@ describe('authenticate', () => {
     expect(updates()[2]?.ConditionExpression).toMatch(/^attribute_exists\(pk\) AND /);
   });
 
-  it('adds to a user name\'s failure window another request has just reopened', async () => {
+  it("adds to a user name's failure window another request has just reopened", async () => {
     // Prepare: the item read shows an expired window, the conditional restart finds a fresh one
     ddb.on(GetCommand).resolves({ Item: clientItem(passwordRecord, { failedLogins: 7, failureWindowStart: at(-minutes(20)) }) });
     ddb.on(UpdateCommand).resolves({ Attributes: { attempts: 1 } });

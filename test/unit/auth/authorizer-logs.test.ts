@@ -20,7 +20,10 @@ const PASSWORD = 'Very-Secret-Pässword-42';
 let passwordRecord: Awaited<ReturnType<typeof hashPassword>>;
 
 const jsonLines = (output: string) =>
-  output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+  output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 beforeAll(async () => {
   process.env.TABLE_NAME = 'auth-test-table';
@@ -35,9 +38,10 @@ beforeEach(() => {
 describe('authorizer logs', () => {
   it.each(['a good header', 'a wrong password', 'an unknown user', 'a table error'])('never contain the password or the header (%s)', async (outcome) => {
     // Prepare
-    const header = outcome === 'a wrong password'
-      ? basicAuthorization('alice', `${PASSWORD}-typo`)
-      : basicAuthorization(outcome === 'an unknown user' ? 'nobody' : 'alice', PASSWORD);
+    const header =
+      outcome === 'a wrong password'
+        ? basicAuthorization('alice', `${PASSWORD}-typo`)
+        : basicAuthorization(outcome === 'an unknown user' ? 'nobody' : 'alice', PASSWORD);
     if (outcome === 'a table error') ddb.on(GetCommand).rejects(new Error('connection reset'));
     else ddb.on(GetCommand).resolves(outcome === 'an unknown user' ? {} : { Item: clientItem(passwordRecord) });
 

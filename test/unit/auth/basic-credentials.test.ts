@@ -17,8 +17,11 @@ describe('parseBasicAuthorization', () => {
     ['surrounding whitespace', `  Basic  ${b64('alice:s3cret')} `, { username: 'alice', password: 's3cret' }],
     ['a unicode password', `Basic ${b64('alice:pässwörd✓😀')}`, { username: 'alice', password: 'pässwörd✓😀' }],
     ['a colon inside the password', `Basic ${b64('alice:a:b:c')}`, { username: 'alice', password: 'a:b:c' }],
-    ['the longest allowed parts', `Basic ${b64(`${'u'.repeat(MAX_USERNAME_LENGTH)}:${'p'.repeat(MAX_PASSWORD_LENGTH)}`)}`,
-      { username: 'u'.repeat(MAX_USERNAME_LENGTH), password: 'p'.repeat(MAX_PASSWORD_LENGTH) }],
+    [
+      'the longest allowed parts',
+      `Basic ${b64(`${'u'.repeat(MAX_USERNAME_LENGTH)}:${'p'.repeat(MAX_PASSWORD_LENGTH)}`)}`,
+      { username: 'u'.repeat(MAX_USERNAME_LENGTH), password: 'p'.repeat(MAX_PASSWORD_LENGTH) },
+    ],
   ])('accepts %s', (_case, header, expected) => {
     // Act
     const credentials = parseBasicAuthorization(header);

@@ -38,11 +38,13 @@ describe('authorizer handler', () => {
       principalId: 'c0ffee00c0ffee00',
       policyDocument: {
         Version: '2012-10-17',
-        Statement: [{
-          Action: 'execute-api:Invoke',
-          Effect: 'Allow',
-          Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123defg/prod/*/*',
-        }],
+        Statement: [
+          {
+            Action: 'execute-api:Invoke',
+            Effect: 'Allow',
+            Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123defg/prod/*/*',
+          },
+        ],
       },
       context: { clientId: 'c0ffee00c0ffee00', username: 'alice', sellerId: 'seller-alice', defaultConnector: 'amazon' },
     });
@@ -75,7 +77,10 @@ describe('authorizer handler', () => {
     await handler(from('203.0.113.66'), CONTEXT);
 
     // Assess
-    const reservations = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input).filter((input) => String(input.UpdateExpression).startsWith('ADD #attempts :one'));
+    const reservations = ddb
+      .commandCalls(UpdateCommand)
+      .map((call) => call.args[0].input)
+      .filter((input) => String(input.UpdateExpression).startsWith('ADD #attempts :one'));
     expect(reservations.map((input) => input.Key?.sk)).toEqual([
       expect.stringMatching(new RegExp(`^LOGIN#${sourceDigest('198.51.100.20')}#\\d+$`)),
       expect.stringMatching(new RegExp(`^LOGIN#${sourceDigest('203.0.113.66')}#\\d+$`)),

@@ -53,7 +53,7 @@ describe('WriteMeter', () => {
     expect(tally.byKind.repricerNode).toMatchObject({ writes: 2, transactional: 1, table: 3 });
   });
 
-  it('tells the repricing evaluator\'s items and the price-change lists\' items from the offers\'', () => {
+  it("tells the repricing evaluator's items and the price-change lists' items from the offers'", () => {
     const meter = new WriteMeter();
     meter.begin();
     const item = (pk: string, sk: string, entity: string) => record(pk, sk, undefined, { pk: { S: pk }, sk: { S: sk }, entity: { S: entity } });

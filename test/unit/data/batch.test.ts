@@ -68,7 +68,7 @@ describe('batchGet', () => {
     expect(keysSent()).toEqual([[a, b, c], [b, c], [c]]);
   });
 
-  it('gives up after the retry policy\'s attempts all leave keys unprocessed, as contention', async () => {
+  it("gives up after the retry policy's attempts all leave keys unprocessed, as contention", async () => {
     // Arrange
     jest.useFakeTimers();
     const [a] = keys(1);

@@ -125,10 +125,16 @@ const applyUpdate = (before: Item | undefined, key: Item, expression: string, na
     if (!values || !(token in values)) throw new Error(`fake-table: unknown value ${token} in "${expression}"`);
     return clone(values[token]);
   };
-  const clauses = expression.split(/\b(?=SET |ADD |REMOVE )/).map((clause) => clause.trim()).filter(Boolean);
+  const clauses = expression
+    .split(/\b(?=SET |ADD |REMOVE )/)
+    .map((clause) => clause.trim())
+    .filter(Boolean);
   for (const clause of clauses) {
     const [keyword, ...rest] = clause.split(' ');
-    const parts = rest.join(' ').split(',').map((part) => part.trim());
+    const parts = rest
+      .join(' ')
+      .split(',')
+      .map((part) => part.trim());
     for (const part of parts) {
       if (keyword === 'SET') {
         const match = /^([#\w]+) = (:\w+)$/.exec(part);
@@ -187,7 +193,10 @@ export class FakeTable {
 
   /** The items of a partition, by sort key. */
   partition(pk: string): Item[] {
-    return [...this.items.values()].filter((item) => item.pk === pk).sort((a, b) => compare(a.sk, b.sk)).map(clone);
+    return [...this.items.values()]
+      .filter((item) => item.pk === pk)
+      .sort((a, b) => compare(a.sk, b.sk))
+      .map(clone);
   }
 
   /** Every item whose partition key starts with `prefix`. */
@@ -204,10 +213,9 @@ export class FakeTable {
     const hashKey = index?.partitionKey ?? 'pk';
     const rangeKey = index?.sortKey ?? 'sk';
     const name = (token: string) => (token.startsWith('#') ? names?.[token] : token);
-    const match =
-      /^([#\w]+) = (:\w+)(?: AND (?:([#\w]+) BETWEEN (:\w+) AND (:\w+)|([#\w]+) (>=|<=|<|>|=) (:\w+)|begins_with\(([#\w]+), (:\w+)\)))?$/.exec(
-        input.KeyConditionExpression,
-      );
+    const match = /^([#\w]+) = (:\w+)(?: AND (?:([#\w]+) BETWEEN (:\w+) AND (:\w+)|([#\w]+) (>=|<=|<|>|=) (:\w+)|begins_with\(([#\w]+), (:\w+)\)))?$/.exec(
+      input.KeyConditionExpression,
+    );
     if (!match) throw new Error(`fake-table: unsupported key condition "${input.KeyConditionExpression}"`);
     if (name(match[1]!) !== hashKey) throw validation(`${match[1]} is not the partition key`);
     const rangeName = match[3] ?? match[6] ?? match[9];
@@ -269,27 +277,39 @@ export class FakeTable {
       this.intercept('Query', input as unknown as Record<string, unknown>);
       return this.query(input);
     });
-    stub.on(PutCommand).callsFake((input: { Item: Item; ConditionExpression?: string; ExpressionAttributeNames?: Names; ExpressionAttributeValues?: Values }) => {
-      this.intercept('Put', input);
-      this.check(input.Item, input.ConditionExpression, input.ExpressionAttributeNames, input.ExpressionAttributeValues, 'single');
-      this.put(input.Item);
-      return {};
-    });
-    stub.on(DeleteCommand).callsFake((input: { Key: Item; ConditionExpression?: string; ExpressionAttributeNames?: Names; ExpressionAttributeValues?: Values }) => {
-      this.intercept('Delete', input);
-      this.check(input.Key, input.ConditionExpression, input.ExpressionAttributeNames, input.ExpressionAttributeValues, 'single');
-      this.delete(input.Key);
-      return {};
-    });
-    stub.on(UpdateCommand).callsFake(
-      (input: { Key: Item; UpdateExpression: string; ConditionExpression?: string; ExpressionAttributeNames?: Names; ExpressionAttributeValues?: Values }) => {
-        this.intercept('Update', input);
+    stub
+      .on(PutCommand)
+      .callsFake((input: { Item: Item; ConditionExpression?: string; ExpressionAttributeNames?: Names; ExpressionAttributeValues?: Values }) => {
+        this.intercept('Put', input);
+        this.check(input.Item, input.ConditionExpression, input.ExpressionAttributeNames, input.ExpressionAttributeValues, 'single');
+        this.put(input.Item);
+        return {};
+      });
+    stub
+      .on(DeleteCommand)
+      .callsFake((input: { Key: Item; ConditionExpression?: string; ExpressionAttributeNames?: Names; ExpressionAttributeValues?: Values }) => {
+        this.intercept('Delete', input);
         this.check(input.Key, input.ConditionExpression, input.ExpressionAttributeNames, input.ExpressionAttributeValues, 'single');
-        const updated = applyUpdate(this.get(input.Key), input.Key, input.UpdateExpression, input.ExpressionAttributeNames, input.ExpressionAttributeValues);
-        this.put(updated);
-        return { Attributes: clone(updated) };
-      },
-    );
+        this.delete(input.Key);
+        return {};
+      });
+    stub
+      .on(UpdateCommand)
+      .callsFake(
+        (input: {
+          Key: Item;
+          UpdateExpression: string;
+          ConditionExpression?: string;
+          ExpressionAttributeNames?: Names;
+          ExpressionAttributeValues?: Values;
+        }) => {
+          this.intercept('Update', input);
+          this.check(input.Key, input.ConditionExpression, input.ExpressionAttributeNames, input.ExpressionAttributeValues, 'single');
+          const updated = applyUpdate(this.get(input.Key), input.Key, input.UpdateExpression, input.ExpressionAttributeNames, input.ExpressionAttributeValues);
+          this.put(updated);
+          return { Attributes: clone(updated) };
+        },
+      );
     stub.on(BatchWriteCommand).callsFake((input: { RequestItems: Record<string, { PutRequest?: { Item: Item }; DeleteRequest?: { Key: Item } }[]> }) => {
       this.intercept('BatchWrite', input);
       const requests = input.RequestItems[TABLE] ?? [];
@@ -356,7 +376,9 @@ export class FakeTable {
       else if (kind === 'Delete') this.delete(body.Key as Item);
       else if (kind === 'Update') {
         const key = body.Key as Item;
-        this.put(applyUpdate(this.get(key), key, body.UpdateExpression as string, body.ExpressionAttributeNames as Names, body.ExpressionAttributeValues as Values));
+        this.put(
+          applyUpdate(this.get(key), key, body.UpdateExpression as string, body.ExpressionAttributeNames as Names, body.ExpressionAttributeValues as Values),
+        );
       } else if (kind !== 'ConditionCheck') throw new Error(`fake-table: unsupported transaction action ${kind}`);
     }
   }

@@ -19,7 +19,13 @@ const OFFERS: StoredOffer[] = [1, 2, 3, 4, 5, 6, 7, 8].map((id) =>
   ),
 );
 
-const query = (overrides: Partial<OfferQuery> = {}): OfferQuery => ({ scope: 'own', sort: { field: 'id', direction: 'ASC' }, limit: 100, start: 0, ...overrides });
+const query = (overrides: Partial<OfferQuery> = {}): OfferQuery => ({
+  scope: 'own',
+  sort: { field: 'id', direction: 'ASC' },
+  limit: 100,
+  start: 0,
+  ...overrides,
+});
 const ids = async (overrides: Partial<OfferQuery>) => (await listOffers('c1', query(overrides))).offers.map((offer) => offer.id);
 
 beforeAll(() => {
@@ -73,7 +79,7 @@ describe('getOffer', () => {
     expect(keys?.every((key) => key.sk === '00000003')).toBe(true);
   });
 
-  it('is undefined for an unknown id or another client\'s', async () => {
+  it("is undefined for an unknown id or another client's", async () => {
     await expect(getOffer('c1', 9)).resolves.toBeUndefined();
     await expect(getOffer('c2', 3)).resolves.toBeUndefined();
   });

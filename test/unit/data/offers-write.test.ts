@@ -131,7 +131,11 @@ describe('upsertOffers', () => {
 
   it('writes in batches of 25 and reserves the ids of a whole call at once', async () => {
     // Act
-    const summary = await upsertOffers(OWNER, Array.from({ length: 60 }, (_, i) => input(`O${i}`)), NOW);
+    const summary = await upsertOffers(
+      OWNER,
+      Array.from({ length: 60 }, (_, i) => input(`O${i}`)),
+      NOW,
+    );
 
     // Assess
     expect(summary.written).toBe(60);

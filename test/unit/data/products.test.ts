@@ -68,7 +68,7 @@ describe('upsertProducts', () => {
     ddb.on(BatchWriteCommand).resolves({});
   });
 
-  it('creates a new product with a fresh id, listed in the tenant\'s product directory', async () => {
+  it("creates a new product with a fresh id, listed in the tenant's product directory", async () => {
     // Arrange
     ddb.on(BatchGetCommand).resolves({ Responses: { 'test-table': [] } });
     ddb.on(UpdateCommand).resolves({ Attributes: { value: 21 } });
@@ -79,7 +79,10 @@ describe('upsertProducts', () => {
     // Assert
     expect(written).toBe(1);
     expect(writes()).toEqual([productPut({ id: 21, ...productFields(), created_at: NOW, updated_at: NOW })]);
-    expect(ddb.commandCalls(UpdateCommand)[0]?.args[0].input).toMatchObject({ Key: { pk: 'COUNTER#product', sk: 'COUNTER' }, ExpressionAttributeValues: { ':count': 1 } });
+    expect(ddb.commandCalls(UpdateCommand)[0]?.args[0].input).toMatchObject({
+      Key: { pk: 'COUNTER#product', sk: 'COUNTER' },
+      ExpressionAttributeValues: { ':count': 1 },
+    });
   });
 
   it('does not rewrite an unchanged product', async () => {
@@ -95,7 +98,7 @@ describe('upsertProducts', () => {
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
   });
 
-  it('rewrites a changed product under its id and created_at; its offers\' copies follow from the change stream', async () => {
+  it("rewrites a changed product under its id and created_at; its offers' copies follow from the change stream", async () => {
     // Arrange
     ddb.on(BatchGetCommand).resolves({ Responses: { 'test-table': [storedItem()] } });
 

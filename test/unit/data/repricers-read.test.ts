@@ -53,7 +53,7 @@ describe('getRepricer', () => {
     expect(ddb.commandCalls(GetCommand)[0]?.args[0].input).toEqual({ TableName: TABLE, Key: { pk: 'T#c1#R#2', sk: 'REPRICER' }, ConsistentRead: true });
   });
 
-  it('is undefined for a missing repricer or another client\'s', async () => {
+  it("is undefined for a missing repricer or another client's", async () => {
     await expect(getRepricer('c1', 99)).resolves.toBeUndefined();
     await expect(getRepricer('c2', 2)).resolves.toBeUndefined();
   });
@@ -94,7 +94,7 @@ describe('listRepricers', () => {
     expect((await listRepricers('c1', query({ productCode: 'SKU-2', enabled: true, limit: 1 }))).total).toBe(2);
   });
 
-  it('serves a product\'s repricers from its slots and the canonical items, in two round trips', async () => {
+  it("serves a product's repricers from its slots and the canonical items, in two round trips", async () => {
     // Act
     const page = await listRepricers('c1', query({ productCode: 'SKU-1' }));
 

@@ -27,7 +27,9 @@ const expectExactNodes = () => {
   expect(nodeDiscrepancies(REPRICER_LIST, places, nodes)).toEqual([]);
 };
 const listed = async (enabled?: boolean) =>
-  (await listRepricers('c1', { ...(enabled === undefined ? {} : { enabled }), sort: { field: 'id', direction: 'ASC' }, limit: 100, start: 0 })).repricers.map((r) => r.id);
+  (await listRepricers('c1', { ...(enabled === undefined ? {} : { enabled }), sort: { field: 'id', direction: 'ASC' }, limit: 100, start: 0 })).repricers.map(
+    (r) => r.id,
+  );
 const create = async (overrides: Parameters<typeof repricerFields>[0] = {}) => {
   const result = await createRepricer('c1', repricerFields(overrides), NOW);
   if (!result.created) throw new Error('slot taken');
@@ -55,10 +57,17 @@ describe('createRepricer', () => {
     const result = await createRepricer('c1', repricerFields(), NOW);
 
     // Assess
-    expect(result).toEqual({ created: true, version: 1, repricer: { id: 7, uid: expect.stringMatching(UUID), ...repricerFields(), created_at: NOW, updated_at: NOW } });
+    expect(result).toEqual({
+      created: true,
+      version: 1,
+      repricer: { id: 7, uid: expect.stringMatching(UUID), ...repricerFields(), created_at: NOW, updated_at: NOW },
+    });
     expect(transactions()).toHaveLength(1);
     const [repricer, slot, listing, ...nodes] = transactions()[0]!;
-    expect(repricer?.Put).toMatchObject({ Item: { pk: 'T#c1#R#7', sk: 'REPRICER', entity: 'repricer', sv: 1, version: 1 }, ConditionExpression: 'attribute_not_exists(pk)' });
+    expect(repricer?.Put).toMatchObject({
+      Item: { pk: 'T#c1#R#7', sk: 'REPRICER', entity: 'repricer', sv: 1, version: 1 },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    });
     expect(slot?.Put).toMatchObject({
       Item: { pk: 'T#c1#P#SKU-1', sk: 'SLOT#takealot', entity: 'repricerSlot', repricerId: 7, enabled: true, min_price: 76.48, preferred_price: 100 },
       ConditionExpression: 'attribute_not_exists(pk)',

@@ -31,7 +31,9 @@ const priceChanges = () => itemsUnder(`T#${CLIENT}#PC#${encodeURIComponent(CODE)
 const conditionFailed = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
 
 const fakeTable = () => {
-  ddb.on(QueryCommand).callsFake((input: { ExpressionAttributeValues: Item }) => ({ Items: itemsUnder(String(input.ExpressionAttributeValues[':pk'])).map((item) => structuredClone(item)) }));
+  ddb.on(QueryCommand).callsFake((input: { ExpressionAttributeValues: Item }) => ({
+    Items: itemsUnder(String(input.ExpressionAttributeValues[':pk'])).map((item) => structuredClone(item)),
+  }));
   ddb.on(GetCommand).callsFake((input: { Key: Item }) => {
     const item = table.get(keyOf(input.Key));
     return item ? { Item: structuredClone(item) } : {};
@@ -54,7 +56,14 @@ const fakeTable = () => {
       failNextDecisionState = false;
       throw new Error('Lambda timed out');
     }
-    put({ ...current, entity: values[':entity'], repricerId: values[':repricer'], offerId: values[':offer'], decisions: values[':n'], lastPrice: values[':price'] });
+    put({
+      ...current,
+      entity: values[':entity'],
+      repricerId: values[':repricer'],
+      offerId: values[':offer'],
+      decisions: values[':n'],
+      lastPrice: values[':price'],
+    });
     return {};
   });
 };
@@ -68,7 +77,12 @@ const offerItem = (offerId: string, price: number, options: { scope?: 'own' | 'o
   product_code: CODE,
   connector: options.connector ?? 'amazon',
   scope: options.scope ?? 'other',
-  fields: offerFields({ offer_id: offerId, offer_price: price, offer_status: options.status ?? 'buyable', seller_id: options.scope === 'own' ? 'seller-own' : `seller-${offerId}` }),
+  fields: offerFields({
+    offer_id: offerId,
+    offer_price: price,
+    offer_status: options.status ?? 'buyable',
+    seller_id: options.scope === 'own' ? 'seller-own' : `seller-${offerId}`,
+  }),
   created_at: '2026-11-01T00:00:00.000Z',
   updated_at: '2026-11-01T00:00:00.000Z',
 });
@@ -109,7 +123,7 @@ const callsOf = () => ({
 });
 
 describe('readProductForRepricing', () => {
-  it('reads everything a decision needs with one consistent Query of the product\'s partition', async () => {
+  it("reads everything a decision needs with one consistent Query of the product's partition", async () => {
     // Act
     const found = await readProductForRepricing(CLIENT, CODE);
 
@@ -132,7 +146,7 @@ describe('readProductForRepricing', () => {
 });
 
 describe('evaluateProduct', () => {
-  it('records a decision under keys made of the repricer, the offer and the decision\'s number, then the decision state', async () => {
+  it("records a decision under keys made of the repricer, the offer and the decision's number, then the decision state", async () => {
     // Act
     const changes = await evaluateProduct(CLIENT, CODE, RETENTION_DAYS);
 
@@ -215,7 +229,10 @@ describe('evaluateProduct', () => {
     expect(priceChanges()).toEqual([first]);
     expect(replayed).toEqual([first?.record]);
     expect(ddb.commandCalls(PutCommand).map((call) => call.args[0].input.Item?.sk)).toEqual(['PC#7#OWN%2F1#00000001']);
-    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input.Key)).toContainEqual({ pk: `T#${CLIENT}#PC#SKU%2F1%23a`, sk: 'PC#7#OWN%2F1#00000001' });
+    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input.Key)).toContainEqual({
+      pk: `T#${CLIENT}#PC#SKU%2F1%23a`,
+      sk: 'PC#7#OWN%2F1#00000001',
+    });
     expect(table.get(keyOf({ pk: PARTITION, sk: 'DECISION#7#OWN%2F1' }))).toMatchObject({ decisions: 1, lastPrice: 44 });
 
     // And a third run finds the decision made: nothing more
@@ -268,7 +285,7 @@ describe('evaluateProduct', () => {
     expect(callsOf()).toEqual({ puts: 0, updates: 0, queries: 2 });
   });
 
-  it('prices on the grid of the connector\'s price step, and reads the step once per connector', async () => {
+  it("prices on the grid of the connector's price step, and reads the step once per connector", async () => {
     // Arrange: a connector of its own (steps are cached per connector)
     put({ pk: 'CONNECTOR#fine', sk: 'CONNECTOR', entity: 'connectorType', record: {}, priceStep: 0.05 });
     table.delete(keyOf({ pk: PARTITION, sk: 'SLOT#amazon' }));
@@ -284,7 +301,9 @@ describe('evaluateProduct', () => {
     const next = await evaluateProduct(CLIENT, CODE, RETENTION_DAYS);
 
     // Assert
-    expect(changes).toEqual([expect.objectContaining({ repricer_id: 8, connector: 'fine', new_price: 44.95, lowest_competitor_price: 45.03, competitor_offer_id: 'C-1' })]);
+    expect(changes).toEqual([
+      expect.objectContaining({ repricer_id: 8, connector: 'fine', new_price: 44.95, lowest_competitor_price: 45.03, competitor_offer_id: 'C-1' }),
+    ]);
     expect(next).toEqual([expect.objectContaining({ new_price: 45.95 })]);
     expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input.Key)).toEqual([{ pk: 'CONNECTOR#fine', sk: 'CONNECTOR' }]);
   });
@@ -391,13 +410,17 @@ describe('the evaluator handler', () => {
     expect(priceChanges()).toEqual(afterSecond);
   });
 
-  it('reports a failed message and every later one of the batch, so the tenant\'s order holds', async () => {
+  it("reports a failed message and every later one of the batch, so the tenant's order holds", async () => {
     // Arrange
     failNextDecisionState = true;
 
     // Act
     const response = await handler({
-      Records: [record(1, { clientId: 'c2', products: ['X'] }), record(2, { clientId: CLIENT, products: [CODE] }), record(3, { clientId: CLIENT, products: [CODE] })],
+      Records: [
+        record(1, { clientId: 'c2', products: ['X'] }),
+        record(2, { clientId: CLIENT, products: [CODE] }),
+        record(3, { clientId: CLIENT, products: [CODE] }),
+      ],
     });
 
     // Assert

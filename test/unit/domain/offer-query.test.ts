@@ -91,7 +91,9 @@ describe('planOfferQuery', () => {
   });
 
   it('carries every given parameter into the query', () => {
-    expect(plan({ _limit: '7', _start: '14', _sort: 'offer_price:DESC', competitiveness: 'losing', total_competitors_gte: '2', _include_other_offers: 'true' })).toEqual({
+    expect(
+      plan({ _limit: '7', _start: '14', _sort: 'offer_price:DESC', competitiveness: 'losing', total_competitors_gte: '2', _include_other_offers: 'true' }),
+    ).toEqual({
       scope: 'all',
       competitiveness: 'losing',
       minCompetitors: 2,

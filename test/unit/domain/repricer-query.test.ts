@@ -3,7 +3,9 @@ import { planRepricerQuery, repricerQueryParameters } from '../../../lambdas/sha
 const plan = (params: Record<string, string>) => planRepricerQuery(repricerQueryParameters.parse(params));
 const fieldsOf = (params: Record<string, unknown>) => {
   const result = repricerQueryParameters.safeParse(params);
-  return result.success ? [] : [...new Set(result.error.issues.map((issue) => (issue.code === 'unrecognized_keys' ? issue.keys.join(',') : issue.path.join('.'))))];
+  return result.success
+    ? []
+    : [...new Set(result.error.issues.map((issue) => (issue.code === 'unrecognized_keys' ? issue.keys.join(',') : issue.path.join('.'))))];
 };
 
 describe('repricerQueryParameters / planRepricerQuery', () => {
@@ -18,7 +20,10 @@ describe('repricerQueryParameters / planRepricerQuery', () => {
     [{ _sort: 'created_at:desc' }, { sort: { field: 'created_at', direction: 'DESC' } }],
     [{ _sort: 'updated_at' }, { sort: { field: 'updated_at', direction: 'ASC' } }],
     [{ _sort: 'id:Desc' }, { sort: { field: 'id', direction: 'DESC' } }],
-    [{ _limit: '1', _start: '1000000000' }, { limit: 1, start: 1_000_000_000 }],
+    [
+      { _limit: '1', _start: '1000000000' },
+      { limit: 1, start: 1_000_000_000 },
+    ],
   ])('plans %p', (params, expected) => {
     expect(plan(params)).toMatchObject(expected);
   });

@@ -80,7 +80,10 @@ describe('targetPrice properties', () => {
     fc.assert(
       fc.property(repricerArb, offersArb, stepCents, fc.infiniteStream(fc.nat()), (repricer, offers, step, keys) => {
         // Arrange
-        const shuffled = offers.map((offer) => ({ offer, key: keys.next().value as number })).sort((a, b) => a.key - b.key).map(({ offer }) => offer);
+        const shuffled = offers
+          .map((offer) => ({ offer, key: keys.next().value as number }))
+          .sort((a, b) => a.key - b.key)
+          .map(({ offer }) => offer);
 
         // Act
         const first = targetPrice(repricer, offers, money(step));
@@ -95,7 +98,7 @@ describe('targetPrice properties', () => {
     );
   });
 
-  it('moves monotonically with a competitor\'s price: raising it never lowers the target, lowering it never raises it', () => {
+  it("moves monotonically with a competitor's price: raising it never lowers the target, lowering it never raises it", () => {
     fc.assert(
       fc.property(
         repricerArb,

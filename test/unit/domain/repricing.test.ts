@@ -51,7 +51,11 @@ describe('targetPrice', () => {
     ['competitor under one step: the floor', { min_price: 0.01 }, [0.5], 1, 1, 'floor'],
   ] as const)('%s', (_, overrides, prices, step, price, reason) => {
     // Act
-    const target = targetPrice(repricer(overrides), prices.map((p) => competitor(p)), step);
+    const target = targetPrice(
+      repricer(overrides),
+      prices.map((p) => competitor(p)),
+      step,
+    );
 
     // Assert
     expect(target).toMatchObject({ price, reason });
@@ -73,7 +77,7 @@ describe('targetPrice', () => {
   it.each([
     ['on another connector', { connector: 'ebay' }],
     ['not buyable', { offer_status: 'out_of_stock' }],
-    ['the client\'s own', { own: true }],
+    ["the client's own", { own: true }],
   ])('ignores a competitor %s', (_, overrides) => {
     // Act
     const target = targetPrice(repricer(), [competitor(20, overrides), competitor(45)], 1);
@@ -101,7 +105,7 @@ describe('targetPrice', () => {
 });
 
 describe('decide', () => {
-  it('decides the target for the own offer on the repricer\'s connector, with its old price', () => {
+  it("decides the target for the own offer on the repricer's connector, with its old price", () => {
     // Arrange
     const offers = [own(50), competitor(45, { offer_id: 'C-1' })];
 

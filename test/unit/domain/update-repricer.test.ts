@@ -7,18 +7,18 @@ const NOW = '2026-03-01T12:00:00.000Z';
 const current: Repricer = repricer({ updated_at: UPDATED_AT });
 const fieldsOf = (body: unknown) => {
   const result = updateRepricerBody.safeParse(body);
-  return result.success ? [] : result.error.issues.map((issue) => (issue.code === 'unrecognized_keys' ? issue.keys.join(',') : issue.path.join('.') || '(body)'));
+  return result.success
+    ? []
+    : result.error.issues.map((issue) => (issue.code === 'unrecognized_keys' ? issue.keys.join(',') : issue.path.join('.') || '(body)'));
 };
 
 describe('updateRepricerBody', () => {
-  it.each([
-    { enabled: false },
-    { preferred_price: 0.01 },
-    { preferred_profit: 0, min_profit: 0 },
-    { buybox_approach: 'cheapest', repricer_approach: 'fixed' },
-  ])('accepts %p as given, adding no defaults', (body) => {
-    expect(updateRepricerBody.parse(body)).toEqual(body);
-  });
+  it.each([{ enabled: false }, { preferred_price: 0.01 }, { preferred_profit: 0, min_profit: 0 }, { buybox_approach: 'cheapest', repricer_approach: 'fixed' }])(
+    'accepts %p as given, adding no defaults',
+    (body) => {
+      expect(updateRepricerBody.parse(body)).toEqual(body);
+    },
+  );
 
   it.each<[unknown, string[]]>([
     [{}, ['(body)']],
@@ -62,7 +62,12 @@ describe('applyRepricerPatch', () => {
   });
 
   it('prices with no fees when the product no longer has any for the connector', () => {
-    const outcome = applyRepricerPatch(current, { preferred_profit: 10 }, product({ fee_estimates: { other: { instock: feeEstimate(1, 1), leadtime: feeEstimate(1, 1) } } }), NOW);
+    const outcome = applyRepricerPatch(
+      current,
+      { preferred_profit: 10 },
+      product({ fee_estimates: { other: { instock: feeEstimate(1, 1), leadtime: feeEstimate(1, 1) } } }),
+      NOW,
+    );
 
     expect(outcome).toMatchObject({ ok: true, record: { preferred_profit: 10, min_price: 90, fixed_fulfilment_fee: 0 } });
   });
@@ -70,7 +75,14 @@ describe('applyRepricerPatch', () => {
   it('keeps id, uid, connector, created_at and the preferences not given', () => {
     const outcome = applyRepricerPatch({ ...current, min_profit: 3, enabled: false }, { preferred_profit: 25 }, current.product, NOW);
 
-    expect(outcome.ok && outcome.record).toMatchObject({ id: 7, uid: current.uid, connector_type: current.connector_type, created_at: CREATED_AT, enabled: false, min_profit: 3 });
+    expect(outcome.ok && outcome.record).toMatchObject({
+      id: 7,
+      uid: current.uid,
+      connector_type: current.connector_type,
+      created_at: CREATED_AT,
+      enabled: false,
+      min_profit: 3,
+    });
   });
 
   it.each([

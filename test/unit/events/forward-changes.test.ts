@@ -48,22 +48,22 @@ beforeEach(() => {
 });
 
 describe('forwardChanges', () => {
-  it('sends each tenant\'s messages in the tenant\'s message group, its offers in one and its products in another', async () => {
+  it("sends each tenant's messages in the tenant's message group, its offers in one and its products in another", async () => {
     // Prepare
     const { sender, sends, bodies } = recordingSender();
-    const changes = event(
-      record(offerOf('c1', 'A', 1)),
-      record(offerOf('c2', 'X', 5)),
-      record(productItem(product(), 'c1')),
-      record(offerOf('c1', 'B', 2)),
-    );
+    const changes = event(record(offerOf('c1', 'A', 1)), record(offerOf('c2', 'X', 5)), record(productItem(product(), 'c1')), record(offerOf('c1', 'B', 2)));
 
     // Act
     const response = await forwardChanges({ lists: sender, repricing: recordingSender().sender })(changes);
 
     // Assess
     expect(response).toEqual({ batchItemFailures: [] });
-    expect(sends.flat().map((message) => message.groupId).sort()).toEqual(['c1', 'c1', 'c2']);
+    expect(
+      sends
+        .flat()
+        .map((message) => message.groupId)
+        .sort(),
+    ).toEqual(['c1', 'c1', 'c2']);
     const empty = { clientId: 'c1', offers: [], products: [], priceChanges: [], rebuilds: [] };
     expect(bodies().filter((body) => body.clientId === 'c1')).toEqual<ListChangesMessage[]>([
       {
@@ -75,23 +75,34 @@ describe('forwardChanges', () => {
       },
       { ...empty, products: ['SKU-1'] },
     ]);
-    expect(bodies().filter((body) => body.clientId === 'c2').map((body) => body.offers.map((offer) => offer.offerId))).toEqual([['X']]);
+    expect(
+      bodies()
+        .filter((body) => body.clientId === 'c2')
+        .map((body) => body.offers.map((offer) => offer.offerId)),
+    ).toEqual([['X']]);
   });
 
   it('sends nothing for changes that concern no list (listings and nodes the maintainer writes itself)', async () => {
     const { sender, sends } = recordingSender();
-    await forwardChanges({ lists: sender, repricing: recordingSender().sender })(event(record({ pk: nodePartition('c1', 'OL', 'id', 'b'), sk: '-', entity: 'rankNode', v: 1 }), record({ pk: 'T#c1#OL#own|high', sk: '00000001', entity: 'offerListing' })));
+    await forwardChanges({ lists: sender, repricing: recordingSender().sender })(
+      event(
+        record({ pk: nodePartition('c1', 'OL', 'id', 'b'), sk: '-', entity: 'rankNode', v: 1 }),
+        record({ pk: 'T#c1#OL#own|high', sk: '00000001', entity: 'offerListing' }),
+      ),
+    );
     expect(sends).toEqual([]);
   });
 
-  it('splits a tenant\'s changes into messages of at most 500 offers, then its products, each rebuild step alone', async () => {
+  it("splits a tenant's changes into messages of at most 500 offers, then its products, each rebuild step alone", async () => {
     // Prepare
     const { sender, sends, bodies } = recordingSender();
     const offers = Array.from({ length: 1_100 }, (_, i) => record(offerOf('c1', `O${i}`, i + 1)));
     const rebuild = rebuildKey('c1', 'request-1');
 
     // Act
-    await forwardChanges({ lists: sender, repricing: recordingSender().sender })(event(...offers, record(productItem(product(), 'c1')), record({ ...rebuild, status: 'running' })));
+    await forwardChanges({ lists: sender, repricing: recordingSender().sender })(
+      event(...offers, record(productItem(product(), 'c1')), record({ ...rebuild, status: 'running' })),
+    );
 
     // Assess
     expect(sends).toHaveLength(1);

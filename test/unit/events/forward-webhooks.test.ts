@@ -28,7 +28,13 @@ const priceChange = (id: number, repricerId: number): PriceChange => ({
 
 let sequence = 0;
 const streamRecord = (clientId: string, change: PriceChange, kind: 'INSERT' | 'MODIFY' | 'REMOVE' = 'INSERT'): DynamoDBRecord => {
-  const item = { pk: priceChangePartition(clientId, change.product_code), sk: `R${change.repricer_id}#${change.id}`, entity: 'priceChange', sv: PRICE_CHANGE_SCHEMA_VERSION, record: change };
+  const item = {
+    pk: priceChangePartition(clientId, change.product_code),
+    sk: `R${change.repricer_id}#${change.id}`,
+    entity: 'priceChange',
+    sv: PRICE_CHANGE_SCHEMA_VERSION,
+    record: change,
+  };
   const n = String(++sequence);
   return {
     eventID: `event-${n}`,
@@ -57,7 +63,14 @@ describe('the webhooks route of the forwarder', () => {
     const forward = forwardChanges({ lists: recording().sender, repricing: recording().sender, webhooks: webhooks.sender });
 
     // Act
-    await forward({ Records: [streamRecord('c1', priceChange(3, 7)), streamRecord('c1', priceChange(1, 7)), streamRecord('c1', priceChange(2, 8)), streamRecord('c2', priceChange(4, 7))] });
+    await forward({
+      Records: [
+        streamRecord('c1', priceChange(3, 7)),
+        streamRecord('c1', priceChange(1, 7)),
+        streamRecord('c1', priceChange(2, 8)),
+        streamRecord('c2', priceChange(4, 7)),
+      ],
+    });
 
     // Assert
     const sent = webhooks.sent.map((message) => ({ group: message.groupId, body: webhookEventMessage.parse(JSON.parse(message.body)) }));

@@ -38,11 +38,24 @@ const sqsRecord = (body: string, groupId = 'c1', sequenceNumber = String(++seque
   awsRegion: 'eu-west-1',
 });
 const message = (offerIds: string[], clientId = 'c1'): string =>
-  JSON.stringify({ clientId, offers: offerIds.map((offerId) => ({ offerId, productCode: 'SKU-1', cells: [] })), products: [], priceChanges: [], rebuilds: [] } satisfies ListChangesMessage);
+  JSON.stringify({
+    clientId,
+    offers: offerIds.map((offerId) => ({ offerId, productCode: 'SKU-1', cells: [] })),
+    products: [],
+    priceChanges: [],
+    rebuilds: [],
+  } satisfies ListChangesMessage);
 const invoke = (...records: SQSRecord[]) => handler({ Records: records } satisfies SQSEvent);
 
-const listedIds = () => table.withPrefix('T#c1#OL#').map((item) => String(item.sk)).sort();
-const total = () => listState(table, 'c1', OFFER_LIST).nodes.get('id')!.chunks.reduce((sum, chunk) => sum + totalOf(chunk), 0);
+const listedIds = () =>
+  table
+    .withPrefix('T#c1#OL#')
+    .map((item) => String(item.sk))
+    .sort();
+const total = () =>
+  listState(table, 'c1', OFFER_LIST)
+    .nodes.get('id')!
+    .chunks.reduce((sum, chunk) => sum + totalOf(chunk), 0);
 
 beforeAll(() => {
   process.env.TABLE_NAME = TABLE;

@@ -88,7 +88,7 @@ describe('POST /v1/repricers/', () => {
     expect(JSON.parse(response.body)).toMatchObject({ min_price: 80, min_profit: 4, fixed_fulfilment_fee: 8, enabled: false });
   });
 
-  it('uses the client\'s default connector for a product without fee estimates', async () => {
+  it("uses the client's default connector for a product without fee estimates", async () => {
     // Arrange
     givenProduct(product({ fee_estimates: null }));
     givenConnector('amazon');
@@ -117,7 +117,10 @@ describe('POST /v1/repricers/', () => {
 
   it('answers 400 listing the choices when the product has several connectors and none is named', async () => {
     // Arrange
-    const estimates = { takealot: { instock: feeEstimate(5, 15), leadtime: feeEstimate(5, 15) }, amazon: { instock: feeEstimate(3, 8), leadtime: feeEstimate(3, 8) } };
+    const estimates = {
+      takealot: { instock: feeEstimate(5, 15), leadtime: feeEstimate(5, 15) },
+      amazon: { instock: feeEstimate(3, 8), leadtime: feeEstimate(3, 8) },
+    };
     givenProduct(product({ fee_estimates: estimates }));
 
     // Act
@@ -151,7 +154,11 @@ describe('POST /v1/repricers/', () => {
 
   it.each<[string, Record<string, unknown>, string]>([
     // 100 - 90 / 0.85 = -5.88..
-    ['a profit the price cannot carry', { preferred_profit: 90 }, 'The preferred profit is larger than the preferred price can carry: the minimum price would not be positive.'],
+    [
+      'a profit the price cannot carry',
+      { preferred_profit: 90 },
+      'The preferred profit is larger than the preferred price can carry: the minimum price would not be positive.',
+    ],
     ['min_profit above preferred_profit', { min_profit: 25 }, 'min_profit must not exceed preferred_profit.'],
   ])('answers 422 for %s', async (_case, overrides, detail) => {
     // Arrange
@@ -220,12 +227,16 @@ describe('POST /v1/repricers/', () => {
     expect(response.body).not.toMatch(/test-table|Throughput|Exception/);
   });
 
-  it('answers 503 with Retry-After when the write keeps losing races with the client\'s other writes', async () => {
+  it("answers 503 with Retry-After when the write keeps losing races with the client's other writes", async () => {
     // Arrange: a rank node the write counts into is changed by another writer every time
     givenProduct();
     givenConnector('takealot');
     ddb.on(TransactWriteCommand).rejects(
-      new TransactionCanceledException({ message: 'Transaction cancelled', $metadata: {}, CancellationReasons: [{ Code: 'None' }, { Code: 'None' }, { Code: 'None' }, { Code: 'TransactionConflict' }] }),
+      new TransactionCanceledException({
+        message: 'Transaction cancelled',
+        $metadata: {},
+        CancellationReasons: [{ Code: 'None' }, { Code: 'None' }, { Code: 'None' }, { Code: 'TransactionConflict' }],
+      }),
     );
 
     // Act
@@ -257,10 +268,10 @@ describe('POST /v1/repricers/', () => {
 
   it('answers 500 when the request did not pass the authorizer', async () => {
     // Act
-    const response = (await handler(
+    const response = await handler(
       apiEvent({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), authorizer: null }),
       CONTEXT,
-    ));
+    );
 
     // Assert
     expectProblem(response, 500);

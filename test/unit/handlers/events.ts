@@ -13,7 +13,14 @@ export interface EventOptions {
 }
 
 /** An API Gateway REST proxy event as the stage delivers it after the Lambda authorizer. */
-export const apiEvent = ({ method = 'GET', path = '/v1/offers', headers = {}, body = null, query, authorizer = TENANT }: EventOptions = {}): APIGatewayProxyEvent => ({
+export const apiEvent = ({
+  method = 'GET',
+  path = '/v1/offers',
+  headers = {},
+  body = null,
+  query,
+  authorizer = TENANT,
+}: EventOptions = {}): APIGatewayProxyEvent => ({
   resource: path,
   path,
   httpMethod: method,

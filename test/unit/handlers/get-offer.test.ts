@@ -29,7 +29,7 @@ beforeEach(() => {
 
 describe('GET /v1/offers/{id}', () => {
   it.each([
-    ['another seller\'s offer on the client\'s product', '42', OTHER_SELLERS],
+    ["another seller's offer on the client's product", '42', OTHER_SELLERS],
     ['an own offer', '7', OWN],
   ])('answers 200 with %s, product nested', async (_case, id, offer) => {
     // Act

@@ -25,7 +25,9 @@ describe('GET /v1/products/{code}', () => {
   it('answers 200 with the product of the client, found by its decoded code', async () => {
     // Arrange
     const record = product({ code: 'A B/1' });
-    ddb.on(GetCommand, { Key: { pk: 'T#c1#P#A%20B%2F1', sk: 'PRODUCT' } }).resolves({ Item: { pk: 'T#c1#P#A%20B%2F1', sk: 'PRODUCT', entity: 'product', updatedAt: record.updated_at, record } });
+    ddb
+      .on(GetCommand, { Key: { pk: 'T#c1#P#A%20B%2F1', sk: 'PRODUCT' } })
+      .resolves({ Item: { pk: 'T#c1#P#A%20B%2F1', sk: 'PRODUCT', entity: 'product', updatedAt: record.updated_at, record } });
 
     // Act
     const response = await get('A%20B%2F1');

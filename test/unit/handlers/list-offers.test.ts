@@ -14,7 +14,10 @@ import { apiEvent, CONTEXT, expectProblem } from './events.js';
 const ddb = mockClient(DynamoDBDocumentClient);
 /** Own offers 1-5 with 1-5 competitors, prices falling as ids rise; offer 6 another seller's. */
 const STORED = [1, 2, 3, 4, 5, 6].map((id) =>
-  storedOffer({ offer_id: `OF-${id}`, total_competitors: id, offer_price: 100 - id, seller_id: id === 6 ? 'seller-x' : 'seller-own' }, { id, scope: id === 6 ? 'other' : 'own' }),
+  storedOffer(
+    { offer_id: `OF-${id}`, total_competitors: id, offer_price: 100 - id, seller_id: id === 6 ? 'seller-x' : 'seller-own' },
+    { id, scope: id === 6 ? 'other' : 'own' },
+  ),
 );
 const OFFERS = STORED.map((offer) => offerRecordOf(offer, product()));
 let table: FakeTable;
@@ -36,7 +39,7 @@ beforeEach(() => {
 });
 
 describe('GET /v1/offers', () => {
-  it('answers 200 with the client\'s own offers by id, and exact meta', async () => {
+  it("answers 200 with the client's own offers by id, and exact meta", async () => {
     // Act
     const response = await list();
 
@@ -58,7 +61,10 @@ describe('GET /v1/offers', () => {
     // Assess
     expect(bodyOf(response).meta).toEqual({ total: 6, limit: 6, start: 0 });
     expect(bodyOf(response).offers.map((offer) => offer.id)).toEqual([1, 2, 3, 4, 5, 6]);
-    const pages = ddb.commandCalls(QueryCommand).slice(2).map((call) => call.args[0].input);
+    const pages = ddb
+      .commandCalls(QueryCommand)
+      .slice(2)
+      .map((call) => call.args[0].input);
     expect(pages.every((input) => input.IndexName === 'byPrice')).toBe(true);
     expect(pages.map((input) => input.ExpressionAttributeValues?.[':pk']).sort()).toEqual(['T#c1#OL#other|winning', 'T#c1#OL#own|winning']);
   });

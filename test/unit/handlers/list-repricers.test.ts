@@ -52,11 +52,14 @@ describe('GET /v1/repricers', () => {
 
     // Assess
     expect(JSON.parse(response.body)).toEqual({ meta: { total: 2, limit: 1, start: 0 }, repricers: [RECORDS[2]] });
-    const pages = ddb.commandCalls(QueryCommand).slice(2).map((call) => call.args[0].input);
+    const pages = ddb
+      .commandCalls(QueryCommand)
+      .slice(2)
+      .map((call) => call.args[0].input);
     expect(pages).toEqual([expect.objectContaining({ IndexName: 'byUpdated', ExpressionAttributeValues: expect.objectContaining({ ':pk': 'T#c1#RL#on' }) })]);
   });
 
-  it('answers a product filter from the product\'s slots', async () => {
+  it("answers a product filter from the product's slots", async () => {
     const response = await list(single({ product_code: 'SKU-1', enabled: 'false' }));
     expect(JSON.parse(response.body)).toEqual({ meta: { total: 1, limit: 100, start: 0 }, repricers: [RECORDS[1]] });
   });

@@ -18,7 +18,12 @@ let table: FakeTable;
 const patch = (id: string, body: unknown, headers: Record<string, string> = {}) =>
   handler(
     {
-      ...apiEvent({ method: 'PATCH', path: `/v1/repricers/${id}`, headers: { 'Content-Type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      ...apiEvent({
+        method: 'PATCH',
+        path: `/v1/repricers/${id}`,
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
       pathParameters: { id },
     },
     CONTEXT,
@@ -34,7 +39,11 @@ beforeAll(() => {
 beforeEach(() => {
   ddb.reset();
   logger.setLogLevel('SILENT');
-  table = new FakeTable([repricerItem(), productItem(product()), { ...repricerSlotKey('c1', 'SKU-1', 'takealot'), entity: 'repricerSlot', repricerId: 7 }]).serve(ddb);
+  table = new FakeTable([
+    repricerItem(),
+    productItem(product()),
+    { ...repricerSlotKey('c1', 'SKU-1', 'takealot'), entity: 'repricerSlot', repricerId: 7 },
+  ]).serve(ddb);
   seedList(table, 'c1', REPRICER_LIST, [storedRepricer()], (stored) => stored.record, { bucketSize: 2, chunkSize: 2 });
   ddb.resetHistory();
 });
@@ -50,7 +59,11 @@ describe('PATCH /v1/repricers/{id}', () => {
     const record = JSON.parse(response.body) as Record<string, unknown>;
     expect(record).toEqual({ ...repricer(), preferred_price: 200, min_price: 176.48, updated_at: expect.any(String) });
     expect(Date.parse(String(record.updated_at))).toBeGreaterThan(Date.parse(repricer().updated_at));
-    expect(transactions()[0]![0]!.Put).toMatchObject({ Item: { ...REPRICER_KEY, version: 2, record }, ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': 1 } });
+    expect(transactions()[0]![0]!.Put).toMatchObject({
+      Item: { ...REPRICER_KEY, version: 2, record },
+      ConditionExpression: 'version = :version',
+      ExpressionAttributeValues: { ':version': 1 },
+    });
     expect(table.get(REPRICER_KEY)).toMatchObject({ version: 2, record });
   });
 

@@ -2,15 +2,22 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { bodyLimit, MAX_BODY_BYTES, MAX_JSON_DEPTH, nestsDeeperThan, TOO_DEEP } from '../../../lambdas/shared/http/body-limit.js';
 import { HttpProblem } from '../../../lambdas/shared/http/errors.js';
 
-const check = (body: string | null, isBase64Encoded = false, maxBytes?: number) => () =>
-  bodyLimit(maxBytes).before!({ event: { body, isBase64Encoded } as APIGatewayProxyEvent } as never);
+const check =
+  (body: string | null, isBase64Encoded = false, maxBytes?: number) =>
+  () =>
+    bodyLimit(maxBytes).before!({ event: { body, isBase64Encoded } as APIGatewayProxyEvent } as never);
 
 const expect413 = (run: () => unknown) => {
   try {
     run();
   } catch (error) {
     expect(error).toBeInstanceOf(HttpProblem);
-    expect((error as HttpProblem).problem).toEqual({ type: 'about:blank', title: 'Content Too Large', status: 413, detail: 'The request body exceeds 16 KiB.' });
+    expect((error as HttpProblem).problem).toEqual({
+      type: 'about:blank',
+      title: 'Content Too Large',
+      status: 413,
+      detail: 'The request body exceeds 16 KiB.',
+    });
     return;
   }
   throw new Error('expected a 413');
@@ -48,8 +55,10 @@ describe('bodyLimit', () => {
 });
 
 describe('JSON nesting limit', () => {
-  const json = (body: string, contentType = 'application/json') => () =>
-    bodyLimit().before!({ event: { body, isBase64Encoded: false, headers: { 'content-type': contentType } } as unknown as APIGatewayProxyEvent } as never);
+  const json =
+    (body: string, contentType = 'application/json') =>
+    () =>
+      bodyLimit().before!({ event: { body, isBase64Encoded: false, headers: { 'content-type': contentType } } as unknown as APIGatewayProxyEvent } as never);
 
   it(`allows ${MAX_JSON_DEPTH} levels and refuses one more, before parsing`, () => {
     expect(json(`${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}`)).not.toThrow();

@@ -55,14 +55,19 @@ describe('problemErrorHandler', () => {
     });
   });
 
-  it('answers Middy\'s 415 with the unsupported-media-type problem', async () => {
+  it("answers Middy's 415 with the unsupported-media-type problem", async () => {
     // Act
     const response = await respond(middyError(415, 'Unsupported Media Type'));
 
     // Assert
     expect(response.statusCode).toBe(415);
     expect(response.headers?.['Content-Type']).toBe('application/problem+json');
-    expect(bodyOf(response)).toEqual({ type: 'about:blank', title: 'Unsupported Media Type', status: 415, detail: 'The request body must be application/json.' });
+    expect(bodyOf(response)).toEqual({
+      type: 'about:blank',
+      title: 'Unsupported Media Type',
+      status: 415,
+      detail: 'The request body must be application/json.',
+    });
   });
 
   it.each([
@@ -86,7 +91,7 @@ describe('problemErrorHandler', () => {
     expect(response.statusCode).toBe(500);
   });
 
-  it('answers a transaction that kept losing races with the client\'s other writes with 503 and Retry-After', async () => {
+  it("answers a transaction that kept losing races with the client's other writes with 503 and Retry-After", async () => {
     // Arrange: what the SDK throws when a transaction is cancelled by a concurrent one
     const contended = Object.assign(new Error('Transaction cancelled, please refer cancellation reasons for specific reasons [None, TransactionConflict]'), {
       name: 'TransactionCanceledException',
@@ -103,7 +108,9 @@ describe('problemErrorHandler', () => {
   });
 
   it('still answers a cancelled transaction without conflict reasons with a generic 500', async () => {
-    const response = await respond(Object.assign(new Error('cancelled'), { name: 'TransactionCanceledException', CancellationReasons: [{ Code: 'ValidationError' }] }));
+    const response = await respond(
+      Object.assign(new Error('cancelled'), { name: 'TransactionCanceledException', CancellationReasons: [{ Code: 'ValidationError' }] }),
+    );
 
     expect(response.statusCode).toBe(500);
   });

@@ -4,29 +4,27 @@ import { httpHandler } from '../../../lambdas/shared/http/handler.js';
 import { json } from '../../../lambdas/shared/http/responses.js';
 import { logger } from '../../../lambdas/shared/logger.js';
 
-const event = (headers: Record<string, string>, body: string | null): APIGatewayProxyEvent =>
-  ({
-    httpMethod: 'POST',
-    path: '/v1/things',
-    resource: '/v1/things',
-    headers,
-    multiValueHeaders: {},
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
-    pathParameters: null,
-    stageVariables: null,
-    body,
-    isBase64Encoded: false,
-    requestContext: {} as APIGatewayProxyEvent['requestContext'],
-  });
+const event = (headers: Record<string, string>, body: string | null): APIGatewayProxyEvent => ({
+  httpMethod: 'POST',
+  path: '/v1/things',
+  resource: '/v1/things',
+  headers,
+  multiValueHeaders: {},
+  queryStringParameters: null,
+  multiValueQueryStringParameters: null,
+  pathParameters: null,
+  stageVariables: null,
+  body,
+  isBase64Encoded: false,
+  requestContext: {} as APIGatewayProxyEvent['requestContext'],
+});
 
 const seen: APIGatewayProxyEvent[] = [];
 const echo = async (e: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
   seen.push(e);
   return json(200, { body: e.body });
 };
-const invoke = (handler: ReturnType<typeof httpHandler>, e: APIGatewayProxyEvent) =>
-  handler(e, {} as Context);
+const invoke = (handler: ReturnType<typeof httpHandler>, e: APIGatewayProxyEvent) => handler(e, {} as Context);
 
 beforeEach(() => {
   seen.length = 0;
@@ -66,9 +64,12 @@ describe('httpHandler with a JSON body', () => {
 
   it('hides an unexpected error of the route behind a 500', async () => {
     // Arrange
-    const failing = httpHandler(async () => {
-      throw new Error('secret table xyz');
-    }, { jsonBody: true });
+    const failing = httpHandler(
+      async () => {
+        throw new Error('secret table xyz');
+      },
+      { jsonBody: true },
+    );
     const logged = jest.spyOn(logger, 'error');
 
     // Act

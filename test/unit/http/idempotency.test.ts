@@ -43,15 +43,17 @@ const fakeTable = () => {
     return {};
   });
   ddb.on(GetItemCommand).callsFake((input: { Key: Item }) => ({ Item: items.get(keyOf(input.Key)) }));
-  ddb.on(UpdateItemCommand).callsFake((input: { Key: Item; UpdateExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Item }) => {
-    const item = { ...(items.get(keyOf(input.Key)) ?? input.Key) };
-    for (const assignment of input.UpdateExpression.replace(/^SET /, '').split(', ')) {
-      const [name, value] = assignment.split(' = ') as [string, string];
-      item[input.ExpressionAttributeNames[name]!] = input.ExpressionAttributeValues[value]!;
-    }
-    items.set(keyOf(input.Key), item);
-    return {};
-  });
+  ddb
+    .on(UpdateItemCommand)
+    .callsFake((input: { Key: Item; UpdateExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Item }) => {
+      const item = { ...(items.get(keyOf(input.Key)) ?? input.Key) };
+      for (const assignment of input.UpdateExpression.replace(/^SET /, '').split(', ')) {
+        const [name, value] = assignment.split(' = ') as [string, string];
+        item[input.ExpressionAttributeNames[name]!] = input.ExpressionAttributeValues[value]!;
+      }
+      items.set(keyOf(input.Key), item);
+      return {};
+    });
   ddb.on(DeleteItemCommand).callsFake((input: { Key: Item }) => {
     items.delete(keyOf(input.Key));
     return {};
@@ -66,13 +68,16 @@ const createThing = jest.fn(async () => {
 const handler = httpHandler(createThing, { jsonBody: true }).use(idempotentRequests('TestCreate'));
 
 const post = (body: unknown, headers: Record<string, string> = {}, tenant = TENANT) =>
-  handler(apiEvent({
-    method: 'POST',
-    path: '/v1/repricers',
-    headers: { 'Content-Type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-    authorizer: tenant,
-  }), CONTEXT);
+  handler(
+    apiEvent({
+      method: 'POST',
+      path: '/v1/repricers',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+      authorizer: tenant,
+    }),
+    CONTEXT,
+  );
 
 beforeAll(() => {
   process.env.TABLE_NAME = 'idempotency-test';
@@ -111,13 +116,21 @@ describe('Idempotency-Key', () => {
   it('compares bodies as JSON, so key order and spacing do not matter', async () => {
     // Act
     const first = await post({ a: 1, b: [1, 2] }, { 'Idempotency-Key': 'key-order' });
-    const second = await handler(apiEvent({ method: 'POST', path: '/v1/repricers', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'key-order' }, body: '{ "b": [1, 2],\n "a": 1 }' }), CONTEXT);
+    const second = await handler(
+      apiEvent({
+        method: 'POST',
+        path: '/v1/repricers',
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'key-order' },
+        body: '{ "b": [1, 2],\n "a": 1 }',
+      }),
+      CONTEXT,
+    );
 
     // Assert
     expect(second).toEqual(first);
   });
 
-  it('stores the item in the table\'s idempotency partition with the table\'s TTL attribute, 24 hours ahead', async () => {
+  it("stores the item in the table's idempotency partition with the table's TTL attribute, 24 hours ahead", async () => {
     // Act
     await post({ a: 1 }, { 'Idempotency-Key': 'key-ttl' });
 
@@ -184,7 +197,9 @@ describe('Idempotency-Key', () => {
     // Arrange
     let release!: () => void;
     createThing.mockImplementationOnce(async () => {
-      await new Promise<void>((resolve) => { release = resolve; });
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
       return json(201, { id: 99 });
     });
 

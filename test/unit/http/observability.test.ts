@@ -27,8 +27,10 @@ const CONTEXT = {
   getRemainingTimeInMillis: () => 10_000,
 } as unknown as Context;
 
-const withRequestId = (event: APIGatewayProxyEvent, requestId: string): APIGatewayProxyEvent =>
-  ({ ...event, requestContext: { ...event.requestContext, requestId } });
+const withRequestId = (event: APIGatewayProxyEvent, requestId: string): APIGatewayProxyEvent => ({
+  ...event,
+  requestContext: { ...event.requestContext, requestId },
+});
 
 type Line = Record<string, any>;
 
@@ -42,7 +44,14 @@ const capture = async <T>(action: () => Promise<T>): Promise<{ result: T; lines:
   const spies = [jest.spyOn(process.stdout, 'write').mockImplementation(record), jest.spyOn(process.stderr, 'write').mockImplementation(record)];
   try {
     const result = await action();
-    return { result, lines: written.join('').split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Line) };
+    return {
+      result,
+      lines: written
+        .join('')
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Line),
+    };
   } finally {
     for (const spy of spies) spy.mockRestore();
   }
@@ -50,7 +59,7 @@ const capture = async <T>(action: () => Promise<T>): Promise<{ result: T; lines:
 
 /** Runs one invocation and returns its response and every JSON line it wrote. */
 const invoke = async (handler: ReturnType<typeof httpHandler>, event: APIGatewayProxyEvent) => {
-  const { result, lines } = await capture(async () => (await handler(event, CONTEXT)));
+  const { result, lines } = await capture(async () => await handler(event, CONTEXT));
   return { response: result, lines };
 };
 
@@ -58,8 +67,7 @@ const emfOf = (lines: Line[]): Line[] => lines.filter((line) => line._aws?.Cloud
 const logsOf = (lines: Line[]): Line[] => lines.filter((line) => typeof line.level === 'string');
 
 const ok = async () => json(200, { ok: true });
-const listOffers = (headers: Record<string, string> = {}, body: string | null = null) =>
-  apiEvent({ method: 'GET', path: '/v1/offers', headers, body });
+const listOffers = (headers: Record<string, string> = {}, body: string | null = null) => apiEvent({ method: 'GET', path: '/v1/offers', headers, body });
 
 describe('per-route metrics in embedded metric format', () => {
   it('emits one document per request: namespace, route dimension, counts and latency', async () => {
@@ -90,9 +98,27 @@ describe('per-route metrics in embedded metric format', () => {
   });
 
   it.each<[string, () => Promise<APIGatewayProxyResult>, { ClientErrors: number; ServerErrors: number }]>([
-    ['a 404 problem', async () => { throw new HttpProblem(problem(404, 'No such thing.')); }, { ClientErrors: 1, ServerErrors: 0 }],
-    ['an unexpected error (500)', async () => { throw new Error('boom'); }, { ClientErrors: 0, ServerErrors: 1 }],
-    ['a throttled DynamoDB (503)', async () => { throw Object.assign(new Error('slow down'), { name: 'ThrottlingException' }); }, { ClientErrors: 0, ServerErrors: 1 }],
+    [
+      'a 404 problem',
+      async () => {
+        throw new HttpProblem(problem(404, 'No such thing.'));
+      },
+      { ClientErrors: 1, ServerErrors: 0 },
+    ],
+    [
+      'an unexpected error (500)',
+      async () => {
+        throw new Error('boom');
+      },
+      { ClientErrors: 0, ServerErrors: 1 },
+    ],
+    [
+      'a throttled DynamoDB (503)',
+      async () => {
+        throw Object.assign(new Error('slow down'), { name: 'ThrottlingException' });
+      },
+      { ClientErrors: 0, ServerErrors: 1 },
+    ],
   ])('counts %s as the response the client got', async (_case, route, counts) => {
     // Arrange
     logger.setLogLevel('SILENT');
@@ -109,7 +135,12 @@ describe('per-route metrics in embedded metric format', () => {
     // Arrange
     const route = jest.fn(ok);
     const handler = httpHandler(route, { jsonBody: true });
-    const event = apiEvent({ method: 'POST', path: '/v1/repricers', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ a: 'x'.repeat(17 * 1024) }) });
+    const event = apiEvent({
+      method: 'POST',
+      path: '/v1/repricers',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ a: 'x'.repeat(17 * 1024) }),
+    });
 
     // Act
     const { response, lines } = await invoke(handler, event);

@@ -42,7 +42,11 @@ describe('POST /v1/imports', () => {
     expect(body.pk).toBe(`T#${TENANT.clientId}#IMPB#42`);
     expect(gunzipSync(body.data as Uint8Array).toString('utf8')).toBe(`${offer('O-1')}\n${offer('O-2')}\n`);
     const job = puts.find((item) => item.entity === 'import')!;
-    expect(job).toMatchObject({ pk: `T#${TENANT.clientId}#IMP`, bodyChunks: 1, owner: { sellerId: TENANT.sellerId, defaultConnector: TENANT.defaultConnector } });
+    expect(job).toMatchObject({
+      pk: `T#${TENANT.clientId}#IMP`,
+      bodyChunks: 1,
+      owner: { sellerId: TENANT.sellerId, defaultConnector: TENANT.defaultConnector },
+    });
     // The body is stored before the job that names it exists.
     expect(puts.indexOf(body)).toBeLessThan(puts.indexOf(job));
   });

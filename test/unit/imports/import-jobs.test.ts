@@ -1,4 +1,12 @@
-import { invalidJobCounters, MAX_ERROR_MESSAGE, MAX_LISTED_ERRORS, parseNdjson, planImportQuery, importQueryParameters, validateJobLines } from '../../../lambdas/shared/domain/import-jobs.js';
+import {
+  invalidJobCounters,
+  MAX_ERROR_MESSAGE,
+  MAX_LISTED_ERRORS,
+  parseNdjson,
+  planImportQuery,
+  importQueryParameters,
+  validateJobLines,
+} from '../../../lambdas/shared/domain/import-jobs.js';
 import { UnreadableLine } from '../../../lambdas/shared/domain/import-records.js';
 import { offerRecord, productRecord } from '../../support/fixtures.js';
 
@@ -30,7 +38,14 @@ describe('validateJobLines', () => {
   it('names each bad line by number: wrong types, unknown fields, unreadable lines, repeated keys and connector types', () => {
     // Arrange
     const offer = dataOf(offerRecord('O-1', 'SKU-1'));
-    const inputs = [offer, { ...offer, offer_id: 'O-2', offer_price: '12' }, new UnreadableLine('not valid JSON'), { ...offer, colour: 'red' }, offer, { type: 'connector_type', data: { uid: 'x' } }];
+    const inputs = [
+      offer,
+      { ...offer, offer_id: 'O-2', offer_price: '12' },
+      new UnreadableLine('not valid JSON'),
+      { ...offer, colour: 'red' },
+      offer,
+      { type: 'connector_type', data: { uid: 'x' } },
+    ];
 
     // Act
     const { records, problems } = validateJobLines('offers', inputs);

@@ -78,7 +78,7 @@ describe('processImportJob', () => {
     expect(ddb.commandCalls(GetCommand)).toHaveLength(1);
   });
 
-  it('does nothing for a job that does not exist (expired, or another tenant\'s id)', async () => {
+  it("does nothing for a job that does not exist (expired, or another tenant's id)", async () => {
     ddb.on(GetCommand).resolves({});
     await expect(processImportJob({ clientId: 'c1', importId: 3 })).resolves.toBeUndefined();
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);

@@ -1,13 +1,4 @@
-import {
-  evaluatePolicy,
-  matchRoute,
-  methodArn,
-  parseQuery,
-  splitUrl,
-  toAuthorizerEvent,
-  toProxyEvent,
-  type RawRequest,
-} from '../../../lib/local/api-event.js';
+import { evaluatePolicy, matchRoute, methodArn, parseQuery, splitUrl, toAuthorizerEvent, toProxyEvent, type RawRequest } from '../../../lib/local/api-event.js';
 import type { RouteDefinition } from '../../../lib/routes.js';
 
 const route = (method: RouteDefinition['method'], path: string, name = `${method} ${path}`): RouteDefinition => ({
@@ -241,6 +232,8 @@ describe('evaluatePolicy', () => {
   });
 
   it('does not read ARN punctuation as pattern syntax', () => {
-    expect(evaluatePolicy(policy(allow('arn:aws:execute-api:local:000000000000:local/local/GET/v1.offers')), methodArn('GET', '/v1/offers'))).toEqual({ kind: 'denied' });
+    expect(evaluatePolicy(policy(allow('arn:aws:execute-api:local:000000000000:local/local/GET/v1.offers')), methodArn('GET', '/v1/offers'))).toEqual({
+      kind: 'denied',
+    });
   });
 });

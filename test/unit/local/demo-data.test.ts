@@ -60,7 +60,7 @@ describe('demoRecords', () => {
     expect(products.flatMap((p) => Object.keys(p.fee_estimates ?? {})).every((uid) => uids.has(uid))).toBe(true);
   });
 
-  it('has 200+ offers on the demo products, own and other sellers\' on the same products', () => {
+  it("has 200+ offers on the demo products, own and other sellers' on the same products", () => {
     expect(offers.length).toBeGreaterThanOrEqual(200);
     const codes = new Set(products.map((p) => p.code));
     expect(offers.every((o) => codes.has(o.product_code))).toBe(true);
@@ -106,18 +106,31 @@ const engineOffers = (code: string, replaced?: DemoOffer): EngineOffer[] =>
   offers
     .filter((o) => o.product_code === code)
     .map((o) => (replaced && o.offer_id === replaced.offer_id ? replaced : o))
-    .map((o) => ({ offer_id: o.offer_id, offer_price: o.offer_price, offer_status: o.offer_status, connector: DEMO_CONNECTOR, own: o.seller_id === DEMO_SELLER_ID }));
+    .map((o) => ({
+      offer_id: o.offer_id,
+      offer_price: o.offer_price,
+      offer_status: o.offer_status,
+      connector: DEMO_CONNECTOR,
+      own: o.seller_id === DEMO_SELLER_ID,
+    }));
 
 describe('demoRepricers', () => {
   const repricers = demoRepricers();
   const boundsOf = (request: (typeof repricers)[number]['request']) => {
     const item = products.find((p) => p.code === request.product_code)!;
-    const pricing = computePricing({ preferredPrice: request.preferred_price, preferredProfit: request.preferred_profit, minProfit: 0, soh: item.soh, feeEstimates: item.fee_estimates, connectorUid: DEMO_CONNECTOR });
+    const pricing = computePricing({
+      preferredPrice: request.preferred_price,
+      preferredProfit: request.preferred_profit,
+      minProfit: 0,
+      soh: item.soh,
+      feeEstimates: item.fee_estimates,
+      connectorUid: DEMO_CONNECTOR,
+    });
     if (!pricing.ok) throw new Error(pricing.reason);
     return { enabled: true, min_price: pricing.value.minPrice, preferred_price: request.preferred_price, connector: DEMO_CONNECTOR };
   };
 
-  it('are valid create bodies for distinct products sold on the default connector only, none the sample request\'s', () => {
+  it("are valid create bodies for distinct products sold on the default connector only, none the sample request's", () => {
     expect(repricers).toHaveLength(DEMO_REPRICER_COUNT);
     const codes = repricers.map((r) => r.request.product_code);
     expect(new Set(codes).size).toBe(codes.length);
@@ -129,7 +142,7 @@ describe('demoRepricers', () => {
     }
   });
 
-  it('each decides a first price change: the demo seller\'s offer undercuts a competitor of its product', () => {
+  it("each decides a first price change: the demo seller's offer undercuts a competitor of its product", () => {
     for (const { request, target } of repricers) {
       const all = engineOffers(request.product_code);
       expect(all.some((o) => o.own)).toBe(true);
@@ -146,7 +159,7 @@ describe('demoCompetitorPriceDrop', () => {
   const drop = demoCompetitorPriceDrop();
   const offer = drop.line.data as DemoOffer;
 
-  it('lowers the price of a competitor of a demo repricer\'s product, and is what docs/examples/competitor-price.ndjson holds', () => {
+  it("lowers the price of a competitor of a demo repricer's product, and is what docs/examples/competitor-price.ndjson holds", () => {
     const before = offers.find((o) => o.offer_id === offer.offer_id)!;
     expect(before.seller_id).not.toBe(DEMO_SELLER_ID);
     expect(before.product_code).toBe(drop.repricer.request.product_code);

@@ -30,8 +30,6 @@ describe('startDynamoDbLocal', () => {
 
   it('says Java is missing when the command cannot be found', async () => {
     const withoutJava = () => spawn('java-that-is-not-installed', [], { stdio: 'pipe' });
-    await expect(startDynamoDbLocal({ port: await freePort(), startupTimeoutMs: 10_000, spawn: withoutJava })).rejects.toThrow(
-      /Java was not found on PATH/,
-    );
+    await expect(startDynamoDbLocal({ port: await freePort(), startupTimeoutMs: 10_000, spawn: withoutJava })).rejects.toThrow(/Java was not found on PATH/);
   });
 });

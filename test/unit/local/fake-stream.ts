@@ -4,13 +4,7 @@
  * Shards behave as DynamoDB Local's do: a closed shard's last GetRecords has no next iterator.
  */
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  DescribeStreamCommand,
-  DynamoDBStreamsClient,
-  GetRecordsCommand,
-  GetShardIteratorCommand,
-  type _Record,
-} from '@aws-sdk/client-dynamodb-streams';
+import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record } from '@aws-sdk/client-dynamodb-streams';
 import { mockClient } from 'aws-sdk-client-mock';
 
 export const STREAM_ARN = 'arn:aws:dynamodb:ddblocal:000000000000:table/fake/stream/2026-01-01T00:00:00.000';

@@ -13,7 +13,12 @@ const recorder = (): Recorder => {
   return { batches, bodies: () => batches.flat().map((record) => record.body) };
 };
 
-const entry = (body: string, groupId = 'g1', deduplicationId = body): FifoSendEntry => ({ id: body.replace(/[^A-Za-z0-9_-]/g, '_'), body, groupId, deduplicationId });
+const entry = (body: string, groupId = 'g1', deduplicationId = body): FifoSendEntry => ({
+  id: body.replace(/[^A-Za-z0-9_-]/g, '_'),
+  body,
+  groupId,
+  deduplicationId,
+});
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -33,7 +38,8 @@ afterEach(async () => {
 });
 
 /** A handler that records each batch, then answers as `answer` says for it. */
-const recording = (seen: Recorder, answer: (records: SQSRecord[], call: number) => SQSBatchResponse | void | Promise<SQSBatchResponse | void> = () => undefined) =>
+const recording =
+  (seen: Recorder, answer: (records: SQSRecord[], call: number) => SQSBatchResponse | void | Promise<SQSBatchResponse | void> = () => undefined) =>
   async (event: SQSEvent) => {
     seen.batches.push(event.Records);
     return answer(event.Records, seen.batches.length);

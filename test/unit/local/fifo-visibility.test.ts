@@ -1,8 +1,8 @@
 import type { SQSEvent } from 'aws-lambda';
 import { createLocalFifoQueue, type LocalFifoQueue } from '../../../lib/local/fifo-queue.js';
 
-describe('the local FIFO queue\'s changeVisibility', () => {
-  it('keeps a failed message, and its group, invisible as long as its handler asked, instead of the queue\'s timeout', async () => {
+describe("the local FIFO queue's changeVisibility", () => {
+  it("keeps a failed message, and its group, invisible as long as its handler asked, instead of the queue's timeout", async () => {
     // Prepare
     const deliveredAt: [string, number][] = [];
     let first = true;
@@ -35,7 +35,7 @@ describe('the local FIFO queue\'s changeVisibility', () => {
     expect(deliveredAt[1]![1] - deliveredAt[0]![1]).toBeGreaterThanOrEqual(290);
   });
 
-  it('forgets the ask once the message is handled: a later failure waits the queue\'s timeout', async () => {
+  it("forgets the ask once the message is handled: a later failure waits the queue's timeout", async () => {
     // Prepare
     const deliveredAt: number[] = [];
     const queue: LocalFifoQueue = createLocalFifoQueue({

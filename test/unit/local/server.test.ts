@@ -227,24 +227,22 @@ describe('local server', () => {
     expect(context?.getRemainingTimeInMillis()).toBeLessThanOrEqual(FUNCTION_LIMIT_MS);
   });
 
-  it.each([
-    ['/v1/items/abc#def'],
-    ['/v1/items/abc#/../x'],
-    ['/v1/echo#?x=1'],
-    ['/v1/nothing#x'],
-  ])('refuses the request target %s with a 400, calling nothing', async (target) => {
-    // Arrange
-    items.mockClear();
+  it.each([['/v1/items/abc#def'], ['/v1/items/abc#/../x'], ['/v1/echo#?x=1'], ['/v1/nothing#x']])(
+    'refuses the request target %s with a 400, calling nothing',
+    async (target) => {
+      // Arrange
+      items.mockClear();
 
-    // Act
-    const response = await rawCall('GET', target, AUTH);
+      // Act
+      const response = await rawCall('GET', target, AUTH);
 
-    // Assert
-    expect(response.status).toBe(400);
-    expect(JSON.parse(response.body)).toEqual(FRAGMENT_IN_TARGET);
-    expect(authorizer).not.toHaveBeenCalled();
-    expect(items).not.toHaveBeenCalled();
-  });
+      // Assert
+      expect(response.status).toBe(400);
+      expect(JSON.parse(response.body)).toEqual(FRAGMENT_IN_TARGET);
+      expect(authorizer).not.toHaveBeenCalled();
+      expect(items).not.toHaveBeenCalled();
+    },
+  );
 
   it('treats an encoded # (%23) as part of the parameter, in matching and in the event alike', async () => {
     // Act

@@ -15,9 +15,12 @@ describe('toLambdaAttribute', () => {
     });
   });
 
-  it.each([[{ S: 'text' }], [{ N: '-12.5' }], [{ BOOL: false }], [{ SS: ['a', 'b'] }], [{ NS: ['1', '2'] }], [{ NULL: true }]])('keeps %j as it is', (value) => {
-    expect(toLambdaAttribute(value)).toEqual(value);
-  });
+  it.each([[{ S: 'text' }], [{ N: '-12.5' }], [{ BOOL: false }], [{ SS: ['a', 'b'] }], [{ NS: ['1', '2'] }], [{ NULL: true }]])(
+    'keeps %j as it is',
+    (value) => {
+      expect(toLambdaAttribute(value)).toEqual(value);
+    },
+  );
 });
 
 describe('toLambdaRecord', () => {

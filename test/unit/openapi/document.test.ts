@@ -160,11 +160,15 @@ describe('OpenApiValidator', () => {
     const problem = (status: number) => JSON.stringify({ type: 'about:blank', title: 'x', status, detail: 'x' });
     const type = { 'content-type': 'application/problem+json' };
     expect(validator.responseErrors({ method: 'GET', path: '/v2/nothing', status: 404, headers: type, text: problem(404) })).toEqual([]);
-    expect(validator.responseErrors({ method: 'PUT', path: '/v1/repricers/7', status: 405, headers: { ...type, allow: 'DELETE, GET, PATCH' }, text: problem(405) })).toEqual([]);
+    expect(
+      validator.responseErrors({ method: 'PUT', path: '/v1/repricers/7', status: 405, headers: { ...type, allow: 'DELETE, GET, PATCH' }, text: problem(405) }),
+    ).toEqual([]);
     expect(validator.responseErrors({ method: 'PUT', path: '/v1/offers', status: 405, headers: { ...type, allow: 'GET, POST' }, text: problem(405) })).toEqual([
       'Allow is "GET, POST", the document has GET',
     ]);
-    expect(validator.responseErrors({ method: 'PUT', path: '/v1/offers', status: 405, headers: type, text: problem(405) })).toEqual(['header Allow is missing']);
+    expect(validator.responseErrors({ method: 'PUT', path: '/v1/offers', status: 405, headers: type, text: problem(405) })).toEqual([
+      'header Allow is missing',
+    ]);
   });
 
   it('wants no body where the document has none', () => {

@@ -10,7 +10,8 @@ describe('caseInsensitivePattern', () => {
 
     // Assess
     expect(caseInsensitivePattern('a:\\d')).toBe('[aA]:\\d');
-    for (const text of ['id', 'ID:DESC', 'offer_price:asc7'.replace('7', ''), 'Offer_Price:Asc']) expect(pattern.test(`${text}1`)).toBe(new RegExp(source, 'i').test(`${text}1`));
+    for (const text of ['id', 'ID:DESC', 'offer_price:asc7'.replace('7', ''), 'Offer_Price:Asc'])
+      expect(pattern.test(`${text}1`)).toBe(new RegExp(source, 'i').test(`${text}1`));
     expect(pattern.test('id:up1')).toBe(false);
   });
 

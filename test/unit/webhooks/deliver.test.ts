@@ -21,7 +21,13 @@ const message: WebhookEventMessage = {
 const webhook = {
   entity: 'webhook',
   secret: `whsec_${'a'.repeat(64)}`,
-  record: { id: 4, uid: '2c7d4f8e-5a1b-4c3d-9e8f-0a1b2c3d4e5f', url: 'https://hooks.example.com/in', event_types: ['REPRICER_PRICE_CHANGED'], created_at: '2026-11-23T11:00:00.000Z' },
+  record: {
+    id: 4,
+    uid: '2c7d4f8e-5a1b-4c3d-9e8f-0a1b2c3d4e5f',
+    url: 'https://hooks.example.com/in',
+    event_types: ['REPRICER_PRICE_CHANGED'],
+    created_at: '2026-11-23T11:00:00.000Z',
+  },
 };
 const stored = (record: Record<string, unknown>) => ({
   entity: 'webhookDelivery',
@@ -45,7 +51,12 @@ const stored = (record: Record<string, unknown>) => ({
 });
 
 const resolved: string[] = [];
-const options = (resolve: Resolver): DeliveryOptions => ({ resolve, schedule: { baseDelayMs: 1_000, maxDelayMs: 8_000, windowMs: 60_000 }, timeoutMs: 500, now: () => NOW });
+const options = (resolve: Resolver): DeliveryOptions => ({
+  resolve,
+  schedule: { baseDelayMs: 1_000, maxDelayMs: 8_000, windowMs: 60_000 },
+  timeoutMs: 500,
+  now: () => NOW,
+});
 const neverResolve: Resolver = async (host) => {
   resolved.push(host);
   throw new Error('not expected');
@@ -104,18 +115,28 @@ describe('deliverEvent', () => {
     expect(update.ExpressionAttributeValues?.[':attempts']).toBe(1);
   });
 
-  it('gives up on a name that does not resolve within the attempt\'s timeout, as on a receiver that does not answer', async () => {
+  it("gives up on a name that does not resolve within the attempt's timeout, as on a receiver that does not answer", async () => {
     documents.on(GetCommand).resolves({ Item: stored({ next_attempt_at: new Date(NOW - 1).toISOString() }) });
     const silent: Resolver = () => new Promise(() => undefined);
     await expect(deliverEvent(message, options(silent))).resolves.toBe(2_000);
-    expect(documents.commandCalls(UpdateCommand)[0]!.args[0].input.ExpressionAttributeValues?.[':record']).toMatchObject({ last_error: 'no address within 500 ms', attempts: 2 });
+    expect(documents.commandCalls(UpdateCommand)[0]!.args[0].input.ExpressionAttributeValues?.[':record']).toMatchObject({
+      last_error: 'no address within 500 ms',
+      attempts: 2,
+    });
   });
 
   it('dead-letters a failed attempt whose next wait would end past the window', async () => {
     documents.on(GetCommand).resolves({ Item: { ...stored({ next_attempt_at: new Date(NOW).toISOString(), attempts: 5 }), firstAttemptAt: NOW - 55_000 } });
-    const wait = await deliverEvent(message, options(async () => [{ address: '10.0.0.1', family: 4 }]));
+    const wait = await deliverEvent(
+      message,
+      options(async () => [{ address: '10.0.0.1', family: 4 }]),
+    );
     expect(wait).toBeUndefined();
-    expect(documents.commandCalls(UpdateCommand)[0]!.args[0].input.ExpressionAttributeValues?.[':record']).toMatchObject({ status: 'dead_lettered', attempts: 6, next_attempt_at: null });
+    expect(documents.commandCalls(UpdateCommand)[0]!.args[0].input.ExpressionAttributeValues?.[':record']).toMatchObject({
+      status: 'dead_lettered',
+      attempts: 6,
+      next_attempt_at: null,
+    });
   });
 
   it('delivers to no webhook that is not subscribed to the event type', async () => {

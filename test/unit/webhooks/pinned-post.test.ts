@@ -41,7 +41,12 @@ describe('postToDestination', () => {
 
     // Assert
     expect(outcome).toEqual({ statusCode: 200, error: undefined });
-    expect(seen).toEqual([{ headers: expect.objectContaining({ host: `hooks.invalid:${port}`, 'webhook-signature': 't=1,v1=ab', 'content-type': 'application/json' }), body: '{"a":1}' }]);
+    expect(seen).toEqual([
+      {
+        headers: expect.objectContaining({ host: `hooks.invalid:${port}`, 'webhook-signature': 't=1,v1=ab', 'content-type': 'application/json' }),
+        body: '{"a":1}',
+      },
+    ]);
   });
 
   it('does not follow a redirect: the 3xx is the outcome', async () => {

@@ -11,9 +11,31 @@ const resolving =
 
 describe('isForbiddenAddress', () => {
   it.each([
-    '169.254.169.254', '10.0.0.1', '172.16.5.4', '172.31.255.255', '192.168.1.1', '127.0.0.1', '127.8.8.8', '0.0.0.0', '100.64.0.1',
-    '224.0.0.1', '255.255.255.255', '198.18.0.1', '::1', '::', 'fd00:ec2::254', 'fc00::1', 'fe80::1', '::ffff:169.254.169.254', '::ffff:10.0.0.1',
-    '::ffff:127.0.0.1', '64:ff9b::a00:1', '2002:a00:1::1', '2001:db8::1', 'ff02::1', 'not an address',
+    '169.254.169.254',
+    '10.0.0.1',
+    '172.16.5.4',
+    '172.31.255.255',
+    '192.168.1.1',
+    '127.0.0.1',
+    '127.8.8.8',
+    '0.0.0.0',
+    '100.64.0.1',
+    '224.0.0.1',
+    '255.255.255.255',
+    '198.18.0.1',
+    '::1',
+    '::',
+    'fd00:ec2::254',
+    'fc00::1',
+    'fe80::1',
+    '::ffff:169.254.169.254',
+    '::ffff:10.0.0.1',
+    '::ffff:127.0.0.1',
+    '64:ff9b::a00:1',
+    '2002:a00:1::1',
+    '2001:db8::1',
+    'ff02::1',
+    'not an address',
   ])('forbids %s', (address) => {
     expect(isForbiddenAddress(address)).toBe(true);
   });
@@ -52,7 +74,12 @@ describe('checkWebhookUrl', () => {
 });
 
 describe('resolveDestination', () => {
-  const resolver = resolving({ 'ok.test': ['93.184.216.34'], 'meta.test': ['169.254.169.254'], 'mixed.test': ['93.184.216.34', '10.0.0.1'], 'six.test': ['::1'] });
+  const resolver = resolving({
+    'ok.test': ['93.184.216.34'],
+    'meta.test': ['169.254.169.254'],
+    'mixed.test': ['93.184.216.34', '10.0.0.1'],
+    'six.test': ['::1'],
+  });
 
   it('pins the resolved public address', async () => {
     await expect(resolveDestination('https://ok.test/x', resolver, false)).resolves.toMatchObject({ ok: true, address: '93.184.216.34', family: 4 });

@@ -61,7 +61,14 @@ export const applyBatched = async <S, R>(
     [...byOrder].map(([order, deltas]) =>
       retrying(`Counting ${list.entity} ${order}`, async () => {
         const base = { clientId, tag: list.tag, order };
-        const state = new OrderState(base, await loadOrder(base, deltas.map((d) => d.key), withHistogram));
+        const state = new OrderState(
+          base,
+          await loadOrder(
+            base,
+            deltas.map((d) => d.key),
+            withHistogram,
+          ),
+        );
         for (const delta of deltas) state.add(delta.key, delta.cell, delta.g, delta.d, seq);
         const outside = state.bucketsOutside(BUCKET_TARGET / 4, BUCKET_MAX).map((bucket) => bucket.lo);
         try {
@@ -86,7 +93,9 @@ export const applyBatched = async <S, R>(
   await batchWrite(requests);
 
   await Promise.all(
-    [...unbalanced].map(([order, keys]) => rebalanceOrder({ clientId, tag: list.tag, order }, keys, entryReader(clientId, list, order, written), withHistogram)),
+    [...unbalanced].map(([order, keys]) =>
+      rebalanceOrder({ clientId, tag: list.tag, order }, keys, entryReader(clientId, list, order, written), withHistogram),
+    ),
   );
   return moves.length;
 };

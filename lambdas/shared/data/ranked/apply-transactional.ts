@@ -84,7 +84,8 @@ export const commitTransactional = async <S, R>(
     ),
   );
   const listing: TransactItem[] = [];
-  if (before && (!after || after.cell !== before.cell)) listing.push({ Delete: { TableName: tableName(), Key: listingKey(clientId, list, before.cell, before.id) } });
+  if (before && (!after || after.cell !== before.cell))
+    listing.push({ Delete: { TableName: tableName(), Key: listingKey(clientId, list, before.cell, before.id) } });
   if (after && change.after) listing.push({ Put: { TableName: tableName(), Item: listingItem(clientId, list, after, change.after.record, change.after.src) } });
   try {
     await documentClient.send(new TransactWriteCommand({ TransactItems: [...own, ...listing, ...[...updates.values()].map(nodeUpdate)] }));

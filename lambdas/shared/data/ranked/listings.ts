@@ -36,9 +36,7 @@ export const listingItem = <S, R>(clientId: string, list: RankedList<S, R>, plac
   entity: `${list.entity}Listing`,
   cell: place.cell,
   ...(place.g === undefined ? {} : { g: place.g }),
-  ...Object.fromEntries(
-    Object.entries(list.orders).flatMap(([name, order]) => (order.index ? [[order.index.sortKey, place.keys[name]]] : [])),
-  ),
+  ...Object.fromEntries(Object.entries(list.orders).flatMap(([name, order]) => (order.index ? [[order.index.sortKey, place.keys[name]]] : []))),
   src,
   ...(origin ? { origin } : {}),
   r: list.codec.encode(record),
@@ -69,13 +67,7 @@ export interface RangeQuery {
 }
 
 /** The listing items of one cell whose key in `order` lies in [from, below), ascending. */
-export const readListingRange = async <S, R>(
-  clientId: string,
-  list: RankedList<S, R>,
-  order: string,
-  cell: string,
-  query: RangeQuery,
-): Promise<Item[]> => {
+export const readListingRange = async <S, R>(clientId: string, list: RankedList<S, R>, order: string, cell: string, query: RangeQuery): Promise<Item[]> => {
   const attribute = keyAttributeOf(list, order);
   const index = list.orders[order]?.index;
   const values: Record<string, NativeAttributeValue> = { ':pk': listingPartition(clientId, list.tag, cell) };

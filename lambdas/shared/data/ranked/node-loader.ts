@@ -58,7 +58,12 @@ const loadTargeted = async (base: Omit<NodeLocation, 'level'>, keys: readonly st
   if (chunks.length === 0) {
     // Only an order with no nodes at all has no node covering a key.
     const fresh = new Set([freshKey('c', FIRST_BOUND), freshKey('b', FIRST_BOUND)]);
-    return { chunks: [emptyNode(FIRST_BOUND, withHistogram)], buckets: new Map([[FIRST_BOUND, [emptyNode(FIRST_BOUND, withHistogram)]]]), complete: true, fresh };
+    return {
+      chunks: [emptyNode(FIRST_BOUND, withHistogram)],
+      buckets: new Map([[FIRST_BOUND, [emptyNode(FIRST_BOUND, withHistogram)]]]),
+      complete: true,
+      fresh,
+    };
   }
   const keysByChunk = new Map<RankNode, string[]>();
   for (const key of keys) {

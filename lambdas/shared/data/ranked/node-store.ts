@@ -61,14 +61,10 @@ export const readNodes = async (
 };
 
 /** A node write conditioned on the version it was computed from (`null`: the node must not exist yet). */
-export type NodeWrite =
-  | { readonly put: RankNode; readonly expected: number | null }
-  | { readonly delete: string; readonly expected: number };
+export type NodeWrite = { readonly put: RankNode; readonly expected: number | null } | { readonly delete: string; readonly expected: number };
 
 const condition = (expected: number | null) =>
-  expected === null
-    ? { ConditionExpression: 'attribute_not_exists(pk)' }
-    : { ConditionExpression: 'v = :v', ExpressionAttributeValues: { ':v': expected } };
+  expected === null ? { ConditionExpression: 'attribute_not_exists(pk)' } : { ConditionExpression: 'v = :v', ExpressionAttributeValues: { ':v': expected } };
 
 /**
  * Writes nodes, each conditioned on its expected version, all at once. A failed condition
@@ -77,12 +73,12 @@ const condition = (expected: number | null) =>
  */
 export const writeNodes = async (at: NodeLocation, writes: readonly NodeWrite[]): Promise<void> => {
   const pk = partitionOf(at);
-  await mapLimit(
-    writes,
-    (write) =>
-      'put' in write
-        ? documentClient.send(new PutCommand({ TableName: tableName(), Item: nodeItem(pk, { ...write.put, v: (write.expected ?? 0) + 1 }), ...condition(write.expected) }))
-        : documentClient.send(new DeleteCommand({ TableName: tableName(), Key: { pk, sk: write.delete }, ...condition(write.expected) })),
+  await mapLimit(writes, (write) =>
+    'put' in write
+      ? documentClient.send(
+          new PutCommand({ TableName: tableName(), Item: nodeItem(pk, { ...write.put, v: (write.expected ?? 0) + 1 }), ...condition(write.expected) }),
+        )
+      : documentClient.send(new DeleteCommand({ TableName: tableName(), Key: { pk, sk: write.delete }, ...condition(write.expected) })),
   );
 };
 
@@ -90,9 +86,7 @@ export const writeNodes = async (at: NodeLocation, writes: readonly NodeWrite[])
 export const writeNodesUnconditionally = async (at: NodeLocation, writes: readonly NodeWrite[]): Promise<void> => {
   const pk = partitionOf(at);
   await batchWrite(
-    writes.map((write) =>
-      'put' in write ? { put: nodeItem(pk, { ...write.put, v: (write.expected ?? 0) + 1 }) } : { delete: { pk, sk: write.delete } },
-    ),
+    writes.map((write) => ('put' in write ? { put: nodeItem(pk, { ...write.put, v: (write.expected ?? 0) + 1 }) } : { delete: { pk, sk: write.delete } })),
   );
 };
 

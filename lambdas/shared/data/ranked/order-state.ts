@@ -48,7 +48,10 @@ export class OrderState {
 
   /** Counts one item in or out of the bucket and chunk covering its key, unless `seq` was applied there already. */
   add(key: string, cell: string, g: number | undefined, d: number, seq: string): void {
-    for (const [level, node] of [['c', this.chunkOf(key)], ['b', this.bucketOf(key)]] as const) {
+    for (const [level, node] of [
+      ['c', this.chunkOf(key)],
+      ['b', this.bucketOf(key)],
+    ] as const) {
       if (!this.readQ.has(node)) this.readQ.set(node, node.q);
       // The batch was applied here already (a replay after a failure): FIFO delivers a batch
       // again only before any later one, so the last batch applied is the only one to check.

@@ -73,7 +73,10 @@ export const readRankedPage = async <S, R>(clientId: string, list: RankedList<S,
 
   const cells = [...new Set(span.flatMap((bucket) => [...bucket.counts.keys()]))].filter(filter.cells);
   const prefix = filter.gte === undefined ? undefined : list.orders[request.order]?.histogramPrefix?.(filter.gte);
-  const lower = [from === FIRST_BOUND ? undefined : from, prefix].filter((k): k is string => k !== undefined).sort().at(-1);
+  const lower = [from === FIRST_BOUND ? undefined : from, prefix]
+    .filter((k): k is string => k !== undefined)
+    .sort()
+    .at(-1);
   const perCell = await stats.together(
     cells.map((cell) => (cellStats: ReadStats) => {
       const evaluate = span.reduce((sum, bucket) => sum + (bucket.counts.get(cell) ?? 0), 0);

@@ -41,7 +41,7 @@ const withHi = (node: RankNode, hi: string | undefined): RankNode => {
 /** Merges runs of neighbours that fit in `target` together, within one list of nodes. */
 const mergeRuns = (nodes: readonly RankNode[], level: Level, size: (node: RankNode) => number, target: number): Operation[] => {
   const operations: Operation[] = [];
-  for (let i = 0; i < nodes.length - 1; ) {
+  for (let i = 0; i < nodes.length - 1;) {
     let j = i + 1;
     let sum = size(nodes[i]!);
     while (j < nodes.length && sum + size(nodes[j]!) <= target) sum += size(nodes[j++]!);
@@ -152,7 +152,10 @@ export const rebalanceOrder = async (
       continue;
     }
     if (chunkOps.length === 0) return;
-    await commit(base, chunkOps.filter((op) => op.length > 0));
+    await commit(
+      base,
+      chunkOps.filter((op) => op.length > 0),
+    );
   }
 };
 

@@ -27,9 +27,7 @@ export const countedCells = async <S, R>(clientId: string, list: RankedList<S, R
 };
 
 const chained = (nodes: readonly RankNode[], lo: string, hi: string | undefined) =>
-  nodes.length > 0 &&
-  nodes[0]!.lo === lo &&
-  nodes.every((node, i) => (i === nodes.length - 1 ? node.hi === hi : node.hi === nodes[i + 1]!.lo));
+  nodes.length > 0 && nodes[0]!.lo === lo && nodes.every((node, i) => (i === nodes.length - 1 ? node.hi === hi : node.hi === nodes[i + 1]!.lo));
 
 const recount = (nodes: readonly RankNode[], entries: readonly { key: string; cell: string; g?: number }[], withHistogram: boolean): RankNode[] => {
   const fresh = nodes.map((node) => ({ ...emptyNode(node.lo, withHistogram, node.hi), q: node.q, v: node.v }));
@@ -64,16 +62,26 @@ export const recountOrder = async <S, R>(clientId: string, list: RankedList<S, R
     chunks.every((chunk) => buckets.some((bucket) => bucket.lo === chunk.lo));
   if (valid) {
     let written = 0;
-    for (const [level, nodes] of [['b', buckets], ['c', chunks]] as const) {
+    for (const [level, nodes] of [
+      ['b', buckets],
+      ['c', chunks],
+    ] as const) {
       const counted = recount(nodes, entries, withHistogram);
       const changed = counted.filter((node, i) => !sameCounts(node, nodes[i]!));
-      if (changed.length > 0) await writeNodes(at(level), changed.map((node) => ({ put: node, expected: node.v })));
+      if (changed.length > 0)
+        await writeNodes(
+          at(level),
+          changed.map((node) => ({ put: node, expected: node.v })),
+        );
       written += changed.length;
     }
     return written;
   }
   const fresh = layout(entries, withHistogram);
-  for (const [level, nodes, old] of [['b', fresh.buckets, buckets], ['c', fresh.chunks, chunks]] as const) {
+  for (const [level, nodes, old] of [
+    ['b', fresh.buckets, buckets],
+    ['c', fresh.chunks, chunks],
+  ] as const) {
     const pk = partitionOf(at(level));
     const kept = new Set(nodes.map((node) => node.lo));
     await batchWrite([

@@ -11,7 +11,9 @@ const before = placeOf(OFFER_LIST, OFFER);
 
 /** The deltas as `order: [±cell@key/g]` strings, for readable expectations. */
 const summary = (deltas: ReturnType<typeof deltasOf>) =>
-  Object.fromEntries([...deltas].map(([order, moves]) => [order, moves.map((m) => `${m.d > 0 ? '+' : '-'}${m.cell}@${m.key}${m.g === undefined ? '' : `/${m.g}`}`)]));
+  Object.fromEntries(
+    [...deltas].map(([order, moves]) => [order, moves.map((m) => `${m.d > 0 ? '+' : '-'}${m.cell}@${m.key}${m.g === undefined ? '' : `/${m.g}`}`)]),
+  );
 
 describe('placeOf', () => {
   it('places an offer in its cell with its key in every order and its competitor count', () => {

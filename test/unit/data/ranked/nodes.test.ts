@@ -73,7 +73,18 @@ describe('node items', () => {
   it.each<[string, RankNode]>([
     ['an empty first node', emptyNode(FIRST_BOUND, false)],
     ['an empty node with a histogram', emptyNode('0005', true, '0009')],
-    ['counts only', { ...emptyNode('x', false), counts: new Map([['on', 3], ['off', 1]]), q: '99', v: 2 }],
+    [
+      'counts only',
+      {
+        ...emptyNode('x', false),
+        counts: new Map([
+          ['on', 3],
+          ['off', 1],
+        ]),
+        q: '99',
+        v: 2,
+      },
+    ],
     ['a histogram over a wide range of values', nodeOf('a', { 'own|%23': { 0: 1, 1_000_000: 2 } })],
   ])('round-trips %s', (_case, node) => {
     expect(plain(decodeNode(nodeItem(PK, node)))).toEqual(plain(node));
@@ -83,14 +94,21 @@ describe('node items', () => {
     const cell = fc.constantFrom('own|high', 'own|low', 'other|high', 'other|%C3%A9');
     const histograms = fc.dictionary(
       cell,
-      fc.dictionary(fc.oneof(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 1_000_000 })).map(String), fc.integer({ min: -3, max: 500 }).filter((n) => n !== 0)),
+      fc.dictionary(
+        fc.oneof(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 1_000_000 })).map(String),
+        fc.integer({ min: -3, max: 500 }).filter((n) => n !== 0),
+      ),
     );
     fc.assert(
       fc.property(histograms, fc.bigInt({ min: 0n, max: 2n ** 64n }), fc.nat(), (hist, q, v) => {
-        const node = nodeOf('00000abc', Object.fromEntries(Object.entries(hist).map(([c, values]) => [c, Object.fromEntries(Object.entries(values).map(([g, n]) => [Number(g), n]))])), {
-          q: String(q),
-          v,
-        });
+        const node = nodeOf(
+          '00000abc',
+          Object.fromEntries(Object.entries(hist).map(([c, values]) => [c, Object.fromEntries(Object.entries(values).map(([g, n]) => [Number(g), n]))])),
+          {
+            q: String(q),
+            v,
+          },
+        );
         expect(plain(decodeNode(nodeItem(PK, node)))).toEqual(plain(node));
       }),
       fcParameters({ numRuns: 200 }),
@@ -118,7 +136,17 @@ describe('node items', () => {
     const item = { pk: PK, sk: '-', v: 1, 'n:own|high': 3, h: deflateRawSync(Buffer.from('own|high=3:2,0,1', 'utf8')) };
 
     // Act & Assess
-    expect(decodeNode(item).hist).toEqual(new Map([['own|high', new Map([[3, 2], [5, 1]])]]));
+    expect(decodeNode(item).hist).toEqual(
+      new Map([
+        [
+          'own|high',
+          new Map([
+            [3, 2],
+            [5, 1],
+          ]),
+        ],
+      ]),
+    );
   });
 
   it('keeps a chunk of thousands of items small', () => {
@@ -207,7 +235,17 @@ describe('addToNode, addNode, copyNode', () => {
 
     // Assess
     expect(node.counts).toEqual(new Map([['own|high', 2]]));
-    expect(node.hist).toEqual(new Map([['own|high', new Map([[4, 1], [2, 1]])]]));
+    expect(node.hist).toEqual(
+      new Map([
+        [
+          'own|high',
+          new Map([
+            [4, 1],
+            [2, 1],
+          ]),
+        ],
+      ]),
+    );
   });
 
   it('ignores the histogram value for a node without a histogram', () => {

@@ -29,7 +29,13 @@ const offerNumber = (n: number, spec: { cell: string; competitors: number; cents
   );
 
 const valueOf = (offer: StoredOffer, order: Order): number =>
-  order === 'id' ? 0 : order === 'total_competitors' ? offer.fields.total_competitors : order === 'offer_price' ? offer.fields.offer_price : Date.parse(offer.updated_at);
+  order === 'id'
+    ? 0
+    : order === 'total_competitors'
+      ? offer.fields.total_competitors
+      : order === 'offer_price'
+        ? offer.fields.offer_price
+        : Date.parse(offer.updated_at);
 
 /** The page a query must return, by filter, sort and slice of the offers themselves. */
 const bruteForce = (offers: readonly StoredOffer[], request: PageRequest) => {
@@ -101,7 +107,13 @@ describe('readRankedPage', () => {
             const expected = bruteForce(listed, request);
             expect({ total: page.total, ids: page.records.map((offer) => offer.id) }).toEqual(expected);
             expect(page.stats.roundTrips).toBeLessThanOrEqual(expected.ids.length > 0 ? 3 : 1);
-            if (expected.ids.length > 0) expect(page.records[0]).toEqual(offerRecordOf(listed.find((offer) => offer.id === expected.ids[0])!, PRODUCT));
+            if (expected.ids.length > 0)
+              expect(page.records[0]).toEqual(
+                offerRecordOf(
+                  listed.find((offer) => offer.id === expected.ids[0])!,
+                  PRODUCT,
+                ),
+              );
           }
         },
       ),
@@ -111,9 +123,18 @@ describe('readRankedPage', () => {
 
   describe('reads', () => {
     // 12 own offers, ids 1-12, competitors = id % 4, in buckets of 3 and chunks of 2 buckets.
-    const OFFERS = Array.from({ length: 12 }, (_, i) => offerNumber(i + 1, { cell: i % 2 ? 'own|high' : 'own|low', competitors: (i + 1) % 4, cents: 1000 - i, second: i }));
+    const OFFERS = Array.from({ length: 12 }, (_, i) =>
+      offerNumber(i + 1, { cell: i % 2 ? 'own|high' : 'own|low', competitors: (i + 1) % 4, cents: 1000 - i, second: i }),
+    );
     const everything = { cells: () => true };
-    const request = (overrides: Partial<PageRequest>): PageRequest => ({ order: 'id', direction: 'ASC', filter: everything, start: 0, limit: 100, ...overrides });
+    const request = (overrides: Partial<PageRequest>): PageRequest => ({
+      order: 'id',
+      direction: 'ASC',
+      filter: everything,
+      start: 0,
+      limit: 100,
+      ...overrides,
+    });
     const queries = () => ddb.commandCalls(QueryCommand).map((call) => call.args[0].input);
 
     beforeEach(() => {
@@ -137,7 +158,10 @@ describe('readRankedPage', () => {
       });
       expect(listings.map((input) => input.ExpressionAttributeValues?.[':pk']).sort()).toEqual(['T#c1#OL#own|high', 'T#c1#OL#own|low']);
       for (const input of listings) {
-        expect(input).toMatchObject({ KeyConditionExpression: 'pk = :pk AND #key BETWEEN :from AND :below', ExpressionAttributeValues: { ':from': '00000004', ':below': '00000007' } });
+        expect(input).toMatchObject({
+          KeyConditionExpression: 'pk = :pk AND #key BETWEEN :from AND :below',
+          ExpressionAttributeValues: { ':from': '00000004', ':below': '00000007' },
+        });
         // Each cell holds 1 or 2 of the bucket's 3 offers: the Query evaluates no more than that.
         expect(input.Limit).toBeLessThanOrEqual(2);
         expect(input.IndexName).toBeUndefined();
@@ -188,13 +212,21 @@ describe('readRankedPage', () => {
 
     it('filters on competitors in any other order with a filter over the buckets that hold the page', async () => {
       // Act
-      const page = await readRankedPage('c1', OFFER_LIST, request({ order: 'updated_at', direction: 'DESC', filter: { cells: (cell) => cell === 'own|low', gte: 1 } }));
+      const page = await readRankedPage(
+        'c1',
+        OFFER_LIST,
+        request({ order: 'updated_at', direction: 'DESC', filter: { cells: (cell) => cell === 'own|low', gte: 1 } }),
+      );
 
       // Assess: own|low holds the odd ids; their competitors are 1, 3, 1, 3, 1, 3
       expect(page.records.map((offer) => offer.id)).toEqual([11, 9, 7, 5, 3, 1]);
       const listings = queries().slice(2);
       expect(listings).toHaveLength(1);
-      expect(listings[0]).toMatchObject({ IndexName: 'byUpdated', FilterExpression: 'g >= :gte', ExpressionAttributeValues: { ':pk': 'T#c1#OL#own|low', ':gte': 1 } });
+      expect(listings[0]).toMatchObject({
+        IndexName: 'byUpdated',
+        FilterExpression: 'g >= :gte',
+        ExpressionAttributeValues: { ':pk': 'T#c1#OL#own|low', ':gte': 1 },
+      });
     });
 
     it.each([12, 13, 1_000_000])('answers start %p at or past the end from the chunks alone', async (start) => {
@@ -219,7 +251,11 @@ describe('readRankedPage', () => {
       await readRankedPage('c1', OFFER_LIST, request({ filter: { cells: (cell) => cell === 'own|high' } }));
 
       // Assess
-      expect(queries().slice(2).map((input) => input.ExpressionAttributeValues?.[':pk'])).toEqual(['T#c1#OL#own|high']);
+      expect(
+        queries()
+          .slice(2)
+          .map((input) => input.ExpressionAttributeValues?.[':pk']),
+      ).toEqual(['T#c1#OL#own|high']);
     });
   });
 
@@ -231,7 +267,13 @@ describe('readRankedPage', () => {
     seedList(table, 'c1', REPRICER_LIST, repricers, (stored) => stored.record, { bucketSize: 2, chunkSize: 2 });
 
     // Act
-    const page = await readRankedPage('c1', REPRICER_LIST, { order: 'updated_at', direction: 'ASC', filter: { cells: (cell) => cell === 'on' }, start: 1, limit: 3 });
+    const page = await readRankedPage('c1', REPRICER_LIST, {
+      order: 'updated_at',
+      direction: 'ASC',
+      filter: { cells: (cell) => cell === 'on' },
+      start: 1,
+      limit: 3,
+    });
 
     // Assess: enabled are 2, 3, 5, 6, 8, 9; by updated_at ascending: 9, 8, 6, 5, 3, 2
     expect(page.total).toBe(6);

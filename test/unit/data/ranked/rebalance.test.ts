@@ -3,7 +3,15 @@ import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynam
 import { mockClient } from 'aws-sdk-client-mock';
 import { nodePartition } from '../../../../lambdas/shared/data/keys.js';
 import { addToNode, decodeNode, emptyNode, FIRST_BOUND, nodeItem, totalOf, type RankNode } from '../../../../lambdas/shared/data/ranked/nodes.js';
-import { BUCKET_MAX, BUCKET_TARGET, CHUNK_MAX, CHUNK_TARGET, rebalanceOrder, type EntryReader, type ListedEntry } from '../../../../lambdas/shared/data/ranked/rebalance.js';
+import {
+  BUCKET_MAX,
+  BUCKET_TARGET,
+  CHUNK_MAX,
+  CHUNK_TARGET,
+  rebalanceOrder,
+  type EntryReader,
+  type ListedEntry,
+} from '../../../../lambdas/shared/data/ranked/rebalance.js';
 import { idKey } from '../../../../lambdas/shared/data/sort-keys.js';
 import { FakeTable, TABLE } from '../fake-table.js';
 
@@ -104,7 +112,14 @@ describe('rebalanceOrder', () => {
     await rebalanceOrder(BASE, [idKey(1)], reader, true);
 
     // Assess
-    expect(reader).toHaveBeenCalledWith(FIRST_BOUND, undefined, new Map([['other|low', 30], ['own|high', 30]]));
+    expect(reader).toHaveBeenCalledWith(
+      FIRST_BOUND,
+      undefined,
+      new Map([
+        ['other|low', 30],
+        ['own|high', 30],
+      ]),
+    );
     expect(sizes(stored(BUCKETS))).toEqual([60]);
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
@@ -117,7 +132,16 @@ describe('rebalanceOrder', () => {
       const next = cuts[i + 1];
       const lo = i === 0 ? FIRST_BOUND : idKey(first);
       const hi = next === undefined ? undefined : idKey(next);
-      table.put(nodeItem(BUCKETS, nodeOver(lo, hi, listed.filter((entry) => entry.key >= idKey(first) && (hi === undefined || entry.key < hi)))));
+      table.put(
+        nodeItem(
+          BUCKETS,
+          nodeOver(
+            lo,
+            hi,
+            listed.filter((entry) => entry.key >= idKey(first) && (hi === undefined || entry.key < hi)),
+          ),
+        ),
+      );
     });
     table.put(nodeItem(CHUNKS, nodeOver(FIRST_BOUND, undefined, listed)));
     const reader = readerOver(listed);

@@ -66,8 +66,14 @@ describe('the entities codecs', () => {
         description: 'A 1.7 l kettle with a concealed element, auto shut-off, boil-dry protection and a removable filter.',
         images: ['https://cdn.example.com/sku-98765/1.jpg', 'https://cdn.example.com/sku-98765/2.jpg', 'https://cdn.example.com/sku-98765/3.jpg'],
         fee_estimates: {
-          takealot: { instock: { commission: 12.5, fulfilment: 45, commission_percentage: 12 }, leadtime: { commission: 12.5, fulfilment: 60, commission_percentage: 12 } },
-          amazon: { instock: { commission: 15, fulfilment: 38.5, commission_percentage: 15 }, leadtime: { commission: 15, fulfilment: 52, commission_percentage: 15 } },
+          takealot: {
+            instock: { commission: 12.5, fulfilment: 45, commission_percentage: 12 },
+            leadtime: { commission: 12.5, fulfilment: 60, commission_percentage: 12 },
+          },
+          amazon: {
+            instock: { commission: 15, fulfilment: 38.5, commission_percentage: 15 },
+            leadtime: { commission: 15, fulfilment: 52, commission_percentage: 15 },
+          },
         },
       }),
     });

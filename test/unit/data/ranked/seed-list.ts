@@ -43,7 +43,10 @@ export const seedList = <S, R>(
       const key = place.keys[order]!;
       for (const nodes of [buckets, chunks]) addToNode(nodes.filter((node) => node.lo <= key).at(-1)!, place.cell, place.g, 1);
     }
-    for (const [level, nodes] of [['b', buckets], ['c', chunks]] as const) {
+    for (const [level, nodes] of [
+      ['b', buckets],
+      ['c', chunks],
+    ] as const) {
       for (const node of nodes) table.put(nodeItem(nodePartition(clientId, list.tag, order, level), { ...node, v: 1 }));
     }
     result.buckets.set(order, buckets);
