@@ -22,8 +22,9 @@ export default async function globalSetup(): Promise<void> {
   (globalThis as DynamoDbLocalHolder).__dynamoDbLocal = dynamo;
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
   process.env.AWS_REGION = 'local';
-  // The shared instance serves many test files at once on a busy machine: give each attempt
-  // 5 s rather than the deployed 1.2 s, which dynamodb-outage.test.ts checks on its own
-  // instance (see REQUEST_TIMEOUT_ENV in lambdas/shared/data/dynamo.ts).
-  process.env.DYNAMODB_REQUEST_TIMEOUT_MS ??= '5000';
+  // The shared instance serves a whole run on a busy machine, where its JVM can pause for
+  // seconds under eight concurrent importers: give each attempt 15 s rather than the deployed
+  // 1.2 s, which dynamodb-outage.test.ts checks on its own instance (see REQUEST_TIMEOUT_ENV in
+  // lambdas/shared/data/dynamo.ts).
+  process.env.DYNAMODB_REQUEST_TIMEOUT_MS ??= '15000';
 }
