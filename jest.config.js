@@ -10,6 +10,10 @@ const tsJest = {
 };
 
 export default {
+  // A fresh worker process for every test file (a worker is replaced once it holds more than
+  // this after a file): what one integration file leaves running (timers, sockets, pollers)
+  // cannot slow down the files after it, and jest never runs them all in its own process.
+  workerIdleMemoryLimit: '1MB',
   projects: [
     { ...tsJest, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], setupFiles: ['<rootDir>/test/support/quiet-powertools.ts'] },
     { ...tsJest, displayName: 'cdk', testMatch: ['<rootDir>/test/cdk/**/*.test.ts'] },
