@@ -49,7 +49,8 @@ const isSuccess = (response: APIGatewayProxyResult | null | undefined): boolean 
  * middlewares' cleanup (the metrics flush among them) before the response is set.
  */
 interface Owned {
-  readonly middleware: MiddlewareObj;
+  /** Powertools' middleware takes any Middy-like request: an API request is one, uncast. */
+  readonly middleware: ReturnType<typeof makeHandlerIdempotent>;
   readonly request: ApiRequest;
 }
 
@@ -58,7 +59,7 @@ const ownedRecord = (request: ApiRequest): Owned | undefined => (request.interna
 /** Frees the key after a failure; the request's own outcome matters more than this cleanup. */
 const release = async ({ middleware, request }: Owned): Promise<void> => {
   try {
-    await middleware.onError?.(request as never);
+    await middleware.onError?.(request);
   } catch (error) {
     logger.warn('Could not release an idempotency record', { errorName: (error as Error).name });
   }
@@ -71,7 +72,7 @@ export const idempotentRequests = (scope: string): MiddlewareObj<APIGatewayProxy
     payloadValidationJmesPath: 'body',
     expiresAfterSeconds: IDEMPOTENCY_TTL_SECONDS,
   });
-  const powertools = (): MiddlewareObj => makeHandlerIdempotent({ persistenceStore: idempotencyStore(scope), config, keyPrefix: scope });
+  const powertools = () => makeHandlerIdempotent({ persistenceStore: idempotencyStore(scope), config, keyPrefix: scope });
 
   return {
     before: async (request) => {
@@ -79,7 +80,7 @@ export const idempotentRequests = (scope: string): MiddlewareObj<APIGatewayProxy
       const owned: Owned = { middleware: powertools(), request: { ...request, internal: {} } };
       let replay: unknown;
       try {
-        replay = await owned.middleware.before?.(owned.request as never);
+        replay = await owned.middleware.before?.(owned.request);
       } catch (error) {
         throw asProblem(error);
       }
@@ -99,7 +100,7 @@ export const idempotentRequests = (scope: string): MiddlewareObj<APIGatewayProxy
         return;
       }
       try {
-        await owned.middleware.after?.({ ...owned.request, response: request.response } as never);
+        await owned.middleware.after?.({ ...owned.request, response: request.response });
       } catch (error) {
         // The resource exists: answering 5xx now would only make the client retry into a 409.
         logger.warn('Could not store an idempotent response', { errorName: (error as Error).name });
