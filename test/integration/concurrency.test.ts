@@ -40,7 +40,8 @@ const freshRepricer = async (): Promise<{ id: number; etag: string }> => {
 };
 
 beforeAll(async () => {
-  api = await startTestApi({ handlers: cachedAuthorizer() });
+  // Contention is measured on a DynamoDB Local of its own, not the run's long-used shared one.
+  api = await startTestApi({ handlers: cachedAuthorizer(), ownDynamoDb: true });
   await api.createClient(client[0], { password: client[1] });
   await api.importRecords(client[0], [
     connectorRecord('amazon'),

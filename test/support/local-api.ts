@@ -10,7 +10,7 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NewClientAccount } from '../../lib/admin/clients.js';
 import { createTable, deleteTable } from '../../lib/local/create-table.js';
-import { createLocalDynamoClient } from '../../lib/local/dynamodb-local.js';
+import { createLocalDynamoClient, freePort, startDynamoDbLocal, type DynamoDbLocal } from '../../lib/local/dynamodb-local.js';
 import type { EventRuntimeOptions } from '../../lib/local/event-runtime.js';
 import type { LocalServerOptions } from '../../lib/local/server.js';
 import { TABLE_NAME_ENV } from '../../lib/table-schema.js';
@@ -93,11 +93,22 @@ const sendFrom = (
   });
 
 export interface TestApiOptions extends Pick<LocalServerOptions, 'handlers'> {
+  /**
+   * A DynamoDB Local of its own instead of the run's shared one, for a file that measures
+   * contention: the shared instance slows down over a long run. Only for files that load no
+   * data module before `startTestApi` (the clients read the endpoint when they load).
+   */
+  readonly ownDynamoDb?: boolean;
   /** How the event-driven handlers are run (e.g. every batch delivered twice). */
   readonly events?: Pick<EventRuntimeOptions, 'deliverTwice' | 'onInvoke' | 'webhooks'>;
 }
 
-export const startTestApi = async ({ events: eventOptions = {}, ...options }: TestApiOptions = {}): Promise<TestApi> => {
+export const startTestApi = async ({ events: eventOptions = {}, ownDynamoDb = false, ...options }: TestApiOptions = {}): Promise<TestApi> => {
+  let own: DynamoDbLocal | undefined;
+  if (ownDynamoDb) {
+    own = await startDynamoDbLocal({ port: await freePort() });
+    process.env.DYNAMODB_ENDPOINT = own.endpoint;
+  }
   const endpoint = process.env.DYNAMODB_ENDPOINT;
   if (!endpoint) throw new Error('DYNAMODB_ENDPOINT is not set: run this test in the jest "integration" project, whose global setup starts DynamoDB Local');
   const tableName = `test-${randomUUID()}`;
@@ -162,6 +173,7 @@ export const startTestApi = async ({ events: eventOptions = {}, ...options }: Te
       await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
       await deleteTable(dynamo, tableName);
       dynamo.destroy();
+      await own?.stop();
     },
   };
 };
