@@ -31,10 +31,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLocalDynamoClient, freePort, startDynamoDbLocal } from '../lib/local/dynamodb-local.js';
-import { createTable, tableExists } from '../lib/local/create-table.js';
-import { TABLE_NAME_ENV } from '../lib/table-schema.js';
-import type { BenchSummary } from '../lib/bench/report.js';
+import { createLocalDynamoClient, freePort, startDynamoDbLocal } from '../tools/local/dynamodb-local.js';
+import { createTable, tableExists } from '../tools/local/create-table.js';
+import { TABLE_NAME_ENV } from '../lambdas/shared/config/table-schema.js';
+import type { BenchSummary } from '../tools/bench/report.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const numbers = (name: string, fallback: string) => (process.env[name] ?? fallback).split(',').map(Number);
@@ -57,7 +57,7 @@ const loadAverage = (loads: readonly number[]) => ({ min: Math.min(...loads), me
 const RESULTS = path.join(root, 'docs', 'bench', 'results.json');
 
 const writeOutputs = async (summary: BenchSummary) => {
-  const { buildReport } = await import('../lib/bench/report.js');
+  const { buildReport } = await import('../tools/bench/report.js');
   const lines = buildReport(summary);
   process.stdout.write(`${lines.join('\n')}\n`);
   mkdirSync(path.dirname(RESULTS), { recursive: true });
@@ -72,7 +72,7 @@ const writeOutputs = async (summary: BenchSummary) => {
 const rework = async (mode: string) => {
   const summary = JSON.parse(readFileSync(RESULTS, 'utf8')) as BenchSummary & Record<string, unknown>;
   if (mode === '--bundles') {
-    const { measureBundles } = await import('../lib/bench/bundles.js');
+    const { measureBundles } = await import('../tools/bench/bundles.js');
     Object.assign(summary, { bundles: await measureBundles(root, path.join(root, '.bench', 'bundles')), bundlesMeasured: new Date().toISOString() });
   } else if (mode !== '--report') throw new Error(`Unknown option ${mode}: --report or --bundles`);
   await writeOutputs(summary);
@@ -91,7 +91,7 @@ const main = async () => {
   const table = (process.env[TABLE_NAME_ENV] = process.env.BENCH_TABLE ?? `repricer-bench-${Date.now()}`);
   process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
   const runtimeErrors: string[] = [];
-  let harness: Awaited<ReturnType<typeof import('../lib/bench/harness.js').createHarness>> | undefined;
+  let harness: Awaited<ReturnType<typeof import('../tools/bench/harness.js').createHarness>> | undefined;
   try {
     const rawClient = createLocalDynamoClient(endpoint);
     const reused = await tableExists(rawClient, table);
@@ -99,12 +99,12 @@ const main = async () => {
     say(`DynamoDB ${endpoint}, table ${table}${reused ? ' (reused)' : ''}`);
 
     const { documentClient } = await import('../lambdas/shared/data/dynamo.js');
-    const { createHarness } = await import('../lib/bench/harness.js');
-    const { startEventRuntime } = await import('../lib/local/event-runtime.js');
-    const scenarios = await import('../lib/bench/scenarios.js');
-    const { measureBundles } = await import('../lib/bench/bundles.js');
-    const { workloadInputs } = await import('../lib/bench/report.js');
-    const { workloadCost, oldWorkloadCost, OLD_LAYOUT } = await import('../lib/bench/workload.js');
+    const { createHarness } = await import('../tools/bench/harness.js');
+    const { startEventRuntime } = await import('../tools/local/event-runtime.js');
+    const scenarios = await import('../tools/bench/scenarios.js');
+    const { measureBundles } = await import('../tools/bench/bundles.js');
+    const { workloadInputs } = await import('../tools/bench/report.js');
+    const { workloadCost, oldWorkloadCost, OLD_LAYOUT } = await import('../tools/bench/workload.js');
 
     const h = (harness = await createHarness(
       documentClient,
@@ -113,7 +113,7 @@ const main = async () => {
       reused ? 'LATEST' : 'TRIM_HORIZON',
     ));
     await scenarios.warmUp(h, Date.now().toString(36));
-    const { measureRepricing } = await import('../lib/bench/repricing.js');
+    const { measureRepricing } = await import('../tools/bench/repricing.js');
 
     if (ONLY === 'repricing') {
       const repricing = await measureRepricing(h, Date.now().toString(36), REPRICING);
@@ -149,7 +149,7 @@ const main = async () => {
       repricerReads: [],
       throughput: [],
     };
-    const tenants: { tenant: import('../lib/bench/scenarios.js').Tenant; repricers: number }[] = [];
+    const tenants: { tenant: import('../tools/bench/scenarios.js').Tenant; repricers: number }[] = [];
     for (const size of SIZES) {
       say(`\n== ${size} offers`);
       const { tenant, load, checks } = await scenarios.loadTenant(h, size);

@@ -8,10 +8,10 @@
  * Without a stage, DYNAMODB_ENDPOINT and TABLE_NAME aim it at another table.
  */
 import { parseArgs } from 'node:util';
-import { LOCAL_TABLE_NAME, TABLE_NAME_ENV } from '../lib/table-schema.js';
-import type { ClientsCliContext } from '../lib/admin/clients-cli.js';
-import { extractStage } from '../lib/admin/cli-args.js';
-import { UsageError } from '../lib/admin/usage-error.js';
+import { LOCAL_TABLE_NAME, TABLE_NAME_ENV } from '../lambdas/shared/config/table-schema.js';
+import type { ClientsCliContext } from '../tools/admin/clients-cli.js';
+import { extractStage } from '../tools/admin/cli-args.js';
+import { UsageError } from '../tools/admin/usage-error.js';
 
 const USAGE = `Usage: npm run cli -- [--stage <name>] <command>
   clients create <username> [--password P] [--seller-id S] [--connector U]
@@ -37,8 +37,8 @@ const USAGE = `Usage: npm run cli -- [--stage <name>] <command>
  */
 const configureEnvironment = async (stage: string | undefined): Promise<ClientsCliContext['stage']> => {
   if (stage !== undefined) {
-    const { describeStage } = await import('../lib/admin/stage.js');
-    const { UsageKeys } = await import('../lib/admin/usage-keys.js');
+    const { describeStage } = await import('../tools/admin/stage.js');
+    const { UsageKeys } = await import('../tools/admin/usage-keys.js');
     const targets = await describeStage(stage);
     process.env[TABLE_NAME_ENV] = targets.tableName;
     delete process.env.DYNAMODB_ENDPOINT;
@@ -57,7 +57,7 @@ const importFile = async (args: string[]) => {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { client: { type: 'string' } } });
   const [file] = positionals;
   if (!file || positionals.length !== 1 || !values.client) throw new UsageError('import needs <file.ndjson> and --client <username>');
-  const { importRecords, readNdjson, ImportValidationError } = await import('../lib/admin/import.js');
+  const { importRecords, readNdjson, ImportValidationError } = await import('../tools/admin/import.js');
   const records = await readNdjson(file);
   process.stderr.write(`Validating ${records.length} records from ${file}\n`);
   try {
@@ -86,7 +86,7 @@ const importFile = async (args: string[]) => {
 const rebuild = async (args: string[]) => {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { client: { type: 'string' } } });
   if (positionals.length > 0) throw new UsageError('rebuild takes only --client <username>');
-  const { describeProgress, rebuildAll, rebuildClient } = await import('../lib/admin/rebuild.js');
+  const { describeProgress, rebuildAll, rebuildClient } = await import('../tools/admin/rebuild.js');
   const progress = (username: string) => (request: Parameters<typeof describeProgress>[0]) =>
     process.stderr.write(`\r${username}: ${describeProgress(request)}\x1b[K`);
   if (values.client) {
@@ -104,7 +104,7 @@ const importConnectors = async (args: string[]) => {
   const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
   const [file] = positionals;
   if (!file || positionals.length !== 1) throw new UsageError('connectors import needs exactly one <file.ndjson>');
-  const { importConnectorTypes, readNdjson, ImportValidationError } = await import('../lib/admin/import.js');
+  const { importConnectorTypes, readNdjson, ImportValidationError } = await import('../tools/admin/import.js');
   const records = await readNdjson(file);
   process.stderr.write(`Validating ${records.length} connector types from ${file}\n`);
   try {
@@ -127,7 +127,7 @@ const main = async () => {
   const stageContext = await configureEnvironment(stage);
   const [command, subcommand, ...rest] = argv;
   if (command === 'clients') {
-    const { runClientsCommand } = await import('../lib/admin/clients-cli.js');
+    const { runClientsCommand } = await import('../tools/admin/clients-cli.js');
     return runClientsCommand(subcommand, rest, {
       ...(stageContext ? { stage: stageContext } : {}),
       out: (text) => process.stdout.write(text),

@@ -4,8 +4,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { buildOpenApiDocument, serializeOpenApiDocument } from '../lib/openapi/document.js';
-import { OPENAPI_FILE } from '../lib/openapi/file.js';
+import { buildOpenApiDocument, serializeOpenApiDocument } from '../tools/openapi/document.js';
+import { OPENAPI_FILE } from '../tools/openapi/file.js';
 
 const document = buildOpenApiDocument();
 writeFileSync(OPENAPI_FILE, serializeOpenApiDocument(document));

@@ -3,7 +3,7 @@
  *
  * - DynamoDB: `DYNAMODB_ENDPOINT` when set (nothing is started); otherwise DynamoDB Local in
  *   memory on ${DYNAMODB_PORT:-8000}, stopped again on Ctrl-C.
- * - Table: `TABLE_NAME` (default `repricer-local`), created from lib/table-schema.ts if missing.
+ * - Table: `TABLE_NAME` (default `repricer-local`), created from lambdas/shared/config/table-schema.ts if missing.
  * - Demo client `demo` (seller id `demo-seller`, default connector `amazon`) with the demo
  *   catalogue and three enabled repricers on products with competitors (their first decisions
  *   are price changes by the time the server listens). Only the password's hash is stored, so
@@ -15,8 +15,8 @@
  */
 import type { Server } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
-import { createTable, tableExists } from '../lib/local/create-table.js';
-import { createLocalDynamoClient, DEFAULT_DYNAMODB_PORT, startDynamoDbLocal, type DynamoDbLocal } from '../lib/local/dynamodb-local.js';
+import { createTable, tableExists } from '../tools/local/create-table.js';
+import { createLocalDynamoClient, DEFAULT_DYNAMODB_PORT, startDynamoDbLocal, type DynamoDbLocal } from '../tools/local/dynamodb-local.js';
 import {
   DEMO_CONNECTOR,
   DEMO_SELLER_ID,
@@ -24,9 +24,9 @@ import {
   demoConnectorTypeRecords,
   demoRecords,
   sampleRepricerRequest,
-} from '../lib/local/demo-data.js';
-import type { EventRuntime } from '../lib/local/event-runtime.js';
-import { LOCAL_TABLE_NAME, TABLE_NAME_ENV } from '../lib/table-schema.js';
+} from '../tools/local/demo-data.js';
+import type { EventRuntime } from '../tools/local/event-runtime.js';
+import { LOCAL_TABLE_NAME, TABLE_NAME_ENV } from '../lambdas/shared/config/table-schema.js';
 import { ALLOW_LOCAL_HTTP_ENV } from '../lambdas/shared/domain/webhook-url.js';
 
 const DEMO_USERNAME = 'demo';
@@ -45,7 +45,7 @@ const say = (line = '') => process.stdout.write(`${line}\n`);
 
 /** The demo client's password: a new account's, or a fresh one for an existing account. */
 const demoPassword = async (): Promise<string> => {
-  const { ClientExistsError, changePassword, createClientAccount, generatePassword } = await import('../lib/admin/clients.js');
+  const { ClientExistsError, changePassword, createClientAccount, generatePassword } = await import('../tools/admin/clients.js');
   try {
     const account = await createClientAccount({ username: DEMO_USERNAME, sellerId: DEMO_SELLER_ID, connector: DEMO_CONNECTOR });
     say(`Created client "${DEMO_USERNAME}" (seller id ${DEMO_SELLER_ID}, default connector ${DEMO_CONNECTOR}).`);
@@ -60,7 +60,7 @@ const demoPassword = async (): Promise<string> => {
 };
 
 const loadDemoData = async () => {
-  const { importConnectorTypes, importRecords } = await import('../lib/admin/import.js');
+  const { importConnectorTypes, importRecords } = await import('../tools/admin/import.js');
   // Reference data first, as an operator would load it (`npm run cli -- connectors import`).
   const connectors = await importConnectorTypes(demoConnectorTypeRecords());
   const records = demoRecords();
@@ -78,7 +78,7 @@ const loadDemoData = async () => {
 
 /** The demo repricers, created as POST /v1/repricers/ creates them; those the client already has are left as they are. */
 const createDemoRepricers = async () => {
-  const { ensureDemoRepricers } = await import('../lib/local/demo-repricers.js');
+  const { ensureDemoRepricers } = await import('../tools/local/demo-repricers.js');
   const { productCodes, created } = await ensureDemoRepricers(DEMO_USERNAME);
   say(`Demo repricers on ${productCodes.join(', ')} (${created} created, ${productCodes.length - created} already there).`);
 };
@@ -174,7 +174,7 @@ const main = async () => {
     }
     client.destroy();
 
-    const { startEventRuntime } = await import('../lib/local/event-runtime.js');
+    const { startEventRuntime } = await import('../tools/local/event-runtime.js');
     events = await startEventRuntime({
       endpoint,
       tableName,
@@ -187,7 +187,7 @@ const main = async () => {
     // The repricers' first decisions are recorded and listed before the server takes requests.
     await events.settle();
 
-    const { createLocalServer } = await import('../lib/local/server.js');
+    const { createLocalServer } = await import('../tools/local/server.js');
     server = createLocalServer();
     await listen(server, port, host);
     // The CLI finds DynamoDB Local on its default port and the default table by itself.

@@ -8,7 +8,7 @@ import { ServiceDashboard } from './constructs/dashboard.js';
 import { DEFAULT_PRICE_CHANGE_RETENTION_DAYS } from '../lambdas/shared/domain/repricing.js';
 import { RepricerApi } from './constructs/repricer-api.js';
 import { RepricerTable } from './constructs/repricer-table.js';
-import { AUTHORIZER, ROUTES, type RouteDefinition } from './routes.js';
+import { AUTHORIZER, ROUTES, type RouteDefinition } from '../lambdas/shared/config/routes.js';
 
 export { API_THROTTLE, CLIENT_QUOTA, CLIENT_THROTTLE } from './constructs/repricer-api.js';
 export { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from './constructs/api-function.js';
@@ -149,7 +149,7 @@ export class RepricerStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the API stage' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The DynamoDB table' });
-    // Read by `npm run cli -- --stage <stage>` (lib/admin/stage.ts) to register clients' API keys.
+    // Read by `npm run cli -- --stage <stage>` (tools/admin/stage.ts) to register clients' API keys.
     new CfnOutput(this, 'ApiId', { value: this.api.restApi.restApiId, description: 'The REST API id' });
     new CfnOutput(this, 'UsagePlanId', { value: this.api.usagePlan.usagePlanId, description: 'The usage plan every client API key belongs to' });
   }

@@ -5,57 +5,11 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { MAX_IMPORT_ATTEMPTS } from '../../lambdas/shared/events/import-jobs.js';
-import { TABLE_NAME_ENV } from '../table-schema.js';
+import { CHANGE_HANDLERS, IMPORT_WORKER, visibilityTimeoutFor } from '../../lambdas/shared/config/event-sources.js';
+import { TABLE_NAME_ENV } from '../../lambdas/shared/config/table-schema.js';
 import { ApiFunction } from './api-function.js';
 import { grantTableAccess, TABLE_GRANTS, type TableGrant } from './table-access.js';
 import { WebhookDelivery } from './webhook-delivery.js';
-
-/** How the table's change stream reaches the list maintainer, the repricing evaluator and the webhook worker (README "Data model"). */
-export const CHANGE_HANDLERS = {
-  forwarderEntry: 'lambdas/forward-changes/handler.ts',
-  maintainerEntry: 'lambdas/maintain-lists/handler.ts',
-  evaluatorEntry: 'lambdas/evaluate-repricers/handler.ts',
-  /**
-   * Stream records per forwarder invocation. No batching window: a change is forwarded at
-   * once, and records that arrive while a batch runs make up the next one.
-   */
-  streamBatchSize: 100,
-  streamRetryAttempts: 10,
-  /** Messages per consumer invocation (SQS FIFO allows at most 10). */
-  queueBatchSize: 10,
-  consumerTimeout: Duration.seconds(60),
-  consumerMemoryMb: 1024,
-  /** A message that failed this many times goes to its dead-letter queue (alarmed). */
-  maxReceiveCount: 5,
-  /** Only canonical changes wake the forwarder: listings, nodes and decision states never do. */
-  streamEntities: ['offer', 'product', 'repricerSlot', 'priceChange', 'rebuildRequest'],
-} as const;
-
-/**
- * The import worker: one job per message (a job can take minutes), one job at a time per
- * tenant. Its queue redelivers a job one more time than the worker attempts it, so the last
- * delivery can fail the job visibly (lambdas/shared/events/import-jobs.ts).
- */
-export const IMPORT_WORKER = {
-  entry: 'lambdas/process-imports/handler.ts',
-  batchSize: 1,
-  /** Lambda's maximum: a 5 MB body of offers takes well under a minute, and a killed run resumes. */
-  timeout: Duration.minutes(15),
-  memoryMb: 1024,
-  maxReceiveCount: MAX_IMPORT_ATTEMPTS + 1,
-  /**
-   * Longer than the timeout so a job is never handed out twice at once, but not Lambda's
-   * advised six times: a worker killed by its timeout should resume within minutes, and with
-   * one message per batch there is no batch that throttling could keep waiting.
-   */
-  visibilityTimeout: Duration.minutes(20),
-  /**
-   * A job created `pending` queues itself, and a job that ended is announced (IMPORT_COMPLETED):
-   * its progress updates (`running`) never wake the forwarder.
-   */
-  streamFilter: { dynamodb: { NewImage: { entity: { S: ['import'] }, record: { M: { status: { S: ['pending', 'completed', 'failed'] } } } } } },
-} as const;
 
 export interface ChangeHandlersProps {
   readonly projectRoot: string;
@@ -76,7 +30,7 @@ class FifoWork extends Construct {
     scope: Construct,
     id: string,
     // Six times the consumer's timeout, as Lambda advises, so a slow batch is not handed out twice.
-    { visibilityTimeout = Duration.seconds(CHANGE_HANDLERS.consumerTimeout.toSeconds() * 6), maxReceiveCount = CHANGE_HANDLERS.maxReceiveCount as number } = {},
+    { visibilityTimeout = Duration.seconds(visibilityTimeoutFor(CHANGE_HANDLERS.consumerTimeoutSeconds)), maxReceiveCount = CHANGE_HANDLERS.maxReceiveCount as number } = {},
   ) {
     super(scope, id);
     this.deadLetters = new Queue(this, 'DeadLetters', {
@@ -118,7 +72,7 @@ export class ChangeHandlers extends Construct {
     const shared = { projectRoot: props.projectRoot, removalPolicy: props.removalPolicy, logRetention: props.logRetention, logLevel: props.logLevel };
     this.lists = new FifoWork(this, 'ListChanges');
     this.repricing = new FifoWork(this, 'Repricing');
-    this.imports = new FifoWork(this, 'Imports', { visibilityTimeout: IMPORT_WORKER.visibilityTimeout, maxReceiveCount: IMPORT_WORKER.maxReceiveCount });
+    this.imports = new FifoWork(this, 'Imports', { visibilityTimeout: Duration.seconds(IMPORT_WORKER.visibilityTimeoutSeconds), maxReceiveCount: IMPORT_WORKER.maxReceiveCount });
     this.webhooks = new WebhookDelivery(this, 'Webhooks', { ...shared, table: props.table });
     this.streamFailures = new Queue(this, 'StreamFailures', {
       retentionPeriod: Duration.days(14),
@@ -172,7 +126,7 @@ export class ChangeHandlers extends Construct {
       grant: TableGrant,
       environment: Record<string, string> = {},
       sizing: { timeout: Duration; memorySize: number; batchSize: number } = {
-        timeout: CHANGE_HANDLERS.consumerTimeout,
+        timeout: Duration.seconds(CHANGE_HANDLERS.consumerTimeoutSeconds),
         memorySize: CHANGE_HANDLERS.consumerMemoryMb,
         batchSize: CHANGE_HANDLERS.queueBatchSize,
       },
@@ -207,7 +161,7 @@ export class ChangeHandlers extends Construct {
       TABLE_GRANTS.importWorker,
       {},
       {
-        timeout: IMPORT_WORKER.timeout,
+        timeout: Duration.seconds(IMPORT_WORKER.timeoutSeconds),
         memorySize: IMPORT_WORKER.memoryMb,
         batchSize: IMPORT_WORKER.batchSize,
       },

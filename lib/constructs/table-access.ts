@@ -1,6 +1,6 @@
 import { PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { GLOBAL_SECONDARY_INDEXES } from '../table-schema.js';
+import { GLOBAL_SECONDARY_INDEXES } from '../../lambdas/shared/config/table-schema.js';
 
 /**
  * Least privilege by action and by key. The DynamoDB actions the code uses are named one by

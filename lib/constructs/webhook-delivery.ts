@@ -5,28 +5,10 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { TABLE_NAME_ENV } from '../table-schema.js';
+import { TABLE_NAME_ENV } from '../../lambdas/shared/config/table-schema.js';
+import { visibilityTimeoutFor, WEBHOOK_DELIVERY } from '../../lambdas/shared/config/event-sources.js';
 import { ApiFunction } from './api-function.js';
 import { grantTableAccess, TABLE_GRANTS } from './table-access.js';
-
-/** How webhook events reach the receivers (docs/webhooks.md). */
-export const WEBHOOK_DELIVERY = {
-  entry: 'lambdas/deliver-webhooks/handler.ts',
-  /**
-   * One message per invocation: a message whose delivery failed is held back by its own
-   * visibility change, and no later message of its group is left in flight beside it.
-   */
-  batchSize: 1,
-  /** Up to five receivers, each given 10 s, in parallel, plus the table's calls. */
-  timeout: Duration.seconds(30),
-  /**
-   * The worker itself dead-letters a delivery after 24 hours of attempts (about 100 of them);
-   * the queue's redrive only catches messages the worker cannot handle at all.
-   */
-  maxReceiveCount: 200,
-  /** Longer than the 24 h retry window, with a day to spare for an outage of the worker. */
-  retention: Duration.days(4),
-} as const;
 
 export interface WebhookDeliveryProps {
   readonly projectRoot: string;
@@ -56,8 +38,8 @@ export class WebhookDelivery extends Construct {
     });
     this.queue = new Queue(this, 'Queue', {
       fifo: true,
-      visibilityTimeout: Duration.seconds(WEBHOOK_DELIVERY.timeout.toSeconds() * 6),
-      retentionPeriod: WEBHOOK_DELIVERY.retention,
+      visibilityTimeout: Duration.seconds(visibilityTimeoutFor(WEBHOOK_DELIVERY.timeoutSeconds)),
+      retentionPeriod: Duration.seconds(WEBHOOK_DELIVERY.retentionSeconds),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: WEBHOOK_DELIVERY.maxReceiveCount },
@@ -71,7 +53,7 @@ export class WebhookDelivery extends Construct {
       entry: WEBHOOK_DELIVERY.entry,
       description: 'the webhook worker (signed deliveries, retried for 24 hours)',
       environment: { [TABLE_NAME_ENV]: props.table.tableName, WEBHOOK_QUEUE_URL: this.queue.queueUrl },
-      timeout: WEBHOOK_DELIVERY.timeout,
+      timeout: Duration.seconds(WEBHOOK_DELIVERY.timeoutSeconds),
     });
     grantTableAccess(this.worker.role, props.table, TABLE_GRANTS.webhookWorker);
     // Receiving and deleting come with the event source; holding a message back is its own grant.

@@ -1,5 +1,5 @@
 import { ALARM_THRESHOLDS, MONITORED_TABLE_OPERATIONS } from '../../lib/constructs/alarms.js';
-import { ROUTES } from '../../lib/routes.js';
+import { ROUTES } from '../../lambdas/shared/config/routes.js';
 import { functionNamed, resourcesOfType, synthStack, type CfnResource, type SynthesizedStack } from './stack-fixture.js';
 
 const FUNCTION_NAMES = [...ROUTES.map((route) => route.name), 'Authorizer'];

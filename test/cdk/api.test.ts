@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { API_THROTTLE } from '../../lib/repricer-stack.js';
-import { AUTHORIZER, ROUTES, type RouteDefinition } from '../../lib/routes.js';
+import { AUTHORIZER, ROUTES, type RouteDefinition } from '../../lambdas/shared/config/routes.js';
 import { PROBLEM_CONTENT_TYPE, STANDARD_PROBLEMS } from '../../lambdas/shared/http/problem.js';
 import { methodsByRoute, resourcePaths, resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
 

@@ -1,5 +1,5 @@
 import { ALARM_THRESHOLDS } from '../../lib/constructs/alarms.js';
-import { CHANGE_HANDLERS, IMPORT_WORKER } from '../../lib/constructs/change-handlers.js';
+import { CHANGE_HANDLERS, IMPORT_WORKER } from '../../lambdas/shared/config/event-sources.js';
 import { KEY_PREFIXES } from '../../lib/constructs/table-access.js';
 import { MAX_IMPORT_ATTEMPTS } from '../../lambdas/shared/events/import-jobs.js';
 import {
@@ -60,7 +60,7 @@ describe('change handlers', () => {
         SqsManagedSseEnabled: true,
         RedrivePolicy: { deadLetterTargetArn: getAtt(work[name].deadLetters, 'Arn'), maxReceiveCount: CHANGE_HANDLERS.maxReceiveCount },
         // Six times the consumer's timeout, so a slow batch is not handed out twice
-        VisibilityTimeout: 6 * CHANGE_HANDLERS.consumerTimeout.toSeconds(),
+        VisibilityTimeout: 6 * CHANGE_HANDLERS.consumerTimeoutSeconds,
       });
       expect(CHANGE_HANDLERS.maxReceiveCount).toBe(5);
     });
@@ -181,7 +181,7 @@ describe('change handlers', () => {
       expect(resource('AWS::Lambda::Function', work[name].consumer).Properties).toMatchObject({
         Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
-        Timeout: CHANGE_HANDLERS.consumerTimeout.toSeconds(),
+        Timeout: CHANGE_HANDLERS.consumerTimeoutSeconds,
         MemorySize: CHANGE_HANDLERS.consumerMemoryMb,
         TracingConfig: { Mode: 'Active' },
         Environment: { Variables: expect.objectContaining({ TABLE_NAME: { Ref: ids.table } }) },
@@ -206,9 +206,9 @@ describe('change handlers', () => {
         FifoQueue: true,
         SqsManagedSseEnabled: true,
         RedrivePolicy: { deadLetterTargetArn: getAtt(work.imports.deadLetters, 'Arn'), maxReceiveCount: MAX_IMPORT_ATTEMPTS + 1 },
-        VisibilityTimeout: IMPORT_WORKER.visibilityTimeout.toSeconds(),
+        VisibilityTimeout: IMPORT_WORKER.visibilityTimeoutSeconds,
       });
-      expect(IMPORT_WORKER.visibilityTimeout.toSeconds()).toBeGreaterThan(IMPORT_WORKER.timeout.toSeconds());
+      expect(IMPORT_WORKER.visibilityTimeoutSeconds).toBeGreaterThan(IMPORT_WORKER.timeoutSeconds);
       expect(mappingOf(getAtt(work.imports.queue, 'Arn'))?.Properties).toMatchObject({ BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'] });
       expect(resource('AWS::Lambda::Function', work.imports.consumer).Properties).toMatchObject({ Timeout: 900, MemorySize: IMPORT_WORKER.memoryMb });
     });

@@ -1,6 +1,6 @@
 import { PRICE_CHANGES_LOG } from '../../lambdas/evaluate-repricers/decided-log.js';
 import { METRICS_NAMESPACE } from '../../lambdas/shared/http/observability.js';
-import { ROUTES } from '../../lib/routes.js';
+import { ROUTES } from '../../lambdas/shared/config/routes.js';
 import { resourceId, resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
 
 /**

@@ -1,4 +1,4 @@
-import { ROUTES } from '../../lib/routes.js';
+import { ROUTES } from '../../lambdas/shared/config/routes.js';
 import { actionsOf, bundledCode, functionNamed, methodsByRoute, roleStatements, synthStack, type SynthesizedStack } from './stack-fixture.js';
 
 /** GetOpenApi serves a file it carries: no table, no credentials, nothing of the generator. */

@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { RepricerStack } from '../../lib/repricer-stack.js';
-import type { RouteDefinition } from '../../lib/routes.js';
+import type { RouteDefinition } from '../../lambdas/shared/config/routes.js';
 
 /** The context `cdk synth` runs with (feature flags included), so tests see the same stack. */
 const cdkJsonContext = (): Record<string, unknown> => {

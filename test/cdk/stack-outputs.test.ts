@@ -1,4 +1,4 @@
-import { STAGE_OUTPUTS } from '../../lib/admin/stage.js';
+import { STAGE_OUTPUTS } from '../../tools/admin/stage.js';
 import { resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
 
 /** The CLI's `--stage` finds the table, the API and the usage plan through these outputs alone. */

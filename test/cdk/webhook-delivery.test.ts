@@ -1,4 +1,4 @@
-import { WEBHOOK_DELIVERY } from '../../lib/constructs/webhook-delivery.js';
+import { WEBHOOK_DELIVERY } from '../../lambdas/shared/config/event-sources.js';
 import { actionsOf, resourceId, resourcesOfType, roleStatements, synthStack, type CfnResource, type SynthesizedStack } from './stack-fixture.js';
 
 /** The webhook half of the stack: FIFO queue and dead letters, the worker, its grants and the dead-letter alarm. */
@@ -26,10 +26,10 @@ describe('webhook delivery', () => {
     expect(resource('AWS::SQS::Queue', queue).Properties).toMatchObject({
       FifoQueue: true,
       SqsManagedSseEnabled: true,
-      MessageRetentionPeriod: WEBHOOK_DELIVERY.retention.toSeconds(),
+      MessageRetentionPeriod: WEBHOOK_DELIVERY.retentionSeconds,
       RedrivePolicy: { deadLetterTargetArn: getAtt(deadLetters, 'Arn'), maxReceiveCount: WEBHOOK_DELIVERY.maxReceiveCount },
     });
-    expect(WEBHOOK_DELIVERY.retention.toSeconds()).toBeGreaterThan(24 * 3600);
+    expect(WEBHOOK_DELIVERY.retentionSeconds).toBeGreaterThan(24 * 3600);
     expect(resource('AWS::SQS::Queue', deadLetters).Properties).toMatchObject({ FifoQueue: true });
   });
 
@@ -41,7 +41,7 @@ describe('webhook delivery', () => {
     const fn = resource('AWS::Lambda::Function', worker).Properties;
     expect(fn.Environment.Variables.WEBHOOK_QUEUE_URL).toEqual({ Ref: queue });
     expect(fn.Environment.Variables.WEBHOOK_ALLOW_LOCAL_HTTP).toBeUndefined();
-    expect(fn.Timeout).toBe(WEBHOOK_DELIVERY.timeout.toSeconds());
+    expect(fn.Timeout).toBe(WEBHOOK_DELIVERY.timeoutSeconds);
   });
 
   it('lets the worker touch only tenant keys, with puts and updates, and hold back messages of its own queue', () => {

@@ -99,7 +99,7 @@ describe('connector types', () => {
 
   it("are refused by the client import function as well, leaving every client's connector as it was", async () => {
     // Arrange
-    const { ImportValidationError, importRecords } = await import('../../lib/admin/import.js');
+    const { ImportValidationError, importRecords } = await import('../../tools/admin/import.js');
     const before = await scanner.scan();
 
     // Act

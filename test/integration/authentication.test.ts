@@ -25,7 +25,7 @@ const PASSWORD = 'S3cret-Pässword-for-logs';
 const WWW_AUTHENTICATE = 'Basic realm="repricer", charset="UTF-8"';
 
 let api: TestApi;
-let admin: typeof import('../../lib/admin/clients.js');
+let admin: typeof import('../../tools/admin/clients.js');
 
 const base64 = (text: string, encoding: BufferEncoding = 'utf8') => Buffer.from(text, encoding).toString('base64');
 const withHeader = (authorization: string) => api.request('GET', PATH, { headers: { Authorization: authorization } });
@@ -63,7 +63,7 @@ const captureOutput = () => {
 beforeAll(async () => {
   captureOutput();
   api = await startTestApi();
-  admin = await import('../../lib/admin/clients.js');
+  admin = await import('../../tools/admin/clients.js');
   for (const username of ['alice', 'disabled-dora', 'locked-luke', 'logged-lena', 'burst-bea', 'popular-pat'])
     await api.createClient(username, { password: PASSWORD });
   reference = refusal(await withCredentials('alice', 'wrong-password'));

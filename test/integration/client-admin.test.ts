@@ -153,7 +153,7 @@ describe('clients delete', () => {
     expect(itemsOf(before, a.clientId, a.username).size).toBeGreaterThan(20);
 
     // Act: in process, so the purge can wait for this test's stream consumers between passes.
-    const { deleteClientCommand } = await import('../../lib/admin/client-commands.js');
+    const { deleteClientCommand } = await import('../../tools/admin/client-commands.js');
     const deleted = await deleteClientCommand(a.username, undefined, { purge: true, settle: () => api.settle() });
     await api.settle();
 

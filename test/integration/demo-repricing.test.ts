@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { readNdjson } from '../../lib/admin/import.js';
+import { readNdjson } from '../../tools/admin/import.js';
 import {
   DEMO_CONNECTOR,
   DEMO_SELLER_ID,
@@ -8,8 +8,8 @@ import {
   demoRecords,
   demoRepricers,
   type DemoOffer,
-} from '../../lib/local/demo-data.js';
-import { ensureDemoRepricers } from '../../lib/local/demo-repricers.js';
+} from '../../tools/local/demo-data.js';
+import { ensureDemoRepricers } from '../../tools/local/demo-repricers.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import type { PriceChange, PriceChangePage } from '../support/repricing.js';
 

@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { createLocalServer } from '../../lib/local/server.js';
-import { operationIdOf } from '../../lib/openapi/document.js';
-import { OPERATIONS } from '../../lib/openapi/operations.js';
-import { ROUTES } from '../../lib/routes.js';
+import { createLocalServer } from '../../tools/local/server.js';
+import { operationIdOf } from '../../tools/openapi/document.js';
+import { OPERATIONS } from '../../tools/openapi/operations.js';
+import { ROUTES } from '../../lambdas/shared/config/routes.js';
 import { launchChromium } from '../support/chromium.js';
 
 /**

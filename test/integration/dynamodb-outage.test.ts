@@ -8,7 +8,7 @@
  *
  * The java process is always resumed and stopped in afterAll, whatever happened.
  */
-import { freePort, startDynamoDbLocal, type DynamoDbLocal } from '../../lib/local/dynamodb-local.js';
+import { freePort, startDynamoDbLocal, type DynamoDbLocal } from '../../tools/local/dynamodb-local.js';
 import { STANDARD_PROBLEMS } from '../../lambdas/shared/http/problem.js';
 import { cachedAuthorizer } from '../support/cached-authorizer.js';
 import { connectorRecord, productRecord } from '../support/fixtures.js';

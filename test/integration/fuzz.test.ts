@@ -15,7 +15,7 @@
  */
 import fc from 'fast-check';
 import { request as httpRequest, Agent } from 'node:http';
-import { ROUTES } from '../../lib/routes.js';
+import { ROUTES } from '../../lambdas/shared/config/routes.js';
 import { PROBLEM_CONTENT_TYPE } from '../../lambdas/shared/http/problem.js';
 import { cachedAuthorizer } from '../support/cached-authorizer.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';

@@ -244,7 +244,7 @@ describe('GET /v1/imports', () => {
 describe("the CLI's import", () => {
   it('writes the same import records, with trigger_type cli, one per kind of line', async () => {
     // Arrange
-    const { importRecords } = await import('../../lib/admin/import.js');
+    const { importRecords } = await import('../../tools/admin/import.js');
     const lines = [
       productRecord('CLI-1'),
       ...offerLines(250, 'CLIJOB').map((data, i) => ({ type: 'offer', data: { ...data, product_code: i === 0 ? 'CLI-1' : data.product_code } })),
@@ -274,7 +274,7 @@ describe("the CLI's import", () => {
 
   it('records a file with a bad line as a failed import, with nothing written', async () => {
     // Arrange
-    const { importRecords } = await import('../../lib/admin/import.js');
+    const { importRecords } = await import('../../tools/admin/import.js');
 
     // Act
     const outcome = importRecords([productRecord('CLI-BAD', { soh: 'many' })], { username: viaCli[0], jobRecords: true });

@@ -1,4 +1,4 @@
-import { ROUTES } from '../../lib/routes.js';
+import { ROUTES } from '../../lambdas/shared/config/routes.js';
 import { PROBLEM_CONTENT_TYPE, STANDARD_PROBLEMS, WWW_AUTHENTICATE } from '../../lambdas/shared/http/problem.js';
 import { connectorRecord, offerRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';

@@ -5,7 +5,7 @@
  * exist: the same status, headers of note and body, once the echoed identifier is masked.
  * A route with a path parameter this test cannot place fails here until it is taught.
  */
-import { ROUTES, type RouteDefinition } from '../../lib/routes.js';
+import { ROUTES, type RouteDefinition } from '../../lambdas/shared/config/routes.js';
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api.js';
 import { itemsUnder, scanTable } from '../support/table-snapshot.js';
 import { B_MARKERS, seedTwoTenants, type SeededTenant } from '../support/two-tenants.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { OPENAPI_FILE } from '../../lib/openapi/file.js';
+import { OPENAPI_FILE } from '../../tools/openapi/file.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 
 /** GET /v1/openapi.json, the /docs page's files, and the response check every test relies on. */

@@ -51,7 +51,7 @@ describe('eight importers of one tenant at once', () => {
 
   beforeAll(async () => {
     // Act
-    const { importRecords } = await import('../../lib/admin/import.js');
+    const { importRecords } = await import('../../tools/admin/import.js');
     const { getClient } = await import('../../lambdas/shared/data/clients.js');
     clientId = (await getClient(username))!.clientId;
     const summaries = await Promise.all(

@@ -49,7 +49,7 @@ const data = async () => ({
   nodes: await import('../../lambdas/shared/data/ranked/node-store.js'),
   recount: await import('../../lambdas/shared/data/ranked/recount.js'),
   sortKeys: await import('../../lambdas/shared/data/sort-keys.js'),
-  rebuild: await import('../../lib/admin/rebuild.js'),
+  rebuild: await import('../../tools/admin/rebuild.js'),
 });
 let d: Awaited<ReturnType<typeof data>>;
 let clientId: string;

@@ -11,9 +11,9 @@ import {
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { createTableInput, deleteTable } from '../../lib/local/create-table.js';
-import { createLocalDynamoClient } from '../../lib/local/dynamodb-local.js';
-import { SETTLE_MARKER_PREFIX, startStreamPoller, type StreamPoller, type StreamPollerOptions } from '../../lib/local/stream-poller.js';
+import { createTableInput, deleteTable } from '../../tools/local/create-table.js';
+import { createLocalDynamoClient } from '../../tools/local/dynamodb-local.js';
+import { SETTLE_MARKER_PREFIX, startStreamPoller, type StreamPoller, type StreamPollerOptions } from '../../tools/local/stream-poller.js';
 import { scanTable } from '../support/table-snapshot.js';
 
 /** The poller against the run's DynamoDB Local, each test on a table of its own with a stream. */

@@ -5,7 +5,7 @@
  * Against DynamoDB Local through the local HTTP server.
  */
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { createLocalDynamoClient } from '../../lib/local/dynamodb-local.js';
+import { createLocalDynamoClient } from '../../tools/local/dynamodb-local.js';
 import { repricerSlotKey } from '../../lambdas/shared/data/keys.js';
 import { connectorRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';

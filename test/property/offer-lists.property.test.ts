@@ -98,7 +98,7 @@ const queryString = (q: Query) => {
 };
 
 it('keeps pages, totals and rank nodes exact through random offer changes', async () => {
-  const { importRecords } = await import('../../lib/admin/import.js');
+  const { importRecords } = await import('../../tools/admin/import.js');
   const { deleteOffers } = await import('../../lambdas/shared/data/offers-write.js');
   const { offersOfProduct } = await import('../../lambdas/shared/data/offer-maintenance.js');
   const { getProducts } = await import('../../lambdas/shared/data/products.js');

@@ -3,8 +3,8 @@
  * runs it (AUTHORIZER.resultsCacheTtlSeconds). Tests that send thousands of requests with one
  * set of credentials use it so they pay for one scrypt derivation, not thousands.
  */
-import { AUTHORIZER } from '../../lib/routes.js';
-import type { LambdaHandler } from '../../lib/local/server.js';
+import { AUTHORIZER } from '../../lambdas/shared/config/routes.js';
+import type { LambdaHandler } from '../../tools/local/server.js';
 
 export const cachedAuthorizer = (): Record<string, LambdaHandler> => {
   const cache = new Map<string, { result: unknown; expires: number }>();

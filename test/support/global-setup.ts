@@ -1,4 +1,4 @@
-import type { DynamoDbLocal } from '../../lib/local/dynamodb-local.js';
+import type { DynamoDbLocal } from '../../tools/local/dynamodb-local.js';
 
 /** Kept on globalThis: global-teardown runs in this same process and stops it. */
 export interface DynamoDbLocalHolder {
@@ -10,7 +10,7 @@ export interface DynamoDbLocalHolder {
  * `.js` import would not resolve: the module is imported by its real `.ts` name instead.
  */
 const loadDynamoDbLocal = async () =>
-  (await import(new URL('../../lib/local/dynamodb-local.ts', import.meta.url).href)) as typeof import('../../lib/local/dynamodb-local.js');
+  (await import(new URL('../../tools/local/dynamodb-local.ts', import.meta.url).href)) as typeof import('../../tools/local/dynamodb-local.js');
 
 /**
  * One DynamoDB Local for the whole integration run, on a free port. Workers inherit the

@@ -8,12 +8,12 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { NewClientAccount } from '../../lib/admin/clients.js';
-import { createTable, deleteTable } from '../../lib/local/create-table.js';
-import { createLocalDynamoClient, freePort, startDynamoDbLocal, type DynamoDbLocal } from '../../lib/local/dynamodb-local.js';
-import type { EventRuntimeOptions } from '../../lib/local/event-runtime.js';
-import type { LocalServerOptions } from '../../lib/local/server.js';
-import { TABLE_NAME_ENV } from '../../lib/table-schema.js';
+import type { NewClientAccount } from '../../tools/admin/clients.js';
+import { createTable, deleteTable } from '../../tools/local/create-table.js';
+import { createLocalDynamoClient, freePort, startDynamoDbLocal, type DynamoDbLocal } from '../../tools/local/dynamodb-local.js';
+import type { EventRuntimeOptions } from '../../tools/local/event-runtime.js';
+import type { LocalServerOptions } from '../../tools/local/server.js';
+import { TABLE_NAME_ENV } from '../../lambdas/shared/config/table-schema.js';
 import { ALLOW_LOCAL_HTTP_ENV } from '../../lambdas/shared/domain/webhook-url.js';
 import { assertMatchesOpenApi } from './openapi-validator.js';
 
@@ -44,13 +44,13 @@ export interface TestApi {
   readonly baseUrl: string;
   readonly tableName: string;
   request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
-  createClient(username: string, options?: Omit<NewClientAccount, 'username'>): ReturnType<typeof import('../../lib/admin/clients.js').createClientAccount>;
+  createClient(username: string, options?: Omit<NewClientAccount, 'username'>): ReturnType<typeof import('../../tools/admin/clients.js').createClientAccount>;
   /**
    * Loads a client's catalogue as an operator would (`connector_type` records through the
    * operator's reference-data import, everything else through the client's import), then waits
    * until the lists show it.
    */
-  importRecords(username: string, records: readonly unknown[]): ReturnType<typeof import('../../lib/admin/import.js').importRecords>;
+  importRecords(username: string, records: readonly unknown[]): ReturnType<typeof import('../../tools/admin/import.js').importRecords>;
   /** Waits until every change made so far, and the work it caused, is done. */
   settle(): Promise<void>;
   close(): Promise<void>;
@@ -121,10 +121,10 @@ export const startTestApi = async ({ events: eventOptions = {}, ownDynamoDb = fa
 
   const dynamo = createLocalDynamoClient(endpoint);
   await createTable(dynamo, tableName);
-  const { startEventRuntime } = await import('../../lib/local/event-runtime.js');
+  const { startEventRuntime } = await import('../../tools/local/event-runtime.js');
   const events = await startEventRuntime({ endpoint, tableName, ...eventOptions });
 
-  const { createLocalServer } = await import('../../lib/local/server.js');
+  const { createLocalServer } = await import('../../tools/local/server.js');
   const server = createLocalServer({ quiet: true, ...options });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -151,11 +151,11 @@ export const startTestApi = async ({ events: eventOptions = {}, ownDynamoDb = fa
       return { ...received, body: (isJson ? JSON.parse(text) : text) as T };
     },
     async createClient(username, accountOptions = {}) {
-      const { createClientAccount } = await import('../../lib/admin/clients.js');
+      const { createClientAccount } = await import('../../tools/admin/clients.js');
       return createClientAccount({ username, ...accountOptions });
     },
     async importRecords(username, records) {
-      const { importConnectorTypes, importRecords } = await import('../../lib/admin/import.js');
+      const { importConnectorTypes, importRecords } = await import('../../tools/admin/import.js');
       const isConnector = (record: unknown) => (record as { type?: unknown } | null)?.type === 'connector_type';
       const connectors = records.filter(isConnector);
       if (connectors.length > 0) await importConnectorTypes(connectors);

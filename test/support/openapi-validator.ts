@@ -6,7 +6,7 @@
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { buildOpenApiDocument } from '../../lib/openapi/document.js';
+import { buildOpenApiDocument } from '../../tools/openapi/document.js';
 
 type Json = Record<string, any>;
 

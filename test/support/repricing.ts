@@ -4,7 +4,7 @@
  * tests inspect the whole table, request paths never do), the oracle the lists are checked on.
  */
 import { DeleteCommand, DynamoDBDocumentClient, ScanCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { createLocalDynamoClient } from '../../lib/local/dynamodb-local.js';
+import { createLocalDynamoClient } from '../../tools/local/dynamodb-local.js';
 import type { ApiResponse, TestApi } from './local-api.js';
 
 export interface PriceChange {

@@ -3,7 +3,7 @@
  * inspect the whole table, request paths never do.
  */
 import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { createLocalDynamoClient } from '../../lib/local/dynamodb-local.js';
+import { createLocalDynamoClient } from '../../tools/local/dynamodb-local.js';
 
 export type TableItem = Record<string, AttributeValue>;
 /** Items by `pk␀sk`, each as JSON text with sorted attributes, so snapshots compare with toEqual. */

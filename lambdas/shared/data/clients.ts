@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { DIRECTORY_INDEX } from '../../../lib/table-schema.js';
+import { DIRECTORY_INDEX } from '../config/table-schema.js';
 import * as z from 'zod';
 import type { PasswordRecord } from '../auth/password.js';
 import { documentClient, tableName } from './dynamo.js';

@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { TABLE_NAME_ENV } from '../../../lib/table-schema.js';
+import { TABLE_NAME_ENV } from '../config/table-schema.js';
 import { tracer } from '../tracer.js';
 
 /**

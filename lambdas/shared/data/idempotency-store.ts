@@ -1,5 +1,5 @@
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
-import { TABLE_KEYS, TTL_ATTRIBUTE } from '../../../lib/table-schema.js';
+import { TABLE_KEYS, TTL_ATTRIBUTE } from '../config/table-schema.js';
 import { dynamoClient, tableName } from './dynamo.js';
 
 /**

@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { TTL_ATTRIBUTE } from '../../../lib/table-schema.js';
+import { TTL_ATTRIBUTE } from '../config/table-schema.js';
 import { documentClient, tableName } from './dynamo.js';
 import { LOGIN_ATTEMPTS_PREFIX, loginAttemptsKey, loginAttemptsPartition } from './keys.js';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { connectorUid, offerFields, offerRecord, productCode, timestamp, type Offer, type Product } from '../domain/records.js';
-import { LISTING_INDEXES } from '../../../lib/table-schema.js';
+import { LISTING_INDEXES } from '../config/table-schema.js';
 import { part } from './keys.js';
 import { dictionaryOf, recordCodec } from './ranked/record-codec.js';
 import type { RankedList } from './ranked/ranked-list.js';

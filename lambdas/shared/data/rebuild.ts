@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { DIRECTORY_INDEX } from '../../../lib/table-schema.js';
+import { DIRECTORY_INDEX } from '../config/table-schema.js';
 import { logger } from '../logger.js';
 import { batchGet } from './batch.js';
 import { documentClient, tableName } from './dynamo.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { repricerRecord, type Repricer } from '../domain/records.js';
-import { LISTING_INDEXES } from '../../../lib/table-schema.js';
+import { LISTING_INDEXES } from '../config/table-schema.js';
 import { dictionaryOf, recordCodec } from './ranked/record-codec.js';
 import type { RankedList } from './ranked/ranked-list.js';
 import { idKey, timeKey } from './sort-keys.js';

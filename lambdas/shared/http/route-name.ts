@@ -1,4 +1,4 @@
-import { ROUTES } from '../../../lib/routes.js';
+import { ROUTES } from '../config/routes.js';
 
 /** Events that match no route (tests, or a gateway change that outran the code). */
 export const UNKNOWN_ROUTE = 'Unknown';

@@ -3,7 +3,7 @@ import { tracer } from '../tracer.js';
 
 /**
  * Where event handlers put work for other handlers: an SQS FIFO queue on AWS, an in-memory
- * queue under `npm start` (lib/local). Messages of one group are handled one at a time, in order.
+ * queue under `npm start` (tools/local). Messages of one group are handled one at a time, in order.
  */
 export interface QueueMessage {
   readonly groupId: string;

@@ -25,10 +25,10 @@ import {
   enableClientCommand,
   KeyRegistrationError,
   showClientCommand,
-} from '../../../lib/admin/client-commands.js';
-import { listClients, rotatePassword } from '../../../lib/admin/clients.js';
-import { purgeTenant } from '../../../lib/admin/purge.js';
-import { UsageKeys } from '../../../lib/admin/usage-keys.js';
+} from '../../../tools/admin/client-commands.js';
+import { listClients, rotatePassword } from '../../../tools/admin/clients.js';
+import { purgeTenant } from '../../../tools/admin/purge.js';
+import { UsageKeys } from '../../../tools/admin/usage-keys.js';
 import { DUMMY_PASSWORD_RECORD, verifyPassword, type PasswordRecord } from '../../../lambdas/shared/auth/password.js';
 import { clientItem } from '../../support/fixtures.js';
 

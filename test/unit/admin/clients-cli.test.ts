@@ -1,10 +1,10 @@
 import { APIGatewayClient, GetApiKeysCommand } from '@aws-sdk/client-api-gateway';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { runClientsCommand, type ClientsCliContext } from '../../../lib/admin/clients-cli.js';
-import { KeyRegistrationError } from '../../../lib/admin/client-commands.js';
-import { UsageError } from '../../../lib/admin/usage-error.js';
-import { UsageKeys } from '../../../lib/admin/usage-keys.js';
+import { runClientsCommand, type ClientsCliContext } from '../../../tools/admin/clients-cli.js';
+import { KeyRegistrationError } from '../../../tools/admin/client-commands.js';
+import { UsageError } from '../../../tools/admin/usage-error.js';
+import { UsageKeys } from '../../../tools/admin/usage-keys.js';
 import { DUMMY_PASSWORD_RECORD } from '../../../lambdas/shared/auth/password.js';
 import { clientItem } from '../../support/fixtures.js';
 

@@ -1,8 +1,8 @@
 import { CloudFormationClient, CloudFormationServiceException, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { mockClient } from 'aws-sdk-client-mock';
-import { extractStage } from '../../../lib/admin/cli-args.js';
-import { describeStage, stackNameOf } from '../../../lib/admin/stage.js';
-import { UsageError } from '../../../lib/admin/usage-error.js';
+import { extractStage } from '../../../tools/admin/cli-args.js';
+import { describeStage, stackNameOf } from '../../../tools/admin/stage.js';
+import { UsageError } from '../../../tools/admin/usage-error.js';
 
 const cloudFormation = mockClient(CloudFormationClient);
 

@@ -8,7 +8,7 @@ import {
   UpdateApiKeyCommand,
 } from '@aws-sdk/client-api-gateway';
 import { mockClient } from 'aws-sdk-client-mock';
-import { UsageKeys, usageKeyName } from '../../../lib/admin/usage-keys.js';
+import { UsageKeys, usageKeyName } from '../../../tools/admin/usage-keys.js';
 
 const apiGateway = mockClient(APIGatewayClient);
 const VALUE = 'a'.repeat(40);

@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { changePassword, ClientExistsError, createClientAccount, DEFAULT_CONNECTOR, setClientEnabled } from '../../../lib/admin/clients.js';
+import { changePassword, ClientExistsError, createClientAccount, DEFAULT_CONNECTOR, setClientEnabled } from '../../../tools/admin/clients.js';
 import { verifyPassword, type PasswordRecord } from '../../../lambdas/shared/auth/password.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);

@@ -1,8 +1,8 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { itemSize } from '../../../lib/bench/capacity-model.js';
-import { keyOf, nativeImage } from '../../../lib/bench/stream-images.js';
-import { tallyOf, WriteMeter } from '../../../lib/bench/write-meter.js';
-import { workloadCost, oldWorkloadCost } from '../../../lib/bench/workload.js';
+import { itemSize } from '../../../tools/bench/capacity-model.js';
+import { keyOf, nativeImage } from '../../../tools/bench/stream-images.js';
+import { tallyOf, WriteMeter } from '../../../tools/bench/write-meter.js';
+import { workloadCost, oldWorkloadCost } from '../../../tools/bench/workload.js';
 
 const record = (pk: string, sk: string, oldImage?: Record<string, unknown>, newImage?: Record<string, unknown>): DynamoDBRecord => ({
   eventName: oldImage && newImage ? 'MODIFY' : newImage ? 'INSERT' : 'REMOVE',

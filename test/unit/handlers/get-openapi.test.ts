@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { handler, OPENAPI_CACHE_CONTROL } from '../../../lambdas/get-openapi/handler.js';
-import { OPENAPI_FILE } from '../../../lib/openapi/file.js';
+import { OPENAPI_FILE } from '../../../tools/openapi/file.js';
 import { apiEvent, CONTEXT } from './events.js';
 
 describe('GET /v1/openapi.json', () => {

@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 
 import { mockClient } from 'aws-sdk-client-mock';
-import { TTL_ATTRIBUTE } from '../../../lib/table-schema.js';
+import { TTL_ATTRIBUTE } from '../../../lambdas/shared/config/table-schema.js';
 import { idempotencyPartition } from '../../../lambdas/shared/data/idempotency-store.js';
 import { conflict } from '../../../lambdas/shared/http/errors.js';
 import { httpHandler } from '../../../lambdas/shared/http/handler.js';

@@ -1,5 +1,5 @@
-import { evaluatePolicy, matchRoute, methodArn, parseQuery, splitUrl, toAuthorizerEvent, toProxyEvent, type RawRequest } from '../../../lib/local/api-event.js';
-import type { RouteDefinition } from '../../../lib/routes.js';
+import { evaluatePolicy, matchRoute, methodArn, parseQuery, splitUrl, toAuthorizerEvent, toProxyEvent, type RawRequest } from '../../../tools/local/api-event.js';
+import type { RouteDefinition } from '../../../lambdas/shared/config/routes.js';
 
 const route = (method: RouteDefinition['method'], path: string, name = `${method} ${path}`): RouteDefinition => ({
   name,

@@ -1,4 +1,4 @@
-import { batchFailure, thrownFailure } from '../../../lib/local/batch-failures.js';
+import { batchFailure, thrownFailure } from '../../../tools/local/batch-failures.js';
 
 /** How Lambda reads a partial batch response (ReportBatchItemFailures). */
 describe('batchFailure', () => {

@@ -1,5 +1,5 @@
-import { createTableInput } from '../../../lib/local/create-table.js';
-import { GLOBAL_SECONDARY_INDEXES, KEY_ATTRIBUTES, STREAM_VIEW_TYPE, TABLE_KEYS } from '../../../lib/table-schema.js';
+import { createTableInput } from '../../../tools/local/create-table.js';
+import { GLOBAL_SECONDARY_INDEXES, KEY_ATTRIBUTES, STREAM_VIEW_TYPE, TABLE_KEYS } from '../../../lambdas/shared/config/table-schema.js';
 
 describe('createTableInput', () => {
   const input = createTableInput('repricer-test');

@@ -12,7 +12,7 @@ import {
   sampleRepricerRequest,
   type DemoOffer,
   type DemoProduct,
-} from '../../../lib/local/demo-data.js';
+} from '../../../tools/local/demo-data.js';
 import { validateImport } from '../../../lambdas/shared/domain/import-records.js';
 import { createRepricerBody } from '../../../lambdas/shared/domain/create-repricer.js';
 import { computePricing } from '../../../lambdas/shared/domain/pricing.js';

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
-import { freePort, startDynamoDbLocal } from '../../../lib/local/dynamodb-local.js';
+import { freePort, startDynamoDbLocal } from '../../../tools/local/dynamodb-local.js';
 
 /** The failure paths only: they fail before any java process runs. */
 describe('startDynamoDbLocal', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { createLocalFifoQueue, type FifoQueueOptions, type FifoSendEntry, type LocalFifoQueue } from '../../../lib/local/fifo-queue.js';
+import { createLocalFifoQueue, type FifoQueueOptions, type FifoSendEntry, type LocalFifoQueue } from '../../../tools/local/fifo-queue.js';
 
 /** Every invocation's records, in the order the handler saw them. */
 interface Recorder {

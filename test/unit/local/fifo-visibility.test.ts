@@ -1,5 +1,5 @@
 import type { SQSEvent } from 'aws-lambda';
-import { createLocalFifoQueue, type LocalFifoQueue } from '../../../lib/local/fifo-queue.js';
+import { createLocalFifoQueue, type LocalFifoQueue } from '../../../tools/local/fifo-queue.js';
 
 describe("the local FIFO queue's changeVisibility", () => {
   it("keeps a failed message, and its group, invisible as long as its handler asked, instead of the queue's timeout", async () => {

@@ -1,7 +1,7 @@
 import { ExpiredIteratorException, InternalServerError } from '@aws-sdk/client-dynamodb-streams';
 import { jest } from '@jest/globals';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
-import { startStreamPoller, type StreamPoller, type StreamPollerOptions } from '../../../lib/local/stream-poller.js';
+import { startStreamPoller, type StreamPoller, type StreamPollerOptions } from '../../../tools/local/stream-poller.js';
 import { fakeStream, STREAM_ARN, type FakeStream } from './fake-stream.js';
 
 /** Shard lineage and broken iterators, on a stream in memory (see fake-stream.ts). */

@@ -1,5 +1,5 @@
 import type { _Record } from '@aws-sdk/client-dynamodb-streams';
-import { toLambdaAttribute, toLambdaRecord } from '../../../lib/local/stream-records.js';
+import { toLambdaAttribute, toLambdaRecord } from '../../../tools/local/stream-records.js';
 
 const ARN = 'arn:aws:dynamodb:ddblocal:000000000000:table/t/stream/2026-01-01T00:00:00.000';
 

@@ -1,9 +1,9 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { readFileSync } from 'node:fs';
-import { buildOpenApiDocument, operationIdOf, serializeOpenApiDocument } from '../../../lib/openapi/document.js';
-import { OPENAPI_FILE } from '../../../lib/openapi/file.js';
-import { OPERATIONS } from '../../../lib/openapi/operations.js';
-import { ROUTES, type RouteDefinition } from '../../../lib/routes.js';
+import { buildOpenApiDocument, operationIdOf, serializeOpenApiDocument } from '../../../tools/openapi/document.js';
+import { OPENAPI_FILE } from '../../../tools/openapi/file.js';
+import { OPERATIONS } from '../../../tools/openapi/operations.js';
+import { ROUTES, type RouteDefinition } from '../../../lambdas/shared/config/routes.js';
 import { OpenApiValidator } from '../../support/openapi-validator.js';
 
 type Json = Record<string, any>;

@@ -1,4 +1,4 @@
-import { caseInsensitivePattern } from '../../../lib/openapi/patterns.js';
+import { caseInsensitivePattern } from '../../../tools/openapi/patterns.js';
 
 describe('caseInsensitivePattern', () => {
   it('spells out both cases of each letter, and keeps escapes and groups', () => {

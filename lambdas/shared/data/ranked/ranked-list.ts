@@ -1,4 +1,4 @@
-import type { IndexDefinition } from '../../../../lib/table-schema.js';
+import type { IndexDefinition } from '../../config/table-schema.js';
 import type { RecordCodec } from './record-codec.js';
 
 /**

@@ -1,14 +1,14 @@
 import type { z } from 'zod';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_TTL_SECONDS } from '../../lambdas/shared/http/idempotency-key.js';
 import { JSON_CONTENT_TYPE, STANDARD_PROBLEMS } from '../../lambdas/shared/http/problem.js';
-import { ROUTES, type RouteDefinition } from '../routes.js';
+import { ROUTES, type RouteDefinition } from '../../lambdas/shared/config/routes.js';
 import { OPERATIONS, type BodySpec, type OperationSpec, type ParameterSpec } from './operations.js';
 import { HEADERS, headerRef, problemResponse } from './responses.js';
 import { componentSchemas, parameterSchema, schemaRef, type JsonSchema } from './schemas.js';
 
 /**
  * The OpenAPI 3.1 document, assembled from the route table (paths, methods, who needs
- * credentials), lib/openapi/operations.ts (words and statuses) and the zod schemas (every
+ * credentials), tools/openapi/operations.ts (words and statuses) and the zod schemas (every
  * schema). `npm run openapi` writes it to docs/openapi.json, which the GetOpenApi Lambda serves.
  */
 export const OPENAPI_VERSION = '3.1.0';
@@ -19,7 +19,7 @@ export const operationIdOf = (route: RouteDefinition): string => `${route.name.c
 
 const specFor = (route: RouteDefinition): OperationSpec => {
   const spec = OPERATIONS[route.name];
-  if (!spec) throw new Error(`Route ${route.name} (${route.method} ${route.path}) has no operation in lib/openapi/operations.ts`);
+  if (!spec) throw new Error(`Route ${route.name} (${route.method} ${route.path}) has no operation in tools/openapi/operations.ts`);
   return spec;
 };
 

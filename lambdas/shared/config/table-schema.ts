@@ -28,7 +28,7 @@ export const LISTING_INDEXES = {
 /**
  * Keys only: the clients of the service, and each tenant's products by code. How a rebuild
  * finds every canonical item without a Scan (an account purge must also find the derived
- * items, whose partitions are named from the data, and scans: lib/admin/purge.ts). An entry is
+ * items, whose partitions are named from the data, and scans: tools/admin/purge.ts). An entry is
  * written once per client or product, never per offer.
  */
 export const DIRECTORY_INDEX = {

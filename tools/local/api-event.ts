@@ -4,7 +4,7 @@
  * uses these so the handlers see the same event locally as on AWS.
  */
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import type { RouteDefinition } from '../routes.js';
+import type { RouteDefinition } from '../../lambdas/shared/config/routes.js';
 
 export const LOCAL_STAGE = 'local';
 export const LOCAL_ACCOUNT = '000000000000';

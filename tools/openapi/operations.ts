@@ -39,12 +39,12 @@ import type { JsonSchema } from './schemas.js';
 /**
  * What the route table does not know about each operation: its words, parameters, bodies and
  * the statuses it can answer. Keyed by route name, so a route without an entry here cannot be
- * documented (lib/openapi/document.ts refuses it).
+ * documented (tools/openapi/document.ts refuses it).
  */
 export type ResponseHeader = 'Location' | 'ETag';
 
 export interface BodySpec {
-  /** A component of lib/openapi/schemas.ts, or an inline schema. */
+  /** A component of tools/openapi/schemas.ts, or an inline schema. */
   readonly schema: string | JsonSchema;
   readonly example: unknown;
 }
@@ -80,7 +80,7 @@ export interface OperationSpec {
   };
   /** Every problem status the operation can answer, beyond the 2xx. */
   readonly problems: readonly ProblemStatus[];
-  /** Descriptions and examples that differ from the defaults of lib/openapi/responses.ts. */
+  /** Descriptions and examples that differ from the defaults of tools/openapi/responses.ts. */
   readonly problemOverrides?: Partial<Record<ProblemStatus, { readonly description?: string; readonly example?: () => Problem }>>;
 }
 

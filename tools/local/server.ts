@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { problem, STANDARD_PROBLEMS, WWW_AUTHENTICATE, type Problem } from '../../lambdas/shared/http/problem.js';
 import { problemResponse } from '../../lambdas/shared/http/responses.js';
-import { AUTHORIZER, ROUTES, type RouteDefinition } from '../routes.js';
+import { AUTHORIZER, ROUTES, type RouteDefinition } from '../../lambdas/shared/config/routes.js';
 import { serveDocsPage } from './docs-page.js';
 import { evaluatePolicy, matchRoute, splitUrl, toAuthorizerEvent, toProxyEvent, type AuthorizerOutcome, type RawRequest } from './api-event.js';
 

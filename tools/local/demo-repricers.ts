@@ -3,7 +3,7 @@ import { createRepricerFor, hasRepricerFor } from '../admin/repricers.js';
 import { demoRepricers } from './demo-data.js';
 
 /**
- * The demo repricers of `npm start` (lib/local/demo-data.ts), created for the client as
+ * The demo repricers of `npm start` (tools/local/demo-data.ts), created for the client as
  * `POST /v1/repricers/` creates them. A product the client already has a repricer for is left
  * as it is, so a second start on a kept table creates nothing.
  */

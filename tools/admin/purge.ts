@@ -36,7 +36,7 @@ export interface PurgeResult {
 
 /** On AWS a stream record reaches the maintainer within seconds; this leaves it ample time. */
 export const DEFAULT_SETTLE_MS = 30_000;
-/** The local event runtime polls the stream every 50 ms (lib/local/event-runtime.ts). */
+/** The local event runtime polls the stream every 50 ms (tools/local/event-runtime.ts). */
 export const LOCAL_SETTLE_MS = 5_000;
 const DEFAULT_MAX_PASSES = 10;
 const DEFAULT_SEGMENTS = 4;

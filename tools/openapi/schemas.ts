@@ -131,7 +131,7 @@ const asComponent = ({ $schema: _schema, $id: _id, ...schema }: JsonSchema): Jso
 
 const convert = (registry: z.core.$ZodRegistry<{ id: string }>, io: 'input' | 'output'): Record<string, JsonSchema> => {
   const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', io, metadata: descriptions, override, uri: (id) => `${COMPONENT_REF}${id}` });
-  if ('__shared' in schemas) throw new Error('A schema is reused without a component name: register it in lib/openapi/schemas.ts');
+  if ('__shared' in schemas) throw new Error('A schema is reused without a component name: register it in tools/openapi/schemas.ts');
   return Object.fromEntries(Object.entries(schemas).map(([id, schema]) => [id, asComponent(schema as JsonSchema)]));
 };
 

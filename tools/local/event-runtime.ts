@@ -13,8 +13,8 @@ import type { DeliveryOptions } from '../../lambdas/deliver-webhooks/deliver.js'
 import { webhookWorker } from '../../lambdas/deliver-webhooks/worker.js';
 import { handler as processImports } from '../../lambdas/process-imports/handler.js';
 import type { QueueSender } from '../../lambdas/shared/queue/sender.js';
-import { CHANGE_HANDLERS, IMPORT_WORKER } from '../constructs/change-handlers.js';
-import { WEBHOOK_DELIVERY } from '../constructs/webhook-delivery.js';
+import { CHANGE_HANDLERS, IMPORT_WORKER } from '../../lambdas/shared/config/event-sources.js';
+import { WEBHOOK_DELIVERY } from '../../lambdas/shared/config/event-sources.js';
 import { createLocalFifoQueue, MAX_SEND_ENTRIES, type DeadLetter, type LocalFifoQueue, type QueueHandler } from './fifo-queue.js';
 import type { StartingPosition } from './shard-reader.js';
 import { startStreamPoller } from './stream-poller.js';
