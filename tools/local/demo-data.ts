@@ -4,7 +4,9 @@
  * with. Built from a seeded PRNG, so every start serves the same catalogue and the printed
  * sample requests stay valid.
  */
-import { computePricing } from '../../lambdas/shared/domain/pricing.js';
+import { createRepricerBody } from '../../lambdas/shared/domain/create-repricer.js';
+import { centsToNumber, toCents } from '../../lambdas/shared/domain/money.js';
+import { computedFields } from '../../lambdas/shared/domain/pricing.js';
 import { BUYABLE, DEFAULT_PRICE_STEP, targetPrice, type EngineOffer, type EngineRepricer, type Target } from '../../lambdas/shared/domain/repricing.js';
 
 export const DEMO_SELLER_ID = 'demo-seller';
@@ -292,6 +294,18 @@ const engineOffer = (offer: DemoOffer): EngineOffer => ({
   own: offer.seller_id === DEMO_SELLER_ID,
 });
 
+/** A demo repricer as the engine sees it. */
+const engineRepricer = (request: DemoRepricer['request'], minPrice: number): EngineRepricer => ({
+  enabled: true,
+  min_price: minPrice,
+  preferred_price: request.preferred_price,
+  connector: DEMO_CONNECTOR,
+});
+
+/** The lowest price the engine ever sets for a repricer (its floor on the price grid): its answer to a competitor giving the product away. */
+const lowestTarget = (repricer: EngineRepricer): number | undefined =>
+  targetPrice(repricer, [{ offer_id: 'free', offer_price: 0, offer_status: BUYABLE, connector: repricer.connector, own: false }], DEFAULT_PRICE_STEP)?.price;
+
 /**
  * The repricers `npm start` creates for the demo client: on the first products it sells on the
  * default connector alone that have competitors, and whose first decision undercuts them (so
@@ -310,19 +324,13 @@ export const demoRepricers = (): DemoRepricer[] => {
     if (!ownOffer || competitors.length === 0) continue;
     const priceCents = Math.round(item.retail_price * 100);
     const request = { product_code: item.code, preferred_price: cents(priceCents), preferred_profit: cents(Math.round(priceCents * DEMO_PROFIT_SHARE)) };
-    const pricing = computePricing({
-      preferredPrice: request.preferred_price,
-      preferredProfit: request.preferred_profit,
-      minProfit: 0,
-      soh: item.soh,
-      feeEstimates: item.fee_estimates,
-      connectorUid: DEMO_CONNECTOR,
-    });
-    if (!pricing.ok) continue;
-    const repricer: EngineRepricer = { enabled: true, min_price: pricing.value.minPrice, preferred_price: request.preferred_price, connector: DEMO_CONNECTOR };
-    const target = targetPrice(repricer, [ownOffer, ...competitors].map(engineOffer), DEFAULT_PRICE_STEP);
+    // Priced as the API prices the create body (its defaults applied) on the default connector.
+    const computed = computedFields(createRepricerBody.parse(request), item, DEMO_CONNECTOR);
+    if (!computed.ok) continue;
+    const minPrice = computed.fields.min_price;
+    const target = targetPrice(engineRepricer(request, minPrice), [ownOffer, ...competitors].map(engineOffer), DEFAULT_PRICE_STEP);
     if (target?.reason !== 'undercut' || target.price === ownOffer.offer_price) continue;
-    chosen.push({ request, minPrice: pricing.value.minPrice, ownOffer, competitors, target });
+    chosen.push({ request, minPrice, ownOffer, competitors, target });
   }
   if (chosen.length < DEMO_REPRICER_COUNT) throw new Error(`The demo data has only ${chosen.length} products a repricer would undercut on`);
   return chosen;
@@ -334,20 +342,14 @@ export const demoRepricers = (): DemoRepricer[] => {
  * undercuts it again, still above the floor.
  */
 export const demoCompetitorPriceDrop = (): { readonly repricer: DemoRepricer; readonly line: DemoRecord; readonly expected: Target } => {
-  const step = Math.round(DEFAULT_PRICE_STEP * 100);
   for (const repricer of demoRepricers()) {
-    const buyable = repricer.competitors.filter((o) => o.offer_status === BUYABLE);
-    const lowest = [...buyable].sort((a, b) => a.offer_price - b.offer_price || (a.offer_id < b.offer_id ? -1 : 1))[0];
-    if (!lowest) continue;
-    const floorCents = Math.ceil(Math.round(repricer.minPrice * 100) / step) * step;
-    const dropped = Math.floor((Math.round(lowest.offer_price * 100) + floorCents) / 2);
-    const offer: DemoOffer = { ...lowest, offer_price: cents(dropped), winning: true, winning_price: cents(dropped) };
-    const engine: EngineRepricer = {
-      enabled: true,
-      min_price: repricer.minPrice,
-      preferred_price: repricer.request.preferred_price,
-      connector: DEMO_CONNECTOR,
-    };
+    const engine = engineRepricer(repricer.request, repricer.minPrice);
+    const floor = lowestTarget(engine);
+    const lowest = repricer.competitors.find((o) => o.offer_id === repricer.target.lowest?.offerId);
+    if (floor === undefined || !lowest) continue;
+    // Halfway down to the floor, to the cent below.
+    const dropped = centsToNumber((toCents(lowest.offer_price) + toCents(floor)) / 2n);
+    const offer: DemoOffer = { ...lowest, offer_price: dropped, winning: true, winning_price: dropped };
     const others = repricer.competitors.filter((o) => o.offer_id !== lowest.offer_id);
     const expected = targetPrice(engine, [repricer.ownOffer, ...others, offer].map(engineOffer), DEFAULT_PRICE_STEP);
     if (expected?.reason === 'undercut' && expected.price < repricer.target.price) return { repricer, line: { type: 'offer', data: offer }, expected };

@@ -1,10 +1,10 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { chooseConnector } from '../domain/create-repricer.js';
+import { newRepricer, type CreateRepricerError, type NewRepricer } from '../domain/create-repricer.js';
 import type { ImportType, OfferLine, ProductLine, RepricerLine } from '../domain/import-jobs.js';
 import type { ImportProblem } from '../domain/import-records.js';
-import { computePricing } from '../domain/pricing.js';
-import type { ConnectorType, Product, Repricer } from '../domain/records.js';
+import type { ConnectorType, Repricer } from '../domain/records.js';
+import { preferencesOf } from '../domain/repricer-preferences.js';
 import { applyRepricerPatch } from '../domain/update-repricer.js';
 import { mapLimit } from './concurrency.js';
 import { getConnectorType } from './connectors.js';
@@ -56,39 +56,29 @@ export const offerReferenceProblems = async (
     .map(({ line, productCode }) => ({ line, message: `offer names product_code "${productCode}", which is neither in the file nor loaded` }));
 };
 
-interface RepricerTarget {
-  readonly product: Product;
-  readonly connectorType: ConnectorType;
-}
+type Resolved = { readonly ok: true; readonly repricer: NewRepricer } | { readonly ok: false; readonly message: string };
 
-type Resolved = { readonly ok: true; readonly target: RepricerTarget } | { readonly ok: false; readonly message: string };
+const messageOf = (error: CreateRepricerError) => (error.kind === 'invalid' ? `${error.field}: ${error.message}` : error.message);
 
-/** What `POST /v1/repricers/` checks, line by line: the product, its connector and the computed fields. */
+/** What `POST /v1/repricers/` does before its write, line by line: the product, then the same use case. */
 const resolveRepricers = async (owner: ImportOwner, lines: readonly RepricerLine[]): Promise<Resolved[]> => {
   const products = await getProducts(
     owner.clientId,
     lines.map((l) => l.product_code),
   );
+  // Each connector type is read once for the whole chunk.
   const connectorTypes = new Map<string, Promise<ConnectorType | undefined>>();
+  const connectorTypeOf = (uid: string) => {
+    const read = connectorTypes.get(uid) ?? getConnectorType(uid);
+    connectorTypes.set(uid, read);
+    return read;
+  };
   return Promise.all(
     lines.map(async (line): Promise<Resolved> => {
       const product = products.get(line.product_code);
       if (!product) return { ok: false, message: `No product with code "${line.product_code}" exists for this client.` };
-      const connector = chooseConnector(product.fee_estimates, line.connector, owner.defaultConnector);
-      if (!connector.ok) return { ok: false, message: `connector: ${connector.message}` };
-      if (!connectorTypes.has(connector.uid)) connectorTypes.set(connector.uid, getConnectorType(connector.uid));
-      const connectorType = await connectorTypes.get(connector.uid);
-      if (!connectorType) return { ok: false, message: `The connector "${connector.uid}" is not a known connector type.` };
-      const pricing = computePricing({
-        preferredPrice: line.preferred_price,
-        preferredProfit: line.preferred_profit,
-        minProfit: line.min_profit,
-        soh: product.soh,
-        feeEstimates: product.fee_estimates,
-        connectorUid: connector.uid,
-      });
-      if (!pricing.ok) return { ok: false, message: pricing.reason };
-      return { ok: true, target: { product, connectorType } };
+      const built = await newRepricer({ body: line, product, defaultConnector: owner.defaultConnector }, connectorTypeOf);
+      return built.ok ? built : { ok: false, message: messageOf(built.error) };
     }),
   );
 };
@@ -102,7 +92,7 @@ export const repricerReferenceProblems = async (owner: ImportOwner, lines: reado
       problems.push({ line, message: resolved.message });
       return;
     }
-    const slot = `repricer for product_code "${resolved.target.product.code}" and connector "${resolved.target.connectorType.uid}"`;
+    const slot = `repricer for product_code "${resolved.repricer.product.code}" and connector "${resolved.repricer.connector_type.uid}"`;
     const earlier = firstSeen.get(slot);
     if (earlier !== undefined) problems.push({ line, message: `${slot} repeats line ${earlier}` });
     else firstSeen.set(slot, line);
@@ -130,22 +120,16 @@ const readSlot = async (clientId: string, code: string, connector: string): Prom
   return result.Item ? slotRepricerId.parse(result.Item).repricerId : undefined;
 };
 
-const patchOf = (line: RepricerLine) => ({
-  enabled: line.enabled,
-  preferred_price: line.preferred_price,
-  preferred_profit: line.preferred_profit,
-  min_profit: line.min_profit,
-  buybox_approach: line.buybox_approach,
-  repricer_approach: line.repricer_approach,
-});
-
 const sameRepricer = (a: Repricer, b: Repricer) => JSON.stringify({ ...a, updated_at: '' }) === JSON.stringify({ ...b, updated_at: '' });
 
+/** The repricer in a taken slot with a line's preferences (its repricer as built), recomputed as a PATCH recomputes it. */
+const patchedBy = (current: Repricer, wanted: NewRepricer, now: string) => applyRepricerPatch(current, preferencesOf(wanted), wanted.product, now);
+
 /** Updates the repricer in the slot to the line's preferences; false when that changes nothing. */
-const updateFromLine = async (owner: ImportOwner, id: number, line: RepricerLine, product: Product, now: string): Promise<boolean> => {
+const updateFromLine = async (owner: ImportOwner, id: number, wanted: NewRepricer, now: string): Promise<boolean> => {
   let changed = false;
   const outcome = await updateRepricer(owner.clientId, id, (current) => {
-    const patched = applyRepricerPatch(current.record, patchOf(line), product, now);
+    const patched = patchedBy(current.record, wanted, now);
     if (!patched.ok) return Promise.reject(new Error(`Repricer ${id}: ${patched.reason}`));
     changed = !sameRepricer(current.record, patched.record);
     // An unchanged repricer is not rewritten: the decision is thrown away below.
@@ -168,16 +152,16 @@ class Unchanged extends Error {}
 const planRepricers = async (owner: ImportOwner, lines: readonly RepricerLine[], now: string): Promise<PlannedChunk> => {
   const resolved = await resolveRepricers(owner, lines);
   const plans = await mapLimit(
-    lines.map((line, i) => ({ line, resolved: resolved[i]! })),
-    async ({ line, resolved: r }) => {
+    resolved,
+    async (r) => {
       if (!r.ok) throw new Error(`A repricer line became invalid after validation: ${r.message}`);
-      const { product, connectorType } = r.target;
-      const existingId = await readSlot(owner.clientId, product.code, connectorType.uid);
-      if (existingId === undefined) return { kind: 'created' as const, line, target: r.target };
+      const { repricer } = r;
+      const existingId = await readSlot(owner.clientId, repricer.product.code, repricer.connector_type.uid);
+      if (existingId === undefined) return { kind: 'created' as const, repricer };
       const current = await getRepricer(owner.clientId, existingId);
-      const patched = current && applyRepricerPatch(current.record, patchOf(line), product, now);
+      const patched = current && patchedBy(current.record, repricer, now);
       const unchanged = current !== undefined && patched !== undefined && patched.ok && sameRepricer(current.record, patched.record);
-      return { kind: unchanged ? ('skipped' as const) : ('updated' as const), line, target: r.target };
+      return { kind: unchanged ? ('skipped' as const) : ('updated' as const), repricer };
     },
     8,
   );
@@ -187,40 +171,15 @@ const planRepricers = async (owner: ImportOwner, lines: readonly RepricerLine[],
     async write() {
       await mapLimit(
         plans,
-        async ({ line, target }) => {
-          const { product, connectorType } = target;
-          const existingId = await readSlot(owner.clientId, product.code, connectorType.uid);
+        async ({ repricer }) => {
+          const existingId = await readSlot(owner.clientId, repricer.product.code, repricer.connector_type.uid);
           if (existingId !== undefined) {
-            await updateFromLine(owner, existingId, line, product, now);
+            await updateFromLine(owner, existingId, repricer, now);
             return;
           }
-          const pricing = computePricing({
-            preferredPrice: line.preferred_price,
-            preferredProfit: line.preferred_profit,
-            minProfit: line.min_profit,
-            soh: product.soh,
-            feeEstimates: product.fee_estimates,
-            connectorUid: connectorType.uid,
-          });
-          if (!pricing.ok) throw new Error(pricing.reason);
-          const result = await createRepricer(
-            owner.clientId,
-            {
-              buybox_approach: line.buybox_approach,
-              repricer_approach: line.repricer_approach,
-              enabled: line.enabled,
-              preferred_price: line.preferred_price,
-              preferred_profit: line.preferred_profit,
-              min_price: pricing.value.minPrice,
-              min_profit: pricing.value.minProfit,
-              fixed_fulfilment_fee: pricing.value.fixedFulfilmentFee,
-              connector_type: connectorType,
-              product,
-            },
-            now,
-          );
+          const result = await createRepricer(owner.clientId, repricer, now);
           // Taken meanwhile (by an earlier delivery of this chunk, or a concurrent POST): update that one.
-          if (!result.created) await updateFromLine(owner, result.existingId, line, product, now);
+          if (!result.created) await updateFromLine(owner, result.existingId, repricer, now);
         },
         8,
       );

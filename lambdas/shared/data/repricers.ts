@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { NewRepricer } from '../domain/create-repricer.js';
 import type { Repricer } from '../domain/records.js';
 import { reserveIds } from './counters.js';
 import { tableName } from './dynamo.js';
@@ -10,7 +11,7 @@ import { REPRICER_LIST, REPRICER_SCHEMA_VERSION, repricerSourceDigest, type Stor
 import { getRepricer } from './repricers-read.js';
 import { AGAIN, ContentionError, retrying } from './retry.js';
 
-export type NewRepricer = Omit<Repricer, 'id' | 'uid' | 'created_at' | 'updated_at'>;
+export type { NewRepricer } from '../domain/create-repricer.js';
 
 export type CreateRepricerResult =
   { readonly created: true; readonly repricer: Repricer; readonly version: number } | { readonly created: false; readonly existingId: number };

@@ -1,5 +1,5 @@
 import { ceilDiv, centsToNumber, toCents, toDecimal } from './money.js';
-import type { FeeEstimates } from './records.js';
+import type { FeeEstimates, Product, Repricer } from './records.js';
 
 export interface PricingInput {
   readonly preferredPrice: number;
@@ -52,5 +52,35 @@ export const computePricing = (input: PricingInput): PricingOutcome => {
   return {
     ok: true,
     value: { minPrice: centsToNumber(minPriceCents), minProfit: input.minProfit, fixedFulfilmentFee: fulfilment },
+  };
+};
+
+/** The fields of a repricer that are computed, never given. */
+export type ComputedFields = Pick<Repricer, 'min_price' | 'min_profit' | 'fixed_fulfilment_fee'>;
+
+export type ComputedFieldsOutcome = { readonly ok: true; readonly fields: ComputedFields } | { readonly ok: false; readonly reason: string };
+
+/**
+ * `computePricing` in a repricer's own terms: its preferences, its product (as it is now: the
+ * stock on hand picks the fees) and its connector. Creates, PATCHes, imports and the demo data
+ * all price a repricer through this one function.
+ */
+export const computedFields = (
+  preferences: Pick<Repricer, 'preferred_price' | 'preferred_profit' | 'min_profit'>,
+  product: Pick<Product, 'soh' | 'fee_estimates'>,
+  connectorUid: string,
+): ComputedFieldsOutcome => {
+  const pricing = computePricing({
+    preferredPrice: preferences.preferred_price,
+    preferredProfit: preferences.preferred_profit,
+    minProfit: preferences.min_profit,
+    soh: product.soh,
+    feeEstimates: product.fee_estimates,
+    connectorUid,
+  });
+  if (!pricing.ok) return pricing;
+  return {
+    ok: true,
+    fields: { min_price: pricing.value.minPrice, min_profit: pricing.value.minProfit, fixed_fulfilment_fee: pricing.value.fixedFulfilmentFee },
   };
 };

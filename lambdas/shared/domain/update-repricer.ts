@@ -1,29 +1,21 @@
 import * as z from 'zod';
-import { createRepricerBody } from './create-repricer.js';
-import { computePricing } from './pricing.js';
+import { createRepricerBody, pricedRepricer } from './create-repricer.js';
 import type { Product, Repricer } from './records.js';
-
-/** The preferences a PATCH may change; product, connector, ids and computed fields stay. */
-export const UPDATABLE_FIELDS = ['enabled', 'preferred_price', 'preferred_profit', 'min_profit', 'buybox_approach', 'repricer_approach'] as const;
+import { UPDATABLE_FIELDS, type RepricerPreferences, type UpdatableField } from './repricer-preferences.js';
 
 // The same rules as create, without create's defaults: a field left out keeps its value.
 const create = createRepricerBody.shape;
+type WithoutDefault<T> = T extends z.ZodDefault<infer Inner> ? Inner : T;
+type UpdatableShape = { [Field in UpdatableField]: z.ZodOptional<WithoutDefault<(typeof create)[Field]>> };
+const withoutDefault = (rule: z.ZodType): z.ZodType => (rule instanceof z.ZodDefault ? (rule.unwrap() as z.ZodType) : rule);
+const updatableShape = Object.fromEntries(UPDATABLE_FIELDS.map((field) => [field, withoutDefault(create[field]).optional()])) as UpdatableShape;
 
 /** `PATCH /v1/repricers/{id}`: at least one field; unknown fields and wrong types are refused. */
-export const updateRepricerBody = z
-  .strictObject({
-    enabled: create.enabled.unwrap().optional(),
-    preferred_price: create.preferred_price.optional(),
-    preferred_profit: create.preferred_profit.optional(),
-    min_profit: create.min_profit.unwrap().optional(),
-    buybox_approach: create.buybox_approach.unwrap().optional(),
-    repricer_approach: create.repricer_approach.unwrap().optional(),
-  })
-  .refine((body) => Object.keys(body).length > 0, {
-    message: `Give at least one field to change: ${UPDATABLE_FIELDS.join(', ')}.`,
-    // Only for a body with nothing else wrong: unknown fields are reported on their own.
-    when: (payload) => payload.issues.length === 0,
-  });
+export const updateRepricerBody = z.strictObject(updatableShape).refine((body) => Object.keys(body).length > 0, {
+  message: `Give at least one field to change: ${UPDATABLE_FIELDS.join(', ')}.`,
+  // Only for a body with nothing else wrong: unknown fields are reported on their own.
+  when: (payload) => payload.issues.length === 0,
+});
 export type UpdateRepricerBody = z.output<typeof updateRepricerBody>;
 
 export type PatchOutcome = { readonly ok: true; readonly record: Repricer } | { readonly ok: false; readonly reason: string };
@@ -33,37 +25,14 @@ export const nextTimestamp = (previous: string, now: string): string =>
   Date.parse(now) > Date.parse(previous) ? now : new Date(Date.parse(previous) + 1).toISOString();
 
 /**
- * The repricer after a PATCH: the given preferences over the current ones, the computed fields
- * recomputed for the repricer's connector from `product` (the product as it is now), which
- * also replaces the nested copy. `created_at` stays; `updated_at` moves.
+ * The repricer after a PATCH (or an import upsert, whose patch is all of a line's preferences):
+ * the given preferences over the current ones, priced as a create prices them, for the
+ * repricer's connector and `product` (the product as it is now), which also replaces the nested
+ * copy. Id, uid, connector and `created_at` stay; `updated_at` moves.
  */
 export const applyRepricerPatch = (current: Repricer, patch: UpdateRepricerBody, product: Product, now: string): PatchOutcome => {
-  const preferences = {
-    enabled: patch.enabled ?? current.enabled,
-    preferred_price: patch.preferred_price ?? current.preferred_price,
-    preferred_profit: patch.preferred_profit ?? current.preferred_profit,
-    buybox_approach: patch.buybox_approach ?? current.buybox_approach,
-    repricer_approach: patch.repricer_approach ?? current.repricer_approach,
-  };
-  const pricing = computePricing({
-    preferredPrice: preferences.preferred_price,
-    preferredProfit: preferences.preferred_profit,
-    minProfit: patch.min_profit ?? current.min_profit,
-    soh: product.soh,
-    feeEstimates: product.fee_estimates,
-    connectorUid: current.connector_type.uid,
-  });
-  if (!pricing.ok) return pricing;
-  return {
-    ok: true,
-    record: {
-      ...current,
-      ...preferences,
-      min_price: pricing.value.minPrice,
-      min_profit: pricing.value.minProfit,
-      fixed_fulfilment_fee: pricing.value.fixedFulfilmentFee,
-      product,
-      updated_at: nextTimestamp(current.updated_at, now),
-    },
-  };
+  const preferences = Object.fromEntries(UPDATABLE_FIELDS.map((field) => [field, patch[field] ?? current[field]])) as RepricerPreferences;
+  const priced = pricedRepricer(preferences, product, current.connector_type);
+  if (!priced.ok) return priced;
+  return { ok: true, record: { ...current, ...priced.repricer, updated_at: nextTimestamp(current.updated_at, now) } };
 };

@@ -1,5 +1,15 @@
-import { chooseConnector, createRepricerBody } from '../../../lambdas/shared/domain/create-repricer.js';
-import type { FeeEstimates } from '../../../lambdas/shared/domain/records.js';
+import { jest } from '@jest/globals';
+import {
+  chooseConnector,
+  createRepricerBody,
+  newRepricer,
+  pricedRepricer,
+  type ConnectorTypeLookup,
+  type CreateRepricerError,
+  type NewRepricer,
+} from '../../../lambdas/shared/domain/create-repricer.js';
+import { repricerRecord, type ConnectorType, type FeeEstimates, type Product } from '../../../lambdas/shared/domain/records.js';
+import { connectorType, feeEstimate, product, repricerFields } from '../data/fixtures.js';
 
 const fee = { commission: 1, fulfilment: 2, commission_percentage: 10 };
 const priced = (...uids: string[]): FeeEstimates => Object.fromEntries(uids.map((uid) => [uid, { instock: fee, leadtime: fee }]));
@@ -134,5 +144,148 @@ describe('createRepricerBody', () => {
 
   it.each([null, [], 'text', 42])('refuses a body that is not an object: %p', (body) => {
     expect(createRepricerBody.safeParse(body).success).toBe(false);
+  });
+});
+
+/** A create body as the handler has it once validated: the worked example unless told otherwise. */
+const body = (overrides: Record<string, unknown> = {}) =>
+  createRepricerBody.parse({ product_code: 'SKU-1', preferred_price: 100, preferred_profit: 20, ...overrides });
+
+describe('newRepricer', () => {
+  /** The connector types known to the lookup: takealot, amazon and bol. */
+  const known = new Map(['takealot', 'amazon', 'bol'].map((uid) => [uid, connectorType({ uid, name: uid })]));
+  const lookup = (types: ReadonlyMap<string, ConnectorType> = known) => jest.fn<ConnectorTypeLookup>((uid) => Promise.resolve(types.get(uid)));
+  const twoConnectors = product({
+    fee_estimates: {
+      takealot: { instock: feeEstimate(5, 15), leadtime: feeEstimate(8, 20) },
+      bol: { instock: feeEstimate(2, 10), leadtime: feeEstimate(2, 10) },
+    },
+  });
+
+  it.each<[string, Record<string, unknown>, Product, Partial<NewRepricer>]>([
+    // instock fees F 5, r 0.15: C = 100 - 15 - 5 - 20 = 60; (60 + 5 + 0) / 0.85 = 76.47.. -> 76.48
+    ['the worked example: one priced connector, in stock', {}, product(), { min_price: 76.48, min_profit: 0, fixed_fulfilment_fee: 5 }],
+    // leadtime fees F 8, r 0.2: C = 100 - 20 - 8 - 20 = 52; (52 + 8 + 4) / 0.8 = 80
+    [
+      'lead-time fees when nothing is in stock, with min_profit and the given flags',
+      { min_profit: 4, enabled: false },
+      product({ soh: 0 }),
+      { enabled: false, min_price: 80, min_profit: 4, fixed_fulfilment_fee: 8, product: product({ soh: 0 }) },
+    ],
+    // no fees: 100 - 20 = 80
+    [
+      "the client's default connector and no fees for a product without estimates",
+      {},
+      product({ fee_estimates: null }),
+      { min_price: 80, fixed_fulfilment_fee: 0, connector_type: known.get('amazon')!, product: product({ fee_estimates: null }) },
+    ],
+    // bol fees F 2, r 0.1: 100 - 20 / 0.9 = 77.77.. -> 77.78
+    [
+      'the named one of several connectors',
+      { connector: 'bol' },
+      twoConnectors,
+      { min_price: 77.78, fixed_fulfilment_fee: 2, connector_type: known.get('bol')!, product: twoConnectors },
+    ],
+  ])('builds %s', async (_case, overrides, item, expected) => {
+    // Arrange
+    const connectorTypeOf = lookup();
+
+    // Act
+    const outcome = await newRepricer({ body: body(overrides), product: item, defaultConnector: 'amazon' }, connectorTypeOf);
+
+    // Assert
+    expect(outcome).toEqual({ ok: true, repricer: repricerFields({ connector_type: known.get('takealot')!, ...expected }) });
+    expect(connectorTypeOf.mock.calls).toEqual([[(expected.connector_type ?? known.get('takealot')!).uid]]);
+  });
+
+  it('returns the fields in the order of the repricer record', async () => {
+    const outcome = await newRepricer({ body: body(), product: product(), defaultConnector: 'amazon' }, lookup());
+
+    expect(outcome.ok && Object.keys(outcome.repricer)).toEqual(
+      Object.keys(repricerRecord.shape).filter((key) => !['id', 'uid', 'created_at', 'updated_at'].includes(key)),
+    );
+  });
+
+  it.each<[string, Record<string, unknown>, Product, ReadonlyMap<string, ConnectorType>, CreateRepricerError]>([
+    [
+      'no connector named for a product priced on several (400)',
+      {},
+      twoConnectors,
+      known,
+      { kind: 'invalid', field: 'connector', message: 'The product is sold on several connectors; name one in "connector": bol, takealot.' },
+    ],
+    [
+      'a named connector the product is not priced on (400)',
+      { connector: 'amazon' },
+      product(),
+      known,
+      { kind: 'invalid', field: 'connector', message: 'The product has no fee estimates for this connector; choose one of: takealot.' },
+    ],
+    [
+      'a connector that is not a known connector type (422)',
+      {},
+      product(),
+      new Map(),
+      { kind: 'unprocessable', message: 'The connector "takealot" is not a known connector type.' },
+    ],
+    [
+      // 100 - 90 / 0.85 = -5.88..
+      'a profit the price cannot carry (422)',
+      { preferred_profit: 90 },
+      product(),
+      known,
+      { kind: 'unprocessable', message: 'The preferred profit is larger than the preferred price can carry: the minimum price would not be positive.' },
+    ],
+    [
+      'a min_profit above the preferred profit (422)',
+      { min_profit: 25 },
+      product(),
+      known,
+      { kind: 'unprocessable', message: 'min_profit must not exceed preferred_profit.' },
+    ],
+    [
+      'a commission of 100 % (422)',
+      {},
+      product({ fee_estimates: { takealot: { instock: feeEstimate(5, 100), leadtime: feeEstimate(5, 100) } } }),
+      known,
+      { kind: 'unprocessable', message: 'The commission percentage is 100 or more, so no price can carry a profit.' },
+    ],
+  ])('refuses %s', async (_case, overrides, item, types, error) => {
+    // Act
+    const outcome = await newRepricer({ body: body(overrides), product: item, defaultConnector: 'amazon' }, lookup(types));
+
+    // Assert
+    expect(outcome).toEqual({ ok: false, error });
+  });
+
+  it('looks no connector type up when the body cannot name one', async () => {
+    // Arrange
+    const connectorTypeOf = lookup();
+
+    // Act
+    await newRepricer({ body: body(), product: twoConnectors, defaultConnector: 'amazon' }, connectorTypeOf);
+
+    // Assert
+    expect(connectorTypeOf).not.toHaveBeenCalled();
+  });
+});
+
+describe('pricedRepricer', () => {
+  it('keeps only the preferences of what it is given, and computes the rest', () => {
+    // Arrange: a create body carries product_code and connector too; they are not repricer fields
+    const given = { ...body(), connector: 'takealot', product_code: 'SKU-1' };
+
+    // Act
+    const outcome = pricedRepricer(given, product(), connectorType());
+
+    // Assert
+    expect(outcome).toEqual({ ok: true, repricer: repricerFields() });
+  });
+
+  it('gives the reason when the preferences cannot be priced', () => {
+    expect(pricedRepricer({ ...body(), preferred_price: 10 }, product(), connectorType())).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/cannot carry|not be positive/),
+    });
   });
 });

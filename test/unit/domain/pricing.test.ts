@@ -1,4 +1,4 @@
-import { computePricing, type PricingInput } from '../../../lambdas/shared/domain/pricing.js';
+import { computedFields, computePricing, type PricingInput } from '../../../lambdas/shared/domain/pricing.js';
 import type { FeeEstimates } from '../../../lambdas/shared/domain/records.js';
 
 const fee = (fulfilment: number, commissionPercentage: number) => ({
@@ -81,5 +81,25 @@ describe('computePricing', () => {
   it('uses the in-stock fees for any positive stock on hand', () => {
     expect(computePricing(input({ soh: 1 }))).toEqual(computePricing(input({ soh: 10 })));
     expect(computePricing(input({ soh: 1 }))).not.toEqual(computePricing(input({ soh: 0 })));
+  });
+});
+
+describe('computedFields', () => {
+  const preferences = { preferred_price: 100, preferred_profit: 20, min_profit: 0 };
+
+  it.each<[string, { soh: number }, string, Record<string, number>]>([
+    // the worked example: instock F 5, r 0.15 -> (60 + 5 + 0) / 0.85 = 76.47.. -> 76.48
+    ['the in-stock fees of the connector', { soh: 10 }, 'takealot', { min_price: 76.48, min_profit: 0, fixed_fulfilment_fee: 5 }],
+    ['the lead-time fees of the connector', { soh: 0 }, 'takealot', { min_price: 75, min_profit: 0, fixed_fulfilment_fee: 8 }],
+    ['no fees for a connector without estimates', { soh: 10 }, 'amazon', { min_price: 80, min_profit: 0, fixed_fulfilment_fee: 0 }],
+  ])('prices a repricer with %s, in its own field names', (_case, stock, connector, fields) => {
+    expect(computedFields(preferences, { ...stock, fee_estimates: estimates([5, 15], [8, 20]) }, connector)).toEqual({ ok: true, fields });
+  });
+
+  it('gives the reason of computePricing when there is no price', () => {
+    expect(computedFields({ ...preferences, min_profit: 21 }, { soh: 1, fee_estimates: null }, 'amazon')).toEqual({
+      ok: false,
+      reason: 'min_profit must not exceed preferred_profit.',
+    });
   });
 });
