@@ -1,6 +1,6 @@
 /**
  * Administration CLI, against the same DynamoDB endpoint and table as `npm start`, or with
- * `--stage <name>` against a deployed stage (README "Administration"):
+ * `--stage <name>` against a deployed stage (docs/administration.md):
  *   npm run cli -- clients create|list|show|disable|enable|rotate-password|delete ...
  *   npm run cli -- import <file.ndjson> --client <username>
  *   npm run cli -- rebuild [--client <username>]

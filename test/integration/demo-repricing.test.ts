@@ -14,7 +14,7 @@ import { startTestApi, type TestApi } from '../support/local-api.js';
 import type { PriceChange, PriceChangePage } from '../support/repricing.js';
 
 /**
- * `npm start`'s repricing walk-through (README "Automated repricing"), on the demo data: the
+ * `npm start`'s repricing walk-through (docs/repricing.md, "Walk-through"), on the demo data: the
  * demo repricers' first decisions are listed once the event runtime settles; the shipped
  * competitor import makes one of them undercut again; the applied price coming back decides
  * nothing; a second start creates no repricer.

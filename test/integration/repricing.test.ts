@@ -3,7 +3,7 @@ import { startTestApi, type ApiResponse, type TestApi } from '../support/local-a
 import { allPages, canonicalPriceChanges, deleteItem, type PriceChange, type PriceChangePage } from '../support/repricing.js';
 
 /**
- * Automated repricing end to end (README "Automated repricing"): imports and repricer writes
+ * Automated repricing end to end (docs/repricing.md): imports and repricer writes
  * reach the evaluator through the table's stream and the FIFO queue, decisions are recorded as
  * price changes, and both price-change lists serve them with every filter and sort, exact
  * totals and tenant isolation. Every response is checked against the OpenAPI document.

@@ -50,7 +50,7 @@ const queryString = (q: Query): string => {
 const sortValue = (offer: Offer, field: (typeof SORTS)[number]): number => (field === 'updated_at' ? Date.parse(offer.updated_at) : offer[field]);
 
 /**
- * The order README documents for the parameters as sent: `_sort` is a field with an optional
+ * The order docs/api.md documents for the parameters as sent: `_sort` is a field with an optional
  * direction (default ASC); without `_sort` it is `id:ASC`, whatever the filters. A direction
  * the generator drew goes nowhere without a field.
  */

@@ -3,7 +3,7 @@ import { scanTenantKeys } from '../../lambdas/shared/data/tenant-items.js';
 
 /**
  * `clients delete <u> --purge`: deletes every item of one tenant, i.e. every item whose
- * partition key starts with `T#<clientId>#` (README "Data model"). The tenant's partitions
+ * partition key starts with `T#<clientId>#` (docs/data-model.md). The tenant's partitions
  * include listing cells and rank nodes named from its data, so they are found by a Scan of the
  * table, the one Scan of the project, run only by this operator command.
  *

@@ -1,5 +1,5 @@
 /**
- * Repricing evaluations (README "Performance", "Repricing evaluations"): what one evaluation of
+ * Repricing evaluations (docs/performance.md, "Repricing evaluations"): what one evaluation of
  * a product's repricer costs and how many run per second, at products with 2, 20 and 200
  * competitor offers. Everything runs through the code production runs: offers imported with the
  * import code, repricers created as `POST /v1/repricers/` creates them, decisions made by the

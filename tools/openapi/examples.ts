@@ -11,7 +11,7 @@ import { STANDARD_PROBLEMS, type Problem } from '../../lambdas/shared/http/probl
 import { toFieldErrors } from '../../lambdas/shared/http/validation.js';
 
 /**
- * One realistic example per body. The repricer is the worked example of README "Computed
+ * One realistic example per body. The repricer is the worked example of docs/api.md, "Computed
  * fields", priced by the service's own pricing code, and every problem is built by the code
  * that builds it at run time, so an example cannot show what the service would not send.
  */

@@ -3,7 +3,7 @@
  * tests, so the deployed and the local tables cannot drift.
  *
  * Every key is a string. The base table (pk, sk) holds every entity. A listing partition (one
- * per tenant, ranked entity and cell, README "Data model") is sorted by id in the table itself
+ * per tenant, ranked entity and cell, docs/data-model.md) is sorted by id in the table itself
  * and by the other sort orders in the GSIs below, which project whole listing items so a page
  * is one Query per cell. No local secondary index: they would cap a partition at 10 GB and
  * keep it on one storage partition.
@@ -47,7 +47,7 @@ export const KEY_ATTRIBUTES: readonly string[] = [
 
 /**
  * The table's change stream: old and new images, so the stream consumers see what changed. It
- * drives the list maintenance of offers (README "Data model").
+ * drives the list maintenance of offers (docs/data-model.md).
  */
 export const STREAM_VIEW_TYPE = 'NEW_AND_OLD_IMAGES';
 

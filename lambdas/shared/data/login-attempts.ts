@@ -7,7 +7,7 @@ import { LOGIN_ATTEMPTS_PREFIX, loginAttemptsKey, loginAttemptsPartition } from 
 
 /**
  * Password checks of one user name from one source address in one fixed window, counted before
- * each check (data model: README "Data model"; policy: auth/authorize.ts).
+ * each check (data model: docs/data-model.md; policy: auth/authorize.ts).
  *
  * Item `{ pk: CLIENT#<username>, sk: LOGIN#<source>#<window> }`, `entity: 'loginAttempts'`:
  * - `attempts`: checks reserved in the window and not given back: the ones still running plus

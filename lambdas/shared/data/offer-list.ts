@@ -9,7 +9,7 @@ import { competitorsKey, competitorsPrefix, idKey, priceKey, timeKey } from './s
 
 /**
  * The offer entity, declared once: the canonical item (what imports write, under its product)
- * and how offers are listed, counted and sorted (README "Data model").
+ * and how offers are listed, counted and sorted (docs/data-model.md).
  */
 export const OFFER_SCHEMA_VERSION = 1;
 

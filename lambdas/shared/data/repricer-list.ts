@@ -8,7 +8,7 @@ import { idKey, timeKey } from './sort-keys.js';
 
 /**
  * The repricer entity, declared once: the canonical item (the API record and the version its
- * ETag names) and how repricers are listed, counted and sorted (README "Data model").
+ * ETag names) and how repricers are listed, counted and sorted (docs/data-model.md).
  */
 export const REPRICER_SCHEMA_VERSION = 1;
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-/** Query-parameter pieces every list operation shares: paging and `_sort` (README "API"). */
+/** Query-parameter pieces every list operation shares: paging and `_sort` (docs/api.md). */
 export type SortDirection = 'ASC' | 'DESC';
 
 export const DEFAULT_LIMIT = 100;

@@ -20,7 +20,7 @@ export interface PricingResult {
 export type PricingOutcome = { readonly ok: true; readonly value: PricingResult } | { readonly ok: false; readonly reason: string };
 
 /**
- * The computed fields of a repricer (README "Computed fields"):
+ * The computed fields of a repricer (docs/api.md, "Computed fields"):
  *   C = P - r*P - F - preferred_profit           (implied unit cost)
  *   min_price = (C + F + min_profit) / (1 - r)     rounded up to the cent
  * which simplifies to P - (preferred_profit - min_profit) / (1 - r). All in integer cents and

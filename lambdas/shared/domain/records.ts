@@ -32,7 +32,7 @@ export const connectorTypeFields = z.strictObject({
 
 /**
  * The price increment of a connector type: an operator setting carried on the connector type
- * line of the reference-data import (README "Automated repricing"), never in its API record.
+ * line of the reference-data import (docs/imports.md), never in its API record.
  */
 export const DEFAULT_PRICE_STEP = 1;
 export const priceStep = z.number().gt(0).max(MAX_MONEY).refine(hasAtMostTwoDecimals, { message: 'Must have at most 2 decimals.' });
@@ -110,7 +110,7 @@ export const repricerRecord = z.strictObject({
 
 export const PRICE_CHANGE_REASON_VALUES = ['undercut', 'floor', 'ceiling', 'no_competition'] as const;
 
-/** A decision of a repricer (README "Automated repricing"): the price it wants for an offer, and why. */
+/** A decision of a repricer (docs/repricing.md): the price it wants for an offer, and why. */
 export const priceChangeRecord = z.strictObject({
   id: stored.id,
   uid: z.uuid(),

@@ -2,7 +2,7 @@ import { ceilDiv, centsToNumber, toCents } from './money.js';
 import type { PriceChange } from './records.js';
 
 /**
- * The repricing engine (README "Automated repricing"): what price a repricer wants for the
+ * The repricing engine (docs/repricing.md): what price a repricer wants for the
  * client's own offer of its product on its connector, given the competitors' offers. Pure and
  * exact: every amount is integer cents.
  *

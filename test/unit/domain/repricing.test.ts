@@ -1,6 +1,6 @@
 import { decide, targetPrice, type EngineOffer, type EngineRepricer } from '../../../lambdas/shared/domain/repricing.js';
 
-/** The engine (README "Automated repricing"), one rule a row. */
+/** The engine (docs/repricing.md, "The decision rules"), one rule a row. */
 const repricer = (overrides: Partial<EngineRepricer> = {}): EngineRepricer => ({
   enabled: true,
   min_price: 30,

@@ -4,7 +4,7 @@ import type { RecordCodec } from './record-codec.js';
 /**
  * The declaration of a ranked entity: how its items are listed, counted and sorted. One
  * generic mechanism (this folder) builds, maintains and reads the lists of every entity
- * declared this way (README "Data model").
+ * declared this way (docs/data-model.md).
  *
  * `S` is the canonical form the entity is derived from, `R` the API record a page returns.
  * Each item is listed once, in the listing partition of its cell (the values of the filters

@@ -43,7 +43,7 @@ const locate = (nodes: readonly RankNode[], counts: readonly number[], position:
  *  3. one Query per selected cell reads those buckets' listing items (in parallel), which
  *     are merged in key order and cut to the page.
  * What is read beyond the page is at most the part of the first bucket before `start` and
- * the part of the last after the page (README "Data model"), plus, with a histogram filter,
+ * the part of the last after the page (docs/data-model.md), plus, with a histogram filter,
  * the items in between that fail it.
  */
 export const readRankedPage = async <S, R>(clientId: string, list: RankedList<S, R>, request: PageRequest): Promise<Page<R>> => {
