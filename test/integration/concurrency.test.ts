@@ -8,7 +8,6 @@
  * The authorizer's decision is cached as API Gateway caches it, so a burst measures the writes,
  * not fifty scrypt derivations on the test machine's cores.
  */
-import { cachedAuthorizer } from '../support/cached-authorizer.js';
 import { connectorRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api.js';
 
@@ -41,7 +40,7 @@ const freshRepricer = async (): Promise<{ id: number; etag: string }> => {
 
 beforeAll(async () => {
   // Contention is measured on a DynamoDB Local of its own, not the run's long-used shared one.
-  api = await startTestApi({ handlers: cachedAuthorizer(), ownDynamoDb: true });
+  api = await startTestApi({ ownDynamoDb: true });
   await api.createClient(client[0], { password: client[1] });
   await api.importRecords(client[0], [
     connectorRecord('amazon'),
