@@ -1,24 +1,28 @@
 /**
- * Four kinds of tests, one command: `npm test` runs them all. The property tests share the
- * integration project, whose global setup starts the DynamoDB Local they run against.
+ * Four kinds of tests, one command: `npm test` runs them all; `npm run test:quick` runs the
+ * unit and CDK projects only. The property tests share the integration project, whose global
+ * setup starts the DynamoDB Local they run against.
  */
-const tsJest = {
+const esm = {
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
+  // esbuild strips the types (test/support/esbuild-transformer.cjs); `npm run typecheck` checks them.
+  transform: { '^.+\\.ts$': '<rootDir>/test/support/esbuild-transformer.cjs' },
   testEnvironment: 'node',
 };
 
 export default {
-  // A fresh worker process for every test file (a worker is replaced once it holds more than
-  // this after a file): what one integration file leaves running (timers, sockets, pollers)
-  // cannot slow down the files after it, and jest never runs them all in its own process.
-  workerIdleMemoryLimit: '1MB',
+  // Two workers on two cores: integration files spend most of their time waiting on DynamoDB
+  // Local and the stream, so a second worker fills that time (JEST_WORKERS overrides it).
+  maxWorkers: Number(process.env.JEST_WORKERS ?? 2),
+  // A worker is replaced after a file that left it holding more than this (a CDK synth, a large
+  // import): files share workers, and memory held by one never slows the files after it.
+  workerIdleMemoryLimit: '700MB',
   projects: [
-    { ...tsJest, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], setupFiles: ['<rootDir>/test/support/quiet-powertools.ts'] },
-    { ...tsJest, displayName: 'cdk', testMatch: ['<rootDir>/test/cdk/**/*.test.ts'] },
+    { ...esm, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], setupFiles: ['<rootDir>/test/support/quiet-powertools.ts'] },
+    { ...esm, displayName: 'cdk', testMatch: ['<rootDir>/test/cdk/**/*.test.ts'] },
     {
-      ...tsJest,
+      ...esm,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/test/property/**/*.test.ts'],
       setupFiles: ['<rootDir>/test/support/quiet-metrics.ts'],

@@ -62,7 +62,7 @@ const captureOutput = () => {
 
 beforeAll(async () => {
   captureOutput();
-  api = await startTestApi();
+  api = await startTestApi({ uncachedAuthorizer: true });
   admin = await import('../../tools/admin/clients.js');
   for (const username of ['alice', 'disabled-dora', 'locked-luke', 'logged-lena', 'burst-bea', 'popular-pat'])
     await api.createClient(username, { password: PASSWORD });

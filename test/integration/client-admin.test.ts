@@ -49,7 +49,7 @@ const itemsOf = (snapshot: TableSnapshot, clientId: string, username: string): T
   new Map([...snapshot].filter(([key]) => key.startsWith(`T#${clientId}#`) || key.startsWith(`CLIENT#${encodeURIComponent(username)}\u0000`)));
 
 beforeAll(async () => {
-  api = await startTestApi();
+  api = await startTestApi({ uncachedAuthorizer: true });
   scanner = tableScanner(api.tableName);
   ({ a, b } = await seedTwoTenants(api));
 }, 180_000);

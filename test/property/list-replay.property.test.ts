@@ -11,7 +11,7 @@ import type { RankNode } from '../../lambdas/shared/data/ranked/nodes.js';
 import type { ListChangesMessage } from '../../lambdas/shared/events/list-changes.js';
 import { offerRecord, productRecord } from '../support/fixtures.js';
 import { nodeDiscrepancies, type OrderNodes } from '../support/rank-check.js';
-import { fcParameters } from '../support/seed.js';
+import { fcParameters, fcRuns } from '../support/seed.js';
 
 /**
  * The list maintainer's idempotency, against DynamoDB Local with nothing else running: a message
@@ -210,6 +210,6 @@ it('counts a message once however often and wherever it failed before it was del
       for (const place of state.places) expect(place).toEqual(data.rankedList.placeOf(OFFER_LIST, byId.get(place.id)!));
       expect(countsOf((await listState()).nodes)).toBe(countsOf(state.nodes));
     }),
-    fcParameters({ numRuns: 30 }),
+    fcParameters({ numRuns: fcRuns(6, 30) }),
   );
 }, 600_000);

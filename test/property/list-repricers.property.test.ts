@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { connectorRecord, fees, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import type { ConnectorType, Product } from '../../lambdas/shared/domain/records.js';
-import { fcParameters } from '../support/seed.js';
+import { fcParameters, fcRuns } from '../support/seed.js';
 
 /**
  * For random sets of repricers, changed by random creates, patches and deletes, every page the
@@ -126,7 +126,7 @@ it('pages equal a brute-force filter, sort and slice after random creates, patch
       for (const op of operations) await apply(auth, model, op);
       await expectPagesMatch(auth, model, queries);
     }),
-    fcParameters({ numRuns: 10 }),
+    fcParameters({ numRuns: fcRuns(3, 10) }),
   );
 }, 600_000);
 
@@ -174,6 +174,6 @@ it('pages stay exact in a tenant large enough to split rank buckets', async () =
         await expectPagesMatch(auth, model, queries);
       },
     ),
-    fcParameters({ numRuns: 8 }),
+    fcParameters({ numRuns: fcRuns(3, 8) }),
   );
 }, 600_000);

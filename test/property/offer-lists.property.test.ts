@@ -4,7 +4,7 @@ import type { Offer } from '../../lambdas/shared/domain/records.js';
 import { connectorRecord, offerRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { nodeDiscrepancies, type OrderNodes } from '../support/rank-check.js';
-import { fcParameters } from '../support/seed.js';
+import { fcParameters, fcRuns } from '../support/seed.js';
 
 /**
  * The offer lists through the real pipeline (import -> table -> stream -> forwarder -> FIFO
@@ -166,6 +166,6 @@ it('keeps pages, totals and rank nodes exact through random offer changes', asyn
         }
       },
     ),
-    fcParameters({ numRuns: 5 }),
+    fcParameters({ numRuns: fcRuns(2, 5) }),
   );
 }, 900_000);

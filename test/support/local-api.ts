@@ -15,6 +15,7 @@ import type { EventRuntimeOptions } from '../../tools/local/event-runtime.js';
 import type { LocalServerOptions } from '../../tools/local/server.js';
 import { TABLE_NAME_ENV } from '../../lambdas/shared/config/table-schema.js';
 import { ALLOW_LOCAL_HTTP_ENV } from '../../lambdas/shared/domain/webhook-url.js';
+import { cachedAuthorizer } from './cached-authorizer.js';
 import { assertMatchesOpenApi } from './openapi-validator.js';
 
 export interface RequestOptions {
@@ -99,11 +100,17 @@ export interface TestApiOptions extends Pick<LocalServerOptions, 'handlers'> {
    * data module before `startTestApi` (the clients read the endpoint when they load).
    */
   readonly ownDynamoDb?: boolean;
+  /**
+   * The authorizer without API Gateway's result cache, for files about authentication itself
+   * (lockout, disabled clients, changed passwords). Every other file gets the cached one
+   * (support/cached-authorizer.ts): the same code, one scrypt derivation per credentials.
+   */
+  readonly uncachedAuthorizer?: boolean;
   /** How the event-driven handlers are run (e.g. every batch delivered twice). */
   readonly events?: Pick<EventRuntimeOptions, 'deliverTwice' | 'onInvoke' | 'webhooks'>;
 }
 
-export const startTestApi = async ({ events: eventOptions = {}, ownDynamoDb = false, ...options }: TestApiOptions = {}): Promise<TestApi> => {
+export const startTestApi = async ({ events: eventOptions = {}, ownDynamoDb = false, uncachedAuthorizer = false, handlers }: TestApiOptions = {}): Promise<TestApi> => {
   let own: DynamoDbLocal | undefined;
   if (ownDynamoDb) {
     own = await startDynamoDbLocal({ port: await freePort() });
@@ -125,7 +132,7 @@ export const startTestApi = async ({ events: eventOptions = {}, ownDynamoDb = fa
   const events = await startEventRuntime({ endpoint, tableName, ...eventOptions });
 
   const { createLocalServer } = await import('../../tools/local/server.js');
-  const server = createLocalServer({ quiet: true, ...options });
+  const server = createLocalServer({ quiet: true, handlers: { ...(uncachedAuthorizer ? {} : cachedAuthorizer()), ...handlers } });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;

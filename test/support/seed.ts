@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { relative } from 'node:path';
+import { bySize } from './profile.js';
 
 /**
  * The one seed every fast-check run of a test file uses: `FC_SEED` when set (a signed 32-bit
@@ -9,7 +10,7 @@ import { relative } from 'node:path';
  *
  *     FC_SEED=-393748094 npm test -- test/property/list-offers.property.test.ts
  *
- * Use it for every `fc.assert`: `fc.assert(property, fcParameters({ numRuns: 25 }))`.
+ * Use it for every `fc.assert`: `fc.assert(property, fcParameters({ numRuns: fcRuns(25, 200) }))`.
  */
 export const FC_SEED = ((): number => {
   const text = process.env.FC_SEED?.trim();
@@ -39,6 +40,20 @@ const reportWithReproduction = <Ts>(details: fc.RunDetails<Ts>): void => {
 };
 
 type OwnParameters = 'seed' | 'path' | 'reporter' | 'asyncReporter';
+
+/**
+ * How many times a property runs: its `quick` number under `npm test`, its `full` number under
+ * `npm run test:full` (test/support/profile.ts); `FC_NUM_RUNS`, when set, is the number for every property (to hunt a rare
+ * failure: `FC_NUM_RUNS=5000 npm test -- <file>`).
+ */
+export const fcRuns = (quick: number, full: number): number => {
+  const forced = process.env.FC_NUM_RUNS?.trim();
+  if (forced !== undefined && forced !== '') {
+    if (!/^[1-9]\d{0,6}$/.test(forced)) throw new Error(`FC_NUM_RUNS must be a whole number from 1 to 9999999, not ${JSON.stringify(process.env.FC_NUM_RUNS)}.`);
+    return Number(forced);
+  }
+  return bySize(quick, full);
+};
 
 /** fast-check parameters with the file's seed and the reporting above; `extra` adds the rest (numRuns, endOnFailure, ...). */
 export const fcParameters = <Ts>(extra: Omit<fc.Parameters<Ts>, OwnParameters> = {}): fc.Parameters<Ts> => ({

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { competitorsKey, competitorsPrefix, ID_WIDTH, idKey, MAX_ID, priceKey, timeKey } from '../../../lambdas/shared/data/sort-keys.js';
 import { MAX_COMPETITORS } from '../../../lambdas/shared/domain/records.js';
-import { fcParameters } from '../../support/seed.js';
+import { fcParameters, fcRuns } from '../../support/seed.js';
 
 const sign = (n: number) => (n < 0 ? -1 : n > 0 ? 1 : 0);
 const compareStrings = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -65,7 +65,7 @@ describe('order keys', () => {
         expect(compareStrings(idKey(a), idKey(b))).toBe(sign(a - b));
         expect(idKey(a)).toHaveLength(ID_WIDTH);
       }),
-      fcParameters({ numRuns: 500 }),
+      fcParameters({ numRuns: fcRuns(500, 2500) }),
     );
   });
 
@@ -78,7 +78,7 @@ describe('order keys', () => {
         expect(a).toHaveLength(b.length);
         expect(a.endsWith(idKey(idA))).toBe(true);
       }),
-      fcParameters({ numRuns: 500 }),
+      fcParameters({ numRuns: fcRuns(500, 2500) }),
     );
   });
 
@@ -96,7 +96,7 @@ describe('order keys', () => {
       fc.property(competitors, id, competitors, (count, n, gte) => {
         expect(competitorsKey(count, n) >= competitorsPrefix(gte)).toBe(count >= gte);
       }),
-      fcParameters({ numRuns: 500 }),
+      fcParameters({ numRuns: fcRuns(500, 2500) }),
     );
   });
 });

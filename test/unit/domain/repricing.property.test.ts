@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { decide, targetPrice, type EngineOffer, type EngineRepricer } from '../../../lambdas/shared/domain/repricing.js';
-import { fcParameters } from '../../support/seed.js';
+import { fcParameters, fcRuns } from '../../support/seed.js';
 
 /**
  * The engine's properties (issue "Automated repricing", item 2), over random repricers,
@@ -44,7 +44,7 @@ describe('targetPrice properties', () => {
         const price = cents(target.price);
         return price >= cents(repricer.min_price) && price <= cents(repricer.preferred_price) && price % step === 0 && money(price) === target.price;
       }),
-      fcParameters({ numRuns: 500 }),
+      fcParameters({ numRuns: fcRuns(500, 2500) }),
     );
   });
 
@@ -72,7 +72,7 @@ describe('targetPrice properties', () => {
         expect([price, target.reason]).toEqual(expected);
         return true;
       }),
-      fcParameters({ numRuns: 500 }),
+      fcParameters({ numRuns: fcRuns(500, 2500) }),
     );
   });
 
@@ -94,7 +94,7 @@ describe('targetPrice properties', () => {
         expect(second).toEqual(first);
         expect(reordered).toEqual(first);
       }),
-      fcParameters({ numRuns: 300 }),
+      fcParameters({ numRuns: fcRuns(300, 1500) }),
     );
   });
 
@@ -122,7 +122,7 @@ describe('targetPrice properties', () => {
           if (newPrice <= was) expect(after.price).toBeLessThanOrEqual(before.price);
         },
       ),
-      fcParameters({ numRuns: 500 }),
+      fcParameters({ numRuns: fcRuns(500, 2500) }),
     );
   });
 });
@@ -143,7 +143,7 @@ describe('decide properties', () => {
         expect(second).toEqual([]);
         expect(first.every((decision) => decision.price !== decision.oldPrice)).toBe(true);
       }),
-      fcParameters({ numRuns: 300 }),
+      fcParameters({ numRuns: fcRuns(300, 1500) }),
     );
   });
 });

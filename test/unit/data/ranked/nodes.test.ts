@@ -13,7 +13,7 @@ import {
   totalOf,
   type RankNode,
 } from '../../../../lambdas/shared/data/ranked/nodes.js';
-import { fcParameters } from '../../../support/seed.js';
+import { fcParameters, fcRuns } from '../../../support/seed.js';
 
 const PK = 'T#c1#OLN#id#b';
 
@@ -111,7 +111,7 @@ describe('node items', () => {
         );
         expect(plain(decodeNode(nodeItem(PK, node)))).toEqual(plain(node));
       }),
-      fcParameters({ numRuns: 200 }),
+      fcParameters({ numRuns: fcRuns(200, 1000) }),
     );
   });
 
@@ -217,7 +217,7 @@ describe('nodeIndexOf', () => {
         });
         expect(nodeIndexOf(sorted, key)).toBe(expected);
       }),
-      fcParameters({ numRuns: 300 }),
+      fcParameters({ numRuns: fcRuns(300, 1500) }),
     );
   });
 });

@@ -6,7 +6,7 @@ import { readRankedPage, type PageRequest } from '../../../../lambdas/shared/dat
 import { REPRICER_LIST, type StoredRepricer } from '../../../../lambdas/shared/data/repricer-list.js';
 import { competitorsPrefix } from '../../../../lambdas/shared/data/sort-keys.js';
 import type { Offer } from '../../../../lambdas/shared/domain/records.js';
-import { fcParameters } from '../../../support/seed.js';
+import { fcParameters, fcRuns } from '../../../support/seed.js';
 import { FakeTable, TABLE } from '../fake-table.js';
 import { product, storedOffer, storedRepricer } from '../fixtures.js';
 import { seedList } from './seed-list.js';
@@ -117,7 +117,7 @@ describe('readRankedPage', () => {
           }
         },
       ),
-      fcParameters({ numRuns: 150 }),
+      fcParameters({ numRuns: fcRuns(150, 750) }),
     );
   });
 
