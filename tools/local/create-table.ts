@@ -78,14 +78,28 @@ interface FailedRequest {
 /**
  * Failures a busy DynamoDB Local gives that a later attempt does not: a socket it closed under a
  * request (`socket hang up`), a request that ran past its time, a table still being created or
- * deleted.
+ * deleted, writes that kept losing races (the data layer's `ContentionError`).
  */
+const TRANSIENT_NAMES = new Set([
+  'TimeoutError',
+  'AbortError',
+  'RequestTimeout',
+  'ResourceInUseException',
+  'InternalServerError',
+  'ServiceUnavailable',
+  'ThrottlingException',
+  'TransactionConflictException',
+  'ContentionError',
+]);
+
 export const isTransientFailure = (error: unknown): boolean => {
-  const { name = '', code = '', message = '' } = (error ?? {}) as FailedRequest;
+  const { name = '', code = '', message = '', cause } = (error ?? {}) as FailedRequest & { cause?: unknown };
   return (
-    ['TimeoutError', 'AbortError', 'RequestTimeout', 'ResourceInUseException', 'InternalServerError', 'ServiceUnavailable'].includes(name) ||
+    TRANSIENT_NAMES.has(name) ||
     ['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED'].includes(code) ||
-    /socket hang up/i.test(message)
+    /socket hang up/i.test(message) ||
+    // An import that stopped on a timeout reports it as its cause.
+    (cause !== undefined && cause !== error && isTransientFailure(cause))
   );
 };
 
