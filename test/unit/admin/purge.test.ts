@@ -9,7 +9,6 @@ import {
   deliveryKey,
   importBodyKey,
   importKey,
-  listingPartition,
   nodePartition,
   offerKey,
   offerLookupKey,
