@@ -23,7 +23,8 @@ const USAGE = `Usage: npm run cli -- [--stage <name>] <command>
   clients rotate-password <username>         prints a new password once
   clients delete <username> [--purge] [--yes] [--settle-seconds N]
                                              removes the account (and its API key); --purge deletes every
-                                             item of its data too; asks for the user name unless --yes
+                                             item of its data too (passes until one finds nothing, at most
+                                             N s apart); asks for the user name unless --yes
   import <file.ndjson> --client <username>   a client's products and offers
   connectors import <file.ndjson>            connector types (reference data for every client)
   rebuild [--client <username>]              re-derive lists and counts from canonical items

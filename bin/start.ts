@@ -12,10 +12,12 @@
  * - The event-driven handlers (list maintenance and repricing, from the table's change stream)
  *   run in this process, from DynamoDB Local's stream, as Lambda would run them.
  * - The server listens on ${HOST:-127.0.0.1}: the demo credentials are printed in clear.
+ * - A DynamoDB on this machine gets the local per-attempt timeout (LOCAL_REQUEST_TIMEOUT_MS in
+ *   lambdas/shared/data/dynamo.ts), and a demo load it could not keep up with is tried again.
  */
 import type { Server } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
-import { createTable, tableExists } from '../tools/local/create-table.js';
+import { createTable, isTransientFailure, tableExists } from '../tools/local/create-table.js';
 import { createLocalDynamoClient, DEFAULT_DYNAMODB_PORT, startDynamoDbLocal, type DynamoDbLocal } from '../tools/local/dynamodb-local.js';
 import {
   DEMO_CONNECTOR,
@@ -56,6 +58,30 @@ const demoPassword = async (): Promise<string> => {
     await changePassword(DEMO_USERNAME, password);
     say(`Client "${DEMO_USERNAME}" already existed: it has been given a new password.`);
     return password;
+  }
+};
+
+/** How often the demo is loaded before the start fails, and the pause before each new try. */
+const DEMO_LOAD_ATTEMPTS = 3;
+const DEMO_RETRY_PAUSE_MS = 2_000;
+
+/**
+ * On a busy machine DynamoDB Local can answer later than even its longer timeout, or lose a
+ * write's race: every demo step is idempotent (an existing client gets a new password,
+ * unchanged records are skipped, existing repricers are kept), so the whole load is tried
+ * again, a bounded number of times, before the start gives up. Other errors fail at once.
+ */
+const withDemoRetries = async <T>(load: () => Promise<T>): Promise<T> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await load();
+    } catch (error) {
+      if (attempt >= DEMO_LOAD_ATTEMPTS || !isTransientFailure(error)) throw error;
+      process.stderr.write(
+        `\nDynamoDB did not keep up (${(error as Error).name}: ${(error as Error).message}); loading the demo again (${attempt + 1} of ${DEMO_LOAD_ATTEMPTS})...\n`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, DEMO_RETRY_PAUSE_MS * attempt));
+    }
   }
 };
 
@@ -181,9 +207,12 @@ const main = async () => {
       onError: (error) => process.stderr.write(`Event handlers: ${error.message}\n`),
     });
 
-    const password = await demoPassword();
-    await loadDemoData();
-    await createDemoRepricers();
+    const password = await withDemoRetries(async () => {
+      const given = await demoPassword();
+      await loadDemoData();
+      await createDemoRepricers();
+      return given;
+    });
     // The repricers' first decisions are recorded and listed before the server takes requests.
     await events.settle();
 

@@ -1,6 +1,7 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { PROBLEM_CONTENT_TYPE, STANDARD_PROBLEMS, WWW_AUTHENTICATE, problem, type Problem } from '../lambdas/shared/http/problem.js';
 import { SECURITY_HEADERS } from '../lambdas/shared/http/responses.js';
+import { UNAVAILABLE_HEADERS } from '../lambdas/shared/http/unavailable.js';
 
 /**
  * The errors API Gateway answers itself (before or instead of a Lambda) get the same
@@ -54,6 +55,15 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseDefinition[] = [
     headers: { 'Retry-After': QUOTA_RETRY_AFTER_SECONDS },
   },
   { type: ResponseType.INTEGRATION_TIMEOUT, problem: STANDARD_PROBLEMS.timeout },
+  /**
+   * The authorizer throws anything but 'Unauthorized' only when it could not decide: DynamoDB
+   * timed out or throttled after retries (lambdas/authorizer/handler.ts). API Gateway answers
+   * an authorizer that throws or times out with AUTHORIZER_CONFIGURATION_ERROR (500 by
+   * default); both authorizer-error types get the same 503 and Retry-After as a route whose
+   * own DynamoDB call failed that way, so the outage looks the same whatever the cache held.
+   */
+  { type: ResponseType.AUTHORIZER_CONFIGURATION_ERROR, problem: STANDARD_PROBLEMS.unavailable, headers: UNAVAILABLE_HEADERS },
+  { type: ResponseType.AUTHORIZER_FAILURE, problem: STANDARD_PROBLEMS.unavailable, headers: UNAVAILABLE_HEADERS },
   { type: ResponseType.DEFAULT_4XX, problem: GENERIC_CLIENT_ERROR },
   { type: ResponseType.DEFAULT_5XX, problem: STANDARD_PROBLEMS.internal },
 ];

@@ -7,9 +7,10 @@
  * - Missing, malformed or wrong credentials: `Error('Unauthorized')`, which API Gateway turns
  *   into its UNAUTHORIZED (401) gateway response.
  * - Anything else (DynamoDB unreachable or throttled after retries): a different error, which
- *   API Gateway answers with its AUTHORIZER_FAILURE (500) response and does not cache. A
- *   401 there would tell a client with good credentials that they are wrong, and an outage
- *   must never count as a failed login.
+ *   API Gateway does not cache and answers with its authorizer-error response, set to 503 with
+ *   Retry-After (lib/gateway-responses.ts) like a route's own DynamoDB failure. A 401 there
+ *   would tell a client with good credentials that they are wrong, and an outage must never
+ *   count as a failed login.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';

@@ -1,6 +1,7 @@
 import { GATEWAY_RESPONSES, GENERIC_CLIENT_ERROR, staticHeaderValue, staticTemplate } from '../../lib/gateway-responses.js';
 import { PROBLEM_CONTENT_TYPE, STANDARD_PROBLEMS, WWW_AUTHENTICATE } from '../../lambdas/shared/http/problem.js';
 import { SECURITY_HEADERS } from '../../lambdas/shared/http/responses.js';
+import { RETRY_AFTER_SECONDS } from '../../lambdas/shared/http/unavailable.js';
 import { resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
 
 describe('gateway responses', () => {
@@ -22,6 +23,8 @@ describe('gateway responses', () => {
     ['THROTTLED', 429, STANDARD_PROBLEMS.throttled],
     ['QUOTA_EXCEEDED', 429, STANDARD_PROBLEMS.quotaExceeded],
     ['INTEGRATION_TIMEOUT', 504, STANDARD_PROBLEMS.timeout],
+    ['AUTHORIZER_CONFIGURATION_ERROR', 503, STANDARD_PROBLEMS.unavailable],
+    ['AUTHORIZER_FAILURE', 503, STANDARD_PROBLEMS.unavailable],
     ['DEFAULT_4XX', 400, GENERIC_CLIENT_ERROR],
     ['DEFAULT_5XX', 500, STANDARD_PROBLEMS.internal],
   ])('%s answers %i with the problem body the Lambdas use', (type, status, problem) => {
@@ -47,6 +50,12 @@ describe('gateway responses', () => {
 
   it('tells throttled clients when to retry', () => {
     expect(byType('THROTTLED')?.ResponseParameters['gatewayresponse.header.Retry-After']).toBe(`'1'`);
+  });
+
+  it('answers an authorizer that could not decide (DynamoDB down) as a route does: 503 with Retry-After, not 500', () => {
+    for (const type of ['AUTHORIZER_CONFIGURATION_ERROR', 'AUTHORIZER_FAILURE']) {
+      expect(byType(type)?.ResponseParameters['gatewayresponse.header.Retry-After']).toBe(`'${RETRY_AFTER_SECONDS}'`);
+    }
   });
 
   it('tells a client whose daily quota is used up to come back in an hour, not in a second', () => {

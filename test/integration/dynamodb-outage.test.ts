@@ -1,9 +1,11 @@
 /**
  * A DynamoDB that stops answering, played by a DynamoDB Local of this file's own frozen with
  * SIGSTOP (it keeps accepting connections, as a hung endpoint does, but never answers):
- * - a request whose authorization API Gateway has cached gets 503 with Retry-After, within the
- *   time budget of one DynamoDB call (docs/operations.md), never a hang or a function timeout;
- * - a request that needs the authorizer gets the authorizer's 500, within the same budget;
+ * - a request whose authorization API Gateway has cached, on every read route (lists and by id)
+ *   and on a write, gets 503 with Retry-After within the function's timeout (each waited for
+ *   every attempt of one DynamoDB call to time out), never a hang or a function timeout;
+ * - so does a request that needs the authorizer (API Gateway's authorizer-error response), within
+ *   the same budget;
  * - once DynamoDB answers again (SIGCONT), so does the service, without a restart.
  *
  * The java process is always resumed and stopped in afterAll, whatever happened.
@@ -13,6 +15,10 @@ import { STANDARD_PROBLEMS } from '../../lambdas/shared/http/problem.js';
 import { cachedAuthorizer } from '../support/cached-authorizer.js';
 import { connectorRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
+import { FUNCTION_TIMEOUT_SECONDS } from '../../lib/constructs/api-function.js';
+
+/** What a request path may take before Lambda kills it. */
+const FUNCTION_TIMEOUT_MS = FUNCTION_TIMEOUT_SECONDS * 1000;
 
 /**
  * One DynamoDB call, every attempt timing out and every backoff at its longest (throttling's:
@@ -30,15 +36,16 @@ const alice: [string, string] = ['outage-alice', 'outage-alice-password'];
 const bob: [string, string] = ['outage-bob', 'outage-bob-password'];
 
 // Expected failures (the authorizer's timeouts) stay out of the test output.
-process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+process.env.POWERTOOLS_LOG_LEVEL = process.env.OUTAGE_LOG_LEVEL ?? 'SILENT';
 
 let dynamo: DynamoDbLocal | undefined;
 let api: TestApi | undefined;
 let frozen = false;
 const previousEndpoint = process.env.DYNAMODB_ENDPOINT;
 const previousTimeout = process.env.DYNAMODB_REQUEST_TIMEOUT_MS;
-// The deployed per-attempt timeout, not the longer one the shared test instance gets.
-delete process.env.DYNAMODB_REQUEST_TIMEOUT_MS;
+// The deployed per-attempt timeout (SDK_REQUEST_TIMEOUT_MS, checked below), not the longer one
+// a client of a DynamoDB Local gets by default.
+process.env.DYNAMODB_REQUEST_TIMEOUT_MS = '1200';
 
 const freeze = () => {
   process.kill(dynamo!.pid!, 'SIGSTOP');
@@ -69,7 +76,7 @@ beforeAll(async () => {
   api = await startTestApi({ handlers: cachedAuthorizer() });
   await api.createClient(alice[0], { password: alice[1] });
   await api.createClient(bob[0], { password: bob[1] });
-  await api.importRecords(alice[0], [connectorRecord('amazon'), productRecord('OUT-1')]);
+  await api.importRecords(alice[0], [connectorRecord('amazon'), productRecord('OUT-1'), productRecord('OUT-2')]);
 }, 120_000);
 
 afterAll(async () => {
@@ -79,43 +86,68 @@ afterAll(async () => {
   } finally {
     await dynamo?.stop();
     process.env.DYNAMODB_ENDPOINT = previousEndpoint;
-    if (previousTimeout !== undefined) process.env.DYNAMODB_REQUEST_TIMEOUT_MS = previousTimeout;
+    if (previousTimeout === undefined) delete process.env.DYNAMODB_REQUEST_TIMEOUT_MS;
+    else process.env.DYNAMODB_REQUEST_TIMEOUT_MS = previousTimeout;
   }
 }, 60_000);
 
+/** A request on each read route and one write, with the ids and codes the data above holds. */
+const OUTAGE_REQUESTS: readonly { readonly name: string; readonly send: () => Promise<{ status: number; headers: Record<string, string>; body: unknown }> }[] =
+  [
+    { name: 'GET /v1/repricers', send: () => api!.request('GET', '/v1/repricers', { auth: alice }) },
+    { name: 'GET /v1/offers', send: () => api!.request('GET', '/v1/offers', { auth: alice }) },
+    { name: 'GET /v1/price-changes', send: () => api!.request('GET', '/v1/price-changes', { auth: alice }) },
+    { name: 'GET /v1/repricers/{id}', send: () => api!.request('GET', `/v1/repricers/${repricerId}`, { auth: alice }) },
+    { name: 'GET /v1/products/{code}', send: () => api!.request('GET', '/v1/products/OUT-1', { auth: alice }) },
+    {
+      name: 'POST /v1/repricers/',
+      send: () => api!.request('POST', '/v1/repricers/', { auth: alice, body: { product_code: 'OUT-2', preferred_price: 100, preferred_profit: 10 } }),
+    },
+  ];
+let repricerId = 0;
+
 describe('a DynamoDB that stops answering', () => {
-  it('gives 503 with Retry-After within the budget, 500 where the authorizer must run, and normal answers once it is back', async () => {
+  it('gives 503 with Retry-After on every route within the budget, where the authorizer must run too, and normal answers once it is back', async () => {
     // Arrange: the deployed timeout; alice's authorization is cached, bob's is not
     expect(configuredRequestTimeout).toBe(DEPLOYED_REQUEST_TIMEOUT_MS);
-    expect((await api!.request('GET', '/v1/offers', { auth: alice })).status).toBe(200);
-    freeze();
-
-    // Act
-    const read = await timed(() => api!.request('GET', '/v1/offers', { auth: alice }));
-    const write = await timed(() =>
-      api!.request('POST', '/v1/repricers/', { auth: alice, body: { product_code: 'OUT-1', preferred_price: 100, preferred_profit: 10 } }),
-    );
-    const uncached = await timed(() => api!.request('GET', '/v1/offers', { auth: bob }));
-    thaw();
-    const afterRead = await api!.request('GET', '/v1/offers', { auth: alice });
-    const afterWrite = await api!.request('POST', '/v1/repricers/', {
+    const created = await api!.request<{ id: number }>('POST', '/v1/repricers/', {
       auth: alice,
       body: { product_code: 'OUT-1', preferred_price: 100, preferred_profit: 10 },
     });
+    expect(created.status).toBe(201);
+    repricerId = created.body.id;
+    await api!.settle();
+    freeze();
+
+    // Act
+    const during: { name: string; status: number; retryAfter: string | undefined; body: unknown; ms: number }[] = [];
+    for (const { name, send } of OUTAGE_REQUESTS) {
+      const { result, ms } = await timed(send);
+      during.push({ name, status: result.status, retryAfter: result.headers['retry-after'], body: result.body, ms });
+    }
+    const uncached = await timed(() => api!.request('GET', '/v1/repricers', { auth: bob }));
+    thaw();
+    const after: { name: string; status: number }[] = [];
+    for (const { name, send } of OUTAGE_REQUESTS) after.push({ name, status: (await send()).status });
     const afterLogin = await api!.request('GET', '/v1/offers', { auth: bob });
 
     // Assert
-    for (const { result, ms } of [read, write]) {
-      expect({ status: result.status, retryAfter: result.headers['retry-after'], body: result.body }).toEqual({
-        status: 503,
-        retryAfter: '1',
-        body: STANDARD_PROBLEMS.unavailable,
-      });
-      expect(ms).toBeGreaterThanOrEqual(ALL_ATTEMPTS_MS - 100);
-      expect(ms).toBeLessThan(CALL_BUDGET_MS);
+    expect(during.map(({ name, status, retryAfter, body }) => ({ name, status, retryAfter, body }))).toEqual(
+      OUTAGE_REQUESTS.map(({ name }) => ({ name, status: 503, retryAfter: '1', body: STANDARD_PROBLEMS.unavailable })),
+    );
+    for (const { name, ms } of during) {
+      // Every attempt really waited for its timeout, and the answer came inside the function's time.
+      expect({ name, waitedForTimeouts: ms >= ALL_ATTEMPTS_MS - 100 }).toEqual({ name, waitedForTimeouts: true });
+      expect({ name, withinFunctionTimeout: ms < FUNCTION_TIMEOUT_MS }).toEqual({ name, withinFunctionTimeout: true });
     }
-    expect({ status: uncached.result.status, body: uncached.result.body }).toEqual({ status: 500, body: STANDARD_PROBLEMS.internal });
+    // Where the authorizer must run, it cannot read the client either: the same answer.
+    expect({ status: uncached.result.status, retryAfter: uncached.result.headers['retry-after'], body: uncached.result.body }).toEqual({
+      status: 503,
+      retryAfter: '1',
+      body: STANDARD_PROBLEMS.unavailable,
+    });
     expect(uncached.ms).toBeLessThan(CALL_BUDGET_MS);
-    expect([afterRead.status, afterWrite.status, afterLogin.status]).toEqual([200, 201, 200]);
-  }, 60_000);
+    expect(after).toEqual(OUTAGE_REQUESTS.map(({ name }) => ({ name, status: name.startsWith('POST') ? 201 : 200 })));
+    expect(afterLogin.status).toBe(200);
+  }, 120_000);
 });

@@ -9,6 +9,7 @@ import {
   type CreatedClientAccount,
   type NewClientAccount,
 } from './clients.js';
+import { AUTHORIZER } from '../../lambdas/shared/config/routes.js';
 import { purgeTenant, type PurgeOptions, type PurgeResult } from './purge.js';
 import type { UsageKeys, UsageKeyState } from './usage-keys.js';
 
@@ -105,16 +106,21 @@ export interface DeletedClient {
 
 /**
  * Removes the account and, with a stage, its API key. With `purge`, the client is disabled
- * first (so it writes nothing meanwhile), then its tenant's items are deleted, then the
+ * first (the authorizer refuses it, so it writes nothing meanwhile; on a stage the purge goes
+ * on until API Gateway's cached authorizations of it have expired), then its tenant's items are deleted, then the
  * account: a purge that fails leaves a disabled client, and running the command again finishes it.
  */
 export const deleteClientCommand = async (username: string, keys: UsageKeys | undefined, options: DeleteOptions): Promise<DeletedClient> => {
   const client = await findClient(username);
   if (!client) throw new Error(`No client with username "${username}"`);
   if (options.purge) await setClientEnabled(username, false);
+  // From here the authorizer refuses the client; a stage's API Gateway may still serve a
+  // cached authorization of it until the cache entry expires.
+  const disabledAt = Date.now();
   let key: KeyOutcome = NO_STAGE;
   if (keys) key = client.usageKey && (await keys.remove(username, client.usageKey)) ? { kind: 'deleted' } : { kind: 'missing' };
-  const purged = options.purge ? await purgeTenant(client.clientId, options) : undefined;
+  const quietFrom = keys ? disabledAt + AUTHORIZER.resultsCacheTtlSeconds * 1000 : 0;
+  const purged = options.purge ? await purgeTenant(client.clientId, { quietFrom, ...options }) : undefined;
   await deleteClientAccount(username);
   return { clientId: client.clientId, key, ...(purged ? { purged } : {}) };
 };

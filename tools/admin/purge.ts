@@ -1,20 +1,24 @@
 import { batchWrite } from '../../lambdas/shared/data/batch.js';
-import { scanTenantKeys } from '../../lambdas/shared/data/tenant-items.js';
+import { findTenantItems, type ItemKey } from '../../lambdas/shared/data/tenant-items.js';
 
 /**
- * `clients delete <u> --purge`: deletes every item of one tenant, i.e. every item whose
- * partition key starts with `T#<clientId>#` (docs/data-model.md). The tenant's partitions
- * include listing cells and rank nodes named from its data, so they are found by a Scan of the
- * table, the one Scan of the project, run only by this operator command.
+ * `clients delete <u> --purge`: deletes every item of one tenant. The caller disables the
+ * client first (client-commands.ts), so the authorizer refuses it and nothing new is written
+ * for it through the API.
  *
- * Deleting canonical items (offers, products, repricer slots, price changes) puts changes on
- * the table's stream, and the list maintainer answers them by unlisting and recounting, which
- * writes the tenant's listing and node items again. So a purge runs in passes: delete what a
- * Scan finds, let the change stream settle, Scan again; it ends with a pass that finds nothing.
+ * No Scan: each pass finds the tenant's items by Query from its own data
+ * (lambdas/shared/data/tenant-items.ts: its products, the cells its rank nodes count, its fixed
+ * partitions), then deletes the canonical items first, the listings and nodes derived from
+ * them next, the offer lookups last. Deleting canonical items puts changes on the table's
+ * stream; the list maintainer answering them reads what each item became (nothing) and finds
+ * its listings gone, so it writes nothing new, except in the moment it races a pass. So passes
+ * repeat until one finds nothing, waiting between them for the stream's work to settle: by
+ * observing it where the caller can (`settle`, the local event runtime's), else by a pause
+ * that doubles from 100 ms up to `settleMs`. Passes and total time are both bounded.
  */
 export interface PurgeProgress {
   readonly pass: number;
-  /** Items the Scans of this pass read, the tenant's and others'. */
+  /** Items the Queries of this pass read (the tenant's, found by key: no Scan). */
   readonly scanned: number;
   /** The tenant's items deleted so far, over every pass. */
   readonly deleted: number;
@@ -22,11 +26,19 @@ export interface PurgeProgress {
 
 export interface PurgeOptions {
   readonly onProgress?: (progress: PurgeProgress) => void;
-  /** Waits for the stream consumers to answer the last pass's deletes. */
+  /** Resolves once the stream consumers have answered every change so far (observed, not guessed). */
   readonly settle?: () => Promise<void>;
+  /** Without `settle`: the longest pause between two passes. */
   readonly settleMs?: number;
   readonly maxPasses?: number;
-  readonly segments?: number;
+  /** The longest the whole purge may take before it gives up (it can be run again). */
+  readonly timeoutMs?: number;
+  /**
+   * The purge only ends with an empty pass that starts at or after this time (epoch ms): on a
+   * stage, API Gateway may still let a just-disabled client through on a cached authorization
+   * until its cache entry expires.
+   */
+  readonly quietFrom?: number;
 }
 
 export interface PurgeResult {
@@ -34,44 +46,42 @@ export interface PurgeResult {
   readonly passes: number;
 }
 
-/** On AWS a stream record reaches the maintainer within seconds; this leaves it ample time. */
-export const DEFAULT_SETTLE_MS = 30_000;
+/** On AWS a stream record reaches the maintainer within seconds: passes up to this far apart. */
+export const DEFAULT_SETTLE_MS = 10_000;
 /** The local event runtime polls the stream every 50 ms (tools/local/event-runtime.ts). */
-export const LOCAL_SETTLE_MS = 5_000;
+export const LOCAL_SETTLE_MS = 2_000;
+const FIRST_PAUSE_MS = 100;
 const DEFAULT_MAX_PASSES = 10;
-const DEFAULT_SEGMENTS = 4;
+const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** One pass: every segment scanned in parallel, each page's keys deleted as it arrives. */
-const purgePass = async (clientId: string, segments: number, report: (scanned: number, deleted: number) => void): Promise<number> => {
-  let deleted = 0;
-  await Promise.all(
-    Array.from({ length: segments }, async (_, segment) => {
-      for await (const page of scanTenantKeys(clientId, segment, segments)) {
-        await batchWrite(page.keys.map((key) => ({ delete: { pk: key.pk, sk: key.sk } })));
-        deleted += page.keys.length;
-        report(page.scanned, page.keys.length);
-      }
-    }),
-  );
-  return deleted;
+const deleteKeys = (keys: readonly ItemKey[]) => batchWrite(keys.map((key) => ({ delete: { pk: key.pk, sk: key.sk } })));
+
+/** One pass: what it found and deleted, canonical items before what is derived from them. */
+const purgePass = async (clientId: string): Promise<{ read: number; deleted: number }> => {
+  const found = await findTenantItems(clientId);
+  for (const group of [found.canonical, found.listings, found.nodes, found.lookups]) await deleteKeys(group);
+  return { read: found.read, deleted: found.canonical.length + found.listings.length + found.nodes.length + found.lookups.length };
 };
 
 export const purgeTenant = async (clientId: string, options: PurgeOptions = {}): Promise<PurgeResult> => {
-  const { onProgress = () => {}, settleMs = DEFAULT_SETTLE_MS, maxPasses = DEFAULT_MAX_PASSES, segments = DEFAULT_SEGMENTS } = options;
-  const settle = options.settle ?? (() => sleep(settleMs));
+  const { onProgress = () => {}, settleMs = DEFAULT_SETTLE_MS, maxPasses = DEFAULT_MAX_PASSES, timeoutMs = DEFAULT_TIMEOUT_MS, quietFrom = 0 } = options;
+  const deadline = Date.now() + timeoutMs;
   let total = 0;
   for (let pass = 1; pass <= maxPasses; pass++) {
-    let scanned = 0;
-    const deleted = await purgePass(clientId, segments, (pageScanned, pageDeleted) => {
-      scanned += pageScanned;
-      total += pageDeleted;
-      onProgress({ pass, scanned, deleted: total });
-    });
-    onProgress({ pass, scanned, deleted: total });
-    if (deleted === 0) return { deleted: total, passes: pass };
-    await settle();
+    const passStarted = Date.now();
+    const { read, deleted } = await purgePass(clientId);
+    total += deleted;
+    onProgress({ pass, scanned: read, deleted: total });
+    if (deleted === 0 && passStarted >= quietFrom) return { deleted: total, passes: pass };
+    if (Date.now() >= deadline) break;
+    if (options.settle) await options.settle();
+    else await sleep(Math.min(FIRST_PAUSE_MS * 2 ** (pass - 1), settleMs, Math.max(0, deadline - Date.now())));
+    // An empty pass that came too early: the next one waits for the authorizer cache to expire.
+    if (deleted === 0) await sleep(Math.max(0, Math.min(quietFrom, deadline) - Date.now()));
   }
-  throw new Error(`The tenant still had items after ${maxPasses} passes: is something still writing for it? Run the purge again.`);
+  throw new Error(
+    `The tenant still had items after ${maxPasses} passes or ${Math.round(timeoutMs / 1000)} s: is something still writing for it? Run the purge again.`,
+  );
 };

@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { problem, STANDARD_PROBLEMS, WWW_AUTHENTICATE, type Problem } from '../../lambdas/shared/http/problem.js';
 import { problemResponse } from '../../lambdas/shared/http/responses.js';
+import { UNAVAILABLE_HEADERS } from '../../lambdas/shared/http/unavailable.js';
 import { AUTHORIZER, ROUTES, type RouteDefinition } from '../../lambdas/shared/config/routes.js';
 import { serveDocsPage } from './docs-page.js';
 import { evaluatePolicy, matchRoute, splitUrl, toAuthorizerEvent, toProxyEvent, type AuthorizerOutcome, type RawRequest } from './api-event.js';
@@ -168,7 +169,7 @@ export const createLocalServer = (options: LocalServerOptions = {}): Server => {
       return evaluatePolicy(result, authorizerEvent.methodArn);
     } catch (error) {
       if (error instanceof Error && error.message === 'Unauthorized') return { kind: 'unauthorized' };
-      // As on API Gateway, an authorizer that fails or runs past its timeout is a 500.
+      // As on API Gateway, an authorizer that fails or runs past its timeout is an authorizer error.
       if (error instanceof FunctionTimeout) log(`authorizer timed out after ${functionTimeoutMs} ms`);
       else log(`authorizer failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
       return { kind: 'failed' };
@@ -197,7 +198,8 @@ export const createLocalServer = (options: LocalServerOptions = {}): Server => {
       const outcome = await authorize(event, requestId);
       if (outcome.kind === 'unauthorized') return gatewayProblem(STANDARD_PROBLEMS.unauthorized, { 'WWW-Authenticate': WWW_AUTHENTICATE });
       if (outcome.kind === 'denied') return gatewayProblem(STANDARD_PROBLEMS.forbidden);
-      if (outcome.kind === 'failed') return gatewayProblem(STANDARD_PROBLEMS.internal);
+      // As API Gateway's authorizer-error responses (lib/gateway-responses.ts): the authorizer could not decide.
+      if (outcome.kind === 'failed') return gatewayProblem(STANDARD_PROBLEMS.unavailable, { ...UNAVAILABLE_HEADERS });
       event = toProxyEvent({ request, route, params, requestId, authorizer: outcome });
     }
 

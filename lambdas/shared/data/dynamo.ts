@@ -23,32 +23,63 @@ export const SDK_MAX_ATTEMPTS = 3;
 const LOCAL_MAX_SOCKETS = 512;
 
 /**
- * Only for DynamoDB Local: `DYNAMODB_REQUEST_TIMEOUT_MS` gives each attempt longer. The
- * integration tests set it, because a JVM on a busy 2-core machine sometimes pauses past 1.2 s,
- * and a conditional write answered that late is retried and then fails its own condition. The
- * deployed functions never set it (and test/integration/dynamodb-outage.test.ts runs without).
+ * A DynamoDB Local is a JVM on the developer's machine: on a busy 2-core machine it pauses past
+ * 1.2 s (a demo load under `npm start`, eight CLI imports at once, a test run), and a conditional
+ * write answered that late is retried and then fails its own condition. So a client whose
+ * endpoint is on this machine gives each attempt this long instead; the deployed functions,
+ * which set no endpoint, keep the 1.2 s above.
+ */
+export const LOCAL_REQUEST_TIMEOUT_MS = 15_000;
+
+/**
+ * Overrides the per-attempt timeout (1-60000 ms) for any endpoint: how
+ * test/integration/dynamodb-outage.test.ts runs a DynamoDB Local with the deployed 1.2 s. The
+ * stack never sets it (test/cdk/functions.test.ts).
  */
 export const REQUEST_TIMEOUT_ENV = 'DYNAMODB_REQUEST_TIMEOUT_MS';
 
-export const requestTimeoutMs = (env: Readonly<Record<string, string | undefined>> = process.env): number => {
+type Env = Readonly<Record<string, string | undefined>>;
+
+const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
+
+/** The one rule for "this endpoint is a DynamoDB Local": an http(s) URL on a loopback host. */
+export const isLocalEndpoint = (endpoint: string | undefined): boolean => {
+  if (!endpoint) return false;
+  let host: string;
+  try {
+    host = new URL(endpoint).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return LOOPBACK_HOSTS.has(host) || /^127(\.\d{1,3}){3}$/.test(host);
+};
+
+/** The per-attempt timeout for a client of `endpoint` (none: AWS). */
+export const requestTimeoutMs = (env: Env = process.env, endpoint: string | undefined = env.DYNAMODB_ENDPOINT): number => {
   const raw = env[REQUEST_TIMEOUT_ENV];
-  if (raw === undefined || raw === '') return SDK_REQUEST_TIMEOUT_MS;
+  if (raw === undefined || raw === '') return isLocalEndpoint(endpoint) ? LOCAL_REQUEST_TIMEOUT_MS : SDK_REQUEST_TIMEOUT_MS;
   const ms = Number(raw);
   if (!Number.isInteger(ms) || ms < 1 || ms > 60_000) throw new Error(`${REQUEST_TIMEOUT_ENV} must be a whole number of milliseconds (1-60000), got "${raw}"`);
   return ms;
 };
 
+export interface DynamoClientSettings {
+  /** DynamoDB Local's URL; none for AWS. */
+  readonly endpoint?: string | undefined;
+  readonly env?: Env;
+}
+
 /** Built once per container. `DYNAMODB_ENDPOINT` points it at DynamoDB Local. */
-export const createDynamoClient = (endpoint = process.env.DYNAMODB_ENDPOINT): DynamoDBClient =>
+export const createDynamoClient = ({ endpoint, env = process.env }: DynamoClientSettings = { endpoint: process.env.DYNAMODB_ENDPOINT }): DynamoDBClient =>
   new DynamoDBClient({
     maxAttempts: SDK_MAX_ATTEMPTS,
     requestHandler: {
-      requestTimeout: requestTimeoutMs(),
+      requestTimeout: requestTimeoutMs(env, endpoint),
       connectionTimeout: SDK_CONNECTION_TIMEOUT_MS,
       throwOnRequestTimeout: true,
       ...(endpoint ? { httpAgent: { keepAlive: true, maxSockets: LOCAL_MAX_SOCKETS } } : {}),
     },
-    ...(endpoint ? { endpoint, region: process.env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    ...(endpoint ? { endpoint, region: env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
 
 /** The plain client, for libraries that marshal items themselves (the idempotency store). */

@@ -1,40 +1,234 @@
-import { ScanCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { DIRECTORY_INDEX } from '../config/table-schema.js';
+import { PRICE_CHANGE_REASONS } from '../domain/repricing.js';
+import { mapLimit } from './concurrency.js';
 import { documentClient, tableName } from './dynamo.js';
-import { tenantPrefix } from './keys.js';
+import {
+  deliveryPartition,
+  importBodyKey,
+  importsPartition,
+  listingPartition,
+  nodePartition,
+  offerLookupPartition,
+  priceChangePartition,
+  productPartition,
+  productsDirectory,
+  rebuildKey,
+  repricerKey,
+  SLOT_SK_PREFIX,
+  webhookPartition,
+  WEBHOOK_SK_PREFIX,
+} from './keys.js';
+import { OFFER_LIST, storedOffer } from './offer-list.js';
+import { PRICE_CHANGE_LIST, PRODUCT_PRICE_CHANGE_LIST, productChangeCell, productScope, storedPriceChange } from './price-change-list.js';
+import { originOfListing } from './ranked/listings.js';
+import { decodeNode } from './ranked/nodes.js';
+import { REPRICER_LIST, repricerCell } from './repricer-list.js';
 
-type Key = Record<string, NativeAttributeValue>;
+type Item = Record<string, NativeAttributeValue>;
 
-export interface TenantKeysPage {
-  readonly keys: readonly { readonly pk: string; readonly sk: string }[];
-  /** Items the page read, the tenant's and others': what the Scan cost. */
-  readonly scanned: number;
+/** What naming a ranked list's partitions takes: its tag and the names of its orders. */
+interface ListPartitions {
+  readonly tag: string;
+  readonly orders: Readonly<Record<string, unknown>>;
+}
+
+export interface ItemKey {
+  readonly pk: string;
+  readonly sk: string;
 }
 
 /**
- * Every key of one tenant, a page at a time, from one segment of a parallel Scan. Only the
- * operator's account purge uses it: a tenant's partitions include listing cells and rank nodes
- * named from its data, so no index lists them all, and a purge must miss none. Request paths
- * never Scan.
+ * Every item of one tenant, found by Query alone from the tenant's own data (README "Data
+ * model"), grouped in the order an account purge deletes them:
+ * - `canonical`: what the client and the service wrote for it (products with their offers and
+ *   repricer slots, repricers, price changes, import jobs and bodies, webhooks and their
+ *   deliveries, rebuild requests): once these are gone, the list maintainer has nothing left
+ *   to list, since it reads what an item became from the table;
+ * - `listings`, then `nodes`: what the list maintainer derived, listings before the nodes that
+ *   count them, so a maintainer that retries a count finds no listing to count;
+ * - `lookups`: the offer lookups, which the maintainer updates while it places an offer.
+ * Only the operator's account purge reads a tenant this way; request paths never do.
  */
-export async function* scanTenantKeys(clientId: string, segment: number, totalSegments: number): AsyncGenerator<TenantKeysPage> {
-  let start: Key | undefined;
-  do {
-    const page = await documentClient.send(
-      new ScanCommand({
-        TableName: tableName(),
-        Segment: segment,
-        TotalSegments: totalSegments,
-        ProjectionExpression: 'pk, sk',
-        FilterExpression: 'begins_with(pk, :prefix)',
-        ExpressionAttributeValues: { ':prefix': tenantPrefix(clientId) },
-        ConsistentRead: true,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    yield {
-      keys: (page.Items ?? []).map((item) => ({ pk: String(item.pk), sk: String(item.sk) })),
-      scanned: page.ScannedCount ?? 0,
-    };
-    start = page.LastEvaluatedKey;
-  } while (start);
+export interface TenantItems {
+  readonly canonical: readonly ItemKey[];
+  readonly listings: readonly ItemKey[];
+  readonly nodes: readonly ItemKey[];
+  readonly lookups: readonly ItemKey[];
+  /** Items the Queries read: what finding them cost. */
+  readonly read: number;
 }
+
+/** Queries at once: the purge shares DynamoDB with the service. */
+const PARALLEL_QUERIES = 8;
+const LEVELS = ['b', 'c'] as const;
+
+const keyOf = (item: Item): ItemKey => ({ pk: String(item.pk), sk: String(item.sk) });
+
+/** A value from the tenant's data that does not parse names nothing more; it is still deleted. */
+const tryOr = <T>(read: () => T, fallback: T): T => {
+  try {
+    return read();
+  } catch {
+    return fallback;
+  }
+};
+
+class TenantReader {
+  read = 0;
+  constructor(readonly clientId: string) {}
+
+  /** Every item of one partition, read consistently. */
+  async partition(pk: string): Promise<Item[]> {
+    const items: Item[] = [];
+    let start: Item | undefined;
+    do {
+      const page = await documentClient.send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': pk },
+          ConsistentRead: true,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      items.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    this.read += items.length;
+    return items;
+  }
+
+  async partitions(pks: Iterable<string>): Promise<Item[]> {
+    return (await mapLimit([...new Set(pks)], (pk) => this.partition(pk), PARALLEL_QUERIES)).flat();
+  }
+
+  /** The codes of the tenant's products, from the keys-only directory index. */
+  async productCodes(): Promise<string[]> {
+    const codes: string[] = [];
+    let start: Item | undefined;
+    do {
+      const page = await documentClient.send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: DIRECTORY_INDEX.indexName,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': DIRECTORY_INDEX.partitionKey },
+          ExpressionAttributeValues: { ':pk': productsDirectory(this.clientId) },
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      codes.push(...(page.Items ?? []).map((item) => String(item[DIRECTORY_INDEX.sortKey])));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    this.read += codes.length;
+    return codes;
+  }
+
+  /** A list's node items (every order and level) and the cells their counts name. */
+  async nodesOf(scope: string, list: ListPartitions): Promise<{ items: Item[]; cells: Set<string> }> {
+    const pks = Object.keys(list.orders).flatMap((order) => LEVELS.map((level) => nodePartition(scope, list.tag, order, level)));
+    const items = await this.partitions(pks);
+    const cells = new Set(items.flatMap((item) => tryOr(() => [...decodeNode(item).counts.keys()], [])));
+    return { items, cells };
+  }
+
+  listingsOf(scope: string, list: ListPartitions, cells: Iterable<string>): Promise<Item[]> {
+    return this.partitions([...cells].map((cell) => listingPartition(scope, list.tag, cell)));
+  }
+}
+
+/** The product code a price-change partition is named after. */
+const codeOfPriceChangePartition = (clientId: string, pk: string): string | undefined => {
+  const prefix = priceChangePartition(clientId, '');
+  return pk.startsWith(prefix) ? tryOr(() => decodeURIComponent(pk.slice(prefix.length)), undefined) : undefined;
+};
+
+export const findTenantItems = async (clientId: string): Promise<TenantItems> => {
+  const reader = new TenantReader(clientId);
+  const repricerIds = new Set<number>();
+  const offerCells = new Set<string>();
+  const codes = new Set(await reader.productCodes());
+
+  // Offer lookups name the product of every offer the tenant ever had, and where it was listed.
+  const lookups = await reader.partition(offerLookupPartition(clientId));
+  for (const lookup of lookups) {
+    if (typeof lookup.productCode === 'string') codes.add(lookup.productCode);
+    if (typeof lookup.listedCell === 'string') offerCells.add(lookup.listedCell);
+  }
+
+  // The tenant-wide price-change list names the partition of every price change it lists.
+  const changeNodes = await reader.nodesOf(clientId, PRICE_CHANGE_LIST);
+  const changeListings = await reader.listingsOf(clientId, PRICE_CHANGE_LIST, [...PRICE_CHANGE_REASONS, ...changeNodes.cells]);
+  for (const listing of changeListings) {
+    const code = codeOfPriceChangePartition(clientId, originOfListing(listing)?.pk ?? '');
+    if (code !== undefined) codes.add(code);
+  }
+
+  const products = await reader.partitions([...codes].map((code) => productPartition(clientId, code)));
+  for (const item of products) {
+    if (String(item.sk).startsWith(SLOT_SK_PREFIX) && Number.isSafeInteger(Number(item.repricerId))) repricerIds.add(Number(item.repricerId));
+    if (item.entity === 'offer') tryOr(() => offerCells.add(OFFER_LIST.cellOf(storedOffer.parse(item))), undefined);
+  }
+
+  // Each product's price changes, and the product's own price-change list beside them.
+  const scoped = await mapLimit(
+    [...codes],
+    async (code) => {
+      const changes = await reader.partition(priceChangePartition(clientId, code));
+      const cells = new Set<string>();
+      for (const item of changes) {
+        const change = tryOr(() => storedPriceChange.parse(item).record, undefined);
+        if (!change) continue;
+        repricerIds.add(change.repricer_id);
+        cells.add(productChangeCell(change.repricer_id, change.reason));
+      }
+      const scope = productScope(clientId, code);
+      const nodes = await reader.nodesOf(scope, PRODUCT_PRICE_CHANGE_LIST);
+      const listings = await reader.listingsOf(scope, PRODUCT_PRICE_CHANGE_LIST, [...cells, ...nodes.cells]);
+      return { changes, nodes: nodes.items, listings };
+    },
+    PARALLEL_QUERIES,
+  );
+
+  const repricerNodes = await reader.nodesOf(clientId, REPRICER_LIST);
+  const repricerListings = await reader.listingsOf(clientId, REPRICER_LIST, [repricerCell(true), repricerCell(false), ...repricerNodes.cells]);
+  for (const listing of repricerListings) {
+    const id = parseInt(String(listing.sk), 36);
+    if (Number.isSafeInteger(id)) repricerIds.add(id);
+  }
+  const repricers = await reader.partitions([...repricerIds].map((id) => repricerKey(clientId, id).pk));
+
+  const offerNodes = await reader.nodesOf(clientId, OFFER_LIST);
+  const offerListings = await reader.listingsOf(clientId, OFFER_LIST, [...offerCells, ...offerNodes.cells]);
+
+  const [imports, webhooks, rebuilds] = await Promise.all([
+    reader.partition(importsPartition(clientId)),
+    reader.partition(webhookPartition(clientId)),
+    reader.partition(rebuildKey(clientId, '').pk),
+  ]);
+  const importIds = imports.map((job) => parseInt(String(job.sk), 36)).filter(Number.isSafeInteger);
+  const importBodies = await reader.partitions(importIds.map((id) => importBodyKey(clientId, id, 0).pk));
+  const webhookIds = webhooks.flatMap((item) =>
+    String(item.sk).startsWith(WEBHOOK_SK_PREFIX) ? [Number(String(item.sk).slice(WEBHOOK_SK_PREFIX.length))] : [],
+  );
+  // Deliveries of webhooks deleted earlier are not named anywhere; they expire by TTL.
+  const deliveries = await reader.partitions(webhookIds.filter(Number.isSafeInteger).map((id) => deliveryPartition(clientId, id)));
+
+  return {
+    canonical: [
+      ...products,
+      ...scoped.flatMap((product) => product.changes),
+      ...repricers,
+      ...imports,
+      ...importBodies,
+      ...webhooks,
+      ...deliveries,
+      ...rebuilds,
+    ].map(keyOf),
+    listings: [...changeListings, ...scoped.flatMap((product) => product.listings), ...repricerListings, ...offerListings].map(keyOf),
+    nodes: [...changeNodes.items, ...scoped.flatMap((product) => product.nodes), ...repricerNodes.items, ...offerNodes.items].map(keyOf),
+    lookups: lookups.map(keyOf),
+    read: reader.read,
+  };
+};

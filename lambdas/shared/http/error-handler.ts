@@ -5,6 +5,9 @@ import { logger } from '../logger.js';
 import { HttpProblem } from './errors.js';
 import { problem, STANDARD_PROBLEMS, type Problem } from './problem.js';
 import { problemResponse } from './responses.js';
+import { RETRY_AFTER_SECONDS, UNAVAILABLE_HEADERS } from './unavailable.js';
+
+export { RETRY_AFTER_SECONDS };
 
 /** DynamoDB errors that mean "slow down": still failing after the SDK's own retries. */
 const THROTTLING_ERRORS = new Set([
@@ -20,7 +23,6 @@ const THROTTLING_ERRORS = new Set([
  * (data/dynamo.ts): DynamoDB is unreachable or not answering, and a later retry may succeed.
  */
 const UNAVAILABLE_ERRORS = new Set(['TimeoutError']);
-export const RETRY_AFTER_SECONDS = '1';
 
 interface StatusError {
   statusCode?: number;
@@ -58,14 +60,14 @@ export const problemErrorHandler = (): MiddlewareObj<APIGatewayProxyEvent, APIGa
     }
     if (error?.name && UNAVAILABLE_ERRORS.has(error.name)) {
       logger.warn('DynamoDB did not answer in time after retries', { errorName: error.name });
-      request.response = problemResponse(STANDARD_PROBLEMS.unavailable, { 'Retry-After': RETRY_AFTER_SECONDS });
+      request.response = problemResponse(STANDARD_PROBLEMS.unavailable, { ...UNAVAILABLE_HEADERS });
       return;
     }
     if ((error?.name && THROTTLING_ERRORS.has(error.name)) || isConflict(error)) {
       // A transaction that kept losing races with the same client's other writes is contention,
       // not a bug: the client may retry, like after throttling.
       logger.warn('DynamoDB throttled or contended after retries', { errorName: error?.name });
-      request.response = problemResponse(STANDARD_PROBLEMS.unavailable, { 'Retry-After': RETRY_AFTER_SECONDS });
+      request.response = problemResponse(STANDARD_PROBLEMS.unavailable, { ...UNAVAILABLE_HEADERS });
       return;
     }
     logger.error('Unhandled error', { error: error ?? undefined });

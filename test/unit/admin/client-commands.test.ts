@@ -27,7 +27,6 @@ import {
   showClientCommand,
 } from '../../../tools/admin/client-commands.js';
 import { listClients, rotatePassword } from '../../../tools/admin/clients.js';
-import { purgeTenant } from '../../../tools/admin/purge.js';
 import { UsageKeys } from '../../../tools/admin/usage-keys.js';
 import { DUMMY_PASSWORD_RECORD, verifyPassword, type PasswordRecord } from '../../../lambdas/shared/auth/password.js';
 import { clientItem } from '../../support/fixtures.js';
@@ -250,25 +249,33 @@ describe('clients delete', () => {
     expect(ddb.commandCalls(ScanCommand)).toHaveLength(0);
   });
 
-  it('with --purge, disables the client, deletes its tenant, then the account', async () => {
-    // Prepare
+  it('with --purge, disables the client, deletes its tenant by key (no Scan), then the account', async () => {
+    // Prepare: one product, found through the tenant's product directory
     ddb.on(GetCommand).resolves({ Item: alice() });
     ddb.on(UpdateCommand).resolves({});
+    ddb.on(QueryCommand).resolves({ Items: [] });
     ddb
-      .on(ScanCommand)
-      .resolvesOnce({ Items: [{ pk: 'T#c0ffee00c0ffee00#P#X', sk: 'PRODUCT' }], ScannedCount: 3 })
-      .resolves({ Items: [], ScannedCount: 2 });
+      .on(QueryCommand, { IndexName: 'directory' })
+      .resolvesOnce({ Items: [{ dirPk: 'T#c0ffee00c0ffee00#PRODUCTS', dirSk: 'X' }] })
+      .resolves({ Items: [] });
+    ddb
+      .on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'T#c0ffee00c0ffee00#P#X' } })
+      .resolvesOnce({ Items: [{ pk: 'T#c0ffee00c0ffee00#P#X', sk: 'PRODUCT' }] })
+      .resolves({ Items: [] });
     ddb.on(BatchWriteCommand).resolves({});
     ddb.on(DeleteCommand).resolves({});
-    ddb.on(QueryCommand).resolves({ Items: [] });
 
     // Act
-    const deleted = await deleteClientCommand('alice', undefined, { purge: true, segments: 1, settle: async () => {} });
+    const deleted = await deleteClientCommand('alice', undefined, { purge: true, settle: async () => {} });
 
     // Assess
     expect(deleted.purged).toEqual({ deleted: 1, passes: 2 });
     expect(ddb.commandCalls(UpdateCommand)[0]?.args[0].input.ExpressionAttributeValues).toMatchObject({ ':enabled': false });
+    expect(ddb.commandCalls(BatchWriteCommand)[0]?.args[0].input.RequestItems?.[TABLE]).toEqual([
+      { DeleteRequest: { Key: { pk: 'T#c0ffee00c0ffee00#P#X', sk: 'PRODUCT' } } },
+    ]);
     expect(ddb.commandCalls(DeleteCommand)[0]?.args[0].input.Key).toEqual({ pk: 'CLIENT#alice', sk: 'CLIENT' });
+    expect(ddb.commandCalls(ScanCommand)).toHaveLength(0);
   });
 
   it('refuses an unknown client before touching anything', async () => {
@@ -279,65 +286,5 @@ describe('clients delete', () => {
     await expect(deleteClientCommand('nobody', stageKeys(), { purge: true })).rejects.toThrow('No client with username "nobody"');
     expect(apiGateway.calls()).toHaveLength(0);
     expect(ddb.commandCalls(ScanCommand)).toHaveLength(0);
-  });
-});
-
-describe('purgeTenant', () => {
-  it("scans every segment for the tenant's prefix, deletes what it finds, and repeats until a pass finds nothing", async () => {
-    // Prepare
-    const found = [
-      [
-        { pk: 'T#abc#P#X', sk: 'PRODUCT' },
-        { pk: 'T#abc#OID', sk: 'm-1' },
-      ],
-      [{ pk: 'T#abc#ON#id#b', sk: '0' }],
-    ];
-    ddb
-      .on(ScanCommand, { Segment: 0 })
-      .resolvesOnce({ Items: found[0], ScannedCount: 10, LastEvaluatedKey: { pk: 'x', sk: 'y' } })
-      .resolvesOnce({ Items: [], ScannedCount: 5 })
-      .resolvesOnce({ Items: found[1], ScannedCount: 4 })
-      .resolves({ Items: [], ScannedCount: 3 });
-    ddb.on(ScanCommand, { Segment: 1 }).resolves({ Items: [], ScannedCount: 7 });
-    ddb.on(BatchWriteCommand).resolves({});
-    let settled = 0;
-    const progress: number[] = [];
-
-    // Act
-    const result = await purgeTenant('abc', {
-      segments: 2,
-      settle: async () => {
-        settled++;
-      },
-      onProgress: (p) => progress.push(p.deleted),
-    });
-
-    // Assess
-    expect(result).toEqual({ deleted: 3, passes: 3 });
-    expect(settled).toBe(2);
-    expect(progress.at(-1)).toBe(3);
-    const scan = ddb.commandCalls(ScanCommand)[0]?.args[0].input;
-    expect(scan).toMatchObject({
-      TableName: TABLE,
-      TotalSegments: 2,
-      FilterExpression: 'begins_with(pk, :prefix)',
-      ExpressionAttributeValues: { ':prefix': 'T#abc#' },
-      ConsistentRead: true,
-    });
-    expect(ddb.commandCalls(ScanCommand).some((call) => call.args[0].input.ExclusiveStartKey !== undefined)).toBe(true);
-    const deletedKeys = ddb
-      .commandCalls(BatchWriteCommand)
-      .flatMap((call) => call.args[0].input.RequestItems?.[TABLE] ?? [])
-      .map((request) => request.DeleteRequest?.Key);
-    expect(deletedKeys).toEqual([...found[0]!, ...found[1]!]);
-  });
-
-  it('gives up after its passes when something keeps writing for the tenant', async () => {
-    // Prepare
-    ddb.on(ScanCommand).resolves({ Items: [{ pk: 'T#abc#P#X', sk: 'PRODUCT' }], ScannedCount: 1 });
-    ddb.on(BatchWriteCommand).resolves({});
-
-    // Act & Assess
-    await expect(purgeTenant('abc', { segments: 1, maxPasses: 3, settle: async () => {} })).rejects.toThrow('still had items after 3 passes');
   });
 });

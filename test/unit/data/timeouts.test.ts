@@ -12,6 +12,7 @@ import { FUNCTION_TIMEOUT_SECONDS } from '../../../lib/constructs/api-function.j
 import {
   createDynamoClient,
   dynamoClient,
+  LOCAL_REQUEST_TIMEOUT_MS,
   requestTimeoutMs,
   SDK_CONNECTION_TIMEOUT_MS,
   SDK_MAX_ATTEMPTS,
@@ -63,7 +64,8 @@ describe('timeouts', () => {
   it('gives up on a DynamoDB that accepts connections but never answers, after every attempt timed out', async () => {
     // Arrange
     const silent = await silentServer();
-    const client = createDynamoClient(`http://127.0.0.1:${silent.port}`);
+    // The deployed per-attempt timeout, which a client of a loopback endpoint only gets when told.
+    const client = createDynamoClient({ endpoint: `http://127.0.0.1:${silent.port}`, env: { DYNAMODB_REQUEST_TIMEOUT_MS: String(SDK_REQUEST_TIMEOUT_MS) } });
     const started = performance.now();
 
     try {
@@ -85,13 +87,37 @@ describe('timeouts', () => {
     }
   }, 20_000);
 
-  it('configures the shared client with the documented attempts and timeouts', async () => {
+  it('configures a client of AWS (no endpoint) with the documented attempts and timeouts', async () => {
     // Act
-    const handlerConfig = await (dynamoClient.config.requestHandler as unknown as { configProvider: Promise<Record<string, unknown>> }).configProvider;
+    const client = createDynamoClient({ env: {} });
+    const handlerConfig = await (client.config.requestHandler as unknown as { configProvider: Promise<Record<string, unknown>> }).configProvider;
 
     // Assert
-    expect(await dynamoClient.config.maxAttempts()).toBe(SDK_MAX_ATTEMPTS);
+    expect(await client.config.maxAttempts()).toBe(SDK_MAX_ATTEMPTS);
     expect(handlerConfig).toMatchObject({ requestTimeout: SDK_REQUEST_TIMEOUT_MS, connectionTimeout: SDK_CONNECTION_TIMEOUT_MS, throwOnRequestTimeout: true });
+    client.destroy();
+  });
+
+  it('builds the shared client by the same rule, from DYNAMODB_ENDPOINT', async () => {
+    const handlerConfig = await (dynamoClient.config.requestHandler as unknown as { configProvider: Promise<Record<string, unknown>> }).configProvider;
+    expect(await dynamoClient.config.maxAttempts()).toBe(SDK_MAX_ATTEMPTS);
+    expect(handlerConfig).toMatchObject({ requestTimeout: requestTimeoutMs(process.env, process.env.DYNAMODB_ENDPOINT), throwOnRequestTimeout: true });
+  });
+
+  it.each([
+    ['http://localhost:8000', LOCAL_REQUEST_TIMEOUT_MS],
+    ['http://127.0.0.1:8103', LOCAL_REQUEST_TIMEOUT_MS],
+    ['http://[::1]:8000', LOCAL_REQUEST_TIMEOUT_MS],
+    ['https://dynamodb.eu-west-1.amazonaws.com', SDK_REQUEST_TIMEOUT_MS],
+    ['http://localhost.example.com:8000', SDK_REQUEST_TIMEOUT_MS],
+    ['http://10.0.0.5:8000', SDK_REQUEST_TIMEOUT_MS],
+    [undefined, SDK_REQUEST_TIMEOUT_MS],
+  ])('gives a client of %s a per-attempt timeout of %i ms', async (endpoint, expected) => {
+    expect(requestTimeoutMs({}, endpoint)).toBe(expected);
+    const client = createDynamoClient({ endpoint, env: {} });
+    const handlerConfig = await (client.config.requestHandler as unknown as { configProvider: Promise<Record<string, unknown>> }).configProvider;
+    expect(handlerConfig).toMatchObject({ requestTimeout: expected });
+    client.destroy();
   });
 
   it('ends one DynamoDB call, retries and throttling backoff included, before the function times out', () => {
@@ -99,11 +125,12 @@ describe('timeouts', () => {
     expect(worstCaseCallMs()).toBeLessThan(FUNCTION_TIMEOUT_SECONDS * 1000);
   });
 
-  it('takes a longer per-attempt timeout for DynamoDB Local only when told, and refuses nonsense', () => {
+  it('takes the per-attempt timeout DYNAMODB_REQUEST_TIMEOUT_MS names for any endpoint, and refuses nonsense', () => {
     const env = (value?: string) => (value === undefined ? {} : { DYNAMODB_REQUEST_TIMEOUT_MS: value });
     expect(requestTimeoutMs(env())).toBe(SDK_REQUEST_TIMEOUT_MS);
     expect(requestTimeoutMs(env(''))).toBe(SDK_REQUEST_TIMEOUT_MS);
     expect(requestTimeoutMs(env('5000'))).toBe(5_000);
+    expect(requestTimeoutMs(env('1200'), 'http://localhost:8000')).toBe(1_200);
     for (const bad of ['0', '-1', '1.5', 'soon', '600000']) expect(() => requestTimeoutMs(env(bad))).toThrow(/DYNAMODB_REQUEST_TIMEOUT_MS/);
   });
 

@@ -127,11 +127,12 @@ describe('local server', () => {
     expect(await response.json()).toEqual(STANDARD_PROBLEMS.forbidden);
   });
 
-  it('answers 500 when the authorizer fails otherwise, without its message', async () => {
+  it('answers 503 with Retry-After when the authorizer fails otherwise (it could not decide), without its message', async () => {
     authorizer.mockRejectedValueOnce(new Error('table repricer-local unreachable'));
     const response = await call('POST', '/v1/echo', { headers: AUTH, body: '{}' });
-    expect(response.status).toBe(500);
-    expect(await response.text()).toBe(JSON.stringify(STANDARD_PROBLEMS.internal));
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(await response.text()).toBe(JSON.stringify(STANDARD_PROBLEMS.unavailable));
   });
 
   it('gives the authorizer a REQUEST event and the handler the tenant context', async () => {
@@ -188,7 +189,7 @@ describe('local server', () => {
     expect(response.headers.get('content-type')).toBe('application/problem+json');
   });
 
-  it('gives the authorizer the same time limit as the handlers: past it, a 500 instead of no answer', async () => {
+  it('gives the authorizer the same time limit as the handlers: past it, a 503 with Retry-After instead of no answer', async () => {
     // Arrange
     authorizer.mockImplementationOnce(never);
     const started = performance.now();
@@ -197,8 +198,9 @@ describe('local server', () => {
     const response = await call('POST', '/v1/echo', { headers: AUTH, body: '{}' });
 
     // Assert
-    expect(response.status).toBe(500);
-    expect(await response.json()).toEqual(STANDARD_PROBLEMS.internal);
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(await response.json()).toEqual(STANDARD_PROBLEMS.unavailable);
     expect(performance.now() - started).toBeLessThan(FUNCTION_LIMIT_MS + 1_000);
     expect(echo).not.toHaveBeenCalled();
     expect(logged).toContain(`authorizer timed out after ${FUNCTION_LIMIT_MS} ms`);
