@@ -1,5 +1,5 @@
 import { HttpError } from '../../../tools/market/http.js';
-import { decodeToken, pageOf } from '../../../tools/market/paging.js';
+import { decodeToken, pageOf, type Page } from '../../../tools/market/paging.js';
 
 const offers = Array.from({ length: 250 }, (_, index) => index + 1);
 const params = (query: Record<string, string>) => new URLSearchParams(query);
@@ -9,7 +9,7 @@ const pageAll = (query: Record<string, string>, page2Bug: boolean) => {
   const seen: number[] = [];
   let token: string | null = null;
   for (let request = 0; request < 100; request++) {
-    const page = pageOf(offers, params({ ...query, ...(token === null ? {} : { continuation_token: token }) }), page2Bug);
+    const page: Page<number> = pageOf(offers, params({ ...query, ...(token === null ? {} : { continuation_token: token }) }), page2Bug);
     seen.push(...page.items);
     token = page.continuation_token;
     if (token === null) break;
