@@ -3,7 +3,9 @@
  * (page the offers with the key, batch-update a price and poll it, read a product page), and
  * what it must survive (a revoked key, rate limits, faults switched on through the control API).
  */
-import { createMarketSimulator, type MarketSimulator } from '../../tools/market/index.js';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMarketSimulator, signWebhook, type MarketSimulator } from '../../tools/market/index.js';
 
 let market: MarketSimulator;
 
@@ -164,5 +166,81 @@ describe('the marketplace simulator over HTTP', () => {
     const before = await control('state');
     const ticked = await control('tick', { count: 5 });
     expect(ticked.ticks).toBe(before.ticks + 5);
+  });
+});
+
+describe('the simulator sending webhooks and hanging on request', () => {
+  let hooked: MarketSimulator;
+  let receiver: Server;
+  const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+
+  beforeAll(async () => {
+    receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/events`;
+    hooked = await createMarketSimulator({
+      port: 0,
+      seed: 2,
+      products: 3,
+      tickIntervalMs: 0,
+      batchDelayMs: 100,
+      webhook: { url, signature: 'base64-url-body' },
+    });
+  });
+
+  afterAll(async () => {
+    await hooked?.stop();
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  });
+
+  const waitFor = async (condition: () => boolean) => {
+    for (let poll = 0; poll < 100 && !condition(); poll++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(condition()).toBe(true);
+  };
+
+  it('sends signed Offer Updated and Batch Completed events for a batch', async () => {
+    const own = hooked.simulation.market.products[0]!.own;
+    const response = await fetch(`${hooked.sellerApiUrl}/offers/batch`, {
+      method: 'POST',
+      headers: { 'X-API-Key': hooked.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ offers: [{ offer_id: own.offer_id, selling_price: own.selling_price - 1 }] }),
+    });
+    const { batch_id } = (await response.json()) as any;
+    await waitFor(() => received.some((event) => event.headers['x-takealot-event'] === 'Batch Completed'));
+    const events = received.map((event) => ({ event: event.headers['x-takealot-event'], body: JSON.parse(event.body) }));
+    expect(events).toEqual([
+      {
+        event: 'Offer Updated',
+        body: {
+          seller_id: '1000001',
+          offer_id: own.offer_id,
+          batch_id,
+          values_changed: { selling_price: { old: own.selling_price + 1, new: own.selling_price } },
+        },
+      },
+      { event: 'Batch Completed', body: { seller_id: '1000001', batch_id, status: 'SUCCESS' } },
+    ]);
+    for (const event of received) {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/events`;
+      expect(event.headers['x-takealot-signature']).toBe(signWebhook('base64-url-body', hooked.webhookSecret, url, event.body));
+    }
+  });
+
+  it('hangs past a caller timeout when asked, and stop() does not wait for the hang', async () => {
+    hooked.control.setFaults({ timeoutRate: 1, hangMs: 30_000 });
+    await expect(fetch(`${hooked.sellerApiUrl}/offers`, { headers: { 'X-API-Key': hooked.apiKey }, signal: AbortSignal.timeout(300) })).rejects.toThrow();
+    const hanging = fetch(`${hooked.sellerApiUrl}/offers`, { headers: { 'X-API-Key': hooked.apiKey } }).catch(() => 'closed');
+    const started = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await hooked.stop();
+    await hanging;
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });

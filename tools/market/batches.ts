@@ -65,11 +65,10 @@ export class BatchStore {
     return [...this.batches.values()].filter((batch) => batch.status === 'pending' && batch.due_at <= now);
   }
 
-  /** The earliest due time of a pending batch, if any. */
-  nextDueAt(): number | undefined {
-    let earliest: number | undefined;
-    for (const batch of this.batches.values()) if (batch.status === 'pending' && (earliest === undefined || batch.due_at < earliest)) earliest = batch.due_at;
-    return earliest;
+  pendingCount(): number {
+    let pending = 0;
+    for (const batch of this.batches.values()) if (batch.status === 'pending') pending += 1;
+    return pending;
   }
 
   /** The batch as `GET /offers/batch/{batch_id}` shows it. */

@@ -21,7 +21,7 @@ export const controlState = (sim: Simulation): Record<string, unknown> => ({
   now: new Date(sim.clock.now()).toISOString(),
   faults: sim.faults,
   api_key: sim.keys.describe(),
-  pending_batches: sim.batches.nextDueAt() === undefined ? 0 : sim.batches.due(Number.MAX_SAFE_INTEGER).length,
+  pending_batches: sim.batches.pendingCount(),
   ...sim.market.snapshot(),
 });
 
