@@ -67,6 +67,17 @@ describe('buy box: Fastest Delivery', () => {
   });
 });
 
+describe('buy box: the worked example of docs/market-simulator.md', () => {
+  it('premium 5 %: B (in stock, R105) holds both slots; at R106 A (leadtime, R100) takes Best Price', () => {
+    const a = offer('A', 100, false);
+    const c = offer('C', 108, true);
+    const atFive = decideBuyBox([a, offer('B', 105, true), c], 5);
+    expect([atFive.bestPrice?.id, atFive.fastestDelivery?.id, atFive.others.map((o) => o.id)]).toEqual(['B', 'B', ['A', 'C']]);
+    const atSix = decideBuyBox([a, offer('B', 106, true), c], 5);
+    expect([atSix.bestPrice?.id, atSix.fastestDelivery?.id, atSix.others.map((o) => o.id)]).toEqual(['A', 'B', ['C']]);
+  });
+});
+
 describe('buy box: invariants', () => {
   const offers = fc
     .array(
