@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMarketSimulator, signWebhook, type MarketSimulator } from '../../tools/market/index.js';
+import { createMarketSimulator, ManualClock, signWebhook, type MarketSimulator } from '../../tools/market/index.js';
 
 let market: MarketSimulator;
 
@@ -242,5 +242,28 @@ describe('the simulator sending webhooks and hanging on request', () => {
     await hooked.stop();
     await hanging;
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('the seller API rate limit over HTTP, on a manual clock', () => {
+  it('refuses the request above the burst with 429 and Retry-After, and admits it once Retry-After has passed', async () => {
+    const clock = new ManualClock();
+    const limited = await createMarketSimulator({ port: 0, products: 2, tickIntervalMs: 0, clock, sellerRateLimit: { capacity: 2, refillPerSecond: 0.25 } });
+    try {
+      const get = () => fetch(`${limited.sellerApiUrl}/offers`, { headers: { 'X-API-Key': limited.apiKey } });
+      const first = await get();
+      expect([first.status, first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining')]).toEqual([200, '2', '1']);
+      expect((await get()).status).toBe(200);
+      const refused = await get();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('4');
+      expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+      clock.advance(3_999);
+      expect((await get()).status).toBe(429);
+      clock.advance(1);
+      expect((await get()).status).toBe(200);
+    } finally {
+      await limited.stop();
+    }
   });
 });

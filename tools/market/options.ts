@@ -169,6 +169,8 @@ export const resolveOptions = (input: MarketOptionsInput = {}): MarketOptions =>
   if (!/^\/[A-Za-z0-9/_-]*[A-Za-z0-9_-]$/.test(options.basePath) || options.basePath.startsWith('/_control') || options.basePath.startsWith('/rest')) {
     throw new MarketOptionError(`basePath must look like /v1 (and not clash with /_control or /rest), got ${options.basePath}`);
   }
+  // Takealot's seller ids are numbers; the storefront shows this one as `seller.seller_id`.
+  if (!/^[1-9]\d{0,14}$/.test(options.sellerId)) throw new MarketOptionError(`sellerId must be a positive whole number, got ${options.sellerId}`);
   if (options.apiKey !== undefined && options.apiKey.length < 16) throw new MarketOptionError('apiKey must be at least 16 characters');
   checkBucket('sellerRateLimit', options.sellerRateLimit);
   checkBucket('storefrontRateLimit', options.storefrontRateLimit);

@@ -142,22 +142,24 @@ export const createMarketSimulator = async (input: MarketOptionsInput = {}): Pro
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
 
-  const every = (ms: number, run: () => void): void => {
+  const every = (ms: number, run: () => void): NodeJS.Timeout => {
     const timer = setInterval(run, ms);
     timer.unref();
     timers.add(timer);
+    return timer;
   };
   // Bots move on the timer only on the system clock; a test's manual clock moves them by control.tick.
   if (sim.clock === systemClock && options.tickIntervalMs > 0 && options.maxTicks > 0) {
     let automaticTicks = 0;
-    every(options.tickIntervalMs, () => {
-      if (automaticTicks >= options.maxTicks) return;
-      automaticTicks += 1;
+    const ticker = every(options.tickIntervalMs, () => {
       sim.tick(1);
+      automaticTicks += 1;
+      if (automaticTicks >= options.maxTicks) clearInterval(ticker);
     });
   }
-  // Batches settle on their own (and Batch Completed goes out) without anyone polling.
-  if (sim.clock === systemClock) every(Math.max(50, Math.min(1_000, options.batchDelayMs || 50)), () => sim.settleDueBatches());
+  // Batches settle on their own (and Batch Completed goes out) without anyone polling; on a
+  // manual clock they settle when polled or ticked, as the clock only moves then.
+  if (sim.clock === systemClock) every(Math.max(50, Math.min(250, options.batchDelayMs || 50)), () => sim.settleDueBatches());
   if (options.lifetimeMs > 0) {
     const timer = setTimeout(() => void stop(), options.lifetimeMs);
     timer.unref();

@@ -49,7 +49,7 @@ export class Simulation {
     this.market = new Market(
       generateCatalogue(catalogue, { products: this.options.products, competitors: this.options.competitors, epoch: Date.UTC(2026, 0, 1) }),
       {
-        seller_id: Number(this.options.sellerId) || 1_000_001,
+        seller_id: Number(this.options.sellerId),
         display_name: this.options.sellerName,
       },
     );
