@@ -1,0 +1,201 @@
+/**
+ * The market's contents and how a seed generates them: products, the demo seller's own offer on
+ * each, and competitor offers from a pool of sellers, each driven by a bot (see bots.ts).
+ */
+import type { BotConfig, BotState } from './bots.js';
+import type { Prng } from './prng.js';
+
+export type OfferStatus = 'buyable' | 'not_buyable' | 'disabled_by_seller' | 'disabled_by_takealot';
+
+export interface SellerWarehouseStock {
+  seller_warehouse_id: number;
+  quantity_available: number;
+}
+
+export interface TakealotWarehouseStock {
+  warehouse: { warehouse_id: number; name: string };
+  quantity_available: number;
+}
+
+/** The demo seller's offer, with the fields of the v1 seller API. */
+export interface OwnOffer {
+  offer_id: number;
+  tsin_id: number;
+  sku: string;
+  barcode: string;
+  product_label: string;
+  title: string;
+  productline_id: number;
+  selling_price: number;
+  rrp: number;
+  minimum_leadtime_days: number;
+  status: OfferStatus;
+  benchmark_price: number | null;
+  seller_warehouse_stock: SellerWarehouseStock[];
+  takealot_warehouse_stock: TakealotWarehouseStock[];
+  /** When the offer was listed: the buy box breaks ties in favour of the earlier listing. */
+  listed_at: number;
+}
+
+export interface CompetitorSeller {
+  seller_id: number;
+  display_name: string;
+  rating_avg: number;
+  rating_count: number;
+  is_takealot: boolean;
+}
+
+export interface CompetitorOffer {
+  /** Stable within the simulator: `<plid>-<index>`. */
+  key: string;
+  sku: string;
+  seller: CompetitorSeller;
+  price: number;
+  /** Held at Takealot's warehouses (ships now); otherwise a leadtime offer. */
+  in_stock: boolean;
+  leadtime_days: number;
+  /** False while the offer is off the page (its stock ran out). */
+  available: boolean;
+  listed_at: number;
+  bot: BotConfig;
+  botState: BotState;
+}
+
+export interface Product {
+  plid: number;
+  title: string;
+  /** How much dearer (in %) an in-stock offer may be than a leadtime offer and still win Best Price. */
+  in_stock_premium_pct: number;
+  own: OwnOffer;
+  competitors: CompetitorOffer[];
+}
+
+const ADJECTIVES = ['Compact', 'Wireless', 'Stainless', 'Ergonomic', 'Classic', 'Portable', 'Smart', 'Heavy-Duty', 'Eco', 'Premium'];
+const NOUNS = ['Kettle', 'Headphones', 'Desk Lamp', 'Blender', 'Backpack', 'Water Bottle', 'Air Fryer', 'Power Bank', 'Toaster', 'Yoga Mat', 'Drill', 'Router'];
+const SELLER_WORDS = ['Cape', 'Karoo', 'Protea', 'Jozi', 'Durban', 'Highveld', 'Umhlanga', 'Baobab', 'Savanna', 'Table Bay', 'Limpopo', 'Drakens'];
+const SELLER_KINDS = ['Traders', 'Goods', 'Direct', 'Online', 'Wholesale', 'Supply Co', 'Deals', 'Store'];
+const TAKEALOT_WAREHOUSES = [
+  { warehouse_id: 1, name: 'JHB' },
+  { warehouse_id: 3, name: 'CPT' },
+];
+const BOT_ORDER = ['undercutter', 'fixed', 'random_walk', 'leadtime', 'stock_cycle'] as const;
+const TAKEALOT_SELLER: CompetitorSeller = { seller_id: 29_844_811, display_name: 'Takealot', rating_avg: 4.6, rating_count: 250_000, is_takealot: true };
+const DAY_MS = 86_400_000;
+
+const clamp = (value: number, min: number, max: number): number => Math.min(max, Math.max(min, value));
+
+/** A pool of competitor sellers, a product drawing its competitors from it without repeats. */
+const sellerPool = (prng: Prng, size: number): CompetitorSeller[] =>
+  Array.from({ length: size }, (_, index) => ({
+    seller_id: 30_000_000 + index * 37 + 11,
+    display_name: `${prng.pick(SELLER_WORDS)} ${prng.pick(SELLER_KINDS)}`,
+    rating_avg: prng.int(30, 50) / 10,
+    rating_count: prng.int(0, 5_000),
+    is_takealot: false,
+  }));
+
+const competitorSellers = (prng: Prng, pool: CompetitorSeller[], count: number): CompetitorSeller[] => {
+  const chosen: CompetitorSeller[] = [];
+  // Takealot's own retail offer sits on some products, as it does on the storefront.
+  if (count > 0 && prng.chance(0.1)) chosen.push(TAKEALOT_SELLER);
+  const remaining = [...pool];
+  while (chosen.length < count && remaining.length > 0) chosen.push(remaining.splice(prng.int(0, remaining.length - 1), 1)[0] as CompetitorSeller);
+  return chosen;
+};
+
+const competitorOffer = (
+  prng: Prng,
+  product: { plid: number; rrp: number; ownPrice: number },
+  seller: CompetitorSeller,
+  index: number,
+  epoch: number,
+): CompetitorOffer => {
+  const kind = index < BOT_ORDER.length ? BOT_ORDER[index]! : prng.pick(BOT_ORDER);
+  const price = clamp(Math.round((product.ownPrice * prng.int(85, 115)) / 100), 1, product.rrp);
+  const step = Math.max(1, Math.round(price / 100));
+  const base = {
+    key: `${product.plid}-${index}`,
+    sku: `C${seller.seller_id}-${product.plid}`,
+    seller,
+    price,
+    in_stock: prng.chance(0.8),
+    leadtime_days: prng.int(3, 7),
+    available: true,
+    listed_at: epoch - prng.int(1, 365) * DAY_MS - index,
+  };
+  switch (kind) {
+    case 'undercutter':
+      return { ...base, bot: { kind, floor: Math.max(1, Math.round((price * prng.int(80, 95)) / 100)), step }, botState: {} };
+    case 'random_walk':
+      return {
+        ...base,
+        bot: {
+          kind,
+          min: Math.max(1, Math.round(price * 0.85)),
+          max: Math.min(product.rrp, Math.round(price * 1.15)),
+          maxStep: Math.max(1, Math.round(price / 50)),
+        },
+        botState: {},
+      };
+    case 'leadtime':
+      // A seller without stock at Takealot, quoting a long lead time and undercutting on price to make up for it.
+      return {
+        ...base,
+        price: clamp(Math.round((price * prng.int(88, 97)) / 100), 1, product.rrp),
+        in_stock: false,
+        leadtime_days: prng.int(5, 14),
+        bot: { kind },
+        botState: {},
+      };
+    case 'stock_cycle': {
+      const inStockTicks = prng.int(3, 8);
+      return { ...base, in_stock: true, bot: { kind, inStockTicks, outOfStockTicks: prng.int(1, 4) }, botState: { ticksLeftInPhase: inStockTicks } };
+    }
+    case 'fixed':
+      return { ...base, bot: { kind }, botState: {} };
+  }
+};
+
+export interface CatalogueSettings {
+  products: number;
+  competitors: number;
+  /** Listing dates are drawn before this instant. */
+  epoch: number;
+}
+
+/** The whole market of a seed: the same settings and stream always give the same products. */
+export const generateCatalogue = (prng: Prng, settings: CatalogueSettings): Product[] => {
+  const pool = sellerPool(prng, Math.max(10, settings.competitors * 3));
+  return Array.from({ length: settings.products }, (_, index): Product => {
+    const number = index + 1;
+    const plid = 40_000_000 + number * 13;
+    const title = `${prng.pick(ADJECTIVES)} ${prng.pick(NOUNS)} ${prng.int(100, 999)}`;
+    const rrp = prng.int(10, 500) * 10 - 1;
+    const ownPrice = Math.round((rrp * prng.int(75, 95)) / 100);
+    const inStock = prng.chance(0.7);
+    const own: OwnOffer = {
+      offer_id: 100_000_000 + number,
+      tsin_id: 70_000_000 + number * 7,
+      sku: `SKU-${String(number).padStart(5, '0')}`,
+      barcode: `600${String(number).padStart(10, '0')}`,
+      product_label: title.toUpperCase(),
+      title,
+      productline_id: plid,
+      selling_price: ownPrice,
+      rrp,
+      minimum_leadtime_days: prng.int(2, 10),
+      status: 'buyable',
+      benchmark_price: null,
+      seller_warehouse_stock: [{ seller_warehouse_id: 501, quantity_available: prng.int(0, 40) }],
+      takealot_warehouse_stock: TAKEALOT_WAREHOUSES.map((warehouse) => ({ warehouse, quantity_available: inStock ? prng.int(1, 30) : 0 })),
+      listed_at: settings.epoch - prng.int(1, 365) * DAY_MS,
+    };
+    const competitors = competitorSellers(prng, pool, settings.competitors).map((seller, position) =>
+      competitorOffer(prng, { plid, rrp, ownPrice }, seller, position, settings.epoch),
+    );
+    return { plid, title, in_stock_premium_pct: prng.int(0, 10), own, competitors };
+  });
+};
+
+/** The own offer is in stock when Takealot's warehouses hold some of it. */
+export const ownInStock = (offer: OwnOffer): boolean => offer.takealot_warehouse_stock.some((stock) => stock.quantity_available > 0);

@@ -1,0 +1,60 @@
+/**
+ * The control API, for tests and benchmarks only (never part of the imitated marketplace):
+ * read the state and the prices received, move the bots, set faults, revoke the key.
+ *
+ *   GET  /_control/state        market, ticks, clock, faults, key status
+ *   GET  /_control/prices       every accepted selling price per offer, with duplicates counted
+ *   GET  /_control/webhooks     webhook deliveries (latest 1,000)
+ *   POST /_control/tick         { count?: 1..1000 } bot ticks now
+ *   POST /_control/faults       a partial FaultSettings; answers the settings now in force
+ *   POST /_control/revoke-key   { reissue?: boolean } revokes the key (and issues a new one)
+ */
+import type { IncomingMessage } from 'node:http';
+import { HttpError, readJsonObject } from './http.js';
+import { MarketOptionError } from './options.js';
+import type { FaultSettings } from './faults.js';
+import type { RouteAnswer } from './seller-routes.js';
+import type { Simulation } from './simulation.js';
+
+export const controlState = (sim: Simulation): Record<string, unknown> => ({
+  seller_id: sim.options.sellerId,
+  now: new Date(sim.clock.now()).toISOString(),
+  faults: sim.faults,
+  api_key: sim.keys.describe(),
+  pending_batches: sim.batches.pendingCount(),
+  ...sim.market.snapshot(),
+});
+
+export const handleControlRoute = async (sim: Simulation, req: IncomingMessage, path: string): Promise<RouteAnswer> => {
+  const route = `${req.method ?? 'GET'} ${path}`;
+  switch (route) {
+    case 'GET /_control/state':
+      return { status: 200, body: controlState(sim) };
+    case 'GET /_control/prices':
+      return { status: 200, body: sim.priceLog.summary() };
+    case 'GET /_control/webhooks':
+      return { status: 200, body: { deliveries: sim.webhooks.deliveries() } };
+    case 'POST /_control/tick': {
+      const { count = 1 } = await readJsonObject(req);
+      if (!Number.isInteger(count) || (count as number) < 1 || (count as number) > 1_000)
+        throw new HttpError(400, 'count must be a whole number from 1 to 1000');
+      return { status: 200, body: sim.tick(count as number) };
+    }
+    case 'POST /_control/faults': {
+      const changes = await readJsonObject(req);
+      try {
+        return { status: 200, body: sim.setFaults(changes as Partial<FaultSettings>) };
+      } catch (error) {
+        if (error instanceof MarketOptionError) throw new HttpError(400, error.message);
+        throw error;
+      }
+    }
+    case 'POST /_control/revoke-key': {
+      const { reissue = false } = await readJsonObject(req);
+      const key = sim.keys.revoke(reissue === true);
+      return { status: 200, body: { revoked: true, ...(key === undefined ? {} : { api_key: key }) } };
+    }
+    default:
+      throw new HttpError(404, 'Not found');
+  }
+};

@@ -1,0 +1,113 @@
+/**
+ * The market's state in memory: the products with their offers, lookups by the identifiers the
+ * seller API accepts, the buy box of each product, and the tick that lets the bots move.
+ */
+import { actBot } from './bots.js';
+import { decideBuyBox, type BuyBoxOutcome, type ListedOffer } from './buy-box.js';
+import { ownInStock, type OwnOffer, type Product } from './catalogue.js';
+import type { Prng } from './prng.js';
+
+export type OwnOfferLookup = 'offer_id' | 'sku' | 'barcode';
+
+export interface OwnSeller {
+  seller_id: number;
+  display_name: string;
+}
+
+export class Market {
+  readonly products: readonly Product[];
+  private readonly lookups: Record<OwnOfferLookup, Map<string, Product>>;
+  private readonly byPlid = new Map<number, Product>();
+  private tickCount = 0;
+
+  constructor(
+    products: Product[],
+    private readonly ownSeller: OwnSeller,
+  ) {
+    // Offers are listed in offer_id order: the seller API's pages follow it.
+    this.products = [...products].sort((a, b) => a.own.offer_id - b.own.offer_id);
+    this.lookups = { offer_id: new Map(), sku: new Map(), barcode: new Map() };
+    for (const product of this.products) {
+      this.lookups.offer_id.set(String(product.own.offer_id), product);
+      this.lookups.sku.set(product.own.sku, product);
+      this.lookups.barcode.set(product.own.barcode, product);
+      this.byPlid.set(product.plid, product);
+    }
+  }
+
+  get ticks(): number {
+    return this.tickCount;
+  }
+
+  ownOffers(): OwnOffer[] {
+    return this.products.map((product) => product.own);
+  }
+
+  findOwn(by: OwnOfferLookup, value: string): Product | undefined {
+    return this.lookups[by].get(value);
+  }
+
+  product(plid: number): Product | undefined {
+    return this.byPlid.get(plid);
+  }
+
+  /** The offers a shopper sees on the product page now. */
+  listedOffers(product: Product): ListedOffer[] {
+    const listed: ListedOffer[] = [];
+    const { own } = product;
+    if (own.status === 'buyable') {
+      listed.push({
+        id: String(own.offer_id),
+        sku: own.sku,
+        price: own.selling_price,
+        in_stock: ownInStock(own),
+        leadtime_days: own.minimum_leadtime_days,
+        listed_at: own.listed_at,
+        seller: { ...this.ownSeller, rating_avg: 4.5, rating_count: 120, is_takealot: false },
+      });
+    }
+    for (const offer of product.competitors) {
+      if (!offer.available) continue;
+      listed.push({
+        id: offer.key,
+        sku: offer.sku,
+        price: offer.price,
+        in_stock: offer.in_stock,
+        leadtime_days: offer.leadtime_days,
+        listed_at: offer.listed_at,
+        seller: offer.seller,
+      });
+    }
+    return listed;
+  }
+
+  buyBox(product: Product): BuyBoxOutcome {
+    return decideBuyBox(this.listedOffers(product), product.in_stock_premium_pct);
+  }
+
+  /** One step of the simulated clock: every bot acts once. Returns how many offers changed. */
+  tick(prng: Prng): number {
+    let changed = 0;
+    for (const product of this.products) {
+      for (const offer of product.competitors) {
+        const otherPrices = this.listedOffers(product)
+          .filter((listed) => listed.id !== offer.key)
+          .map((listed) => listed.price);
+        if (actBot(offer, { otherPrices, rrp: product.own.rrp }, prng)) changed += 1;
+      }
+    }
+    this.tickCount += 1;
+    return changed;
+  }
+
+  /** Everything that defines the market now, as plain data (control API, determinism checks). */
+  snapshot(): { ticks: number; products: Array<Product & { buy_box: { best_price: string | null; fastest_delivery: string | null } }> } {
+    return {
+      ticks: this.tickCount,
+      products: this.products.map((product) => {
+        const box = this.buyBox(product);
+        return { ...structuredClone(product), buy_box: { best_price: box.bestPrice?.id ?? null, fastest_delivery: box.fastestDelivery?.id ?? null } };
+      }),
+    };
+  }
+}

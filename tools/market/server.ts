@@ -1,0 +1,188 @@
+/**
+ * The simulator as one HTTP server on loopback: the control API, the seller API behind its gate
+ * (rate limit per key, then faults, then the API key), and the storefront behind its own (rate
+ * limit per caller address, bot protection, faults). Bots tick on a timer when the clock is the
+ * system clock; everything stops by itself after `maxTicks` ticks or `lifetimeMs`.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Clock } from './clock.js';
+import { handleControlRoute } from './control-routes.js';
+import { drawFault, StorefrontBlocker, type FaultSettings } from './faults.js';
+import { HttpError, Sleeper, headerValue, sendJson } from './http.js';
+import type { MarketOptions, MarketOptionsInput } from './options.js';
+import { RateLimiter, rateLimitHeaders } from './rate-limit.js';
+import { handleSellerRoute, type RouteAnswer } from './seller-routes.js';
+import { Simulation } from './simulation.js';
+import { productDetails, storefrontTarget } from './storefront-route.js';
+import { systemClock } from './clock.js';
+import type { PriceLogSummary } from './price-log.js';
+import type { DeliveryRecord } from './webhooks.js';
+
+export interface MarketSimulator {
+  /** http://127.0.0.1:<port> */
+  url: string;
+  /** The seller API's base URL (url + base path). */
+  sellerApiUrl: string;
+  /** The storefront's base URL (append `/rest/v-1-10-0/product-details/PLID<plid>`). */
+  storefrontUrl: string;
+  /** The demo seller's API key as issued at startup. */
+  apiKey: string;
+  webhookSecret: string;
+  options: MarketOptions;
+  simulation: Simulation;
+  control: {
+    tick(count?: number): { ticks: number; changed: number };
+    setFaults(changes: Partial<FaultSettings>): FaultSettings;
+    revokeKey(reissue?: boolean): string | undefined;
+    prices(): PriceLogSummary;
+    webhooks(): DeliveryRecord[];
+    settleBatches(): number;
+    clock: Clock;
+  };
+  /** Closes the server, connections, timers and webhook deliveries; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+type Gate = { pass: true } | { pass: false; answer: RouteAnswer & { headers?: Record<string, string> } };
+
+export const createMarketSimulator = async (input: MarketOptionsInput = {}): Promise<MarketSimulator> => {
+  const sim = new Simulation(input);
+  const { options } = sim;
+  const sleeper = new Sleeper();
+  const sellerLimiter = new RateLimiter(options.sellerRateLimit, sim.clock);
+  const storefrontLimiter = new RateLimiter(options.storefrontRateLimit, sim.clock);
+  const blocker = new StorefrontBlocker();
+  const timers = new Set<NodeJS.Timeout>();
+
+  /** Latency, then maybe an error or a hang: the same faults for the seller API and the storefront. */
+  const faultGate = async (): Promise<Gate> => {
+    const faults = sim.faults;
+    const outcome = drawFault(faults, sim.streams.faults);
+    await sleeper.sleep(faults.latencyMs);
+    if (outcome.kind === 'hang') {
+      await sleeper.sleep(outcome.ms);
+      return { pass: false, answer: { status: 504, body: { message: 'Gateway Timeout' } } };
+    }
+    if (outcome.kind === 'error') return { pass: false, answer: { status: 500, body: { message: 'Internal server error' } } };
+    return { pass: true };
+  };
+
+  const seller = async (req: IncomingMessage, res: ServerResponse, path: string, params: URLSearchParams): Promise<RouteAnswer> => {
+    const presented = headerValue(req, 'x-api-key');
+    // Buckets are per presented key (a missing key shares one per address), so a caller with the right key is never starved by another's flood.
+    const decision = sellerLimiter.take(presented === undefined ? `anonymous:${req.socket.remoteAddress ?? ''}` : `key:${presented}`);
+    for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value);
+    if (!decision.admitted) return { status: 429, body: { message: 'Too Many Requests' } };
+    const gate = await faultGate();
+    if (!gate.pass) return gate.answer;
+    const key = sim.keys.check(presented);
+    if (key === 'missing') return { status: 401, body: { message: 'Missing X-API-Key header' } };
+    if (key === 'invalid') return { status: 403, body: { message: 'Invalid API key' } };
+    if (key === 'revoked') return { status: 403, body: { message: 'API key has been revoked' } };
+    return handleSellerRoute(sim, req, path, params);
+  };
+
+  const storefront = async (req: IncomingMessage, res: ServerResponse, plid: number): Promise<RouteAnswer> => {
+    const decision = storefrontLimiter.take(`host:${req.socket.remoteAddress ?? ''}`);
+    if (!decision.admitted) {
+      res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+      return { status: 429, body: { message: 'Too Many Requests' } };
+    }
+    if (blocker.blocks(sim.faults, sim.streams.storefront)) return { status: 403, body: { message: 'Forbidden' } };
+    const gate = await faultGate();
+    if (!gate.pass) return gate.answer;
+    const product = sim.market.product(plid);
+    if (product === undefined) return { status: 404, body: { message: 'Product not found' } };
+    return { status: 200, body: productDetails(sim.market, product) };
+  };
+
+  const route = async (req: IncomingMessage, res: ServerResponse): Promise<RouteAnswer> => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const path = url.pathname;
+    if (path.startsWith('/_control/')) return handleControlRoute(sim, req, path);
+    if (path === options.basePath || path.startsWith(`${options.basePath}/`)) return seller(req, res, path.slice(options.basePath.length), url.searchParams);
+    const target = storefrontTarget(path);
+    if (target === 'bad-minor') return { status: 404, body: { message: 'Not found' } };
+    if (target !== 'not-storefront') {
+      if (req.method !== 'GET') throw new HttpError(405, 'Method not allowed', {}, { allow: 'GET' });
+      return storefront(req, res, target.plid);
+    }
+    return { status: 404, body: { message: 'Not found' } };
+  };
+
+  const server = createServer((req, res) => {
+    route(req, res)
+      .then((answer) => sendJson(res, answer.status, answer.body))
+      .catch((error: unknown) => {
+        if (error instanceof HttpError) sendJson(res, error.status, { message: error.message, ...error.extra }, error.headers);
+        else sendJson(res, 500, { message: 'Internal server error' });
+      });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${options.host === '::1' ? '[::1]' : options.host}:${port}`;
+
+  let stopped = false;
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    for (const timer of timers) clearTimeout(timer);
+    timers.clear();
+    sleeper.cancelAll();
+    await sim.webhooks.close();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+
+  const every = (ms: number, run: () => void): NodeJS.Timeout => {
+    const timer = setInterval(run, ms);
+    timer.unref();
+    timers.add(timer);
+    return timer;
+  };
+  // Bots move on the timer only on the system clock; a test's manual clock moves them by control.tick.
+  if (sim.clock === systemClock && options.tickIntervalMs > 0 && options.maxTicks > 0) {
+    let automaticTicks = 0;
+    const ticker = every(options.tickIntervalMs, () => {
+      sim.tick(1);
+      automaticTicks += 1;
+      if (automaticTicks >= options.maxTicks) clearInterval(ticker);
+    });
+  }
+  // Batches settle on their own (and Batch Completed goes out) without anyone polling; on a
+  // manual clock they settle when polled or ticked, as the clock only moves then.
+  if (sim.clock === systemClock) every(Math.max(50, Math.min(250, options.batchDelayMs || 50)), () => sim.settleDueBatches());
+  if (options.lifetimeMs > 0) {
+    const timer = setTimeout(() => void stop(), options.lifetimeMs);
+    timer.unref();
+    timers.add(timer);
+  }
+
+  return {
+    url,
+    sellerApiUrl: `${url}${options.basePath}`,
+    storefrontUrl: url,
+    apiKey: sim.initialApiKey,
+    webhookSecret: sim.webhookSecret,
+    options,
+    simulation: sim,
+    control: {
+      tick: (count = 1) => sim.tick(count),
+      setFaults: (changes) => sim.setFaults(changes),
+      revokeKey: (reissue = false) => sim.keys.revoke(reissue),
+      prices: () => sim.priceLog.summary(),
+      webhooks: () => sim.webhooks.deliveries(),
+      settleBatches: () => sim.settleDueBatches().length,
+      clock: sim.clock,
+    },
+    stop,
+  };
+};

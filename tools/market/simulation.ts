@@ -1,0 +1,162 @@
+/**
+ * The simulator without HTTP: the market, the clock, the PRNG streams and everything a request
+ * can change (own offers, batches, the price log, the key, the faults). Routes call into it;
+ * tests can drive it directly.
+ */
+import { ApiKeyring, generateSecret } from './api-key.js';
+import { BatchStore, type Batch, type BatchEntryResult } from './batches.js';
+import { generateCatalogue } from './catalogue.js';
+import { systemClock, ManualClock, type Clock } from './clock.js';
+import { checkFaults, resolveOptions, type MarketOptions, type MarketOptionsInput } from './options.js';
+import type { FaultSettings } from './faults.js';
+import { Market, type OwnOfferLookup } from './market.js';
+import { applyOfferUpdate, checkOfferUpdate, type UpdateCheck, type ValuesChanged } from './offer-updates.js';
+import { PriceLog } from './price-log.js';
+import { createPrng, type Prng } from './prng.js';
+import { WebhookSender } from './webhooks.js';
+import type { Product } from './catalogue.js';
+
+/** Ticks one control call may run: a bounded loop whatever the caller asks. */
+export const MAX_TICKS_PER_CALL = 1_000;
+
+export interface OwnUpdateContext {
+  via: 'patch' | 'batch';
+  requestId?: string;
+  batchId?: number;
+}
+
+export class Simulation {
+  readonly options: MarketOptions;
+  readonly clock: Clock;
+  readonly market: Market;
+  readonly priceLog = new PriceLog();
+  readonly batches = new BatchStore();
+  readonly keys: ApiKeyring;
+  readonly webhooks: WebhookSender;
+  readonly initialApiKey: string;
+  readonly webhookSecret: string;
+  /** Independent streams forked from the seed's root (see prng.ts). */
+  readonly streams: { bots: Prng; faults: Prng; storefront: Prng };
+  private faultSettings: FaultSettings;
+
+  constructor(input: MarketOptionsInput = {}) {
+    this.options = resolveOptions(input);
+    this.clock = this.options.clock ?? systemClock;
+    const root = createPrng(this.options.seed);
+    const catalogue = root.fork();
+    this.streams = { bots: root.fork(), faults: root.fork(), storefront: root.fork() };
+    const webhookIds = root.fork();
+    this.market = new Market(
+      generateCatalogue(catalogue, { products: this.options.products, competitors: this.options.competitors, epoch: Date.UTC(2026, 0, 1) }),
+      {
+        seller_id: Number(this.options.sellerId),
+        display_name: this.options.sellerName,
+      },
+    );
+    this.faultSettings = { ...this.options.faults };
+    this.initialApiKey = this.options.apiKey ?? generateSecret();
+    this.keys = new ApiKeyring(this.initialApiKey);
+    this.webhookSecret = this.options.webhook.secret ?? generateSecret();
+    this.webhooks = new WebhookSender({ ...this.options.webhook, secret: this.webhookSecret }, () => this.faultSettings, webhookIds);
+  }
+
+  get faults(): FaultSettings {
+    return { ...this.faultSettings };
+  }
+
+  /** Merges and checks new fault settings; a bad value changes nothing. */
+  setFaults(changes: Partial<FaultSettings>): FaultSettings {
+    this.faultSettings = checkFaults({ ...this.faultSettings, ...changes });
+    return this.faults;
+  }
+
+  findOwn(by: OwnOfferLookup, value: string): Product | undefined {
+    return this.market.findOwn(by, value);
+  }
+
+  /** Checks and applies a change to the own offer: counts the price, sends Offer Updated when something changed. */
+  updateOwnOffer(product: Product, request: Record<string, unknown>, context: OwnUpdateContext): UpdateCheck & { valuesChanged?: ValuesChanged } {
+    const check = checkOfferUpdate(product.own, request);
+    if (!check.ok) return check;
+    const previousPrice = product.own.selling_price;
+    const valuesChanged = applyOfferUpdate(product.own, check.changes);
+    if (check.changes.selling_price !== undefined) {
+      this.priceLog.record(product.own.offer_id, {
+        selling_price: check.changes.selling_price,
+        previous_price: previousPrice,
+        at: this.clock.now(),
+        via: context.via,
+        ...(context.requestId === undefined ? {} : { request_id: context.requestId }),
+        ...(context.batchId === undefined ? {} : { batch_id: context.batchId }),
+      });
+    }
+    if (Object.keys(valuesChanged).length > 0) {
+      this.webhooks.send('Offer Updated', {
+        seller_id: this.options.sellerId,
+        offer_id: product.own.offer_id,
+        values_changed: valuesChanged,
+        ...(context.batchId === undefined ? {} : { batch_id: context.batchId }),
+      });
+    }
+    return { ...check, valuesChanged };
+  }
+
+  submitBatch(entries: Record<string, unknown>[], requestId: string | undefined): Batch {
+    return this.batches.submit(entries, this.clock.now(), this.options.batchDelayMs, requestId);
+  }
+
+  /** Settles every batch whose delay has passed; called on a timer, on reads and on ticks. */
+  settleDueBatches(): Batch[] {
+    const due = this.batches.due(this.clock.now());
+    for (const batch of due) this.settle(batch);
+    return due;
+  }
+
+  /** Runs `count` bot ticks (bounded); a manual clock moves one tick interval per tick. */
+  tick(count = 1): { ticks: number; changed: number } {
+    const runs = Math.max(0, Math.min(MAX_TICKS_PER_CALL, Math.floor(count)));
+    let changed = 0;
+    for (let i = 0; i < runs; i++) {
+      if (this.clock instanceof ManualClock) this.clock.advance(this.options.tickIntervalMs);
+      changed += this.market.tick(this.streams.bots);
+      this.settleDueBatches();
+    }
+    return { ticks: this.market.ticks, changed };
+  }
+
+  private settle(batch: Batch): void {
+    const seen = new Set<number>();
+    const results: BatchEntryResult[] = batch.entries.map((entry) => {
+      const product = this.entryProduct(entry);
+      if (product === undefined) {
+        return {
+          offer_id: typeof entry.offer_id === 'number' ? entry.offer_id : null,
+          sku: typeof entry.sku === 'string' ? entry.sku : null,
+          status: 'FAILURE',
+          message: 'offer not found',
+        };
+      }
+      const ids = { offer_id: product.own.offer_id, sku: product.own.sku };
+      if (seen.has(product.own.offer_id)) this.priceLog.noteDuplicateInBatch();
+      seen.add(product.own.offer_id);
+      const outcome = this.updateOwnOffer(product, entry, {
+        via: 'batch',
+        batchId: batch.batch_id,
+        ...(batch.request_id === undefined ? {} : { requestId: batch.request_id }),
+      });
+      return outcome.ok ? { ...ids, status: 'SUCCESS' } : { ...ids, status: 'FAILURE', message: outcome.errors.map((error) => error.message).join('; ') };
+    });
+    batch.results = results;
+    batch.status = results.every((result) => result.status === 'SUCCESS') ? 'SUCCESS' : 'FAILURE';
+    batch.completed_at = this.clock.now();
+    this.webhooks.send('Batch Completed', { seller_id: this.options.sellerId, batch_id: batch.batch_id, status: batch.status });
+  }
+
+  /** A batch entry names its offer by offer_id, sku or barcode (the first one given). */
+  private entryProduct(entry: Record<string, unknown>): Product | undefined {
+    if (typeof entry.offer_id === 'number' || typeof entry.offer_id === 'string') return this.market.findOwn('offer_id', String(entry.offer_id));
+    if (typeof entry.sku === 'string') return this.market.findOwn('sku', entry.sku);
+    if (typeof entry.barcode === 'string') return this.market.findOwn('barcode', entry.barcode);
+    return undefined;
+  }
+}
