@@ -201,7 +201,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     tag: 'Price changes',
     summary: 'List price changes',
     description:
-      'One page of the client\'s repricing decisions (README "Automated repricing"), with the exact number of matches in `meta.total`. ' +
+      'One page of the client\'s repricing decisions (docs/repricing.md), with the exact number of matches in `meta.total`. ' +
       'Decisions are kept for the retention period of the stack (90 days by default).',
     query: {
       schema: priceChangeQueryParameters,
@@ -231,7 +231,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     summary: 'Create a repricer',
     description:
       'Creates the repricer of one product on one connector and computes `min_price`, `min_profit` and `fixed_fulfilment_fee` ' +
-      '(README "Computed fields"). The connector is the product\'s only key of `fee_estimates`, the one named by `connector` when ' +
+      '(docs/api.md, "Computed fields"). The connector is the product\'s only key of `fee_estimates`, the one named by `connector` when ' +
       "there are several, or the client's default connector when it has none. Also served at `/v1/repricers/`.",
     idempotencyKey: true,
     requestBody: { description: 'The preferences; unknown fields are refused (400).', schema: 'CreateRepricerRequest', example: createRepricerExample },

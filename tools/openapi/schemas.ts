@@ -71,14 +71,14 @@ descriptions
   .add(feeEstimates, { description: 'Fees by connector uid, then by stock mode (`instock` when `soh` > 0, else `leadtime`).' })
   .add(repricerRecord, { description: 'A repricing rule for one product on one connector, with its computed fields.' })
   .add(repricerRecord.shape.min_price, {
-    description: 'Computed: `(C + fixed_fulfilment_fee + min_profit) / (1 - r)` rounded up to the cent (README "Computed fields").',
+    description: 'Computed: `(C + fixed_fulfilment_fee + min_profit) / (1 - r)` rounded up to the cent (docs/api.md, "Computed fields").',
   })
   .add(repricerRecord.shape.fixed_fulfilment_fee, {
     description: "Computed: the `fulfilment` fee of the product's fee estimate for the connector and stock mode.",
   })
   .add(repricerRecord.shape.min_profit, { description: "The request's `min_profit` (default 0)." })
   .add(offerRecord.shape.rating_count, { description: 'Numeric text, not a number.' })
-  .add(priceChangeRecord, { description: 'A repricing decision: the price a repricer wants for the client\'s offer, and why (README "Automated repricing").' })
+  .add(priceChangeRecord, { description: 'A repricing decision: the price a repricer wants for the client\'s offer, and why (docs/repricing.md).' })
   .add(priceChangeRecord.shape.reason, {
     description: '`undercut` (just under the lowest competitor), `floor` (held at `min_price`), `ceiling` (held at `preferred_price`) or `no_competition`.',
   })

@@ -119,7 +119,7 @@ describe('the OpenAPI document', () => {
     expect(failures).toEqual([]);
   });
 
-  it('shows the worked example of README "Computed fields" as the created repricer', () => {
+  it('shows the worked example of docs/api.md "Computed fields" as the created repricer', () => {
     const created = document.paths['/v1/repricers'].post.responses['201'].content['application/json'].example;
     expect(created).toMatchObject({ preferred_price: 100, preferred_profit: 20, min_profit: 0, min_price: 76.48, fixed_fulfilment_fee: 5 });
   });
