@@ -35,7 +35,7 @@ describe('change handlers', () => {
     statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith(prefix))).flatMap((statement) => [statement.Resource].flat());
 
   beforeAll(() => {
-    synthesized = synthStack({ stage: 'prod' });
+    synthesized = synthStack({ stage: 'prod', bundle: true });
     const { template } = synthesized;
     mappings = Object.values(resourcesOfType(template, 'AWS::Lambda::EventSourceMapping'));
     const table = resourceId(template, 'AWS::DynamoDB::Table', 'DataTable');
@@ -160,7 +160,7 @@ describe('change handlers', () => {
     });
 
     it('is bundled from its entry as ESM that exports `handler`', () => {
-      const code = bundledCode(synthesized.app, synthesized.template, ids.forwarder);
+      const code = bundledCode(synthesized, ids.forwarder);
       expect(code).toMatch(/export\s*\{[^}]*\bhandler\b[^}]*\}/);
       expect(code).toContain('LIST_QUEUE_URL');
       expect(code).toContain('REPRICING_QUEUE_URL');

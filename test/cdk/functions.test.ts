@@ -24,7 +24,7 @@ describe('Lambda functions', () => {
   let prod: SynthesizedStack;
 
   beforeAll(() => {
-    dev = synthStack({ stage: 'dev' });
+    dev = synthStack({ stage: 'dev', bundle: true });
     prod = synthStack({ stage: 'prod' });
   });
 
@@ -66,7 +66,7 @@ describe('Lambda functions', () => {
     const [logicalId] = functionNamed(dev.template, name);
 
     // Act
-    const code = bundledCode(dev.app, dev.template, logicalId);
+    const code = bundledCode(dev, logicalId);
 
     // Assess: the runtime loads index.mjs and calls its `handler` export
     expect(exportedNames(code)).toContain('handler');
@@ -83,7 +83,7 @@ describe('Lambda functions', () => {
       const [logicalId, fn] = changeHandler ?? functionNamed(dev.template, name);
 
       // Act
-      const code = bundledCode(dev.app, dev.template, logicalId);
+      const code = bundledCode(dev, logicalId);
 
       // Assess: active tracing, the Powertools tracer's handler segment and SDK client capture in the bundle
       expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });

@@ -6,7 +6,7 @@ describe('the GetOpenApi function', () => {
   let synthesized: SynthesizedStack;
 
   beforeAll(() => {
-    synthesized = synthStack();
+    synthesized = synthStack({ bundle: true });
   });
 
   it('is the public route with no table access in the route table', () => {
@@ -33,7 +33,7 @@ describe('the GetOpenApi function', () => {
   it('bundles the generated document, not zod or the generator', () => {
     // Act
     const [logicalId] = functionNamed(synthesized.template, 'GetOpenApi');
-    const code = bundledCode(synthesized.app, synthesized.template, logicalId);
+    const code = bundledCode(synthesized, logicalId);
 
     // Assess
     expect(code).toContain('"3.1.0"');
