@@ -4,7 +4,6 @@ import { KEY_PREFIXES } from '../../lib/constructs/table-access.js';
 import { MAX_IMPORT_ATTEMPTS } from '../../lambdas/shared/events/import-jobs.js';
 import {
   actionsOf,
-  bundledCode,
   resourceId,
   resourcesOfType,
   roleStatements,
@@ -35,7 +34,7 @@ describe('change handlers', () => {
     statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith(prefix))).flatMap((statement) => [statement.Resource].flat());
 
   beforeAll(() => {
-    synthesized = synthStack({ stage: 'prod', bundle: true });
+    synthesized = synthStack({ stage: 'prod' });
     const { template } = synthesized;
     mappings = Object.values(resourcesOfType(template, 'AWS::Lambda::EventSourceMapping'));
     const table = resourceId(template, 'AWS::DynamoDB::Table', 'DataTable');
@@ -157,13 +156,6 @@ describe('change handlers', () => {
           .map((arn) => JSON.stringify(arn))
           .sort(),
       );
-    });
-
-    it('is bundled from its entry as ESM that exports `handler`', () => {
-      const code = bundledCode(synthesized, ids.forwarder);
-      expect(code).toMatch(/export\s*\{[^}]*\bhandler\b[^}]*\}/);
-      expect(code).toContain('LIST_QUEUE_URL');
-      expect(code).toContain('REPRICING_QUEUE_URL');
     });
   });
 
