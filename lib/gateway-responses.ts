@@ -2,6 +2,7 @@ import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { PROBLEM_CONTENT_TYPE, STANDARD_PROBLEMS, WWW_AUTHENTICATE, problem, type Problem } from '../lambdas/shared/http/problem.js';
 import { SECURITY_HEADERS } from '../lambdas/shared/http/responses.js';
 import { UNAVAILABLE_HEADERS } from '../lambdas/shared/http/unavailable.js';
+import { QUOTA_RETRY_AFTER_SECONDS, THROTTLED_RETRY_AFTER_SECONDS } from '../lambdas/shared/config/retry-after.js';
 
 /**
  * The errors API Gateway answers itself (before or instead of a Lambda) get the same
@@ -13,15 +14,6 @@ export interface GatewayResponseDefinition {
   readonly problem: Problem;
   readonly headers?: Readonly<Record<string, string>>;
 }
-
-/** Retry hint for gateway throttling: the stage's token bucket refills every second. */
-export const THROTTLED_RETRY_AFTER_SECONDS = '1';
-/**
- * Retry hint once a client's daily quota is used up. A gateway response header is static, so
- * it cannot name the next 00:00 UTC: an hour keeps a waiting client from retrying in vain
- * every second, and the body says when the quota renews.
- */
-export const QUOTA_RETRY_AFTER_SECONDS = '3600';
 
 /** A fallback for the 4xx types not listed below (e.g. IAM signature errors, unused here). */
 export const GENERIC_CLIENT_ERROR = problem(400, 'The request was rejected.');

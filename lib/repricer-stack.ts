@@ -117,32 +117,14 @@ export class RepricerStack extends Stack {
         { name: 'ImportWorker', function: this.changes.importWorker.function },
         { name: 'WebhookWorker', function: this.changes.webhooks.worker.function },
       ],
-      queues: [
-        { name: 'ListChangesDeadLetters', queue: this.changes.lists.deadLetters, kind: 'deadLetters' },
-        { name: 'RepricingDeadLetters', queue: this.changes.repricing.deadLetters, kind: 'deadLetters' },
-        { name: 'StreamFailures', queue: this.changes.streamFailures, kind: 'deadLetters' },
-        // No age alarm on the import queue: a tenant's next job waits, by design, while its current one runs.
-        { name: 'ImportDeadLetters', queue: this.changes.imports.deadLetters, kind: 'deadLetters' },
-        // Its work queue is not alarmed on age: a failing receiver holds its events back for 24 hours by design.
-        { name: 'WebhookDeadLetters', queue: this.changes.webhooks.deadLetters, kind: 'deadLetters' },
-        { name: 'ListChanges', queue: this.changes.lists.queue, kind: 'work' },
-        { name: 'Repricing', queue: this.changes.repricing.queue, kind: 'work' },
-      ],
+      queues: this.changes.queues,
       streamConsumers: [{ name: 'ChangeForwarder', function: this.changes.forwarder.function }],
     });
 
     new ServiceDashboard(this, 'Dashboard', {
       stage,
       routes: [...this.api.routeFunctions.keys()],
-      workQueues: [
-        { name: 'ListChanges', queue: this.changes.lists.queue },
-        { name: 'Repricing', queue: this.changes.repricing.queue },
-      ],
-      deadLetterQueues: [
-        { name: 'ListChangesDeadLetters', queue: this.changes.lists.deadLetters },
-        { name: 'RepricingDeadLetters', queue: this.changes.repricing.deadLetters },
-        { name: 'StreamFailures', queue: this.changes.streamFailures },
-      ],
+      queues: this.changes.queues,
       streamReader: this.changes.forwarder.function,
       evaluatorLogs: this.changes.evaluator.logGroup,
     });

@@ -3,8 +3,8 @@ import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Alarm, ComparisonOperator, Stats, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { MonitoredQueue } from './monitored-queue.js';
 
 export const ALARM_PERIOD = Duration.minutes(5);
 
@@ -42,18 +42,12 @@ export interface MonitoredFunction {
   readonly function: IFunction;
 }
 
-export interface MonitoredQueue {
-  readonly name: string;
-  readonly queue: IQueue;
-  /** A dead-letter queue alarms on any message; a work queue on its oldest message's age. */
-  readonly kind: 'deadLetters' | 'work';
-}
-
 export interface AlarmsProps {
   readonly stage: string;
   readonly api: RestApi;
   readonly functions: readonly MonitoredFunction[];
   readonly table: Table;
+  /** A dead-letter queue alarms on any message; a work queue on its oldest message's age, where `ageAlarm` says so. */
   readonly queues?: readonly MonitoredQueue[];
   /** Functions reading the table's change stream: their iterator age is the stream's lag. */
   readonly streamConsumers?: readonly MonitoredFunction[];
@@ -99,14 +93,15 @@ export class Alarms extends Construct {
       });
     }
 
-    for (const { name, queue, kind } of props.queues ?? []) {
-      if (kind === 'deadLetters') {
+    for (const monitored of props.queues ?? []) {
+      const { name, queue } = monitored;
+      if (monitored.kind === 'deadLetters') {
         this.add(`${name}Depth`, {
           metric: queue.metricApproximateNumberOfMessagesVisible({ statistic: Stats.MAXIMUM, period: ALARM_PERIOD }),
           threshold: ALARM_THRESHOLDS.deadLetters,
           description: `Messages in ${name}: work that failed every retry (docs/operations.md, runbook).`,
         });
-      } else {
+      } else if (monitored.ageAlarm) {
         this.add(`${name}Age`, {
           metric: queue.metricApproximateAgeOfOldestMessage({ statistic: Stats.MAXIMUM, period: ALARM_PERIOD }),
           threshold: ALARM_THRESHOLDS.queueAgeSeconds,

@@ -8,6 +8,8 @@ import { Construct } from 'constructs';
 import { CHANGE_HANDLERS, IMPORT_WORKER, visibilityTimeoutFor } from '../../lambdas/shared/config/event-sources.js';
 import { TABLE_NAME_ENV } from '../../lambdas/shared/config/table-schema.js';
 import { ApiFunction } from './api-function.js';
+import { FifoWork } from './fifo-work.js';
+import type { MonitoredQueue } from './monitored-queue.js';
 import { grantTableAccess, TABLE_GRANTS, type TableGrant } from './table-access.js';
 import { WebhookDelivery } from './webhook-delivery.js';
 
@@ -19,36 +21,6 @@ export interface ChangeHandlersProps {
   readonly logLevel: string;
   /** Days a price change is kept before DynamoDB's TTL deletes it. */
   readonly priceChangeRetentionDays: string;
-}
-
-/** A FIFO work queue and its FIFO dead-letter queue. */
-class FifoWork extends Construct {
-  readonly queue: Queue;
-  readonly deadLetters: Queue;
-
-  constructor(
-    scope: Construct,
-    id: string,
-    // Six times the consumer's timeout, as Lambda advises, so a slow batch is not handed out twice.
-    { visibilityTimeout = Duration.seconds(visibilityTimeoutFor(CHANGE_HANDLERS.consumerTimeoutSeconds)), maxReceiveCount = CHANGE_HANDLERS.maxReceiveCount as number } = {},
-  ) {
-    super(scope, id);
-    this.deadLetters = new Queue(this, 'DeadLetters', {
-      fifo: true,
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    this.queue = new Queue(this, 'Queue', {
-      fifo: true,
-      visibilityTimeout,
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount },
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-  }
 }
 
 /**
@@ -66,13 +38,22 @@ export class ChangeHandlers extends Construct {
   readonly maintainer: ApiFunction;
   readonly evaluator: ApiFunction;
   readonly importWorker: ApiFunction;
+  /** Every queue built here, for the alarms and the dashboard. */
+  readonly queues: readonly MonitoredQueue[];
 
   constructor(scope: Construct, id: string, props: ChangeHandlersProps) {
     super(scope, id);
     const shared = { projectRoot: props.projectRoot, removalPolicy: props.removalPolicy, logRetention: props.logRetention, logLevel: props.logLevel };
-    this.lists = new FifoWork(this, 'ListChanges');
-    this.repricing = new FifoWork(this, 'Repricing');
-    this.imports = new FifoWork(this, 'Imports', { visibilityTimeout: Duration.seconds(IMPORT_WORKER.visibilityTimeoutSeconds), maxReceiveCount: IMPORT_WORKER.maxReceiveCount });
+    const changeWork = {
+      visibilityTimeout: Duration.seconds(visibilityTimeoutFor(CHANGE_HANDLERS.consumerTimeoutSeconds)),
+      maxReceiveCount: CHANGE_HANDLERS.maxReceiveCount,
+    };
+    this.lists = new FifoWork(this, 'ListChanges', changeWork);
+    this.repricing = new FifoWork(this, 'Repricing', changeWork);
+    this.imports = new FifoWork(this, 'Imports', {
+      visibilityTimeout: Duration.seconds(IMPORT_WORKER.visibilityTimeoutSeconds),
+      maxReceiveCount: IMPORT_WORKER.maxReceiveCount,
+    });
     this.webhooks = new WebhookDelivery(this, 'Webhooks', { ...shared, table: props.table });
     this.streamFailures = new Queue(this, 'StreamFailures', {
       retentionPeriod: Duration.days(14),
@@ -84,6 +65,15 @@ export class ChangeHandlers extends Construct {
       id: 'AwsSolutions-SQS3',
       reason: 'This queue is the dead-letter destination of the stream event source mapping; its depth is alarmed.',
     });
+    this.queues = [
+      ...this.lists.monitored('ListChanges', { ageAlarm: true }),
+      ...this.repricing.monitored('Repricing', { ageAlarm: true }),
+      // A tenant's next import job waits, by design, while its current one runs.
+      ...this.imports.monitored('Import', { ageAlarm: false }),
+      // A failing receiver holds its events back for 24 hours, by design.
+      ...this.webhooks.work.monitored('Webhook', { ageAlarm: false }),
+      { name: 'StreamFailures', queue: this.streamFailures, kind: 'deadLetters' },
+    ];
 
     this.forwarder = new ApiFunction(this, 'Forwarder', {
       ...shared,

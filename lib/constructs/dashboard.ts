@@ -2,8 +2,8 @@ import { Duration } from 'aws-cdk-lib';
 import { Dashboard, GraphWidget, Metric, Stats, TextWidget, type IMetric, type IWidget } from 'aws-cdk-lib/aws-cloudwatch';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-logs';
-import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import type { MonitoredQueue } from './monitored-queue.js';
 import { PRICE_CHANGES_LOG } from '../../lambdas/evaluate-repricers/decided-log.js';
 import { METRICS_NAMESPACE, REQUEST_METRICS, ROUTE_DIMENSION } from '../../lambdas/shared/http/observability.js';
 
@@ -14,8 +14,8 @@ const PERIOD = Duration.minutes(1);
 export interface DashboardProps {
   readonly stage: string;
   readonly routes: readonly string[];
-  readonly workQueues: readonly { readonly name: string; readonly queue: IQueue }[];
-  readonly deadLetterQueues: readonly { readonly name: string; readonly queue: IQueue }[];
+  /** Work queues are graphed by their oldest message's age, dead-letter queues by depth: every one, alarmed or not. */
+  readonly queues: readonly MonitoredQueue[];
   readonly streamReader: IFunction;
   /** The evaluator's log group: price changes are counted from its log lines. */
   readonly evaluatorLogs: ILogGroup;
@@ -63,6 +63,9 @@ export class ServiceDashboard extends Construct {
       label: 'price changes',
     });
 
+    const workQueues = props.queues.filter(({ kind }) => kind === 'work');
+    const deadLetterQueues = props.queues.filter(({ kind }) => kind === 'deadLetters');
+
     const graph = (title: string, left: IMetric[], unit?: string): IWidget =>
       new GraphWidget({ title, left, width: 12, height: 6, ...(unit ? { leftYAxis: { label: unit, showUnits: false } } : {}) });
 
@@ -84,16 +87,14 @@ export class ServiceDashboard extends Construct {
         ),
         graph(
           'Queues: age of the oldest message',
-          props.workQueues.map(({ name, queue }) => queue.metricApproximateAgeOfOldestMessage({ statistic: Stats.MAXIMUM, period: PERIOD, label: name })),
+          workQueues.map(({ name, queue }) => queue.metricApproximateAgeOfOldestMessage({ statistic: Stats.MAXIMUM, period: PERIOD, label: name })),
           's',
         ),
       ],
       [
         graph(
           'Dead-letter queues: messages',
-          props.deadLetterQueues.map(({ name, queue }) =>
-            queue.metricApproximateNumberOfMessagesVisible({ statistic: Stats.MAXIMUM, period: PERIOD, label: name }),
-          ),
+          deadLetterQueues.map(({ name, queue }) => queue.metricApproximateNumberOfMessagesVisible({ statistic: Stats.MAXIMUM, period: PERIOD, label: name })),
         ),
         graph('Price changes per minute', [priceChanges]),
       ],

@@ -1,13 +1,14 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { TABLE_NAME_ENV } from '../../lambdas/shared/config/table-schema.js';
 import { visibilityTimeoutFor, WEBHOOK_DELIVERY } from '../../lambdas/shared/config/event-sources.js';
 import { ApiFunction } from './api-function.js';
+import { FifoWork } from './fifo-work.js';
 import { grantTableAccess, TABLE_GRANTS } from './table-access.js';
 
 export interface WebhookDeliveryProps {
@@ -23,28 +24,21 @@ export interface WebhookDeliveryProps {
  * worker, which reads the tenant's webhooks and writes their deliveries only (`T#` keys).
  */
 export class WebhookDelivery extends Construct {
+  readonly work: FifoWork;
   readonly queue: Queue;
   readonly deadLetters: Queue;
   readonly worker: ApiFunction;
 
   constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
     super(scope, id);
-    this.deadLetters = new Queue(this, 'DeadLetters', {
-      fifo: true,
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    this.queue = new Queue(this, 'Queue', {
-      fifo: true,
+    // 'Default' is left out of logical ids: the queues keep the ids they had when built here.
+    this.work = new FifoWork(this, 'Default', {
       visibilityTimeout: Duration.seconds(visibilityTimeoutFor(WEBHOOK_DELIVERY.timeoutSeconds)),
+      maxReceiveCount: WEBHOOK_DELIVERY.maxReceiveCount,
       retentionPeriod: Duration.seconds(WEBHOOK_DELIVERY.retentionSeconds),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.deadLetters, maxReceiveCount: WEBHOOK_DELIVERY.maxReceiveCount },
-      removalPolicy: RemovalPolicy.DESTROY,
     });
+    this.queue = this.work.queue;
+    this.deadLetters = this.work.deadLetters;
     this.worker = new ApiFunction(this, 'Worker', {
       projectRoot: props.projectRoot,
       removalPolicy: props.removalPolicy,

@@ -4,7 +4,6 @@ import { KEY_PREFIXES } from '../../lib/constructs/table-access.js';
 import { MAX_IMPORT_ATTEMPTS } from '../../lambdas/shared/events/import-jobs.js';
 import {
   actionsOf,
-  bundledCode,
   resourceId,
   resourcesOfType,
   roleStatements,
@@ -157,13 +156,6 @@ describe('change handlers', () => {
           .map((arn) => JSON.stringify(arn))
           .sort(),
       );
-    });
-
-    it('is bundled from its entry as ESM that exports `handler`', () => {
-      const code = bundledCode(synthesized.app, synthesized.template, ids.forwarder);
-      expect(code).toMatch(/export\s*\{[^}]*\bhandler\b[^}]*\}/);
-      expect(code).toContain('LIST_QUEUE_URL');
-      expect(code).toContain('REPRICING_QUEUE_URL');
     });
   });
 

@@ -1,7 +1,7 @@
 import { PRICE_CHANGES_LOG } from '../../lambdas/evaluate-repricers/decided-log.js';
 import { METRICS_NAMESPACE } from '../../lambdas/shared/http/observability.js';
 import { ROUTES } from '../../lambdas/shared/config/routes.js';
-import { resourceId, resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
+import { resourceId, resourcesOfType, synthStack, type CfnResource, type SynthesizedStack } from './stack-fixture.js';
 
 /**
  * The stage's dashboard: its body is a Fn::Join of text and references; references are
@@ -63,16 +63,22 @@ describe('dashboard', () => {
     expect(metricsOf('Change stream: iterator age')).toEqual([
       ['AWS/Lambda', 'IteratorAge', 'FunctionName', `<${forwarder}>`, expect.objectContaining({ stat: 'Maximum' })],
     ]);
-    const queues = ['ChangesListChangesQueue', 'ChangesRepricingQueue'].map((prefix) => resourceId(synthesized.template, 'AWS::SQS::Queue', prefix));
+    const queues = ['ChangesListChangesQueue', 'ChangesRepricingQueue', 'ChangesImportsQueue', 'ChangesWebhooksQueue'].map((prefix) =>
+      resourceId(synthesized.template, 'AWS::SQS::Queue', prefix),
+    );
     expect(metricsOf('Queues: age of the oldest message').map((metric) => metric.slice(0, 4))).toEqual(
       queues.map((queue) => ['AWS/SQS', 'ApproximateAgeOfOldestMessage', 'QueueName', `<${queue}.QueueName>`]),
     );
   });
 
   it('graphs the depth of every dead-letter queue', () => {
-    const deadLetters = ['ChangesListChangesDeadLetters', 'ChangesRepricingDeadLetters', 'ChangesStreamFailures'].map((prefix) =>
-      resourceId(synthesized.template, 'AWS::SQS::Queue', prefix),
-    );
+    const deadLetters = [
+      'ChangesListChangesDeadLetters',
+      'ChangesRepricingDeadLetters',
+      'ChangesImportsDeadLetters',
+      'ChangesWebhooksDeadLetters',
+      'ChangesStreamFailures',
+    ].map((prefix) => resourceId(synthesized.template, 'AWS::SQS::Queue', prefix));
     expect(metricsOf('Dead-letter queues: messages').map((metric) => metric[3])).toEqual(deadLetters.map((queue) => `<${queue}.QueueName>`));
   });
 
@@ -91,5 +97,72 @@ describe('dashboard', () => {
       ],
     });
     expect(metricsOf('Price changes per minute')).toEqual([[METRICS_NAMESPACE, 'PriceChanges', expect.objectContaining({ stat: 'Sum', period: 60 })]]);
+  });
+});
+
+/** The queue a `Fn::GetAtt [queue, Arn]` points at. */
+const queueOf = (arn: unknown): string | undefined => (arn as { 'Fn::GetAtt'?: [string, string] } | undefined)?.['Fn::GetAtt']?.[0];
+
+/** Work queues whose messages wait by design: their age is graphed, not alarmed. */
+const WAITING_BY_DESIGN = ['ChangesImportsQueue', 'ChangesWebhooksQueue'];
+
+/**
+ * Every AWS::SQS::Queue of the stack, classified from the template itself (who reads it, who
+ * dead-letters into it), so a queue added without being handed to the alarms and the dashboard
+ * fails here.
+ */
+describe('every queue of the stack is watched', () => {
+  let queues: string[];
+  let workQueues: Set<string>;
+  let deadLetterQueues: Set<string>;
+  let widgets: Widget[];
+  let alarms: CfnResource[];
+
+  const graphedQueues = (title: string) => new Set(widgets.find((widget) => widget.properties.title === title)?.properties.metrics?.map((metric) => metric[3]));
+  const asGraphed = (ids: Iterable<string>) => new Set([...ids].map((id) => `<${id}.QueueName>`));
+  const alarmedQueues = (metricName: string) =>
+    new Set(
+      alarms
+        .filter((alarm) => alarm.Properties.Namespace === 'AWS/SQS' && alarm.Properties.MetricName === metricName)
+        .map((alarm) => queueOf((alarm.Properties.Dimensions as Array<{ Name: string; Value: unknown }>).find(({ Name }) => Name === 'QueueName')?.Value)),
+    );
+
+  beforeAll(() => {
+    const synthesized = synthStack({ stage: 'prod' });
+    const { template } = synthesized;
+    const queueResources = resourcesOfType(template, 'AWS::SQS::Queue');
+    const mappings = Object.values(resourcesOfType(template, 'AWS::Lambda::EventSourceMapping'));
+    queues = Object.keys(queueResources);
+    const isQueue = (id: string | undefined): id is string => id !== undefined && queues.includes(id);
+    workQueues = new Set(mappings.map((mapping) => queueOf(mapping.Properties.EventSourceArn)).filter(isQueue));
+    deadLetterQueues = new Set(
+      [
+        ...Object.values(queueResources).map((queue) => queueOf(queue.Properties.RedrivePolicy?.deadLetterTargetArn)),
+        ...mappings.map((mapping) => queueOf(mapping.Properties.DestinationConfig?.OnFailure?.Destination)),
+      ].filter(isQueue),
+    );
+    ({ widgets } = bodyOf(synthesized));
+    alarms = Object.values(resourcesOfType(template, 'AWS::CloudWatch::Alarm'));
+  });
+
+  it('is either read by a function (work) or where failed work goes (dead letters)', () => {
+    expect(workQueues.size).toBeGreaterThan(0);
+    expect(deadLetterQueues.size).toBeGreaterThan(0);
+    expect(queues.filter((id) => !workQueues.has(id) && !deadLetterQueues.has(id))).toEqual([]);
+  });
+
+  it('is on the dashboard: a work queue by the age of its oldest message, a dead-letter queue by its depth', () => {
+    expect(graphedQueues('Queues: age of the oldest message')).toEqual(asGraphed(workQueues));
+    expect(graphedQueues('Dead-letter queues: messages')).toEqual(asGraphed(deadLetterQueues));
+  });
+
+  it('has a depth alarm if it holds dead letters', () => {
+    expect(alarmedQueues('ApproximateNumberOfMessagesVisible')).toEqual(deadLetterQueues);
+  });
+
+  it('has an age alarm if it holds work, unless its messages wait by design', () => {
+    const waitingByDesign = [...workQueues].filter((id) => WAITING_BY_DESIGN.some((prefix) => id.startsWith(prefix)));
+    expect(waitingByDesign).toHaveLength(WAITING_BY_DESIGN.length);
+    expect(alarmedQueues('ApproximateAgeOfOldestMessage')).toEqual(new Set([...workQueues].filter((id) => !waitingByDesign.includes(id))));
   });
 });

@@ -1,18 +1,6 @@
 import { AUTHORIZER, ROUTES } from '../../lambdas/shared/config/routes.js';
 import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from '../../lib/repricer-stack.js';
-import { bundledCode, functionNamed, resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
-
-/** Names in the bundle's `export{a as b, c}` clauses (esbuild's ESM output). */
-const exportedNames = (code: string): string[] =>
-  [...code.matchAll(/export\s*\{([^}]*)\}/g)].flatMap((match) =>
-    (match[1] ?? '').split(',').map(
-      (binding) =>
-        binding
-          .trim()
-          .split(/\s+as\s+/)
-          .at(-1) ?? '',
-    ),
-  );
+import { functionNamed, resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
 
 const FUNCTIONS = [
   ...ROUTES.map((route) => ({ name: route.name, entry: route.entry, usesTable: route.tableAccess !== 'none' })),
@@ -60,38 +48,6 @@ describe('Lambda functions', () => {
     expect(Object.keys(fn.Properties.Environment.Variables)).not.toEqual(expect.arrayContaining(['DYNAMODB_REQUEST_TIMEOUT_MS']));
     expect(Object.keys(fn.Properties.Environment.Variables)).not.toEqual(expect.arrayContaining(['DYNAMODB_ENDPOINT']));
   });
-
-  it.each(FUNCTIONS)('$name is bundled from $entry as ESM that exports `handler`', ({ name }) => {
-    // Prepare
-    const [logicalId] = functionNamed(dev.template, name);
-
-    // Act
-    const code = bundledCode(dev.app, dev.template, logicalId);
-
-    // Assess: the runtime loads index.mjs and calls its `handler` export
-    expect(exportedNames(code)).toContain('handler');
-    expect(code.includes('createRequire')).toBe(true);
-    // the SDK is bundled, not taken from the runtime
-    expect(/from\s*["']@aws-sdk\//.test(code)).toBe(false);
-  });
-
-  it.each([...FUNCTIONS.map(({ name }) => name), 'Forwarder', 'Maintainer', 'Evaluator', 'ImportWorker', 'WebhooksWorker'])(
-    '%s is traced: its invocation, and every SDK client it uses, so X-Ray shows each DynamoDB or SQS call',
-    (name) => {
-      // Prepare: a route's function by its name, a change handler by its construct id
-      const changeHandler = Object.entries(resourcesOfType(dev.template, 'AWS::Lambda::Function')).find(([id]) => id.startsWith(`Changes${name}Handler`));
-      const [logicalId, fn] = changeHandler ?? functionNamed(dev.template, name);
-
-      // Act
-      const code = bundledCode(dev.app, dev.template, logicalId);
-
-      // Assess: active tracing, the Powertools tracer's handler segment and SDK client capture in the bundle
-      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
-      expect(code).toContain('captureAWSv3Client');
-      expect(code).toContain('## ');
-      expect(fn.Properties.Environment.Variables.POWERTOOLS_TRACER_CAPTURE_RESPONSE).toBe('false');
-    },
-  );
 
   it.each(FUNCTIONS)('$name writes to its own log group, kept a week in dev and three months elsewhere', ({ name }) => {
     for (const [synthesized, days] of [

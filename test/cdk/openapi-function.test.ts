@@ -1,7 +1,7 @@
 import { ROUTES } from '../../lambdas/shared/config/routes.js';
-import { actionsOf, bundledCode, functionNamed, methodsByRoute, roleStatements, synthStack, type SynthesizedStack } from './stack-fixture.js';
+import { actionsOf, functionNamed, methodsByRoute, roleStatements, synthStack, type SynthesizedStack } from './stack-fixture.js';
 
-/** GetOpenApi serves a file it carries: no table, no credentials, nothing of the generator. */
+/** GetOpenApi serves a file it carries: no table, no credentials, nothing of the generator (its bundle is read in bundles.test.ts). */
 describe('the GetOpenApi function', () => {
   let synthesized: SynthesizedStack;
 
@@ -28,17 +28,5 @@ describe('the GetOpenApi function', () => {
     const method = methodsByRoute(synthesized.template).get('GET /v1/openapi.json');
     expect(method?.Properties).toMatchObject({ AuthorizationType: 'NONE' });
     expect(method?.Properties.AuthorizerId).toBeUndefined();
-  });
-
-  it('bundles the generated document, not zod or the generator', () => {
-    // Act
-    const [logicalId] = functionNamed(synthesized.template, 'GetOpenApi');
-    const code = bundledCode(synthesized.app, synthesized.template, logicalId);
-
-    // Assess
-    expect(code).toContain('"3.1.0"');
-    expect(code).toContain('listOffers');
-    expect(code).not.toContain('toJSONSchema');
-    expect(code).not.toContain('buildOpenApiDocument');
   });
 });

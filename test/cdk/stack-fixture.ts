@@ -1,4 +1,4 @@
-import { App } from 'aws-cdk-lib';
+import { App, cx_api as cxapi } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,18 +16,42 @@ const cdkJsonContext = (): Record<string, unknown> => {
 export interface SynthOptions {
   readonly stage?: string;
   readonly routes?: readonly RouteDefinition[];
+  /**
+   * Bundle every function with esbuild, as `cdk synth` does. Slow (seconds per function), so
+   * only tests that read the bundled code (`bundledCode`) ask for it; without it the function
+   * resources are synthesized all the same, their code pointing at an asset that was not built.
+   */
+  readonly bundle?: boolean;
 }
 
 export interface SynthesizedStack {
   readonly app: App;
   readonly stack: RepricerStack;
   readonly template: Template;
+  readonly bundled: boolean;
 }
 
-export const synthStack = ({ stage = 'dev', routes }: SynthOptions = {}): SynthesizedStack => {
-  const app = new App({ context: { ...cdkJsonContext(), stage } });
+/**
+ * Stacks this test file has synthesized, by routes (the array itself), stage and bundling: tests
+ * that read the same stack share one synth. They only read it, never change it.
+ */
+const synthesized = new Map<readonly RouteDefinition[] | undefined, Map<string, SynthesizedStack>>();
+
+const synthesize = (stage: string, routes: readonly RouteDefinition[] | undefined, bundle: boolean): SynthesizedStack => {
+  // An empty list of stacks to bundle makes every asset skip its bundling step.
+  const bundling = bundle ? {} : { [cxapi.BUNDLING_STACKS]: [] };
+  const app = new App({ context: { ...cdkJsonContext(), stage, ...bundling } });
   const stack = new RepricerStack(app, `RepricerApi-${stage}`, { stage, ...(routes ? { routes } : {}) });
-  return { app, stack, template: Template.fromStack(stack) };
+  return { app, stack, template: Template.fromStack(stack), bundled: bundle };
+};
+
+export const synthStack = ({ stage = 'dev', routes, bundle = false }: SynthOptions = {}): SynthesizedStack => {
+  const byOptions = synthesized.get(routes) ?? new Map<string, SynthesizedStack>();
+  synthesized.set(routes, byOptions);
+  const key = `${stage} ${bundle ? 'bundled' : 'unbundled'}`;
+  const stack = byOptions.get(key) ?? synthesize(stage, routes, bundle);
+  byOptions.set(key, stack);
+  return stack;
 };
 
 // Queries over the synthesized template.
@@ -110,8 +134,9 @@ export const methodsByRoute = (template: Template): Map<string, CfnResource> => 
   );
 };
 
-/** The bundled handler code of a function, read from the staged asset. */
-export const bundledCode = (app: App, template: Template, functionLogicalId: string): string => {
+/** The bundled handler code of a function, read from the staged asset of a stack synthesized with `bundle: true`. */
+export const bundledCode = ({ app, template, bundled }: SynthesizedStack, functionLogicalId: string): string => {
+  if (!bundled) throw new Error('The stack was synthesized without bundling: call synthStack({ bundle: true }) to read bundled code');
   const fn = resourcesOfType(template, 'AWS::Lambda::Function')[functionLogicalId];
   const s3Key = String(fn?.Properties.Code?.S3Key);
   const assetHash = s3Key.replace(/\.zip$/, '');

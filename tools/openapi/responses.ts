@@ -1,4 +1,4 @@
-import { THROTTLED_RETRY_AFTER_SECONDS } from '../../lib/gateway-responses.js';
+import { THROTTLED_RETRY_AFTER_SECONDS } from '../../lambdas/shared/config/retry-after.js';
 import { etagOf } from '../../lambdas/shared/http/preconditions.js';
 import { PROBLEM_CONTENT_TYPE, WWW_AUTHENTICATE, type Problem } from '../../lambdas/shared/http/problem.js';
 import { problemExamples, repricerExample, type ProblemStatus } from './examples.js';
