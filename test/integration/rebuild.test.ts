@@ -243,6 +243,24 @@ describe('rebuild', () => {
     expect(await countProblems()).toEqual([]);
   }, 300_000);
 
+  it('rebuilds a tenant whose first bucket of every order and first listing of every cell were deleted', async () => {
+    // Prepare: a chunk without the bucket that covers its first keys, which the rebuild's
+    // relisting must count into without a node to load
+    const { listings, nodes } = derivedPartitions();
+    for (const partition of [...listings, ...nodes.filter((node) => node.pk.endsWith('#b'))]) {
+      const [first] = await partitionItems(partition.pk);
+      if (first) await deleteItems([first]);
+    }
+
+    // Act
+    const request = await rebuild();
+
+    // Assess
+    expect(request.status).toBe('done');
+    expect(await countProblems()).toEqual([]);
+    expect(await served()).toEqual(before);
+  }, 300_000);
+
   it('rebuilds a tenant whose listings and nodes were corrupted at random, to the same pages and totals', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(damage, { minLength: 1, maxLength: 12 }), async (changes) => {

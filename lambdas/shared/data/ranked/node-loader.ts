@@ -71,14 +71,23 @@ const loadTargeted = async (base: Omit<NodeLocation, 'level'>, keys: readonly st
     keysByChunk.set(chunk, [...(keysByChunk.get(chunk) ?? []), key]);
   }
   const buckets = new Map<string, RankNode[]>(chunks.map((chunk) => [chunk.lo, []]));
+  const fresh = new Set<string>();
   await mapLimit([...keysByChunk], async ([chunk, inChunk]) => {
     const found =
       inChunk.length >= KEYS_FOR_A_RANGE_READ
         ? await bucketsOfChunk(base, chunk)
         : (await Promise.all(inChunk.map((key) => nodeCovering({ ...base, level: 'b' }, key)))).flatMap((node) => (node ? [node] : []));
-    buckets.set(chunk.lo, byLo(found));
+    // A bucket found below the chunk belongs to an earlier one: the key's covering bucket in this
+    // chunk is missing, which only a damaged order shows (its first bucket deleted). Counting
+    // into a fresh first bucket keeps the write inside the chunk; a rebuild recounts it.
+    const inside = byLo(found).filter((node) => node.lo >= chunk.lo);
+    if (inside[0]?.lo !== chunk.lo && inChunk.some((key) => inside[0] === undefined || key < inside[0].lo)) {
+      inside.unshift(emptyNode(chunk.lo, withHistogram, inside[0]?.lo ?? chunk.hi));
+      fresh.add(freshKey('b', chunk.lo));
+    }
+    buckets.set(chunk.lo, inside);
   });
-  return { chunks, buckets, complete: false, fresh: new Set() };
+  return { chunks, buckets, complete: false, fresh };
 };
 
 const loadComplete = async (base: Omit<NodeLocation, 'level'>, keys: readonly string[], withHistogram: boolean): Promise<LoadedOrder> => {
