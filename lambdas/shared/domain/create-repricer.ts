@@ -1,9 +1,12 @@
 import * as z from 'zod';
 import { hasAtMostTwoDecimals } from './money.js';
+import { storableNumber } from './numbers.js';
 import { BUYBOX_APPROACHES, connectorUid, MAX_MONEY, productCode, REPRICER_APPROACHES, type FeeEstimates } from './records.js';
 
 const amount = (min: 'positive' | 'nonnegative') =>
-  (min === 'positive' ? z.number().gt(0) : z.number().min(0)).max(MAX_MONEY).refine(hasAtMostTwoDecimals, { message: 'Must have at most 2 decimals.' });
+  (min === 'positive' ? storableNumber().gt(0) : storableNumber().min(0))
+    .max(MAX_MONEY)
+    .refine(hasAtMostTwoDecimals, { message: 'Must have at most 2 decimals.' });
 
 /** `POST /v1/repricers/`: unknown fields and wrong types are refused, never coerced. */
 export const createRepricerBody = z.strictObject({

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
 import { timestamp } from './records.js';
+import { text } from './text.js';
 
 /**
  * Webhooks (DESIGN.md section 6, docs/webhooks.md): what a client subscribes to, what a
@@ -14,7 +15,7 @@ export const MAX_WEBHOOKS_PER_CLIENT = 5;
 export const MAX_URL_LENGTH = 2048;
 
 export const createWebhookBody = z.strictObject({
-  url: z.string().min(1).max(MAX_URL_LENGTH),
+  url: text().min(1).max(MAX_URL_LENGTH),
   event_types: z
     .array(z.enum(WEBHOOK_EVENT_TYPES))
     .min(1)
