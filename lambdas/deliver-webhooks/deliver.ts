@@ -1,6 +1,7 @@
 import { listWebhooks, openDelivery, recordAttempt, type DeliveryKey, type StoredDelivery, type StoredWebhook } from '../shared/data/webhooks.js';
 import {
   DEFAULT_RETRY_SCHEDULE,
+  DELIVERY_ERRORS,
   DELIVERY_TIMEOUT_MS,
   nextRetryDelayMs,
   SIGNATURE_HEADER,
@@ -41,14 +42,14 @@ const attemptDelivery = async (webhook: StoredWebhook, key: DeliveryKey, deliver
   // answers must not hold the worker past it.
   let timer: NodeJS.Timeout | undefined;
   const destination = await Promise.race([
-    resolveDestination(webhook.record.url, options.resolve),
+    resolveDestination(webhook.record.url, options.resolve, undefined, options.timeoutMs),
     new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), options.timeoutMs);
     }),
   ]).finally(() => clearTimeout(timer));
   const remainingMs = Math.max(1, options.timeoutMs - (options.now() - startedAt));
   const outcome: PostOutcome = !destination
-    ? { statusCode: undefined, error: `no address within ${options.timeoutMs} ms` }
+    ? { statusCode: undefined, error: DELIVERY_ERRORS.notResolved }
     : destination.ok
       ? await postToDestination(
           destination,
@@ -56,7 +57,7 @@ const attemptDelivery = async (webhook: StoredWebhook, key: DeliveryKey, deliver
           { [SIGNATURE_HEADER]: signatureHeader(webhook.secret, delivery.body, Math.floor(startedAt / 1000)) },
           remainingMs,
         )
-      : { statusCode: undefined, error: `refused: the URL ${destination.message}` };
+      : { statusCode: undefined, error: destination.unresolved ? DELIVERY_ERRORS.notResolved : DELIVERY_ERRORS.refusedAddress };
 
   const finishedAt = options.now();
   const firstAttemptAt = delivery.firstAttemptAt ?? startedAt;
@@ -72,7 +73,7 @@ const attemptDelivery = async (webhook: StoredWebhook, key: DeliveryKey, deliver
       status: delivered ? 'delivered' : delay === undefined ? 'dead_lettered' : 'pending',
       attempts,
       last_status_code: outcome.statusCode ?? null,
-      last_error: delivered ? null : (outcome.error ?? `answered ${outcome.statusCode}`),
+      last_error: delivered ? null : (outcome.error ?? DELIVERY_ERRORS.answered(outcome.statusCode ?? 0)),
       last_attempt_at: at,
       next_attempt_at: delay === undefined ? null : new Date(finishedAt + delay).toISOString(),
       delivered_at: delivered ? at : null,
