@@ -9,7 +9,8 @@ import {
   type RetrySchedule,
 } from '../shared/domain/webhooks.js';
 import type { WebhookEventMessage } from '../shared/events/webhook-events.js';
-import { postToDestination, resolveDestination, systemResolver, type PostOutcome, type Resolver } from '../shared/webhooks/destination.js';
+import { postToDestination, resolveDestination, systemResolver, type Destination, type PostOutcome, type Resolver } from '../shared/webhooks/destination.js';
+import { openWebhookSecret } from '../shared/webhooks/secrets.js';
 
 export interface DeliveryOptions {
   readonly resolve: Resolver;
@@ -26,6 +27,23 @@ export const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = {
 };
 
 const isSuccess = (statusCode: number | undefined) => statusCode !== undefined && statusCode >= 200 && statusCode < 300;
+
+/** What one attempt came to: refused before sending (address, secret), or the receiver's answer. */
+const sendAttempt = async (
+  webhook: StoredWebhook,
+  key: DeliveryKey,
+  body: string,
+  destination: Destination | undefined,
+  startedAt: number,
+  options: DeliveryOptions,
+): Promise<PostOutcome> => {
+  if (!destination) return { statusCode: undefined, error: DELIVERY_ERRORS.notResolved };
+  if (!destination.ok) return { statusCode: undefined, error: destination.unresolved ? DELIVERY_ERRORS.notResolved : DELIVERY_ERRORS.refusedAddress };
+  const signing = await openWebhookSecret({ clientId: key.clientId, webhookId: webhook.record.id, sealedSecret: webhook.sealedSecret, secret: webhook.secret });
+  if (!signing.ok) return { statusCode: undefined, error: DELIVERY_ERRORS.secretUnavailable };
+  const remainingMs = Math.max(1, options.timeoutMs - (options.now() - startedAt));
+  return postToDestination(destination, body, { [SIGNATURE_HEADER]: signatureHeader(signing.secret, body, Math.floor(startedAt / 1000)) }, remainingMs);
+};
 
 /**
  * One attempt, when one is due: the address checked again as it resolves now, the body POSTed
@@ -47,17 +65,7 @@ const attemptDelivery = async (webhook: StoredWebhook, key: DeliveryKey, deliver
       timer = setTimeout(() => resolve(undefined), options.timeoutMs);
     }),
   ]).finally(() => clearTimeout(timer));
-  const remainingMs = Math.max(1, options.timeoutMs - (options.now() - startedAt));
-  const outcome: PostOutcome = !destination
-    ? { statusCode: undefined, error: DELIVERY_ERRORS.notResolved }
-    : destination.ok
-      ? await postToDestination(
-          destination,
-          delivery.body,
-          { [SIGNATURE_HEADER]: signatureHeader(webhook.secret, delivery.body, Math.floor(startedAt / 1000)) },
-          remainingMs,
-        )
-      : { statusCode: undefined, error: destination.unresolved ? DELIVERY_ERRORS.notResolved : DELIVERY_ERRORS.refusedAddress };
+  const outcome = await sendAttempt(webhook, key, delivery.body, destination, startedAt, options);
 
   const finishedAt = options.now();
   const firstAttemptAt = delivery.firstAttemptAt ?? startedAt;

@@ -15,6 +15,7 @@ import type { EventRuntimeOptions } from '../../tools/local/event-runtime.js';
 import type { LocalServerOptions } from '../../tools/local/server.js';
 import { TABLE_NAME_ENV } from '../../lambdas/shared/config/table-schema.js';
 import { ALLOW_LOCAL_HTTP_ENV } from '../../lambdas/shared/domain/webhook-url.js';
+import { useLocalSecretsKey } from '../../tools/local/secrets-key.js';
 import { assertMatchesOpenApi } from './openapi-validator.js';
 
 export interface RequestOptions {
@@ -118,6 +119,8 @@ export const startTestApi = async ({ events: eventOptions = {}, ownDynamoDb = fa
   process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
   // As `npm start`: webhooks may point at receivers on 127.0.0.1 over http.
   process.env[ALLOW_LOCAL_HTTP_ENV] = 'true';
+  // As `npm start`: secrets are sealed under the local key provider, no AWS account needed.
+  useLocalSecretsKey();
 
   const dynamo = createLocalDynamoClient(endpoint);
   await createTable(dynamo, tableName);
