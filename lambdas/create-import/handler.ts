@@ -1,14 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { tenantOf } from '../shared/auth/tenant.js';
-import {
-  createImportParameters,
-  hasMoreLinesThan,
-  invalidJobCounters,
-  MAX_IMPORT_BODY_BYTES,
-  MAX_IMPORT_LINES,
-  parseNdjson,
-  validateJobLines,
-} from '../shared/domain/import-jobs.js';
+import { checkImportBody, createImportParameters, invalidJobCounters, MAX_IMPORT_BODY_BYTES } from '../shared/domain/import-jobs.js';
 import { createImportJob, reserveImportId, storeImportBody } from '../shared/data/imports.js';
 import { HttpProblem, validationFailed } from '../shared/http/errors.js';
 import { httpHandler } from '../shared/http/handler.js';
@@ -41,18 +33,15 @@ export const createImportRoute = async (event: APIGatewayProxyEvent) => {
     throw validationFailed([{ field: 'body', message: 'The body is not UTF-8 text.' }]);
   }
 
-  if (hasMoreLinesThan(text, MAX_IMPORT_LINES)) {
-    throw validationFailed([{ field: 'body', message: `The body holds more than ${MAX_IMPORT_LINES} lines: split it into several imports.` }]);
-  }
-
-  const inputs = parseNdjson(text);
-  const { problems, invalidLines } = validateJobLines(import_type, inputs);
+  const checked = checkImportBody(import_type, text);
+  if (!checked.ok) throw validationFailed([{ field: 'body', message: checked.message }]);
+  const { total, problems, invalidLines } = checked;
   const { id, at } = await reserveImportId();
   const owner = { sellerId: tenant.sellerId, defaultConnector: tenant.defaultConnector };
-  const common = { id, at, importType: import_type, trigger: 'public_api' as const, total: inputs.length, owner };
+  const common = { id, at, importType: import_type, trigger: 'public_api' as const, total, owner };
   const job =
     problems.length > 0
-      ? await createImportJob(tenant.clientId, { ...common, status: 'failed', problems: invalidJobCounters(inputs.length, problems, invalidLines) })
+      ? await createImportJob(tenant.clientId, { ...common, status: 'failed', problems: invalidJobCounters(total, problems, invalidLines) })
       : await createImportJob(tenant.clientId, { ...common, status: 'pending', bodyChunks: await storeImportBody(tenant.clientId, id, raw, at) });
   return json(202, job, { Location: `/v1/imports/${id}` });
 };

@@ -35,7 +35,7 @@ export const MAX_IMPORT_BODY_BYTES = 4 * 1024 * 1024;
 /** Lines of one import at most: validation time and memory grow with lines, whatever their length. */
 export const MAX_IMPORT_LINES = 50_000;
 /** Bytes of one line at most (a product of 20 long image URLs and many fee estimates fits); a longer line is a bad line, not parsed. */
-export const MAX_LINE_BYTES = 128 * 1024;
+export const MAX_LINE_BYTES = 64 * 1024;
 /** The record lists the first bad lines only, each message cut short, so it stays a small item (a line of many unknown keys names them all). */
 export const MAX_LISTED_ERRORS = 100;
 export const MAX_ERROR_MESSAGE = MAX_PROBLEM_MESSAGE;
@@ -128,6 +128,21 @@ export const parseNdjson = (text: string): unknown[] => {
       return new UnreadableLine('not valid JSON');
     }
   });
+};
+
+export type ImportBodyCheck<T extends ImportType> =
+  { readonly ok: false; readonly message: string } | ({ readonly ok: true; readonly total: number } & ValidatedLines<ImportLine<T>>);
+
+/**
+ * The whole of an import body's validation, in time and memory bounded by its caps: more than
+ * `MAX_IMPORT_LINES` lines is refused before anything is parsed; otherwise every line is
+ * validated, the first `MAX_LISTED_ERRORS` problems kept and the others counted.
+ */
+export const checkImportBody = <T extends ImportType>(type: T, text: string): ImportBodyCheck<T> => {
+  if (hasMoreLinesThan(text, MAX_IMPORT_LINES))
+    return { ok: false, message: `The body holds more than ${MAX_IMPORT_LINES} lines: split it into several imports.` };
+  const inputs = parseNdjson(text);
+  return { ok: true, total: inputs.length, ...validateJobLines(type, inputs) };
 };
 
 /**
