@@ -100,8 +100,14 @@ describe('text SQS would refuse', () => {
   });
 
   it('echoes unknown keys in import errors as storable, well-formed text, cut without splitting a character', async () => {
-    const longKey = `${'k'.repeat(470)}\ud83d\ude00${'k'.repeat(40)}`;
-    const body = ndjson([`{"\\uffff\\ufffe\\u0001":1}`, `{"\\ud800":1}`, JSON.stringify({ [longKey]: 1 })]);
+    // Valid lines but for one unknown key each, so the key is the whole message: `(record): Unrecognized key: "<key>"`,
+    // the key from the 30th character; the long key puts an emoji across the 500-character cut.
+    const longKey = `${'k'.repeat(469)}\ud83d\ude00${'k'.repeat(40)}`;
+    const body = ndjson([
+      { ...product('UK-1'), '\uffff\ufffe\u0001': 1 },
+      { ...product('UK-2'), '\ud800': 1 },
+      { ...product('UK-3'), [longKey]: 1 },
+    ]);
     const response = await postImport('products', body);
     expect(response.body.status).toBe('failed');
     const messages = response.body.errors.map((error) => error.message);
