@@ -54,6 +54,8 @@ export interface TestApi {
   importRecords(username: string, records: readonly unknown[]): ReturnType<typeof import('../../tools/admin/import.js').importRecords>;
   /** Waits until every change made so far, and the work it caused, is done. */
   settle(): Promise<void>;
+  /** Queue messages dead-lettered and stream records given up on so far (none, when all went through). */
+  failures(): ReturnType<Awaited<ReturnType<typeof import('../../tools/local/event-runtime.js').startEventRuntime>>['failures']>;
   close(): Promise<void>;
 }
 
@@ -170,6 +172,7 @@ export const startTestApi = async ({ events: eventOptions = {}, ownDynamoDb = fa
       return summary;
     },
     settle: () => events.settle(),
+    failures: () => events.failures(),
     async close() {
       await events.stop();
       server.closeAllConnections();

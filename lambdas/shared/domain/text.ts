@@ -11,10 +11,9 @@ import * as z from 'zod';
  *   U+FFFE, U+FFFF) with InvalidMessageContents, and JSON does not escape them.
  * Refused as a 400 naming the field, where input enters: the API's schemas, imports and the CLI.
  */
-export const STORABLE_TEXT_MESSAGE =
-  'Must be well-formed Unicode text without control characters other than tab and line breaks, and without U+FFFE or U+FFFF.';
-/** Kept for the callers that name the older rule; the same check. */
-export const WELL_FORMED_MESSAGE = `${STORABLE_TEXT_MESSAGE} (An unpaired surrogate is not well-formed Unicode.)`;
+export const STORABLE_TEXT_MESSAGE = 'Must be well-formed Unicode without U+FFFE, U+FFFF or control characters (tab and line breaks allowed).';
+/** The name older callers use; the same message. */
+export const WELL_FORMED_MESSAGE = STORABLE_TEXT_MESSAGE;
 
 /** The characters of a storable text; with the `u` flag a lone surrogate matches no range. */
 const STORABLE = /^[\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
