@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { streamChangeOf } from '../shared/data/change-records.js';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { createMetrics } from '../shared/http/observability.js';
 import { logger } from '../shared/logger.js';
 import type { QueueSender, RefusedMessage } from '../shared/queue/sender.js';
 import { CHANGE_ROUTES, type RouteStarter, type RouteWork } from './routes.js';
@@ -16,7 +18,11 @@ import { CHANGE_ROUTES, type RouteStarter, type RouteWork } from './routes.js';
  */
 export type RefusalReporter = (refusal: { readonly clientId: string; readonly queue: string; readonly refused: RefusedMessage }) => void;
 
-export const logRefusal: RefusalReporter = ({ clientId, queue, refused }) =>
+/** The metric an alarm can watch: each message dropped because SQS would never take it. */
+export const REFUSED_MESSAGES_METRIC = 'RefusedQueueMessages';
+const metrics = createMetrics();
+
+export const logRefusal: RefusalReporter = ({ clientId, queue, refused }) => {
   logger.error('A queue message was refused and dropped', {
     clientId,
     queue,
@@ -26,6 +32,10 @@ export const logRefusal: RefusalReporter = ({ clientId, queue, refused }) =>
     bytes: Buffer.byteLength(refused.message.body, 'utf8'),
     refusedMessages: 1,
   });
+  metrics.addDimension('queue', queue);
+  metrics.addMetric(REFUSED_MESSAGES_METRIC, MetricUnit.Count, 1);
+  metrics.publishStoredMetrics();
+};
 
 export const forwardChanges =
   (senders: Readonly<Record<string, QueueSender>>, routes: readonly RouteStarter[] = CHANGE_ROUTES, reportRefusal: RefusalReporter = logRefusal) =>
