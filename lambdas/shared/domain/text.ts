@@ -12,20 +12,15 @@ import * as z from 'zod';
  * Refused as a 400 naming the field, where input enters: the API's schemas, imports and the CLI.
  */
 export const STORABLE_TEXT_MESSAGE = 'Must be well-formed Unicode without U+FFFE, U+FFFF or control characters (tab and line breaks allowed).';
-/** The name older callers use; the same message. */
-export const WELL_FORMED_MESSAGE = STORABLE_TEXT_MESSAGE;
 
 /** The characters of a storable text; with the `u` flag a lone surrogate matches no range. */
 const STORABLE = /^[\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
 const NOT_STORABLE = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 export const isStorableText = (text: string): boolean => STORABLE.test(text);
-/** The name older callers use (path segments, headers): the same, stricter, rule. */
-export const isWellFormed = isStorableText;
 
 /** Adds the check to a string schema (it stays a string schema, so bounds can follow). */
-export const storable = <S extends z.ZodType<string>>(schema: S): S => schema.refine(isStorableText, WELL_FORMED_MESSAGE);
-export const wellFormed = storable;
+export const storable = <S extends z.ZodType<string>>(schema: S): S => schema.refine(isStorableText, STORABLE_TEXT_MESSAGE);
 
 /** A string schema that refuses text the service could not store or queue. */
 export const text = (): z.ZodString => storable(z.string());
