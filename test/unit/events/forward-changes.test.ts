@@ -2,7 +2,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { jest } from '@jest/globals';
 import { forwardChanges, logRefusal } from '../../../lambdas/forward-changes/forward.js';
-import { defineRoute } from '../../../lambdas/forward-changes/routes.js';
+import { chunk, defineRoute } from '../../../lambdas/forward-changes/routes.js';
 import { nodePartition, rebuildKey } from '../../../lambdas/shared/data/keys.js';
 import { listChangesMessage, repricingMessage, type ListChangesMessage } from '../../../lambdas/shared/events/list-changes.js';
 import { logger } from '../../../lambdas/shared/logger.js';
@@ -237,5 +237,18 @@ describe('forwardChanges and messages SQS refuses', () => {
       expect.objectContaining({ clientId: 'c1', queue: 'webhooks', deduplicationId: 'd-0', refusedMessages: 1 }),
     );
     error.mockRestore();
+  });
+});
+
+describe('chunk', () => {
+  it('splits by 500 items and by 192 KiB of JSON, in order, so no message outgrows what SQS takes', () => {
+    const small = Array.from({ length: 1_001 }, (_, i) => i);
+    expect(chunk(small).map((c) => c.length)).toEqual([500, 500, 1]);
+    // Offer ids of 128 three-byte characters: 500 of them would be over 190 KiB of JSON.
+    const long = Array.from({ length: 500 }, (_, i) => ({ offerId: `${'€'.repeat(124)}${String(i).padStart(4, '0')}`, productCode: '€'.repeat(64) }));
+    const chunks = chunk(long);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.flat()).toEqual(long);
+    for (const c of chunks) expect(Buffer.byteLength(JSON.stringify(c))).toBeLessThanOrEqual(192 * 1024 + 500);
   });
 });
