@@ -30,6 +30,7 @@ import {
 import type { EventRuntime } from '../tools/local/event-runtime.js';
 import { LOCAL_TABLE_NAME, TABLE_NAME_ENV } from '../lambdas/shared/config/table-schema.js';
 import { ALLOW_LOCAL_HTTP_ENV } from '../lambdas/shared/domain/webhook-url.js';
+import { useLocalSecretsKey } from '../tools/local/secrets-key.js';
 
 const DEMO_USERNAME = 'demo';
 const COMPETITOR_PRICE_FILE = 'docs/examples/competitor-price.ndjson';
@@ -190,6 +191,8 @@ const main = async () => {
     process.env.AWS_REGION ||= 'local';
     // Local only (the stack never sets it): webhooks may also point at http://127.0.0.1 or localhost.
     process.env[ALLOW_LOCAL_HTTP_ENV] = 'true';
+    // Local only: webhook secrets are sealed under a local key instead of KMS.
+    useLocalSecretsKey();
 
     const client = createLocalDynamoClient(endpoint);
     if (await tableExists(client, tableName)) {

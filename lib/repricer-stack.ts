@@ -8,6 +8,7 @@ import { ServiceDashboard } from './constructs/dashboard.js';
 import { DEFAULT_PRICE_CHANGE_RETENTION_DAYS } from '../lambdas/shared/domain/repricing.js';
 import { RepricerApi } from './constructs/repricer-api.js';
 import { RepricerTable } from './constructs/repricer-table.js';
+import { SecretsKey } from './constructs/secrets-key.js';
 import { AUTHORIZER, ROUTES, type RouteDefinition } from '../lambdas/shared/config/routes.js';
 
 export { API_THROTTLE, CLIENT_QUOTA, CLIENT_THROTTLE } from './constructs/repricer-api.js';
@@ -63,6 +64,7 @@ export class RepricerStack extends Stack {
   readonly api: RepricerApi;
   readonly changes: ChangeHandlers;
   readonly alarms: Alarms;
+  readonly secretsKey: SecretsKey;
 
   constructor(scope: Construct, id: string, props: RepricerStackProps) {
     super(scope, id, props);
@@ -103,6 +105,12 @@ export class RepricerStack extends Stack {
       logLevel: settings.logLevel,
       priceChangeRetentionDays: retention.valueAsString,
     });
+
+    // Webhook signing secrets are sealed by the create-webhook function and opened by the webhook worker only.
+    this.secretsKey = new SecretsKey(this, 'SecretsKey', { stage, removalPolicy: settings.removalPolicy });
+    const createWebhook = this.api.routeFunctions.get('CreateWebhook');
+    if (createWebhook) this.secretsKey.allowSealing(createWebhook.function);
+    this.secretsKey.allowOpening(this.changes.webhooks.worker.function);
 
     this.alarms = new Alarms(this, 'Alarms', {
       stage,

@@ -1,9 +1,10 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { tenantOf } from '../shared/auth/tenant.js';
-import { createImportParameters, invalidJobCounters, MAX_IMPORT_BODY_BYTES, parseNdjson, validateJobLines } from '../shared/domain/import-jobs.js';
+import { checkImportBody, createImportParameters, invalidJobCounters, MAX_IMPORT_BODY_BYTES } from '../shared/domain/import-jobs.js';
 import { createImportJob, reserveImportId, storeImportBody } from '../shared/data/imports.js';
 import { HttpProblem, validationFailed } from '../shared/http/errors.js';
 import { httpHandler } from '../shared/http/handler.js';
+import { idempotentRequests } from '../shared/http/idempotency.js';
 import { IMPORT_TOO_LARGE, NOT_NDJSON } from '../shared/http/import-problems.js';
 import { singleQueryParameters } from '../shared/http/query.js';
 import { json } from '../shared/http/responses.js';
@@ -32,16 +33,20 @@ export const createImportRoute = async (event: APIGatewayProxyEvent) => {
     throw validationFailed([{ field: 'body', message: 'The body is not UTF-8 text.' }]);
   }
 
-  const inputs = parseNdjson(text);
-  const { problems } = validateJobLines(import_type, inputs);
+  const checked = checkImportBody(import_type, text);
+  if (!checked.ok) throw validationFailed([{ field: 'body', message: checked.message }]);
+  const { total, problems, invalidLines } = checked;
   const { id, at } = await reserveImportId();
   const owner = { sellerId: tenant.sellerId, defaultConnector: tenant.defaultConnector };
-  const common = { id, at, importType: import_type, trigger: 'public_api' as const, total: inputs.length, owner };
+  const common = { id, at, importType: import_type, trigger: 'public_api' as const, total, owner };
   const job =
     problems.length > 0
-      ? await createImportJob(tenant.clientId, { ...common, status: 'failed', problems: invalidJobCounters(inputs.length, problems) })
+      ? await createImportJob(tenant.clientId, { ...common, status: 'failed', problems: invalidJobCounters(total, problems, invalidLines) })
       : await createImportJob(tenant.clientId, { ...common, status: 'pending', bodyChunks: await storeImportBody(tenant.clientId, id, raw, at) });
   return json(202, job, { Location: `/v1/imports/${id}` });
 };
 
-export const handler = httpHandler(createImportRoute, { rawBody: { maxBytes: MAX_IMPORT_BODY_BYTES, tooLarge: IMPORT_TOO_LARGE } });
+// A retried POST with the same Idempotency-Key and body answers the first job again instead of creating a second.
+export const handler = httpHandler(createImportRoute, { rawBody: { maxBytes: MAX_IMPORT_BODY_BYTES, tooLarge: IMPORT_TOO_LARGE } }).use(
+  idempotentRequests('CreateImport'),
+);

@@ -8,13 +8,14 @@ import { httpHandler } from '../shared/http/handler.js';
 import { json } from '../shared/http/responses.js';
 import { parseOrThrow } from '../shared/http/validation.js';
 import { resolveDestination, systemResolver, type Resolver } from '../shared/webhooks/destination.js';
+import { sealWebhookSecret } from '../shared/webhooks/secrets.js';
 
 /** A fresh signing secret: 32 random bytes, prefixed so a leaked one is recognizable. */
 const newSecret = () => `whsec_${randomBytes(32).toString('hex')}`;
 
 /**
  * POST /v1/webhooks: 201 with the webhook and its signing secret, the only response that ever
- * shows it. The URL is refused (400) unless every address its host resolves to is allowed.
+ * shows it; it is stored sealed. The URL is refused (400) unless every address its host resolves to is allowed.
  */
 export const createWebhookRoute =
   (resolve: Resolver = systemResolver) =>
@@ -23,9 +24,11 @@ export const createWebhookRoute =
     const body = parseOrThrow(createWebhookBody, event.body);
     const destination = await resolveDestination(body.url, resolve);
     if (!destination.ok) throw validationFailed([{ field: 'url', message: destination.message }]);
-    const result = await createWebhook(tenant.clientId, { url: body.url, event_types: body.event_types, secret: newSecret() });
+    const secret = newSecret();
+    const sealedSecret = await sealWebhookSecret(tenant.clientId, secret);
+    const result = await createWebhook(tenant.clientId, { url: body.url, event_types: body.event_types, sealedSecret });
     if (!result.created) throw conflict(`A client may have at most ${MAX_WEBHOOKS_PER_CLIENT} webhooks; delete one first.`);
-    const { record, secret } = result.webhook;
+    const { record } = result.webhook;
     return json(201, { ...record, secret }, { Location: `/v1/webhooks/${record.id}` });
   };
 

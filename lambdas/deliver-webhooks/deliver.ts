@@ -1,6 +1,7 @@
 import { listWebhooks, openDelivery, recordAttempt, type DeliveryKey, type StoredDelivery, type StoredWebhook } from '../shared/data/webhooks.js';
 import {
   DEFAULT_RETRY_SCHEDULE,
+  DELIVERY_ERRORS,
   DELIVERY_TIMEOUT_MS,
   nextRetryDelayMs,
   SIGNATURE_HEADER,
@@ -8,7 +9,8 @@ import {
   type RetrySchedule,
 } from '../shared/domain/webhooks.js';
 import type { WebhookEventMessage } from '../shared/events/webhook-events.js';
-import { postToDestination, resolveDestination, systemResolver, type PostOutcome, type Resolver } from '../shared/webhooks/destination.js';
+import { postToDestination, resolveDestination, systemResolver, type Destination, type PostOutcome, type Resolver } from '../shared/webhooks/destination.js';
+import { openWebhookSecret } from '../shared/webhooks/secrets.js';
 
 export interface DeliveryOptions {
   readonly resolve: Resolver;
@@ -26,6 +28,23 @@ export const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = {
 
 const isSuccess = (statusCode: number | undefined) => statusCode !== undefined && statusCode >= 200 && statusCode < 300;
 
+/** What one attempt came to: refused before sending (address, secret), or the receiver's answer. */
+const sendAttempt = async (
+  webhook: StoredWebhook,
+  key: DeliveryKey,
+  body: string,
+  destination: Destination | undefined,
+  startedAt: number,
+  options: DeliveryOptions,
+): Promise<PostOutcome> => {
+  if (!destination) return { statusCode: undefined, error: DELIVERY_ERRORS.notResolved };
+  if (!destination.ok) return { statusCode: undefined, error: destination.unresolved ? DELIVERY_ERRORS.notResolved : DELIVERY_ERRORS.refusedAddress };
+  const signing = await openWebhookSecret({ clientId: key.clientId, webhookId: webhook.record.id, sealedSecret: webhook.sealedSecret, secret: webhook.secret });
+  if (!signing.ok) return { statusCode: undefined, error: DELIVERY_ERRORS.secretUnavailable };
+  const remainingMs = Math.max(1, options.timeoutMs - (options.now() - startedAt));
+  return postToDestination(destination, body, { [SIGNATURE_HEADER]: signatureHeader(signing.secret, body, Math.floor(startedAt / 1000)) }, remainingMs);
+};
+
 /**
  * One attempt, when one is due: the address checked again as it resolves now, the body POSTed
  * to that address only, signed at the time of sending. Returns how long to wait before the
@@ -41,22 +60,12 @@ const attemptDelivery = async (webhook: StoredWebhook, key: DeliveryKey, deliver
   // answers must not hold the worker past it.
   let timer: NodeJS.Timeout | undefined;
   const destination = await Promise.race([
-    resolveDestination(webhook.record.url, options.resolve),
+    resolveDestination(webhook.record.url, options.resolve, undefined, options.timeoutMs),
     new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), options.timeoutMs);
     }),
   ]).finally(() => clearTimeout(timer));
-  const remainingMs = Math.max(1, options.timeoutMs - (options.now() - startedAt));
-  const outcome: PostOutcome = !destination
-    ? { statusCode: undefined, error: `no address within ${options.timeoutMs} ms` }
-    : destination.ok
-      ? await postToDestination(
-          destination,
-          delivery.body,
-          { [SIGNATURE_HEADER]: signatureHeader(webhook.secret, delivery.body, Math.floor(startedAt / 1000)) },
-          remainingMs,
-        )
-      : { statusCode: undefined, error: `refused: the URL ${destination.message}` };
+  const outcome = await sendAttempt(webhook, key, delivery.body, destination, startedAt, options);
 
   const finishedAt = options.now();
   const firstAttemptAt = delivery.firstAttemptAt ?? startedAt;
@@ -72,7 +81,7 @@ const attemptDelivery = async (webhook: StoredWebhook, key: DeliveryKey, deliver
       status: delivered ? 'delivered' : delay === undefined ? 'dead_lettered' : 'pending',
       attempts,
       last_status_code: outcome.statusCode ?? null,
-      last_error: delivered ? null : (outcome.error ?? `answered ${outcome.statusCode}`),
+      last_error: delivered ? null : (outcome.error ?? DELIVERY_ERRORS.answered(outcome.statusCode ?? 0)),
       last_attempt_at: at,
       next_attempt_at: delay === undefined ? null : new Date(finishedAt + delay).toISOString(),
       delivered_at: delivered ? at : null,

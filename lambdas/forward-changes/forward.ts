@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { streamChangeOf } from '../shared/data/change-records.js';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { createMetrics } from '../shared/http/observability.js';
 import { logger } from '../shared/logger.js';
-import type { QueueSender } from '../shared/queue/sender.js';
+import type { QueueSender, RefusedMessage } from '../shared/queue/sender.js';
 import { CHANGE_ROUTES, type RouteStarter, type RouteWork } from './routes.js';
 
 /**
@@ -10,10 +12,33 @@ import { CHANGE_ROUTES, type RouteStarter, type RouteWork } from './routes.js';
  * batch to the route's FIFO queue, in that tenant's message group, so each tenant's work is
  * done by one consumer at a time while tenants proceed in parallel. A tenant whose messages
  * cannot be sent is reported from its first record; Lambda retries from there (a message sent
- * twice is harmless: the consumers read the current state themselves).
+ * twice is harmless: the consumers read the current state themselves). A message SQS will
+ * never take (its characters or size) is no reason to hold the rest: it is reported (logged
+ * with its tenant, queue and key, and counted) and the other messages go on.
  */
+export type RefusalReporter = (refusal: { readonly clientId: string; readonly queue: string; readonly refused: RefusedMessage }) => void;
+
+/** The metric an alarm can watch: each message dropped because SQS would never take it. */
+export const REFUSED_MESSAGES_METRIC = 'RefusedQueueMessages';
+const metrics = createMetrics();
+
+export const logRefusal: RefusalReporter = ({ clientId, queue, refused }) => {
+  logger.error('A queue message was refused and dropped', {
+    clientId,
+    queue,
+    groupId: refused.message.groupId,
+    deduplicationId: refused.message.deduplicationId,
+    reason: refused.reason,
+    bytes: Buffer.byteLength(refused.message.body, 'utf8'),
+    refusedMessages: 1,
+  });
+  metrics.addDimension('queue', queue);
+  metrics.addMetric(REFUSED_MESSAGES_METRIC, MetricUnit.Count, 1);
+  metrics.publishStoredMetrics();
+};
+
 export const forwardChanges =
-  (senders: Readonly<Record<string, QueueSender>>, routes: readonly RouteStarter[] = CHANGE_ROUTES) =>
+  (senders: Readonly<Record<string, QueueSender>>, routes: readonly RouteStarter[] = CHANGE_ROUTES, reportRefusal: RefusalReporter = logRefusal) =>
   async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     const byTenant = new Map<string, { work: RouteWork[]; first: string; events: string[] }>();
     for (const record of event.Records) {
@@ -38,9 +63,10 @@ export const forwardChanges =
               if (messages.length === 0) return;
               const sender = senders[route.queue];
               if (!sender) throw new Error(`No sender for queue ${route.queue}`);
-              await sender.send(
+              const refused = await sender.send(
                 messages.map(({ groupId, body }, n) => ({ groupId: groupId ?? clientId, deduplicationId: `${digest}-${n}`, body: JSON.stringify(body) })),
               );
+              for (const message of refused ?? []) reportRefusal({ clientId, queue: route.queue, refused: message });
             }),
           );
         } catch (error) {

@@ -50,13 +50,31 @@ export const defineRoute = <W, M>(route: ChangeRoute<W, M>): RouteStarter => ({
 });
 
 const MAX_ITEMS_PER_MESSAGE = 500;
+/**
+ * The items' share of a message, in bytes of JSON: well under SQS's 256 KiB, leaving room for
+ * the message's other fields. Ids and codes are tenant text up to 128 characters, up to 3 bytes
+ * each, so 500 items can exceed SQS's limit: a message SQS refuses is dropped, never sent.
+ */
+const MAX_ITEM_BYTES_PER_MESSAGE = 192 * 1024;
 
-export const chunk = <T>(values: readonly T[]): T[][] =>
-  values.length === 0
-    ? []
-    : Array.from({ length: Math.ceil(values.length / MAX_ITEMS_PER_MESSAGE) }, (_, i) =>
-        values.slice(i * MAX_ITEMS_PER_MESSAGE, (i + 1) * MAX_ITEMS_PER_MESSAGE),
-      );
+/** The items in order, in chunks of at most 500 items and 192 KiB of JSON. */
+export const chunk = <T>(values: readonly T[]): T[][] => {
+  const chunks: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const value of values) {
+    const size = Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8') + 1;
+    if (current.length === MAX_ITEMS_PER_MESSAGE || (current.length > 0 && bytes + size > MAX_ITEM_BYTES_PER_MESSAGE)) {
+      chunks.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(value);
+    bytes += size;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+};
 
 /** To the list maintainer: offers, products and price changes whose listings may need work; rebuild steps. */
 export const listsRoute: ChangeRoute<ListChangesMessage> = {

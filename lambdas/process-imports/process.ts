@@ -27,10 +27,10 @@ export const processImportJob = async ({ clientId, importId }: ImportJobMessage)
   let job = await beginImportAttempt(clientId, found, now());
   const owner = { clientId, ...job.owner };
   const inputs = parseNdjson(await loadImportBody(clientId, importId, job.bodyChunks));
-  const { records, problems } = validateJobLines(job.record.import_type, inputs);
+  const { records, problems, invalidLines } = validateJobLines(job.record.import_type, inputs);
   if (problems.length > 0) {
     // The body was validated when it was accepted; this is a corrupt body, not a client error.
-    return finishImportJob(clientId, importId, { status: 'failed', ...invalidJobCounters(inputs.length, problems) }, now());
+    return finishImportJob(clientId, importId, { status: 'failed', ...invalidJobCounters(inputs.length, problems, invalidLines) }, now());
   }
   const checked = await checkJobReferences(owner, job, records, now);
   if (!checked.ok) return checked.job;

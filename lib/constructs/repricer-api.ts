@@ -18,6 +18,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { addGatewayResponses } from '../gateway-responses.js';
+import { BINARY_MEDIA_TYPES } from '../../lambdas/shared/config/binary-media-types.js';
 import type { RouteDefinition } from '../../lambdas/shared/config/routes.js';
 import { TABLE_NAME_ENV } from '../../lambdas/shared/config/table-schema.js';
 import { ApiFunction } from './api-function.js';
@@ -106,6 +107,8 @@ export class RepricerApi extends Construct {
       restApiName: `repricer-api-${props.stage}`,
       description: `Repricer API (${props.stage})`,
       endpointTypes: [EndpointType.REGIONAL],
+      // NDJSON import bodies reach the function base64-encoded, so their size there is predictable.
+      binaryMediaTypes: [...BINARY_MEDIA_TYPES],
       // Each client's API key comes from the authorizer (`usageIdentifierKey`), not from a header.
       apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       // The account-wide CloudWatch role is not this stack's to own (see the APIG6 suppression).

@@ -312,7 +312,7 @@ describe('deliveries', () => {
       ['dead_lettered', null],
       ['dead_lettered', null],
     ]);
-    expect(deliveries[0]!.last_error).toMatch(/no response within/);
+    expect(deliveries[0]!.last_error).toBe('no response in time');
     expect(deliveries.every((d) => d.attempts >= 2)).toBe(true);
     // The second event waited for the first to be given up on: each took at least the window
     // less the longest wait (an attempt is not made when the wait after it would end past the window).
@@ -345,7 +345,7 @@ describe('deliveries', () => {
     for (const hook of hooks) {
       const deliveries = await deliveriesOf(gus, hook.id);
       expect(deliveries).toEqual([expect.objectContaining({ status: 'dead_lettered', last_status_code: null })]);
-      expect(deliveries[0]!.last_error).toMatch(/^refused: /);
+      expect(deliveries[0]!.last_error).toBe('the URL points at an address webhooks may not reach');
     }
   }, 60_000);
 });

@@ -15,6 +15,7 @@ import type { EventRuntimeOptions } from '../../tools/local/event-runtime.js';
 import type { LocalServerOptions } from '../../tools/local/server.js';
 import { TABLE_NAME_ENV } from '../../lambdas/shared/config/table-schema.js';
 import { ALLOW_LOCAL_HTTP_ENV } from '../../lambdas/shared/domain/webhook-url.js';
+import { useLocalSecretsKey } from '../../tools/local/secrets-key.js';
 import { cachedAuthorizer } from './cached-authorizer.js';
 import { assertMatchesOpenApi } from './openapi-validator.js';
 
@@ -54,6 +55,8 @@ export interface TestApi {
   importRecords(username: string, records: readonly unknown[]): ReturnType<typeof import('../../tools/admin/import.js').importRecords>;
   /** Waits until every change made so far, and the work it caused, is done. */
   settle(): Promise<void>;
+  /** Queue messages dead-lettered and stream records given up on so far (none, when all went through). */
+  failures(): ReturnType<Awaited<ReturnType<typeof import('../../tools/local/event-runtime.js').startEventRuntime>>['failures']>;
   close(): Promise<void>;
 }
 
@@ -110,7 +113,12 @@ export interface TestApiOptions extends Pick<LocalServerOptions, 'handlers'> {
   readonly events?: Pick<EventRuntimeOptions, 'deliverTwice' | 'onInvoke' | 'webhooks'>;
 }
 
-export const startTestApi = async ({ events: eventOptions = {}, ownDynamoDb = false, uncachedAuthorizer = false, handlers }: TestApiOptions = {}): Promise<TestApi> => {
+export const startTestApi = async ({
+  events: eventOptions = {},
+  ownDynamoDb = false,
+  uncachedAuthorizer = false,
+  handlers,
+}: TestApiOptions = {}): Promise<TestApi> => {
   let own: DynamoDbLocal | undefined;
   if (ownDynamoDb) {
     own = await startDynamoDbLocal({ port: await freePort() });
@@ -125,6 +133,8 @@ export const startTestApi = async ({ events: eventOptions = {}, ownDynamoDb = fa
   process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
   // As `npm start`: webhooks may point at receivers on 127.0.0.1 over http.
   process.env[ALLOW_LOCAL_HTTP_ENV] = 'true';
+  // As `npm start`: secrets are sealed under the local key provider, no AWS account needed.
+  useLocalSecretsKey();
 
   const dynamo = createLocalDynamoClient(endpoint);
   await createTable(dynamo, tableName);
@@ -174,6 +184,7 @@ export const startTestApi = async ({ events: eventOptions = {}, ownDynamoDb = fa
       return summary;
     },
     settle: () => events.settle(),
+    failures: () => events.failures(),
     async close() {
       await events.stop();
       server.closeAllConnections();

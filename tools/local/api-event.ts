@@ -4,6 +4,7 @@
  * uses these so the handlers see the same event locally as on AWS.
  */
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { isBinaryMediaType } from '../../lambdas/shared/config/binary-media-types.js';
 import type { RouteDefinition } from '../../lambdas/shared/config/routes.js';
 
 export const LOCAL_STAGE = 'local';
@@ -133,6 +134,10 @@ const singleAndMulti = (entries: Map<string, string[]>) => {
  * Header names keep the case the client sent (the first spelling, when a header is repeated
  * in another case: names are case-insensitive); a repeated header keeps every value.
  */
+/** The Content-Type as sent, whatever the spelling of its name. */
+const contentTypeOf = (headers: Record<string, string> | null): string | undefined =>
+  headers === null ? undefined : Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+
 export const parseHeaders = (rawHeaders: readonly string[]): Map<string, string[]> => {
   const headers = new Map<string, string[]>();
   const spelling = new Map<string, string>();
@@ -171,6 +176,7 @@ export const toProxyEvent = ({ request, route, params, requestId, authorizer, no
   const headers = singleAndMulti(parseHeaders(request.rawHeaders));
   const queryMaps = singleAndMulti(parseQuery(query));
   const httpMethod = request.method.toUpperCase();
+  const binary = request.body.length > 0 && isBinaryMediaType(contentTypeOf(headers.single));
   return {
     resource: route.path,
     path,
@@ -181,8 +187,9 @@ export const toProxyEvent = ({ request, route, params, requestId, authorizer, no
     multiValueQueryStringParameters: queryMaps.multi,
     pathParameters: Object.keys(params).length > 0 ? Object.assign(nullPrototype<string>(), params) : null,
     stageVariables: null,
-    body: request.body.length > 0 ? request.body.toString('utf8') : null,
-    isBase64Encoded: false,
+    // As API Gateway does for the API's binary media types: base64, the bytes untouched.
+    body: request.body.length > 0 ? request.body.toString(binary ? 'base64' : 'utf8') : null,
+    isBase64Encoded: binary,
     requestContext: {
       accountId: LOCAL_ACCOUNT,
       apiId: LOCAL_API_ID,

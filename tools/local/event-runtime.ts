@@ -12,10 +12,10 @@ import { handler as maintainLists } from '../../lambdas/maintain-lists/handler.j
 import type { DeliveryOptions } from '../../lambdas/deliver-webhooks/deliver.js';
 import { webhookWorker } from '../../lambdas/deliver-webhooks/worker.js';
 import { handler as processImports } from '../../lambdas/process-imports/handler.js';
-import type { QueueSender } from '../../lambdas/shared/queue/sender.js';
+import { batchingSender, type QueueSender } from '../../lambdas/shared/queue/sender.js';
 import { CHANGE_HANDLERS, IMPORT_WORKER } from '../../lambdas/shared/config/event-sources.js';
 import { WEBHOOK_DELIVERY } from '../../lambdas/shared/config/event-sources.js';
-import { createLocalFifoQueue, MAX_SEND_ENTRIES, type DeadLetter, type LocalFifoQueue, type QueueHandler } from './fifo-queue.js';
+import { createLocalFifoQueue, type DeadLetter, type LocalFifoQueue, type QueueHandler } from './fifo-queue.js';
 import type { StartingPosition } from './shard-reader.js';
 import { startStreamPoller } from './stream-poller.js';
 
@@ -55,20 +55,12 @@ export interface EventRuntime {
 
 const MAX_SETTLE_ROUNDS = 20;
 
-const localSender = (queue: LocalFifoQueue): QueueSender => ({
-  async send(messages) {
-    for (let i = 0; i < messages.length; i += MAX_SEND_ENTRIES) {
-      await queue.send(
-        messages.slice(i, i + MAX_SEND_ENTRIES).map((message, j) => ({
-          id: String(j),
-          body: message.body,
-          groupId: message.groupId,
-          deduplicationId: message.deduplicationId,
-        })),
-      );
-    }
-  },
-});
+/** The forwarder's sender over a local queue: batched as for SQS, so the queue's SQS checks see what AWS would. */
+export const localSender = (queue: LocalFifoQueue): QueueSender =>
+  batchingSender(async (batch) => {
+    await queue.send(batch.map((message, j) => ({ id: String(j), body: message.body, groupId: message.groupId, deduplicationId: message.deduplicationId })));
+    return [];
+  });
 
 /** The handler as the runtime invokes it: announced to `onInvoke`, and twice with `deliverTwice`. */
 const invoking =

@@ -4,10 +4,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
+import { MAX_BATCH_BYTES, MAX_BATCH_ENTRIES, MAX_MESSAGE_BYTES, messageBytes, refusalOf } from '../../lambdas/shared/queue/sqs-rules.js';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from './api-event.js';
 
 /** SendMessageBatch takes at most this many entries. */
-export const MAX_SEND_ENTRIES = 10;
+export const MAX_SEND_ENTRIES = MAX_BATCH_ENTRIES;
 
 export interface FifoSendEntry {
   /** Identifies the entry in the result, unique within the call (SendMessageBatch's `Id`). */
@@ -42,7 +43,11 @@ const ENTRY_ID = /^[A-Za-z0-9_-]{1,80}$/;
 /** Group and deduplication ids: 1-128 alphanumeric or punctuation characters. */
 const FIFO_ID = /^[\x21-\x7e]{1,128}$/;
 
-/** Throws the error SQS would answer; nothing of an invalid call is enqueued. */
+/**
+ * Throws the error SQS would answer; nothing of an invalid call is enqueued. As SQS: a body of
+ * characters outside its set or over 256 KiB, and a call over 256 KiB, are refused, so a test
+ * sees what AWS would refuse.
+ */
 export const validateEntries = (entries: readonly FifoSendEntry[]): void => {
   if (entries.length === 0) throw new FifoQueueError('EmptyBatchRequest', 'There should be at least one entry in the request');
   if (entries.length > MAX_SEND_ENTRIES) {
@@ -54,11 +59,23 @@ export const validateEntries = (entries: readonly FifoSendEntry[]): void => {
   for (const entry of entries) {
     if (!ENTRY_ID.test(entry.id)) throw new FifoQueueError('InvalidBatchEntryId', `Invalid entry id ${JSON.stringify(entry.id)}`);
     if (entry.body === '') throw new FifoQueueError('InvalidParameterValue', `Entry ${entry.id} has an empty body`);
+    const refusal = refusalOf(entry.body);
+    if (refusal === 'InvalidMessageContents') {
+      throw new FifoQueueError(
+        'InvalidMessageContents',
+        `Entry ${entry.id} holds characters outside SQS's allowed set (#x9, #xA, #xD, #x20-#xD7FF, #xE000-#xFFFD, #x10000+)`,
+      );
+    }
+    if (refusal === 'MessageTooLong') {
+      throw new FifoQueueError('InvalidParameterValue', `Entry ${entry.id} is longer than ${MAX_MESSAGE_BYTES} bytes`);
+    }
     if (!FIFO_ID.test(entry.groupId)) throw new FifoQueueError('InvalidParameterValue', `Entry ${entry.id} has an invalid MessageGroupId`);
     if (!FIFO_ID.test(entry.deduplicationId)) {
       throw new FifoQueueError('InvalidParameterValue', `Entry ${entry.id} has an invalid MessageDeduplicationId`);
     }
   }
+  const total = entries.reduce((sum, entry) => sum + messageBytes(entry.body), 0);
+  if (total > MAX_BATCH_BYTES) throw new FifoQueueError('BatchRequestTooLong', `The batch's bodies total ${total} bytes; at most ${MAX_BATCH_BYTES}`);
 };
 
 export const md5Hex = (text: string): string => createHash('md5').update(text, 'utf8').digest('hex');

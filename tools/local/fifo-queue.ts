@@ -15,7 +15,8 @@
  *   catch a consumer that forgets, its unit tests must;
  * - a message past `maxReceiveCount` moves to the dead letters as its delivery fails, without
  *   waiting for another visibility timeout;
- * - deduplication is per queue (SQS's default scope), and message size is not limited.
+ * - deduplication is per queue (SQS's default scope).
+ * As on AWS, a body of characters SQS does not carry, or over 256 KiB, is refused (fifo-messages.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';

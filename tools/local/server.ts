@@ -16,7 +16,7 @@ import { serveDocsPage } from './docs-page.js';
 import { evaluatePolicy, matchRoute, splitUrl, toAuthorizerEvent, toProxyEvent, type AuthorizerOutcome, type RawRequest } from './api-event.js';
 
 /**
- * API Gateway's payload limit (10 MB): bodies over a route's own limit (16 KiB, or 5 MB for
+ * API Gateway's payload limit (10 MB): bodies over a route's own limit (16 KiB, or 4 MiB for
  * imports) still reach the handler, which answers 413 as on AWS; this cap only keeps a runaway
  * upload from filling the server's memory.
  */

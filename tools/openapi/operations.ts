@@ -8,7 +8,14 @@ import { repricerQueryParameters } from '../../lambdas/shared/domain/repricer-qu
 import { updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.js';
 import { webhookDeliveriesQuery } from '../../lambdas/shared/domain/webhook-query.js';
 import { importNotFound, offerNotFound, productNotFound } from '../../lambdas/shared/http/not-found.js';
-import { createImportParameters, importJobRecord, importQueryParameters } from '../../lambdas/shared/domain/import-jobs.js';
+import {
+  createImportParameters,
+  importJobRecord,
+  importQueryParameters,
+  MAX_IMPORT_LINES,
+  MAX_LINE_BYTES,
+  MAX_LISTED_ERRORS,
+} from '../../lambdas/shared/domain/import-jobs.js';
 import { IMPORT_TOO_LARGE, NOT_NDJSON } from '../../lambdas/shared/http/import-problems.js';
 import { conflict, HttpProblem, notFound } from '../../lambdas/shared/http/errors.js';
 import { ifMatchOf } from '../../lambdas/shared/http/preconditions.js';
@@ -135,18 +142,21 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     tag: 'Imports',
     summary: 'Import products, offers or repricers',
     description:
-      "Accepts an NDJSON body (one JSON object a line, the fields of the CLI import's `data`; at most 5 MB) and answers 202 with the job " +
+      "Accepts an NDJSON body (one JSON object a line, the fields of the CLI import's `data`; at most 4 MiB, " +
+      `${MAX_IMPORT_LINES} lines and ${MAX_LINE_BYTES / 1024} KiB a line) and answers 202 with the job ` +
       'and `Location: /v1/imports/{id}`. Every line is validated first: when any line is bad, nothing is written and the job is ' +
       'created `failed`, each bad line in `errors` by number (also 202: the job is the outcome, whether validation fails now or a ' +
       'reference check fails in the worker). Otherwise the job is `pending` and a worker processes it: products are upserted by ' +
       '`code`, offers by `offer_id` (an offer names its product by `product_code`), repricers by (`product_code`, connector) with ' +
-      "the validation and computed fields of `POST /v1/repricers/`. Connector types are reference data: only the operator's CLI loads them.",
+      "the validation and computed fields of `POST /v1/repricers/`. Connector types are reference data: only the operator's CLI loads them. " +
+      `The job lists the first ${MAX_LISTED_ERRORS} bad lines and counts them all in \`invalid\`.`,
+    idempotencyKey: true,
     query: {
       schema: createImportParameters,
       parameters: { import_type: { description: '`products`, `offers` or `repricers`: what every line of the body is.', example: 'offers' } },
     },
     requestBody: {
-      description: 'NDJSON: one record a line (`Content-Type: application/x-ndjson`), at most 5 MB.',
+      description: `NDJSON: one record a line (\`Content-Type: application/x-ndjson\`), at most 4 MiB and ${MAX_IMPORT_LINES} lines.`,
       mediaType: 'application/x-ndjson',
       schema: { type: 'string' },
       example: importBodyExample,
@@ -157,14 +167,16 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
       body: { schema: 'ImportJob', example: importJobExample },
       headers: ['Location'],
     },
-    problems: [400, 401, 413, 415, ...SERVER_SIDE],
+    problems: [400, 401, 409, 413, 415, 422, ...SERVER_SIDE],
     problemOverrides: {
       400: {
-        description: '`import_type` is missing or unknown, or the body is empty or not UTF-8.',
+        description: `\`import_type\` is missing or unknown, the body is empty, not UTF-8 or longer than ${MAX_IMPORT_LINES} lines, or \`Idempotency-Key\` is malformed or repeated.`,
         example: () => validationExample(createImportParameters, { import_type: 'widgets' }, 'The query parameters are not valid.'),
       },
-      413: { description: 'The request body exceeds 5 MB.', example: () => IMPORT_TOO_LARGE },
+      409: { description: 'A request with this `Idempotency-Key` is still running.' },
+      413: { description: 'The request body exceeds 4 MiB.', example: () => IMPORT_TOO_LARGE },
       415: { description: 'The request body is not `application/x-ndjson`.', example: () => NOT_NDJSON },
+      422: { description: 'This `Idempotency-Key` was already used with a different body.' },
     },
   },
   ListImports: {

@@ -39,8 +39,8 @@ export interface ItemKey {
 }
 
 /**
- * Every item of one tenant, found by Query alone from the tenant's own data (README "Data
- * model"), grouped in the order an account purge deletes them:
+ * Every item of one tenant, found by Query alone from the tenant's own data
+ * (docs/data-model.md), grouped in the order an account purge deletes them:
  * - `canonical`: what the client and the service wrote for it (products with their offers and
  *   repricer slots, repricers, price changes, import jobs and bodies, webhooks and their
  *   deliveries, rebuild requests): once these are gone, the list maintainer has nothing left

@@ -1,18 +1,25 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { deliveryRecord, MAX_WEBHOOKS_PER_CLIENT, webhookRecord, type Delivery, type WebhookEventType } from '../domain/webhooks.js';
+import { sealedValue, type SealedValue } from '../crypto/envelope.js';
 import { reserveIds } from './counters.js';
 import { documentClient, tableName } from './dynamo.js';
 import { deliveryKey, deliveryPartition, WEBHOOK_SK_PREFIX, webhookCountKey, webhookKey, webhookPartition } from './keys.js';
 import { cancellationReasons } from './transactions.js';
 
 /**
- * Webhooks and their deliveries. The signing secret is stored as is, beside the webhook, in
- * the tenant's partition: deliveries need it in the clear to sign, the table is encrypted at
- * rest, only the tenant's own roles (by `dynamodb:LeadingKeys`) read it, and no response but
- * the creation's ever contains it.
+ * Webhooks and their deliveries. The signing secret is stored sealed (KMS envelope encryption,
+ * webhooks/secrets.ts) beside the webhook, in the tenant's partition: a role that can read the
+ * item cannot read the secret without the key, which only the create-webhook function and the
+ * webhook worker may use. No response but the creation's ever contains it.
  */
-const storedWebhook = z.object({ entity: z.literal('webhook'), record: webhookRecord, secret: z.string().min(32) });
+const storedWebhook = z.object({
+  entity: z.literal('webhook'),
+  record: webhookRecord,
+  sealedSecret: sealedValue.optional(),
+  /** Webhooks created before secrets were sealed hold theirs in the clear; no new item does. */
+  secret: z.string().min(32).optional(),
+});
 export type StoredWebhook = z.infer<typeof storedWebhook>;
 
 const storedDelivery = z.object({
@@ -36,13 +43,13 @@ export type CreateWebhookResult = { readonly created: true; readonly webhook: St
  */
 export const createWebhook = async (
   clientId: string,
-  input: { url: string; event_types: WebhookEventType[]; secret: string },
+  input: { url: string; event_types: WebhookEventType[]; sealedSecret: SealedValue },
   now = new Date().toISOString(),
 ): Promise<CreateWebhookResult> => {
   const id = await reserveIds('webhook');
   const stored: StoredWebhook = {
     entity: 'webhook',
-    secret: input.secret,
+    sealedSecret: input.sealedSecret,
     record: { id, uid: crypto.randomUUID(), url: input.url, event_types: input.event_types, created_at: now },
   };
   try {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { hasAtMostTwoDecimals } from './money.js';
+import { storableNumber } from './numbers.js';
 import { computedFields } from './pricing.js';
 import {
   BUYBOX_APPROACHES,
@@ -15,14 +16,16 @@ import {
 import type { RepricerPreferences } from './repricer-preferences.js';
 
 /**
- * The create-repricer use case (README "Computed fields"), the one place a new repricer is
+ * The create-repricer use case (docs/api.md, "Computed fields"), the one place a new repricer is
  * built: `POST /v1/repricers/`, the admin CLI (demo data, benchmark) and repricer imports all
  * call `newRepricer`, then write what it returns. Pure: the connector types are read through
  * the lookup the caller passes.
  */
 
 const amount = (min: 'positive' | 'nonnegative') =>
-  (min === 'positive' ? z.number().gt(0) : z.number().min(0)).max(MAX_MONEY).refine(hasAtMostTwoDecimals, { message: 'Must have at most 2 decimals.' });
+  (min === 'positive' ? storableNumber().gt(0) : storableNumber().min(0))
+    .max(MAX_MONEY)
+    .refine(hasAtMostTwoDecimals, { message: 'Must have at most 2 decimals.' });
 
 /** `POST /v1/repricers/`: unknown fields and wrong types are refused, never coerced. */
 export const createRepricerBody = z.strictObject({

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { connectorTypeFields, connectorUid, offerFields, priceStep, productCode, productFields } from './records.js';
+import { toStorableText } from './text.js';
 
 /**
  * One line of an import file (NDJSON): `{ "type": ..., "data": { ...fields } }`. The record's
@@ -72,44 +73,73 @@ const identity = (record: ParsedImportRecord): string => {
 
 export type LineCheck<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly message: string };
 
+/**
+ * A problem's message as it is kept: storable text (an unknown key is echoed as the input
+ * spelled it, which may hold characters no queue or table carries) cut at a length that keeps
+ * the import record a small item, never inside a character.
+ */
+export const MAX_PROBLEM_MESSAGE = 500;
+export const problemMessage = (message: string): string => toStorableText(message, MAX_PROBLEM_MESSAGE);
+
 /** A zod result as a line check, with every issue named by its path. */
 export const schemaCheck = <T>(schema: z.ZodType<T, unknown>, input: unknown): LineCheck<T> => {
   const result = schema.safeParse(input);
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, message: result.error.issues.map((i) => `${i.path.map(String).join('.') || '(record)'}: ${i.message}`).join('; ') };
+  // Stop joining once the message is past its cut: a line of thousands of unknown keys costs no more than a short one.
+  let message = '';
+  for (const issue of result.error.issues) {
+    if (message.length > MAX_PROBLEM_MESSAGE) break;
+    message += `${message === '' ? '' : '; '}${issue.path.map(String).join('.') || '(record)'}: ${issue.message.slice(0, MAX_PROBLEM_MESSAGE + 1)}`;
+  }
+  return { ok: false, message };
 };
+
+export interface ValidatedLines<T> {
+  readonly records: T[];
+  /** The first `keep` problems, in line order, each message storable and cut short. */
+  readonly problems: ImportProblem[];
+  /** Every bad line, counted past the ones kept. */
+  readonly invalidLines: number;
+}
 
 /**
  * The one line-by-line validator of every import (the CLI's files and the API's import jobs):
  * unreadable lines, lines `check` refuses and keys (`identity`) repeated within the file are
- * reported by their 1-based number.
+ * reported by their 1-based number. Past `keep` problems, bad lines are only counted: the
+ * memory a body of bad lines takes stays bounded by `keep`, not by the body.
  */
 export const validateLines = <T>(
   inputs: readonly unknown[],
   check: (input: unknown) => LineCheck<T>,
   identity: (record: T) => string | undefined,
-): { records: T[]; problems: ImportProblem[] } => {
+  keep = Number.POSITIVE_INFINITY,
+): ValidatedLines<T> => {
   const records: T[] = [];
   const problems: ImportProblem[] = [];
+  let invalidLines = 0;
+  const report = (line: number, message: () => string) => {
+    invalidLines += 1;
+    if (problems.length < keep) problems.push({ line, message: problemMessage(message()) });
+  };
   const firstSeen = new Map<string, number>();
   inputs.forEach((input, index) => {
     const line = index + 1;
     if (input instanceof UnreadableLine) {
-      problems.push({ line, message: input.reason });
+      report(line, () => input.reason);
       return;
     }
     const result = check(input);
     if (!result.ok) {
-      problems.push({ line, message: result.message });
+      report(line, () => result.message);
       return;
     }
     const key = identity(result.value);
     const earlier = key === undefined ? undefined : firstSeen.get(key);
-    if (earlier !== undefined) problems.push({ line, message: `${key} repeats line ${earlier}` });
+    if (earlier !== undefined) report(line, () => `${key} repeats line ${earlier}`);
     else if (key !== undefined) firstSeen.set(key, line);
     records.push(result.value);
   });
-  return { records, problems };
+  return { records, problems, invalidLines };
 };
 
 /**
@@ -117,7 +147,7 @@ export const validateLines = <T>(
  * the other import, and keys repeated within the file are reported by line. References to
  * products are checked by the caller, which can also look in the table.
  */
-export const validateImport = (inputs: readonly unknown[], kind: ImportKind = 'catalogue'): { records: ParsedImportRecord[]; problems: ImportProblem[] } =>
+export const validateImport = (inputs: readonly unknown[], kind: ImportKind = 'catalogue'): ValidatedLines<ParsedImportRecord> =>
   validateLines(
     inputs,
     (input): LineCheck<ParsedImportRecord> => {

@@ -1,24 +1,27 @@
 import * as z from 'zod';
 import { hasAtMostTwoDecimals } from './money.js';
-import { text, wellFormed } from './text.js';
+import { storableNumber } from './numbers.js';
+import { storable, text } from './text.js';
 
 /**
  * The records of the interface (spec section 2), as zod schemas: what responses are shaped
- * from, and what the import accepts. Field names are exact.
+ * from, and what the import accepts. Field names are exact. Every stored string is `text()`
+ * and every stored fraction `storableNumber()`: what is accepted here is what the stream, the
+ * queues and the table carry unchanged.
  */
 export const MAX_MONEY = 10_000_000;
 export const MAX_COMPETITORS = 1_000_000;
 
 export const timestamp = z.iso.datetime({ precision: 3 });
-export const money = z.number().min(0).max(MAX_MONEY).refine(hasAtMostTwoDecimals, { message: 'Must have at most 2 decimals.' });
-const httpUrl = wellFormed(z.url({ protocol: /^https?$/ }).max(2048));
+export const money = storableNumber().min(0).max(MAX_MONEY).refine(hasAtMostTwoDecimals, { message: 'Must have at most 2 decimals.' });
+const httpUrl = storable(z.url({ protocol: /^https?$/ }).max(2048));
 export const connectorUid = text().regex(/^[a-z0-9][a-z0-9_-]{0,31}$/, 'Must be a short lowercase identifier.');
 export const productCode = text().min(1).max(64);
 
 const feeEstimate = z.strictObject({
   commission: money,
   fulfilment: money,
-  commission_percentage: z.number().min(0).max(100),
+  commission_percentage: storableNumber().min(0).max(100),
 });
 export const feeEstimates = z.record(connectorUid, z.strictObject({ instock: feeEstimate, leadtime: feeEstimate }));
 export type FeeEstimates = z.infer<typeof feeEstimates>;
@@ -35,7 +38,7 @@ export const connectorTypeFields = z.strictObject({
  * line of the reference-data import (docs/imports.md), never in its API record.
  */
 export const DEFAULT_PRICE_STEP = 1;
-export const priceStep = z.number().gt(0).max(MAX_MONEY).refine(hasAtMostTwoDecimals, { message: 'Must have at most 2 decimals.' });
+export const priceStep = storableNumber().gt(0).max(MAX_MONEY).refine(hasAtMostTwoDecimals, { message: 'Must have at most 2 decimals.' });
 
 export const productFields = z.strictObject({
   code: productCode,
@@ -51,10 +54,10 @@ export const productFields = z.strictObject({
   main_image: httpUrl,
   retail_price: money,
   soh: z.int().min(0).max(1_000_000_000),
-  height_cm: z.number().min(0).max(100_000),
-  length_cm: z.number().min(0).max(100_000),
-  width_cm: z.number().min(0).max(100_000),
-  weight_g: z.number().min(0).max(100_000_000),
+  height_cm: storableNumber().min(0).max(100_000),
+  length_cm: storableNumber().min(0).max(100_000),
+  width_cm: storableNumber().min(0).max(100_000),
+  weight_g: storableNumber().min(0).max(100_000_000),
   fee_estimates: feeEstimates.nullable(),
 });
 
@@ -68,7 +71,7 @@ export const offerFields = z.strictObject({
   winning: z.boolean(),
   winning_delivery: z.boolean(),
   winning_price: money,
-  rating_avg: z.number().min(0).max(5),
+  rating_avg: storableNumber().min(0).max(5),
   rating_count: text().regex(/^\d{1,12}$/, 'Must be numeric text.'),
   seller_id: text().min(1).max(128),
   seller_name: text().max(200),

@@ -3,7 +3,7 @@ import type { Repricer } from './records.js';
 /**
  * A repricer's preferences: what its creator chooses, and the only fields that a PATCH or an
  * import upsert may change later. The rest of a repricer is its identity (product, connector,
- * id, uid), its timestamps, or computed from these (README "Computed fields").
+ * id, uid), its timestamps, or computed from these (docs/api.md, "Computed fields").
  */
 export const UPDATABLE_FIELDS = ['enabled', 'preferred_price', 'preferred_profit', 'min_profit', 'buybox_approach', 'repricer_approach'] as const;
 export type UpdatableField = (typeof UPDATABLE_FIELDS)[number];

@@ -1,9 +1,9 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Where a webhook may point (SSRF defence, docs/webhooks.md): `https` to a public address. The
+ * Where a webhook may point (SSRF defence, docs/webhooks.md): `https` on port 443 to a public address. The
  * local runtime (`npm start`, the integration tests) sets WEBHOOK_ALLOW_LOCAL_HTTP, which also
- * admits `http` and `https` to 127.0.0.1 (and `localhost`, taken as 127.0.0.1 without asking
+ * admits `http` and `https` to 127.0.0.1 on any port (and `localhost`, taken as 127.0.0.1 without asking
  * DNS); the stack never sets it. The name is checked on every address it resolves to, at
  * creation and again at each delivery, and the delivery connects to the address checked.
  */
@@ -87,6 +87,9 @@ export const checkWebhookUrl = (text: string, allowLocal = localHttpAllowed()): 
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) {
     return { ok: false, message: allowLocal ? 'must use https (or http to 127.0.0.1 or localhost)' : 'must use https' };
   }
+  // Port 443 only (URL drops a port equal to the scheme's default): a webhook is not a way to
+  // probe other services' ports. The local run's own receivers listen on loopback ports of their own.
+  if (url.port !== '' && !local) return { ok: false, message: 'must use the default https port (443)' };
   if (literal && isForbiddenAddress(host, allowLocal)) return { ok: false, message: 'must not point at a private, loopback, link-local or reserved address' };
   if (!literal && (host === '' || !host.includes('.'))) return { ok: false, message: 'must name a public host' };
   return { ok: true, url, host, literal };

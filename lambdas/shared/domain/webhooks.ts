@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
 import { timestamp } from './records.js';
+import { text } from './text.js';
 
 /**
  * Webhooks (DESIGN.md section 6, docs/webhooks.md): what a client subscribes to, what a
@@ -14,7 +15,7 @@ export const MAX_WEBHOOKS_PER_CLIENT = 5;
 export const MAX_URL_LENGTH = 2048;
 
 export const createWebhookBody = z.strictObject({
-  url: z.string().min(1).max(MAX_URL_LENGTH),
+  url: text().min(1).max(MAX_URL_LENGTH),
   event_types: z
     .array(z.enum(WEBHOOK_EVENT_TYPES))
     .min(1)
@@ -121,3 +122,19 @@ export const nextRetryDelayMs = (schedule: RetrySchedule, attempts: number, firs
 
 /** Per delivery attempt, including connecting: past it the attempt failed and is retried. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
+/** How long creating a webhook waits for its host name to resolve. */
+export const RESOLVE_TIMEOUT_MS = 3_000;
+
+/**
+ * What a failed attempt shows the tenant in `last_error`: a fixed set of plain outcomes, never a
+ * socket's error code (ECONNREFUSED against a timeout would tell a tenant which ports of a host
+ * are open). A non-2xx answer shows its status in `last_status_code`.
+ */
+export const DELIVERY_ERRORS = {
+  timedOut: 'no response in time',
+  connectionFailed: 'could not connect',
+  notResolved: 'the host name did not resolve',
+  refusedAddress: 'the URL points at an address webhooks may not reach',
+  secretUnavailable: 'the signing secret could not be read',
+  answered: (statusCode: number) => `answered ${statusCode}`,
+} as const;

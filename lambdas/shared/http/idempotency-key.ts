@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import * as z from 'zod';
-import { wellFormed } from '../domain/text.js';
+import { storable } from '../domain/text.js';
 import { validationFailed } from './errors.js';
 
 /**
@@ -12,7 +12,7 @@ export const IDEMPOTENCY_KEY_MAX_LENGTH = 128;
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 
 /** Printable ASCII, so it is well-formed and fits a header and a log line as it is. */
-const idempotencyKey = wellFormed(z.string().regex(new RegExp(`^[\\x20-\\x7e]{1,${IDEMPOTENCY_KEY_MAX_LENGTH}}$`)));
+const idempotencyKey = storable(z.string().regex(new RegExp(`^[\\x20-\\x7e]{1,${IDEMPOTENCY_KEY_MAX_LENGTH}}$`)));
 
 /** Throws a 400 for a malformed or repeated key; false when there is none. Expects lower-cased header names. */
 export const hasIdempotencyKey = (event: APIGatewayProxyEvent): boolean => {

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { isWellFormed } from '../domain/text.js';
+import { isStorableText } from '../domain/text.js';
 
 /**
  * A path parameter, decoded: API Gateway REST APIs pass it percent-encoded. Undefined when it
@@ -11,7 +11,7 @@ export const pathParameter = (event: APIGatewayProxyEvent, name: string): string
   if (raw === undefined) return undefined;
   try {
     const decoded = decodeURIComponent(raw);
-    return isWellFormed(decoded) ? decoded : undefined;
+    return isStorableText(decoded) ? decoded : undefined;
   } catch {
     return undefined;
   }

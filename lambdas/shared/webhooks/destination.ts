@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { checkWebhookUrl, isForbiddenAddress, localHttpAllowed } from '../domain/webhook-url.js';
+import { DELIVERY_ERRORS, RESOLVE_TIMEOUT_MS } from '../domain/webhooks.js';
 
 /** Every address a name resolves to (dns.lookup with `all`, as the system resolver answers). */
 export type Resolver = (host: string) => Promise<readonly { address: string; family: number }[]>;
@@ -10,26 +11,47 @@ export type Resolver = (host: string) => Promise<readonly { address: string; fam
 export const systemResolver: Resolver = (host) => dnsLookup(host, { all: true, verbatim: true });
 
 export type Destination =
-  { readonly ok: true; readonly url: URL; readonly address: string; readonly family: 4 | 6 } | { readonly ok: false; readonly message: string };
+  | { readonly ok: true; readonly url: URL; readonly address: string; readonly family: 4 | 6 }
+  | { readonly ok: false; readonly message: string; readonly unresolved?: boolean };
+
+/** The resolver's answer, or a rejection once `timeoutMs` has passed: a resolver that never answers holds no request. */
+const resolveWithin = async (resolve: Resolver, host: string, timeoutMs: number): Promise<readonly { address: string; family: number }[]> => {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      resolve(host),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('DNS lookup timed out')), timeoutMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
 
 /**
  * The address a delivery to `text` connects to: the URL checked, then every address its name
  * resolves to (one forbidden address refuses the name: a resolver may answer in any order).
  */
-export const resolveDestination = async (text: string, resolve: Resolver = systemResolver, allowLocal = localHttpAllowed()): Promise<Destination> => {
+export const resolveDestination = async (
+  text: string,
+  resolve: Resolver = systemResolver,
+  allowLocal = localHttpAllowed(),
+  timeoutMs = RESOLVE_TIMEOUT_MS,
+): Promise<Destination> => {
   const checked = checkWebhookUrl(text, allowLocal);
   if (!checked.ok) return checked;
   let addresses: readonly { address: string; family: number }[];
   if (checked.literal) addresses = [{ address: checked.host, family: checked.host.includes(':') ? 6 : 4 }];
   else {
     try {
-      addresses = await resolve(checked.host);
+      addresses = await resolveWithin(resolve, checked.host, timeoutMs);
     } catch {
-      return { ok: false, message: 'names a host that does not resolve' };
+      return { ok: false, message: 'names a host that does not resolve', unresolved: true };
     }
   }
   const first = addresses[0];
-  if (!first) return { ok: false, message: 'names a host that does not resolve' };
+  if (!first) return { ok: false, message: 'names a host that does not resolve', unresolved: true };
   if (addresses.some(({ address }) => isForbiddenAddress(address, allowLocal))) {
     return { ok: false, message: 'must not point at a private, loopback, link-local or reserved address' };
   }
@@ -39,6 +61,7 @@ export const resolveDestination = async (text: string, resolve: Resolver = syste
 export interface PostOutcome {
   /** The response status, or undefined when none came (refused, timed out, reset). */
   readonly statusCode: number | undefined;
+  /** One of DELIVERY_ERRORS' plain outcomes, never the socket's own error. */
   readonly error: string | undefined;
 }
 
@@ -84,9 +107,9 @@ export const postToDestination = (
       },
     );
     const timer = setTimeout(() => {
-      finish({ statusCode: undefined, error: `no response within ${timeoutMs} ms` });
+      finish({ statusCode: undefined, error: DELIVERY_ERRORS.timedOut });
       outgoing.destroy();
     }, timeoutMs);
-    outgoing.on('error', (error: NodeJS.ErrnoException) => finish({ statusCode: undefined, error: error.code ?? 'connection failed' }));
+    outgoing.on('error', () => finish({ statusCode: undefined, error: DELIVERY_ERRORS.connectionFailed }));
     outgoing.end(body);
   });

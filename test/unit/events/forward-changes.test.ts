@@ -1,6 +1,8 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { forwardChanges } from '../../../lambdas/forward-changes/forward.js';
+import { jest } from '@jest/globals';
+import { forwardChanges, logRefusal } from '../../../lambdas/forward-changes/forward.js';
+import { chunk, defineRoute } from '../../../lambdas/forward-changes/routes.js';
 import { nodePartition, rebuildKey } from '../../../lambdas/shared/data/keys.js';
 import { listChangesMessage, repricingMessage, type ListChangesMessage } from '../../../lambdas/shared/events/list-changes.js';
 import { logger } from '../../../lambdas/shared/logger.js';
@@ -188,5 +190,65 @@ describe('forwardChanges', () => {
     const records = [record(offerOf('c1', 'A', 1))];
     const response = await forwardChanges({ lists: recordingSender().sender })(event(...records));
     expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: records[0]!.dynamodb!.SequenceNumber }] });
+  });
+});
+
+describe('forwardChanges and messages SQS refuses', () => {
+  it('reports a message SQS would refuse with its tenant and key, and sends the rest of the batch', async () => {
+    // Prepare: a route whose second tenant's message is over SQS's 256 KiB, through the local queue that stands in for SQS
+    const { createLocalFifoQueue } = await import('../../../tools/local/fifo-queue.js');
+    const { localSender } = await import('../../../tools/local/event-runtime.js');
+    const delivered: string[] = [];
+    const fifo = createLocalFifoQueue({
+      name: 'oversize-test.fifo',
+      handler: async (sqsEvent) => void delivered.push(...sqsEvent.Records.map((r) => (JSON.parse(r.body) as { clientId: string }).clientId)),
+    });
+    const route = defineRoute<{ clientId: string }, { clientId: string; padding: string }>({
+      queue: 'lists',
+      start: (clientId) => ({ clientId }),
+      add: () => undefined,
+      messages: (work) => [{ clientId: work.clientId, padding: work.clientId === 'c-big' ? 'x'.repeat(300 * 1024) : '' }],
+    });
+    const refusals: { clientId: string; queue: string; reason: string; deduplicationId: string }[] = [];
+
+    // Act
+    const response = await forwardChanges({ lists: localSender(fifo) }, [route], ({ clientId, queue, refused }) =>
+      refusals.push({ clientId, queue, reason: refused.reason, deduplicationId: refused.message.deduplicationId }),
+    )(event(record(offerOf('c-big', 'A', 1)), record(offerOf('c-small', 'B', 2))));
+    await fifo.settle();
+    await fifo.stop();
+
+    // Assess: nothing retried, the other tenant's message delivered, the refused one named
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(delivered).toEqual(['c-small']);
+    expect(refusals).toEqual([{ clientId: 'c-big', queue: 'lists', reason: 'MessageTooLong', deduplicationId: expect.stringMatching(/-0$/) }]);
+  });
+
+  it('logs a refused message with its tenant, queue and key, counted', () => {
+    // Prepare
+    const error = jest.spyOn(logger, 'error').mockImplementation(() => undefined);
+
+    // Act
+    logRefusal({ clientId: 'c1', queue: 'webhooks', refused: { message: { groupId: 'c1#R1', deduplicationId: 'd-0', body: 'x' }, reason: 'MessageTooLong' } });
+
+    // Assess
+    expect(error).toHaveBeenCalledWith(
+      expect.any(String),
+      expect.objectContaining({ clientId: 'c1', queue: 'webhooks', deduplicationId: 'd-0', refusedMessages: 1 }),
+    );
+    error.mockRestore();
+  });
+});
+
+describe('chunk', () => {
+  it('splits by 500 items and by 192 KiB of JSON, in order, so no message outgrows what SQS takes', () => {
+    const small = Array.from({ length: 1_001 }, (_, i) => i);
+    expect(chunk(small).map((c) => c.length)).toEqual([500, 500, 1]);
+    // Offer ids of 128 three-byte characters: 500 of them would be over 190 KiB of JSON.
+    const long = Array.from({ length: 500 }, (_, i) => ({ offerId: `${'€'.repeat(124)}${String(i).padStart(4, '0')}`, productCode: '€'.repeat(64) }));
+    const chunks = chunk(long);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.flat()).toEqual(long);
+    for (const c of chunks) expect(Buffer.byteLength(JSON.stringify(c))).toBeLessThanOrEqual(192 * 1024 + 500);
   });
 });

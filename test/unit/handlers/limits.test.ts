@@ -11,7 +11,7 @@ import { ROUTES } from '../../../lambdas/shared/config/routes.js';
 import { MAX_BODY_BYTES } from '../../../lambdas/shared/http/body-limit.js';
 import { MAX_IMPORT_BODY_BYTES } from '../../../lambdas/shared/domain/import-jobs.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../../lambdas/shared/http/idempotency.js';
-import { WELL_FORMED_MESSAGE } from '../../../lambdas/shared/domain/text.js';
+import { STORABLE_TEXT_MESSAGE } from '../../../lambdas/shared/domain/text.js';
 import { apiEvent, CONTEXT, expectProblem } from './events.js';
 
 const documents = mockClient(DynamoDBDocumentClient);
@@ -313,6 +313,6 @@ describe('ill-formed Unicode before any DynamoDB call', () => {
   });
 
   it('says why', () => {
-    expect(WELL_FORMED_MESSAGE).toMatch(/well-formed Unicode/);
+    expect(STORABLE_TEXT_MESSAGE).toMatch(/well-formed Unicode/);
   });
 });

@@ -1,5 +1,9 @@
 import {
+  checkImportBody,
+  hasMoreLinesThan,
   invalidJobCounters,
+  MAX_IMPORT_LINES,
+  MAX_LINE_BYTES,
   MAX_ERROR_MESSAGE,
   MAX_LISTED_ERRORS,
   parseNdjson,
@@ -102,5 +106,40 @@ describe('GET /v1/imports parameters', () => {
     });
     expect(importQueryParameters.safeParse({ status: 'done' }).success).toBe(false);
     expect(importQueryParameters.safeParse({ colour: 'red' }).success).toBe(false);
+  });
+});
+
+describe('bounded import validation', () => {
+  it('counts lines without splitting, a final line break ending the last line', () => {
+    expect([hasMoreLinesThan('a\nb\n', 2), hasMoreLinesThan('a\nb\nc', 2), hasMoreLinesThan('a', 1), hasMoreLinesThan('a\n\n', 1)]).toEqual([
+      false,
+      true,
+      false,
+      true,
+    ]);
+  });
+
+  it('refuses a body of more lines than the cap before parsing it', () => {
+    expect(checkImportBody('products', '{}\n'.repeat(MAX_IMPORT_LINES + 1))).toMatchObject({
+      ok: false,
+      message: expect.stringContaining(String(MAX_IMPORT_LINES)),
+    });
+  });
+
+  it('reads a line longer than the cap as a bad line, unparsed', () => {
+    const long = JSON.stringify({ code: 'x'.repeat(MAX_LINE_BYTES) });
+    expect(checkImportBody('products', `${long}\n`)).toMatchObject({
+      ok: true,
+      invalidLines: 1,
+      problems: [{ line: 1, message: expect.stringContaining('longer than') }],
+    });
+  });
+
+  it('keeps the first 100 problems and counts every bad line', () => {
+    const checked = checkImportBody('products', '{}\n'.repeat(1_000));
+    expect(checked).toMatchObject({ ok: true, total: 1_000, invalidLines: 1_000 });
+    if (!checked.ok) throw new Error('unreachable');
+    expect(checked.problems).toHaveLength(MAX_LISTED_ERRORS);
+    expect(invalidJobCounters(checked.total, checked.problems, checked.invalidLines)).toMatchObject({ invalid: 1_000 });
   });
 });

@@ -1,4 +1,13 @@
-import { evaluatePolicy, matchRoute, methodArn, parseQuery, splitUrl, toAuthorizerEvent, toProxyEvent, type RawRequest } from '../../../tools/local/api-event.js';
+import {
+  evaluatePolicy,
+  matchRoute,
+  methodArn,
+  parseQuery,
+  splitUrl,
+  toAuthorizerEvent,
+  toProxyEvent,
+  type RawRequest,
+} from '../../../tools/local/api-event.js';
 import type { RouteDefinition } from '../../../lambdas/shared/config/routes.js';
 
 const route = (method: RouteDefinition['method'], path: string, name = `${method} ${path}`): RouteDefinition => ({
@@ -147,6 +156,18 @@ describe('toProxyEvent', () => {
     expect(event.isBase64Encoded).toBe(false);
     expect(event.pathParameters).toEqual({ id: '42' });
     expect(event.resource).toBe('/v1/repricers/{id}');
+  });
+
+  it('passes a body of a binary media type base64-encoded, its bytes untouched, as API Gateway does', () => {
+    const bytes = Buffer.from('{"code":"Zoë"}\n\u0000\xff', 'latin1');
+    const event = toProxyEvent({
+      request: request({ method: 'POST', url: '/v1/offers', rawHeaders: ['content-TYPE', 'application/x-ndjson; charset=utf-8'], body: bytes }),
+      route: offersRoute,
+      params: {},
+      requestId: 'r',
+    });
+    expect(event.isBase64Encoded).toBe(true);
+    expect(Buffer.from(event.body!, 'base64').equals(bytes)).toBe(true);
   });
 });
 

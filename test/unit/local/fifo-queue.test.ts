@@ -115,10 +115,25 @@ describe('createLocalFifoQueue', () => {
       ['an empty group id', [{ ...entry('a'), groupId: '' }], 'InvalidParameterValue'],
       ['an empty deduplication id', [{ ...entry('a'), deduplicationId: '' }], 'InvalidParameterValue'],
       ['an empty body', [{ ...entry('a'), body: '' }], 'InvalidParameterValue'],
+      // SQS's documented character set and size, as AWS would refuse them
+      ['a body holding U+FFFF', [{ ...entry('a'), body: '{"code":"A\uffff"}' }], 'InvalidMessageContents'],
+      ['a body holding U+FFFE', [{ ...entry('a'), body: 'A\ufffe' }], 'InvalidMessageContents'],
+      ['a body holding a lone surrogate', [{ ...entry('a'), body: 'A\ud800' }], 'InvalidMessageContents'],
+      ['a body holding a NUL', [{ ...entry('a'), body: 'A\u0000' }], 'InvalidMessageContents'],
+      ['a body one byte over 256 KiB', [{ ...entry('a'), body: 'x'.repeat(256 * 1024 + 1) }], 'InvalidParameterValue'],
+      ['a call whose bodies total over 256 KiB', [entry('a'), entry('b')].map((e) => ({ ...e, body: 'x'.repeat(128 * 1024 + 1) })), 'BatchRequestTooLong'],
     ])('refuses %s', async (_, entries, code) => {
       const fifo = queue({ handler: async () => undefined });
       await expect(fifo.send(entries)).rejects.toMatchObject({ name: code });
       expect(fifo.depth()).toBe(0);
+    });
+
+    it('accepts a body of exactly 256 KiB holding tabs, line breaks and characters above the BMP', async () => {
+      const fifo = queue({ handler: async () => undefined });
+      const edge = '\t\r\n\ud83d\ude00\ufffd';
+      const body = edge + 'x'.repeat(256 * 1024 - Buffer.byteLength(edge, 'utf8'));
+      await expect(fifo.send([{ ...entry('a'), body }])).resolves.toHaveLength(1);
+      await fifo.stop();
     });
 
     it('refuses a queue name without the .fifo suffix', () => {

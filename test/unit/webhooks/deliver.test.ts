@@ -110,7 +110,7 @@ describe('deliverEvent', () => {
       status: 'pending',
       attempts: 2,
       last_status_code: null,
-      last_error: 'refused: the URL must not point at a private, loopback, link-local or reserved address',
+      last_error: 'the URL points at an address webhooks may not reach',
     });
     expect(update.ExpressionAttributeValues?.[':attempts']).toBe(1);
   });
@@ -120,7 +120,7 @@ describe('deliverEvent', () => {
     const silent: Resolver = () => new Promise(() => undefined);
     await expect(deliverEvent(message, options(silent))).resolves.toBe(2_000);
     expect(documents.commandCalls(UpdateCommand)[0]!.args[0].input.ExpressionAttributeValues?.[':record']).toMatchObject({
-      last_error: 'no address within 500 ms',
+      last_error: 'the host name did not resolve',
       attempts: 2,
     });
   });

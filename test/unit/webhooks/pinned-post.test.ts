@@ -60,12 +60,12 @@ describe('postToDestination', () => {
     answer = 'hang';
     const started = Date.now();
     const outcome = await postToDestination({ ok: true, url: new URL(`http://127.0.0.1:${port}/`), address: '127.0.0.1', family: 4 }, '{}', {}, 200);
-    expect(outcome).toEqual({ statusCode: undefined, error: 'no response within 200 ms' });
+    expect(outcome).toEqual({ statusCode: undefined, error: 'no response in time' });
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
-  it('reports a refused connection without a status', async () => {
+  it('reports a refused connection as a plain outcome, without a status or the socket error code', async () => {
     const outcome = await postToDestination({ ok: true, url: new URL('http://127.0.0.1:9/'), address: '127.0.0.1', family: 4 }, '{}', {}, 2_000);
-    expect(outcome).toEqual({ statusCode: undefined, error: 'ECONNREFUSED' });
+    expect(outcome).toEqual({ statusCode: undefined, error: 'could not connect' });
   });
 });

@@ -59,6 +59,9 @@ describe('checkWebhookUrl', () => {
     ['https://2130706433/', false, 'must not point at a private, loopback, link-local or reserved address'],
     ['http://127.0.0.1:3000/', false, 'must use https'],
     ['https://intranet/', false, 'must name a public host'],
+    ['https://hooks.example.com:8443/x', false, 'must use the default https port (443)'],
+    ['https://hooks.example.com:22/x', true, 'must use the default https port (443)'],
+    ['https://93.184.216.34:6379/', false, 'must use the default https port (443)'],
     ['not a url', false, 'must be an absolute URL'],
   ])('refuses %s (local setting %s)', (url, local, message) => {
     expect(checkWebhookUrl(url, local)).toEqual({ ok: false, message: expect.stringContaining(message) });
@@ -66,6 +69,8 @@ describe('checkWebhookUrl', () => {
 
   it.each([
     ['https://hooks.example.com/x', false],
+    ['https://hooks.example.com:443/x', false],
+    ['https://127.0.0.1:8443/hooks', true],
     ['http://127.0.0.1:3000/hooks', true],
     ['http://localhost:3000/hooks', true],
   ])('accepts %s (local setting %s)', (url, local) => {
@@ -87,6 +92,13 @@ describe('resolveDestination', () => {
 
   it.each(['https://meta.test/', 'https://mixed.test/', 'https://six.test/', 'https://nowhere.test/'])('refuses %s by what it resolves to', async (url) => {
     await expect(resolveDestination(url, resolver, false)).resolves.toMatchObject({ ok: false });
+  });
+
+  it('gives up on a resolver that does not answer within the time limit', async () => {
+    const silent: Resolver = () => new Promise(() => undefined);
+    const started = Date.now();
+    await expect(resolveDestination('https://slow.test/', silent, false, 100)).resolves.toMatchObject({ ok: false, unresolved: true });
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('takes localhost as 127.0.0.1 with the local setting, without asking the resolver', async () => {
