@@ -20,8 +20,17 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.js'],
+    files: ['**/*.js', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // Plain JavaScript run by Node itself: the jest config (ESM) and the jest transformer (CommonJS).
+    files: ['**/*.js', '**/*.cjs'],
+    languageOptions: { globals: { process: 'readonly', require: 'readonly', module: 'writable', __filename: 'readonly' } },
+  },
+  {
+    files: ['**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     // Tests read untyped JSON (responses, table scans, templates) and give mocks async bodies
