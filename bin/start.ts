@@ -143,7 +143,7 @@ const printUsage = (baseUrl: string, password: string, stopsDynamo: boolean, cli
   say('Create a repricer:');
   say(`  curl -u '${auth}' -X POST '${baseUrl}/v1/repricers/' -H 'Content-Type: application/json' -d '${body}'`);
   say();
-  say('Automated repricing (docs/repricing.md): the demo repricers\' decisions so far,');
+  say("Automated repricing (docs/repricing.md): the demo repricers' decisions so far,");
   say(`  curl -u '${auth}' '${baseUrl}/v1/price-changes?_sort=created_at:DESC'`);
   say(`then a competitor on ${code} lowers its price to ${competitor?.offer_price.toFixed(2)} (${COMPETITOR_PRICE_FILE}), in another terminal:`);
   say(`  ${cliEnvironment}npm run cli -- import ${COMPETITOR_PRICE_FILE} --client ${DEMO_USERNAME}`);

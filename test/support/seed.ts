@@ -49,7 +49,8 @@ type OwnParameters = 'seed' | 'path' | 'reporter' | 'asyncReporter';
 export const fcRuns = (quick: number, full: number): number => {
   const forced = process.env.FC_NUM_RUNS?.trim();
   if (forced !== undefined && forced !== '') {
-    if (!/^[1-9]\d{0,6}$/.test(forced)) throw new Error(`FC_NUM_RUNS must be a whole number from 1 to 9999999, not ${JSON.stringify(process.env.FC_NUM_RUNS)}.`);
+    if (!/^[1-9]\d{0,6}$/.test(forced))
+      throw new Error(`FC_NUM_RUNS must be a whole number from 1 to 9999999, not ${JSON.stringify(process.env.FC_NUM_RUNS)}.`);
     return Number(forced);
   }
   return bySize(quick, full);

@@ -213,7 +213,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     tag: 'Price changes',
     summary: 'List price changes',
     description:
-      'One page of the client\'s repricing decisions (docs/repricing.md), with the exact number of matches in `meta.total`. ' +
+      "One page of the client's repricing decisions (docs/repricing.md), with the exact number of matches in `meta.total`. " +
       'Decisions are kept for the retention period of the stack (90 days by default).',
     query: {
       schema: priceChangeQueryParameters,

@@ -78,7 +78,7 @@ descriptions
   })
   .add(repricerRecord.shape.min_profit, { description: "The request's `min_profit` (default 0)." })
   .add(offerRecord.shape.rating_count, { description: 'Numeric text, not a number.' })
-  .add(priceChangeRecord, { description: 'A repricing decision: the price a repricer wants for the client\'s offer, and why (docs/repricing.md).' })
+  .add(priceChangeRecord, { description: "A repricing decision: the price a repricer wants for the client's offer, and why (docs/repricing.md)." })
   .add(priceChangeRecord.shape.reason, {
     description: '`undercut` (just under the lowest competitor), `floor` (held at `min_price`), `ceiling` (held at `preferred_price`) or `no_competition`.',
   })
