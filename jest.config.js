@@ -14,9 +14,9 @@ const esm = {
 export default {
   // Two workers on two cores: integration files spend most of their time waiting on DynamoDB
   // Local and the stream, so a second worker fills that time (JEST_WORKERS overrides it).
+  // `npm test` (tools/test/jest.sh) gives every integration file a fresh worker; unit and CDK
+  // files share theirs, replaced only once one holds more than 700 MB after a file.
   maxWorkers: Number(process.env.JEST_WORKERS ?? 2),
-  // A worker is replaced after a file that left it holding more than this (a CDK synth, a large
-  // import): files share workers, and memory held by one never slows the files after it.
   workerIdleMemoryLimit: '700MB',
   projects: [
     { ...esm, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], setupFiles: ['<rootDir>/test/support/quiet-powertools.ts'] },

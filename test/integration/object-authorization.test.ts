@@ -163,11 +163,14 @@ beforeAll(async () => {
     });
     importIds[tenant === a ? 'a' : 'b'].push(posted.body.id);
   }
+  // The jobs end before the webhooks exist: their IMPORT_COMPLETED events would otherwise be
+  // delivered to a receiver that never answers, and retried (so never settled) for 24 hours.
+  await api.settle();
   for (let i = 0; i < 2; i++) {
     webhookIds.a.push(await createWebhook(a, `alpha-hook-${i}`));
     webhookIds.b.push(await createWebhook(b, `tenant-b-hook-${i}`));
   }
-  // The jobs are worked on from the stream: B's items are taken once that is done.
+  // B's items are taken once the stream's work is done.
   await api.settle();
   bItemsBefore = itemsUnder(await scanTable(api.tableName), `T#${b.clientId}#`);
 }, 120_000);
