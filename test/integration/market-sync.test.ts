@@ -216,6 +216,27 @@ describe('a market sync', () => {
     expect(writes.writes).toBe(0);
   });
 
+  it('a competitor that comes back is buyable again under the same id', async () => {
+    // Prepare
+    const idBefore = byOfferId(await listAll()).get('takealot:PLID1001:s3')?.id;
+
+    // Act
+    await sync.applyProductMarket(clientId, connector, 'SKU-1', page(entry('me', 100, both), entry('s3', 99)));
+    await api.settle();
+
+    // Assert
+    const offers = byOfferId(await listAll());
+    expect(offers.get('takealot:PLID1001:s3')).toMatchObject({
+      id: idBefore,
+      offer_status: 'buyable',
+      offer_price: 99,
+      total_competitors: 1,
+      competitiveness: 'high',
+    });
+    // Gone from the page, s1 keeps the fields of its last look.
+    expect(buyBox(offers.get('takealot:PLID1001:s1'))).toEqual(['not_buyable', 90, false, false, 90, 2, 'high']);
+  });
+
   it('an own offer the page does not show gets no slot and every seller on the page as its competitors', async () => {
     // Act
     const result = await sync.applyProductMarket(clientId, connector, 'SKU-2', {
