@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { competitorOfferId, deriveMarketView, MAX_OFFER_ID_LENGTH, productLineId, type BuyBoxFields, type PageOffer } from '../domain/market-snapshot.js';
-import { money, offerFields, productCode, productFields, type OfferFields, type Product } from '../domain/records.js';
+import { competitorOfferId, deriveMarketView, productLineId, type BuyBoxFields, type PageOffer } from '../domain/market-snapshot.js';
+import { connectorUid, money, offerFields, productCode, productFields, type OfferFields, type Product } from '../domain/records.js';
 import type { OwnOfferSnapshot, ProductMarket } from '../marketplace/port.js';
 import { batchGet, batchWrite } from './batch.js';
 import { reserveIds } from './counters.js';
@@ -56,7 +56,7 @@ export type ProductMarketResult =
   | {
       readonly kind: 'applied';
       readonly offers: WriteCounts;
-      /** Entries of the page left out (malformed, unstorable, or an id too long). */
+      /** Entries of the page left out (a malformed or unstorable value). */
       readonly skipped: number;
       /** Further entries of a seller already on the page. */
       readonly merged: number;
@@ -262,13 +262,14 @@ export const applyProductMarket = async (
 ): Promise<ProductMarketResult> => {
   const lineId = productLineId.safeParse(market.productLineId);
   if (!lineId.success) return { kind: 'malformed', problem: problemOf('productLineId', lineId.error) };
+  const uid = connectorUid.parse(connector.uid);
   const partition = await readProductForRepricing(clientId, code);
   if (!partition) return { kind: 'no-product' };
-  const view = deriveMarketView(market, { ownSellerId: connector.sellerId, priceStep: await priceStepOf(connector.uid) });
+  const view = deriveMarketView(market, { ownSellerId: connector.sellerId, priceStep: await priceStepOf(uid) });
   const pageUrl = storefrontUrl.safeParse(market.url);
   const urlOf = (before: StoredOffer | undefined) => (pageUrl.success ? pageUrl.data : (before?.fields.url ?? storefrontUrl.parse(connector.storefrontUrl)));
 
-  const ofConnector = partition.offers.filter((offer) => offer.connector === connector.uid);
+  const ofConnector = partition.offers.filter((offer) => offer.connector === uid);
   const ownOnPage = view.offers.find((offer) => offer.own);
   const inputs: OfferInput[] = [];
   const consider = (before: StoredOffer | undefined, input: OfferInput, onPage: boolean) => {
@@ -279,23 +280,15 @@ export const applyProductMarket = async (
   for (const before of ofConnector.filter((offer) => offer.scope === 'own')) {
     const buyBox = ownOnPage ?? view.absentOffer(before.fields.offer_price);
     const fields = { ...before.fields, ...storedBuyBox(buyBox), ...(ownOnPage ? pageFields(ownOnPage) : {}), url: urlOf(before) };
-    consider(before, { ...fields, product_code: code, connector: connector.uid }, ownOnPage !== undefined);
+    consider(before, { ...fields, product_code: code, connector: uid }, ownOnPage !== undefined);
   }
 
-  let skipped = view.skipped;
   const competitors = view.offers.filter((offer) => !offer.own);
-  const ids = competitors.map((offer) => competitorOfferId(connector.uid, lineId.data, offer.sellerId));
+  const ids = competitors.map((offer) => competitorOfferId(uid, lineId.data, offer.sellerId));
   // A competitor's offer may sit under another product (one product line sold under two SKUs): it is read, and moved, wherever it is.
-  const stored = await readOffers(
-    clientId,
-    ids.filter((id) => id.length <= MAX_OFFER_ID_LENGTH),
-  );
+  const stored = await readOffers(clientId, ids);
   competitors.forEach((offer, index) => {
     const offerId = ids[index]!;
-    if (offerId.length > MAX_OFFER_ID_LENGTH) {
-      skipped++;
-      return;
-    }
     const before = stored.get(offerId);
     const fields: OfferFields = {
       offer_id: offerId,
@@ -308,20 +301,20 @@ export const applyProductMarket = async (
       url: urlOf(before),
       last_seen_at: before?.fields.last_seen_at ?? null,
     };
-    consider(before, { ...fields, product_code: code, connector: connector.uid }, true);
+    consider(before, { ...fields, product_code: code, connector: uid }, true);
   });
 
   const onPage = new Set(ids);
   let left = 0;
   for (const before of ofConnector.filter((offer) => offer.scope === 'other' && !onPage.has(offer.fields.offer_id))) {
     const fields = { ...before.fields, offer_status: LEFT_PAGE_STATUS, winning: false, winning_delivery: false };
-    const input = changedInput(before, { ...fields, product_code: code, connector: connector.uid }, false, now);
+    const input = changedInput(before, { ...fields, product_code: code, connector: uid }, false, now);
     if (!input) continue;
     left++;
     inputs.push(input);
   }
 
-  const considered = ofConnector.filter((offer) => offer.scope === 'own').length + competitors.length - (skipped - view.skipped) + left;
+  const considered = ofConnector.filter((offer) => offer.scope === 'own').length + competitors.length + left;
   const offers = await writeChanged(ownerOf(clientId, connector), considered, inputs, now);
-  return { kind: 'applied', offers, skipped, merged: view.merged, left };
+  return { kind: 'applied', offers, skipped: view.skipped, merged: view.merged, left };
 };

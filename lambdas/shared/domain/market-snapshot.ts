@@ -58,13 +58,16 @@ export interface MarketContext {
   readonly priceStep: number;
 }
 
-/** A competitor's offer id: the same seller on the same product line gets the same id on every sync. */
-export const MAX_OFFER_ID_LENGTH = 128;
+/**
+ * A competitor's offer id: the same seller on the same product line gets the same id on every
+ * sync. Its parts are bounded (uid 32, product line id 48, seller id 45) so it always fits an
+ * offer id's 128 characters.
+ */
 export const competitorOfferId = (connector: string, productLineId: string, sellerId: string): string => `${connector}:${productLineId}:${sellerId}`;
 
 /** An entry of the page the service can store: every text storable and bounded, every number exact and in range. */
 const pageEntry = z.object({
-  sellerId: text().min(1).max(64),
+  sellerId: text().min(1).max(45),
   sellerName: text().max(200),
   sku: text().max(128).optional(),
   price: money.refine((value) => value > 0, { message: 'Must be positive.' }),

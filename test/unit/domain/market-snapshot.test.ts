@@ -118,13 +118,14 @@ describe('deriveMarketView: the worked examples of docs/market-sync.md', () => {
       offer('', 43),
       offer('s6', 44, { sellerName: 'Lone \ud800' }),
       offer('s7', 45, { ratingCount: 1.5 }),
+      offer('s'.repeat(46), 46),
     );
 
     // Act
     const view = deriveMarketView(market, { ownSellerId: 'me', priceStep: 1 });
 
     // Assert
-    expect(view.skipped).toBe(7);
+    expect(view.skipped).toBe(8);
     expect(rowsOf(view.offers)).toEqual([['s1', true, true, 40, 0, 'high']]);
   });
 
