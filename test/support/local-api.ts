@@ -110,7 +110,7 @@ export interface TestApiOptions extends Pick<LocalServerOptions, 'handlers'> {
    */
   readonly uncachedAuthorizer?: boolean;
   /** How the event-driven handlers are run (e.g. every batch delivered twice). */
-  readonly events?: Pick<EventRuntimeOptions, 'deliverTwice' | 'onInvoke' | 'webhooks'>;
+  readonly events?: Pick<EventRuntimeOptions, 'deliverTwice' | 'onInvoke' | 'webhooks' | 'onRecords'>;
 }
 
 export const startTestApi = async ({

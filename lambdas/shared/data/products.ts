@@ -11,7 +11,11 @@ import { productDirectoryEntry, productKey } from './keys.js';
  * Products: one item per code, at the head of the product's partition (its offers and repricer
  * slots live beside it). The copies nested in offer listings follow from the change stream.
  */
-export const storedProduct = z.object({ record: productRecord });
+export const storedProduct = z.object({
+  record: productRecord,
+  /** The marketplace's product line id (Takealot PLID) a market sync reads the product's page by; not part of the API record. */
+  productLineId: z.string().optional(),
+});
 
 export const getProduct = async (clientId: string, code: string): Promise<Product | undefined> => {
   const result = await documentClient.send(new GetCommand({ TableName: tableName(), Key: productKey(clientId, code) }));
@@ -31,12 +35,24 @@ export const getProducts = async (clientId: string, codes: readonly string[]): P
 const withoutStamps = (p: Partial<Product>) => ({ ...p, id: 0, created_at: '', updated_at: '' });
 
 /** The product item, listed in the keys-only `directory` index under its tenant. */
-export const productItem = (clientId: string, record: Product) => ({
+export const productItem = (clientId: string, record: Product, productLineId?: string) => ({
   ...productKey(clientId, record.code),
   ...productDirectoryEntry(clientId, record.code),
   entity: 'product',
   record,
+  ...(productLineId === undefined ? {} : { productLineId }),
 });
+
+/** Products with their product line ids, as stored. */
+export const getStoredProducts = async (clientId: string, codes: readonly string[]): Promise<Map<string, z.infer<typeof storedProduct>>> => {
+  const items = await batchGet([...new Set(codes)].map((code) => productKey(clientId, code)));
+  return new Map(
+    items.map((item) => {
+      const stored = storedProduct.parse(item);
+      return [stored.record.code, stored] as const;
+    }),
+  );
+};
 
 export interface ProductWritePlan {
   readonly items: readonly ReturnType<typeof productItem>[];
@@ -47,10 +63,11 @@ export interface ProductWritePlan {
 
 /** What an upsert of `inputs` writes and counts; new products get ids here. */
 export const planProducts = async (clientId: string, inputs: readonly ProductFields[], now = new Date().toISOString()): Promise<ProductWritePlan> => {
-  const existing = await getProducts(
+  const stored = await getStoredProducts(
     clientId,
     inputs.map((p) => p.code),
   );
+  const existing = new Map([...stored].map(([code, { record }]) => [code, record] as const));
   const changed = inputs.filter((input) => {
     const before = existing.get(input.code);
     return !before || !sameJson(withoutStamps(before), withoutStamps(input));
@@ -60,7 +77,8 @@ export const planProducts = async (clientId: string, inputs: readonly ProductFie
   const items = changed.map((input) => {
     const before = existing.get(input.code);
     const record: Product = { id: before?.id ?? next++, ...input, created_at: before?.created_at ?? now, updated_at: now };
-    return productItem(clientId, record);
+    // An import keeps the product line id a market sync stored.
+    return productItem(clientId, record, stored.get(input.code)?.productLineId);
   });
   return { items, created: fresh, updated: changed.length - fresh, unchanged: inputs.length - changed.length };
 };

@@ -85,6 +85,20 @@ describe('upsertProducts', () => {
     });
   });
 
+  it('keeps the product line id a market sync stored when an import changes the product', async () => {
+    // Arrange
+    ddb.on(BatchGetCommand).resolves({ Responses: { 'test-table': [{ ...storedItem(), productLineId: 'PLID77' }] } });
+
+    // Act
+    const written = await upsertProducts('c1', [productFields({ title: 'Renamed' })], NOW);
+
+    // Assert
+    expect(written).toBe(1);
+    expect(writes()).toEqual([
+      { PutRequest: { Item: { ...productPut({ ...product(), title: 'Renamed', updated_at: NOW }).PutRequest.Item, productLineId: 'PLID77' } } },
+    ]);
+  });
+
   it('does not rewrite an unchanged product', async () => {
     // Arrange
     ddb.on(BatchGetCommand).resolves({ Responses: { 'test-table': [storedItem()] } });

@@ -1,0 +1,320 @@
+import * as z from 'zod';
+import { competitorOfferId, deriveMarketView, productLineId, type BuyBoxFields, type PageOffer } from '../domain/market-snapshot.js';
+import { connectorUid, money, offerFields, productCode, productFields, type OfferFields, type Product } from '../domain/records.js';
+import type { OwnOfferSnapshot, ProductMarket } from '../marketplace/port.js';
+import { batchGet, batchWrite } from './batch.js';
+import { reserveIds } from './counters.js';
+import { sameJson } from './json.js';
+import { offerKey } from './keys.js';
+import { storedOffer, type StoredOffer } from './offer-list.js';
+import { planOffers, readLookups, writeOfferPlan, type OfferInput, type OfferOwner } from './offers-write.js';
+import { getStoredProducts, productItem } from './products.js';
+import { priceStepOf, readProductForRepricing } from './repricing.js';
+
+/**
+ * Applies what a marketplace sync saw (docs/market-sync.md): the seller's own offers, and a
+ * product's storefront page. Both go through the same product and offer writes as imports, so
+ * the list maintainer and the repricing evaluator see them through the table's stream, and
+ * both write only what changed: every item is compared with what is stored first, and a sync
+ * that finds nothing new writes nothing (no time stamp is refreshed on its own).
+ *
+ * Syncs of one connection must not run concurrently: each is a read, then unconditional puts.
+ */
+export interface SyncConnector {
+  /** The connector type's uid: the offers' `connector`. */
+  readonly uid: string;
+  /** The client's seller id on the marketplace: the page's entries with it are the own offer. */
+  readonly sellerId: string;
+  /** The storefront's base URL (a setting of the stage): the `url` of offers until a page names one. */
+  readonly storefrontUrl: string;
+}
+
+/** What the page says of a competitor that is no longer on it. */
+export const LEFT_PAGE_STATUS = 'not_buyable';
+/** The competitiveness of an own offer whose product's page was never read. */
+export const UNSEEN_COMPETITIVENESS = 'unknown';
+/** Problems reported per call, at most (the count is exact). */
+const MAX_PROBLEMS = 20;
+
+export interface WriteCounts {
+  readonly created: number;
+  readonly updated: number;
+  readonly unchanged: number;
+}
+
+export interface OwnOffersResult {
+  readonly products: WriteCounts;
+  readonly offers: WriteCounts;
+  /** Snapshots left out whole: a malformed or unstorable value, or an offer id or SKU seen earlier in the call. */
+  readonly skipped: number;
+  readonly problems: readonly string[];
+}
+
+export type ProductMarketResult =
+  | { readonly kind: 'no-product' }
+  | { readonly kind: 'malformed'; readonly problem: string }
+  | {
+      readonly kind: 'applied';
+      readonly offers: WriteCounts;
+      /** Entries of the page left out (a malformed or unstorable value). */
+      readonly skipped: number;
+      /** Further entries of a seller already on the page. */
+      readonly merged: number;
+      /** Competitor offers that left the page in this sync. */
+      readonly left: number;
+    };
+
+const ownSnapshot = z.object({
+  offerId: offerFields.shape.offer_id,
+  sku: productCode,
+  barcode: productFields.shape.barcode.optional(),
+  title: productFields.shape.title,
+  productLineId: productLineId.optional(),
+  sellingPrice: money,
+  rrp: money.optional(),
+  status: offerFields.shape.offer_status,
+  leadtimeDays: z.int().min(0).optional(),
+  stockOnHand: productFields.shape.soh,
+});
+type OwnSnapshot = z.infer<typeof ownSnapshot>;
+
+const storefrontUrl = offerFields.shape.url;
+
+const ownerOf = (clientId: string, connector: SyncConnector): OfferOwner => ({ clientId, sellerId: connector.sellerId, defaultConnector: connector.uid });
+
+const problemOf = (what: string, error: z.ZodError) => {
+  const [issue] = error.issues;
+  return `${what}: ${issue ? `${issue.path.join('.') || 'value'}: ${issue.message}` : 'invalid'}`;
+};
+
+/** A product created by a sync: what the seller API tells, and empty values for what only an import can. */
+const newProduct = (snapshot: OwnSnapshot, imageUrl: string): Omit<Product, 'id' | 'created_at' | 'updated_at'> => ({
+  code: snapshot.sku,
+  title: snapshot.title,
+  description: '',
+  brand: '',
+  colour: '',
+  barcode: snapshot.barcode ?? '',
+  type: null,
+  material: null,
+  parent_code: null,
+  images: null,
+  main_image: imageUrl,
+  retail_price: snapshot.rrp ?? 0,
+  soh: snapshot.stockOnHand,
+  height_cm: 0,
+  length_cm: 0,
+  width_cm: 0,
+  weight_g: 0,
+  fee_estimates: null,
+});
+
+/** Upserts the products of the snapshots (code = SKU): title, barcode and product line id kept current, nothing else touched. */
+const applyProducts = async (clientId: string, snapshots: readonly OwnSnapshot[], imageUrl: string, now: string): Promise<WriteCounts> => {
+  const stored = await getStoredProducts(
+    clientId,
+    snapshots.map((s) => s.sku),
+  );
+  const fresh = snapshots.filter((s) => !stored.has(s.sku));
+  let next = fresh.length > 0 ? await reserveIds('product', fresh.length) : 0;
+  const items: ReturnType<typeof productItem>[] = [];
+  for (const snapshot of snapshots) {
+    const before = stored.get(snapshot.sku);
+    if (!before) {
+      items.push(productItem(clientId, { id: next++, ...newProduct(snapshot, imageUrl), created_at: now, updated_at: now }, snapshot.productLineId));
+      continue;
+    }
+    const record = { ...before.record, title: snapshot.title, barcode: snapshot.barcode ?? before.record.barcode };
+    const lineId = snapshot.productLineId ?? before.productLineId;
+    if (sameJson(record, before.record) && lineId === before.productLineId) continue;
+    // A new product line id alone leaves the record (and so every listing of the product) as it was.
+    const recordChanged = !sameJson(record, before.record);
+    items.push(productItem(clientId, { ...record, updated_at: recordChanged ? now : before.record.updated_at }, lineId));
+  }
+  await batchWrite(items.map((put) => ({ put })));
+  return { created: fresh.length, updated: items.length - fresh.length, unchanged: snapshots.length - items.length };
+};
+
+/** The canonical offers stored under the given marketplace ids, wherever their product is. */
+const readOffers = async (clientId: string, offerIds: readonly string[]): Promise<Map<string, StoredOffer>> => {
+  const lookups = await readLookups(clientId, offerIds);
+  const items = await batchGet([...lookups].map(([offerId, lookup]) => offerKey(clientId, lookup.productCode, offerId)));
+  return new Map(items.map((item) => storedOffer.parse(item)).map((offer) => [offer.fields.offer_id, offer] as const));
+};
+
+/** An offer whose fields differ from what is stored (its last_seen_at aside), or that is new, or that moves. */
+const changedInput = (before: StoredOffer | undefined, input: OfferInput, onPage: boolean, now: string): OfferInput | undefined => {
+  const { product_code, connector, ...fields } = input;
+  if (
+    before &&
+    before.product_code === product_code &&
+    before.connector === connector &&
+    sameJson({ ...before.fields, last_seen_at: null }, { ...fields, last_seen_at: null })
+  ) {
+    return undefined;
+  }
+  return { ...input, last_seen_at: onPage ? now : (before?.fields.last_seen_at ?? null) };
+};
+
+const writeChanged = async (owner: OfferOwner, considered: number, inputs: readonly OfferInput[], now: string): Promise<WriteCounts> => {
+  const plan = await planOffers(owner, inputs, now);
+  await writeOfferPlan(plan);
+  return { created: plan.created, updated: plan.updated, unchanged: considered - plan.created - plan.updated };
+};
+
+/**
+ * Upserts the seller's own offers and their products (code = SKU). An own offer takes price,
+ * status and stock status (`in_stock` when stock is on hand, else `lead_time`) from the
+ * snapshot and keeps its buy box fields, which only a read of the product's page changes.
+ */
+export const applyOwnOffers = async (
+  clientId: string,
+  connector: SyncConnector,
+  snapshots: readonly OwnOfferSnapshot[],
+  now = new Date().toISOString(),
+): Promise<OwnOffersResult> => {
+  const imageUrl = storefrontUrl.parse(connector.storefrontUrl);
+  const problems: string[] = [];
+  const valid: OwnSnapshot[] = [];
+  const offerIds = new Set<string>();
+  const skus = new Set<string>();
+  let skipped = 0;
+  const skip = (problem: string) => {
+    skipped++;
+    if (problems.length < MAX_PROBLEMS) problems.push(problem);
+  };
+  snapshots.forEach((snapshot, index) => {
+    const parsed = ownSnapshot.safeParse(snapshot);
+    if (!parsed.success) return skip(problemOf(`own offer ${index + 1}`, parsed.error));
+    const { offerId, sku } = parsed.data;
+    if (offerIds.has(offerId) || skus.has(sku)) return skip(`own offer ${index + 1}: offer id or SKU repeats an earlier one`);
+    offerIds.add(offerId);
+    skus.add(sku);
+    valid.push(parsed.data);
+  });
+
+  const products = await applyProducts(clientId, valid, imageUrl, now);
+  const stored = await readOffers(
+    clientId,
+    valid.map((s) => s.offerId),
+  );
+  const inputs = valid.flatMap((snapshot) => {
+    const before = stored.get(snapshot.offerId);
+    const base: OfferFields = before?.fields ?? {
+      offer_id: snapshot.offerId,
+      offer_price: snapshot.sellingPrice,
+      offer_status: snapshot.status,
+      stock_status: 'in_stock',
+      competitiveness: UNSEEN_COMPETITIVENESS,
+      total_competitors: 0,
+      winning: false,
+      winning_delivery: false,
+      winning_price: 0,
+      rating_avg: 0,
+      rating_count: '0',
+      seller_id: connector.sellerId,
+      seller_name: '',
+      url: imageUrl,
+      last_seen_at: null,
+    };
+    const input: OfferInput = {
+      ...base,
+      offer_price: snapshot.sellingPrice,
+      offer_status: snapshot.status,
+      stock_status: snapshot.stockOnHand > 0 ? 'in_stock' : 'lead_time',
+      seller_id: connector.sellerId,
+      product_code: snapshot.sku,
+      connector: connector.uid,
+    };
+    const changed = changedInput(before, input, false, now);
+    return changed ? [changed] : [];
+  });
+  const offers = await writeChanged(ownerOf(clientId, connector), valid.length, inputs, now);
+  return { products, offers, skipped, problems };
+};
+
+const storedBuyBox = (fields: BuyBoxFields) => ({
+  winning: fields.winning,
+  winning_delivery: fields.winning_delivery,
+  // The interface's winning_price is a number: 0 stands for "nobody holds the Best Price slot".
+  winning_price: fields.winning_price ?? 0,
+  total_competitors: fields.total_competitors,
+  competitiveness: fields.competitiveness,
+});
+const pageFields = (offer: PageOffer) => ({
+  seller_name: offer.seller_name,
+  rating_avg: offer.rating_avg,
+  rating_count: offer.rating_count,
+});
+
+/**
+ * Applies a product's storefront page: the buy box fields on every offer of the product on this
+ * connector (own ones included), the competitors' offers upserted under stable ids, and
+ * competitors that left the page marked `not_buyable` (once: an offer away from the page is
+ * not written again until it comes back).
+ */
+export const applyProductMarket = async (
+  clientId: string,
+  connector: SyncConnector,
+  code: string,
+  market: ProductMarket,
+  now = new Date().toISOString(),
+): Promise<ProductMarketResult> => {
+  const lineId = productLineId.safeParse(market.productLineId);
+  if (!lineId.success) return { kind: 'malformed', problem: problemOf('productLineId', lineId.error) };
+  const uid = connectorUid.parse(connector.uid);
+  const partition = await readProductForRepricing(clientId, code);
+  if (!partition) return { kind: 'no-product' };
+  const view = deriveMarketView(market, { ownSellerId: connector.sellerId, priceStep: await priceStepOf(uid) });
+  const pageUrl = storefrontUrl.safeParse(market.url);
+  const urlOf = (before: StoredOffer | undefined) => (pageUrl.success ? pageUrl.data : (before?.fields.url ?? storefrontUrl.parse(connector.storefrontUrl)));
+
+  const ofConnector = partition.offers.filter((offer) => offer.connector === uid);
+  const ownOnPage = view.offers.find((offer) => offer.own);
+  const inputs: OfferInput[] = [];
+  const consider = (before: StoredOffer | undefined, input: OfferInput, onPage: boolean) => {
+    const changed = changedInput(before, input, onPage, now);
+    if (changed) inputs.push(changed);
+  };
+
+  for (const before of ofConnector.filter((offer) => offer.scope === 'own')) {
+    const buyBox = ownOnPage ?? view.absentOffer(before.fields.offer_price);
+    const fields = { ...before.fields, ...storedBuyBox(buyBox), ...(ownOnPage ? pageFields(ownOnPage) : {}), url: urlOf(before) };
+    consider(before, { ...fields, product_code: code, connector: uid }, ownOnPage !== undefined);
+  }
+
+  const competitors = view.offers.filter((offer) => !offer.own);
+  const ids = competitors.map((offer) => competitorOfferId(uid, lineId.data, offer.sellerId));
+  // A competitor's offer may sit under another product (one product line sold under two SKUs): it is read, and moved, wherever it is.
+  const stored = await readOffers(clientId, ids);
+  competitors.forEach((offer, index) => {
+    const offerId = ids[index]!;
+    const before = stored.get(offerId);
+    const fields: OfferFields = {
+      offer_id: offerId,
+      offer_price: offer.price,
+      offer_status: 'buyable',
+      stock_status: offer.stock_status,
+      ...storedBuyBox(offer),
+      ...pageFields(offer),
+      seller_id: offer.sellerId,
+      url: urlOf(before),
+      last_seen_at: before?.fields.last_seen_at ?? null,
+    };
+    consider(before, { ...fields, product_code: code, connector: uid }, true);
+  });
+
+  const onPage = new Set(ids);
+  let left = 0;
+  for (const before of ofConnector.filter((offer) => offer.scope === 'other' && !onPage.has(offer.fields.offer_id))) {
+    const fields = { ...before.fields, offer_status: LEFT_PAGE_STATUS, winning: false, winning_delivery: false };
+    const input = changedInput(before, { ...fields, product_code: code, connector: uid }, false, now);
+    if (!input) continue;
+    left++;
+    inputs.push(input);
+  }
+
+  const considered = ofConnector.filter((offer) => offer.scope === 'own').length + competitors.length + left;
+  const offers = await writeChanged(ownerOf(clientId, connector), considered, inputs, now);
+  return { kind: 'applied', offers, skipped: view.skipped, merged: view.merged, left };
+};

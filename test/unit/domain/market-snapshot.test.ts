@@ -1,0 +1,171 @@
+import type { MarketOffer, ProductMarket } from '../../../lambdas/shared/marketplace/port.js';
+import { competitorOfferId, deriveMarketView, type PageOffer } from '../../../lambdas/shared/domain/market-snapshot.js';
+
+/**
+ * The worked examples of docs/market-sync.md, one row each: a storefront page, the client's
+ * seller id `me` and the connector's step, and the fields every offer gets.
+ */
+const offer = (sellerId: string, price: number, overrides: Partial<MarketOffer> = {}): MarketOffer => ({
+  sellerId,
+  sellerName: `Seller ${sellerId}`,
+  price,
+  inStock: true,
+  isMarketplaceItself: false,
+  bestPrice: false,
+  fastestDelivery: false,
+  ...overrides,
+});
+const page = (...offers: MarketOffer[]): ProductMarket => ({ productLineId: 'PLID100', offers });
+const both = { bestPrice: true, fastestDelivery: true };
+
+type Row = [seller: string, winning: boolean, delivery: boolean, winningPrice: number | null, competitors: number, competitiveness: string];
+const rowsOf = (offers: readonly PageOffer[]): Row[] =>
+  offers.map((o) => [o.sellerId, o.winning, o.winning_delivery, o.winning_price, o.total_competitors, o.competitiveness]);
+
+describe('deriveMarketView: the worked examples of docs/market-sync.md', () => {
+  it.each<[string, ProductMarket, number, Row[]]>([
+    [
+      'A. the own offer holds both slots',
+      page(offer('me', 100, both), offer('s1', 95, { inStock: false, leadtimeDays: 7 }), offer('s2', 108), offer('s3', 120)),
+      1,
+      [
+        ['me', true, true, 100, 3, 'high'],
+        ['s1', false, false, 100, 3, 'high'],
+        ['s2', false, false, 100, 3, 'medium'],
+        ['s3', false, false, 100, 3, 'low'],
+      ],
+    ],
+    [
+      'B. the slots split; 10 % of 89.00 is exactly 97.90',
+      page(
+        offer('s1', 89, { bestPrice: true, inStock: false, leadtimeDays: 3 }),
+        offer('me', 95, { fastestDelivery: true }),
+        offer('s2', 90),
+        offer('s3', 98),
+        offer('s4', 97.9),
+      ),
+      1,
+      [
+        ['me', false, true, 89, 4, 'high'],
+        ['s1', true, false, 89, 4, 'high'],
+        ['s2', false, false, 89, 4, 'high'],
+        ['s3', false, false, 89, 4, 'low'],
+        ['s4', false, false, 89, 4, 'medium'],
+      ],
+    ],
+    [
+      'D. nobody holds Best Price: the lowest price is the reference, winning_price is null',
+      page(offer('s1', 30, { inStock: false, leadtimeDays: 5 }), offer('s2', 31, { inStock: false, leadtimeDays: 2, fastestDelivery: true }), offer('s3', 34)),
+      1,
+      [
+        ['s1', false, false, null, 2, 'high'],
+        ['s2', false, true, null, 2, 'high'],
+        ['s3', false, false, null, 2, 'low'],
+      ],
+    ],
+    [
+      'E. a seller listed twice is one offer, at its cheaper entry',
+      page(offer('s1', 70), offer('s2', 60, both), offer('s1', 65)),
+      1,
+      [
+        ['s1', false, false, 60, 1, 'medium'],
+        ['s2', true, true, 60, 1, 'high'],
+      ],
+    ],
+    [
+      'G. a step of 0.05: one step above is high, one cent more is medium',
+      page(offer('s1', 10, both), offer('s2', 10.05), offer('s3', 10.06), offer('takealot', 11.01, { isMarketplaceItself: true })),
+      0.05,
+      [
+        ['s1', true, true, 10, 3, 'high'],
+        ['s2', false, false, 10, 3, 'high'],
+        ['s3', false, false, 10, 3, 'medium'],
+        ['takealot', false, false, 10, 3, 'low'],
+      ],
+    ],
+  ])('%s', (_name, market, priceStep, expected) => {
+    // Act
+    const view = deriveMarketView(market, { ownSellerId: 'me', priceStep });
+
+    // Assert
+    expect(rowsOf(view.offers)).toEqual(expected);
+  });
+
+  it('C. an own offer the page does not show: no slot, every seller on the page a competitor', () => {
+    // Act
+    const view = deriveMarketView(page(offer('s1', 50, both), offer('s2', 60)), { ownSellerId: 'me', priceStep: 1 });
+
+    // Assert
+    expect(view.absentOffer(54)).toEqual({ winning: false, winning_delivery: false, winning_price: 50, total_competitors: 2, competitiveness: 'medium' });
+    expect(view.absentOffer(51)).toMatchObject({ competitiveness: 'high' });
+    expect(view.absentOffer(55.01)).toMatchObject({ competitiveness: 'low' });
+  });
+
+  it('E. counts the merged entry', () => {
+    const view = deriveMarketView(page(offer('s1', 70), offer('s2', 60, both), offer('s1', 65)), { ownSellerId: 'me', priceStep: 1 });
+    expect(view).toMatchObject({ merged: 1, skipped: 0 });
+    expect(view.offers[0]).toMatchObject({ sellerId: 's1', price: 65 });
+  });
+
+  it('F. entries with a malformed or unstorable value are skipped and counted, and count for nothing', () => {
+    // Prepare
+    const market = page(
+      offer('s1', 40, both),
+      offer('s2', 12.345),
+      offer('s3', 41, { sellerName: 'Bad\u0000name' }),
+      offer('s4', 42, { ratingAvg: 7 }),
+      offer('s5', Number.NaN),
+      offer('', 43),
+      offer('s6', 44, { sellerName: 'Lone \ud800' }),
+      offer('s7', 45, { ratingCount: 1.5 }),
+      offer('s'.repeat(46), 46),
+    );
+
+    // Act
+    const view = deriveMarketView(market, { ownSellerId: 'me', priceStep: 1 });
+
+    // Assert
+    expect(view.skipped).toBe(8);
+    expect(rowsOf(view.offers)).toEqual([['s1', true, true, 40, 0, 'high']]);
+  });
+
+  it('carries the page fields: stock status, seller name, ratings as numeric text', () => {
+    const view = deriveMarketView(
+      page(offer('me', 10, { ...both, ratingAvg: 4.5, ratingCount: 210 }), offer('s1', 11, { inStock: false, sellerName: 'Shop' })),
+      {
+        ownSellerId: 'me',
+        priceStep: 1,
+      },
+    );
+    expect(view.offers).toEqual([
+      expect.objectContaining({ sellerId: 'me', own: true, stock_status: 'in_stock', seller_name: 'Seller me', rating_avg: 4.5, rating_count: '210' }),
+      expect.objectContaining({ sellerId: 's1', own: false, stock_status: 'lead_time', seller_name: 'Shop', rating_avg: 0, rating_count: '0' }),
+    ]);
+  });
+
+  it('keeps one holder per slot when the page flags several: the cheapest Best Price, the fastest delivery', () => {
+    const view = deriveMarketView(
+      page(
+        offer('s1', 20, { bestPrice: true, fastestDelivery: true, inStock: false, leadtimeDays: 4 }),
+        offer('s2', 19, { bestPrice: true, fastestDelivery: true, inStock: false, leadtimeDays: 2 }),
+        offer('s3', 25, { fastestDelivery: true }),
+      ),
+      { ownSellerId: 'me', priceStep: 1 },
+    );
+    expect(rowsOf(view.offers)).toEqual([
+      ['s1', false, false, 19, 2, 'high'],
+      ['s2', true, false, 19, 2, 'high'],
+      ['s3', false, true, 19, 2, 'high'],
+    ]);
+  });
+
+  it('an empty page: no winner, nothing to be behind', () => {
+    const view = deriveMarketView(page(), { ownSellerId: 'me', priceStep: 1 });
+    expect(view).toMatchObject({ winningPrice: null, offers: [] });
+    expect(view.absentOffer(12)).toEqual({ winning: false, winning_delivery: false, winning_price: null, total_competitors: 0, competitiveness: 'high' });
+  });
+
+  it('names competitor offers by connector, product line and seller', () => {
+    expect(competitorOfferId('takealot', 'PLID100', 's1')).toBe('takealot:PLID100:s1');
+  });
+});
