@@ -89,7 +89,11 @@ export const createTakealotAdapter = (options: TakealotOptions): MarketplacePort
     async readProductMarket(productLineId) {
       if (!/^\d{1,15}$/.test(productLineId)) throw new MarketplaceRejected('A Takealot product line id is a number');
       const url = `${storefront}/rest/v-1-${minor}-0/product-details/PLID${productLineId}`;
-      const body = mapped(productDetailsBody, await exchange(url, { headers: { accept: 'application/json' } }, { ...base, surface: 'storefront' }), 'product page');
+      const body = mapped(
+        productDetailsBody,
+        await exchange(url, { headers: { accept: 'application/json' } }, { ...base, surface: 'storefront' }),
+        'product page',
+      );
       return productMarketOf(productLineId, body);
     },
 

@@ -33,7 +33,8 @@ const ownOffer = z.looseObject({
   takealot_warehouse_stock: optional(warehouseStock),
 });
 
-const sumStock = (stock: readonly { quantity_available: number }[] | undefined): number => (stock ?? []).reduce((sum, entry) => sum + entry.quantity_available, 0);
+const sumStock = (stock: readonly { quantity_available: number }[] | undefined): number =>
+  (stock ?? []).reduce((sum, entry) => sum + entry.quantity_available, 0);
 
 export const offersPageBody = z
   .looseObject({
@@ -42,20 +43,18 @@ export const offersPageBody = z
     count: optional(z.int().nonnegative()),
   })
   .transform((body): OwnOffersPage => {
-    const offers = body.items.map(
-      (offer): OwnOfferSnapshot => ({
-        offerId: offer.offer_id,
-        sku: offer.sku,
-        ...(offer.barcode ? { barcode: offer.barcode } : {}),
-        title: offer.title,
-        ...(offer.productline_id === undefined ? {} : { productLineId: offer.productline_id }),
-        sellingPrice: offer.selling_price,
-        ...(offer.rrp === undefined ? {} : { rrp: offer.rrp }),
-        status: offer.status,
-        ...(offer.minimum_leadtime_days === undefined ? {} : { leadtimeDays: offer.minimum_leadtime_days }),
-        stockOnHand: sumStock(offer.seller_warehouse_stock) + sumStock(offer.takealot_warehouse_stock),
-      }),
-    );
+    const offers = body.items.map((offer): OwnOfferSnapshot => ({
+      offerId: offer.offer_id,
+      sku: offer.sku,
+      ...(offer.barcode ? { barcode: offer.barcode } : {}),
+      title: offer.title,
+      ...(offer.productline_id === undefined ? {} : { productLineId: offer.productline_id }),
+      sellingPrice: offer.selling_price,
+      ...(offer.rrp === undefined ? {} : { rrp: offer.rrp }),
+      status: offer.status,
+      ...(offer.minimum_leadtime_days === undefined ? {} : { leadtimeDays: offer.minimum_leadtime_days }),
+      stockOnHand: sumStock(offer.seller_warehouse_stock) + sumStock(offer.takealot_warehouse_stock),
+    }));
     // An empty token is no token: the caller cross-checks against `count` (the reported page-2 bug).
     const next = body.continuation_token !== undefined && body.continuation_token !== '' ? body.continuation_token : undefined;
     return { offers, ...(next === undefined ? {} : { next }), ...(body.count === undefined ? {} : { count: body.count }) };
@@ -162,19 +161,15 @@ const batchResult = z.looseObject({
   message: optional(z.string()),
 });
 
-export const batchStatusBody = z
-  .looseObject({ batch_id: id, status: batchState, results: optional(z.array(batchResult)) })
-  .transform(
-    (body): BatchStatus => ({
-      batchId: body.batch_id,
-      state: body.status,
-      results: (body.results ?? []).map((result) => {
-        const ok = /^success/i.test(result.status);
-        return {
-          offerId: result.offer_id ?? result.sku ?? '',
-          ok,
-          ...(result.message === undefined ? {} : { message: toStorableText(result.message, 500) }),
-        };
-      }),
-    }),
-  );
+export const batchStatusBody = z.looseObject({ batch_id: id, status: batchState, results: optional(z.array(batchResult)) }).transform((body): BatchStatus => ({
+  batchId: body.batch_id,
+  state: body.status,
+  results: (body.results ?? []).map((result) => {
+    const ok = /^success/i.test(result.status);
+    return {
+      offerId: result.offer_id ?? result.sku ?? '',
+      ok,
+      ...(result.message === undefined ? {} : { message: toStorableText(result.message, 500) }),
+    };
+  }),
+}));
