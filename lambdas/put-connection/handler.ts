@@ -43,8 +43,10 @@ export const putConnectionRoute =
   async (event: APIGatewayProxyEvent) => {
     const tenant = tenantOf(event);
     const connector = connectorParameter(event);
-    if (connector === undefined || !(await getConnectorType(connector))) throw connectorNotFound();
+    if (connector === undefined) throw connectorNotFound();
+    // The body is checked before anything is read: a bad request costs the table nothing.
     const body = parseOrThrow(putConnectionBody, event.body);
+    if (!(await getConnectorType(connector))) throw connectorNotFound();
     const marketplace = lookup(connector);
     if (marketplace.kind === 'unsupported') throw connectorNotConnectable();
     if (marketplace.kind === 'unconfigured') {
