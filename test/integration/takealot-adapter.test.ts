@@ -104,6 +104,24 @@ describe('the Takealot adapter against the simulator', () => {
     expect((limited as MarketplaceRateLimited).retryAfterMs).toBeGreaterThanOrEqual(1_000);
   });
 
+  it('maps the seller API’s 429 to MarketplaceRateLimited with its Retry-After, and a hang past the timeout to MarketplaceUnavailable', async () => {
+    const strict = await createMarketSimulator({ port: 0, seed: 8, products: 3, tickIntervalMs: 0, sellerRateLimit: { capacity: 2, refillPerSecond: 0.5 } });
+    try {
+      const port = createTakealotAdapter({ sellerApiUrl: strict.sellerApiUrl, storefrontUrl: strict.storefrontUrl, timeoutMs: 300 });
+      const outcomes = [];
+      for (let request = 0; request < 3; request++) outcomes.push(await port.listOwnOffers(strict.apiKey).catch((error: unknown) => error));
+      expect(outcomes[2]).toBeInstanceOf(MarketplaceRateLimited);
+      expect((outcomes[2] as MarketplaceRateLimited).retryAfterMs).toBe(2_000);
+
+      strict.control.setFaults({ timeoutRate: 1, hangMs: 5_000 });
+      const started = Date.now();
+      await expect(port.readProductMarket(String(strict.simulation.market.ownOffers()[0]!.productline_id))).rejects.toThrow(/no answer within 300 ms/);
+      expect(Date.now() - started).toBeLessThan(3_000);
+    } finally {
+      await strict.stop();
+    }
+  });
+
   it('maps a refused connection to MarketplaceUnavailable', async () => {
     const closed = createTakealotAdapter({ sellerApiUrl: 'http://127.0.0.1:9/v1', storefrontUrl: 'http://127.0.0.1:9', timeoutMs: 1_000 });
     await expect(closed.listOwnOffers(market.apiKey)).rejects.toBeInstanceOf(MarketplaceUnavailable);
