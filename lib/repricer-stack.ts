@@ -9,7 +9,9 @@ import { DEFAULT_PRICE_CHANGE_RETENTION_DAYS } from '../lambdas/shared/domain/re
 import { RepricerApi } from './constructs/repricer-api.js';
 import { RepricerTable } from './constructs/repricer-table.js';
 import { SecretsKey } from './constructs/secrets-key.js';
-import { AUTHORIZER, ROUTES, type RouteDefinition } from '../lambdas/shared/config/routes.js';
+import { AUTHORIZER, CONNECTION_LOOKUP_WRITERS, CONNECTION_SEALERS, ROUTES, type RouteDefinition } from '../lambdas/shared/config/routes.js';
+import { TAKEALOT_PRODUCTION_URLS, TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../lambdas/shared/marketplace/registry.js';
+import { grantTableAccess, TABLE_GRANTS } from './constructs/table-access.js';
 
 export { API_THROTTLE, CLIENT_QUOTA, CLIENT_THROTTLE } from './constructs/repricer-api.js';
 export { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from './constructs/api-function.js';
@@ -111,6 +113,18 @@ export class RepricerStack extends Stack {
     const createWebhook = this.api.routeFunctions.get('CreateWebhook');
     if (createWebhook) this.secretsKey.allowSealing(createWebhook.function);
     this.secretsKey.allowOpening(this.changes.webhooks.worker.function);
+    // Marketplace keys and webhook secrets are sealed by the function that stores a connection; it alone checks keys with the marketplace.
+    for (const name of CONNECTION_SEALERS) {
+      const fn = this.api.routeFunctions.get(name);
+      if (!fn) continue;
+      this.secretsKey.allowSealing(fn.function);
+      fn.function.addEnvironment(TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_PRODUCTION_URLS.sellerApiUrl);
+      fn.function.addEnvironment(TAKEALOT_STOREFRONT_URL_ENV, TAKEALOT_PRODUCTION_URLS.storefrontUrl);
+    }
+    for (const name of CONNECTION_LOOKUP_WRITERS) {
+      const fn = this.api.routeFunctions.get(name);
+      if (fn) grantTableAccess(fn.role, this.table.table, TABLE_GRANTS.connectionLookup);
+    }
 
     this.alarms = new Alarms(this, 'Alarms', {
       stage,

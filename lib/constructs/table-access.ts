@@ -20,6 +20,7 @@ export const KEY_PREFIXES = {
   connector: 'CONNECTOR#',
   counter: 'COUNTER#',
   idempotency: 'IDEMPOTENCY#',
+  connectionUid: 'CONNUID#',
 } as const;
 
 export interface TableGrant {
@@ -33,7 +34,7 @@ export interface TableGrant {
   readonly batchWrite?: boolean;
 }
 
-const { client, tenant, connector, counter, idempotency } = KEY_PREFIXES;
+const { client, tenant, connector, counter, idempotency, connectionUid } = KEY_PREFIXES;
 
 /** What each kind of function needs. */
 export const TABLE_GRANTS = {
@@ -54,6 +55,11 @@ export const TABLE_GRANTS = {
   importWorker: { read: [tenant, connector, counter], write: [tenant, counter], batchWrite: true },
   /** The webhook worker: a tenant's webhooks (with their secrets) and their deliveries. */
   webhookWorker: { read: [tenant], write: [tenant], writeActions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] },
+  /**
+   * Beside apiWrite, for the routes that create and delete connections: the uid lookup item of a
+   * connection (`CONNUID#`), put and deleted with the connection, never updated.
+   */
+  connectionLookup: { read: [connectionUid], write: [connectionUid], writeActions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'] },
 } as const satisfies Record<string, TableGrant>;
 
 /** Index ARNs listed by name, so no policy holds an `index/*` wildcard. */

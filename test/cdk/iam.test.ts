@@ -147,5 +147,21 @@ describe('IAM least privilege', () => {
       const [functionId] = functionNamed(synthesized.template, name);
       expect(grantOf(functionId)).toEqual(grant);
     });
+
+    it('lets only the connection PUT and DELETE put and delete connection uid lookups, which nothing updates', () => {
+      // Act: every statement, of every function, that names the lookup prefix
+      const lookups = functionIds().flatMap((id) =>
+        roleStatements(synthesized.template, id)
+          .filter((statement) => JSON.stringify((statement as { Condition?: unknown }).Condition ?? {}).includes('CONNUID#*'))
+          .map((statement) => ({ id, actions: actionsOf(statement).sort() })),
+      );
+      const writers = lookups.filter((entry) => entry.actions.includes('dynamodb:PutItem'));
+
+      // Assess
+      expect(writers.map((entry) => entry.id).sort()).toEqual(
+        [functionNamed(synthesized.template, 'PutConnection')[0], functionNamed(synthesized.template, 'DeleteConnection')[0]].sort(),
+      );
+      for (const writer of writers) expect(writer.actions).toEqual(['dynamodb:DeleteItem', 'dynamodb:PutItem']);
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { SECRETS_KEY_ENV } from '../../lambdas/shared/crypto/key-provider.js';
+import { TAKEALOT_PRODUCTION_URLS, TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
 import {
   actionsOf,
   functionDescribed,
@@ -46,11 +47,21 @@ describe('the secrets key', () => {
     expect(kmsActions(synthesized, id, keyId)).toEqual(['kms:Decrypt']);
   });
 
+  it('lets the put-connection function generate data keys and nothing else, and tells it the Takealot URLs', () => {
+    const [id] = functionNamed(synthesized.template, 'PutConnection');
+    expect(kmsActions(synthesized, id, keyId)).toEqual(['kms:GenerateDataKey']);
+    expect(resourcesOfType(synthesized.template, 'AWS::Lambda::Function')[id]?.Properties.Environment.Variables).toMatchObject({
+      [TAKEALOT_SELLER_API_URL_ENV]: TAKEALOT_PRODUCTION_URLS.sellerApiUrl,
+      [TAKEALOT_STOREFRONT_URL_ENV]: TAKEALOT_PRODUCTION_URLS.storefrontUrl,
+    });
+  });
+
   it('grants no other function any use of a KMS key, nor tells it the key', () => {
     const [createWebhook] = functionNamed(synthesized.template, 'CreateWebhook');
+    const [putConnection] = functionNamed(synthesized.template, 'PutConnection');
     const [worker] = functionDescribed(synthesized.template, WORKER_DESCRIPTION);
     const functions = Object.entries(resourcesOfType(synthesized.template, 'AWS::Lambda::Function'));
-    const others = functions.filter(([id]) => id !== createWebhook && id !== worker);
+    const others = functions.filter(([id]) => id !== createWebhook && id !== worker && id !== putConnection);
     expect(others.length).toBeGreaterThan(10);
     for (const [id, fn] of others) {
       const kms = roleStatements(synthesized.template, id)
@@ -59,7 +70,7 @@ describe('the secrets key', () => {
       expect({ id, kms }).toEqual({ id, kms: [] });
       expect({ id, env: fn.Properties.Environment?.Variables?.[SECRETS_KEY_ENV] }).toEqual({ id, env: undefined });
     }
-    for (const id of [createWebhook, worker]) {
+    for (const id of [createWebhook, worker, putConnection]) {
       expect(resourcesOfType(synthesized.template, 'AWS::Lambda::Function')[id]?.Properties.Environment.Variables[SECRETS_KEY_ENV]).toEqual({
         'Fn::GetAtt': [keyId, 'Arn'],
       });

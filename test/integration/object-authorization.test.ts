@@ -5,12 +5,16 @@
  * exist: the same status, headers of note and body, once the echoed identifier is masked.
  * A route with a path parameter this test cannot place fails here until it is taught.
  */
+import { putConnectionRoute } from '../../lambdas/put-connection/handler.js';
 import { ROUTES, type RouteDefinition } from '../../lambdas/shared/config/routes.js';
+import { httpHandler } from '../../lambdas/shared/http/handler.js';
+import type { MarketplacePort } from '../../lambdas/shared/marketplace/port.js';
+import { connectorRecord } from '../support/fixtures.js';
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api.js';
 import { itemsUnder, scanTable } from '../support/table-snapshot.js';
 import { B_MARKERS, seedTwoTenants, type SeededTenant } from '../support/two-tenants.js';
 
-type IdentifierKind = 'repricerId' | 'offerId' | 'productCode' | 'importId' | 'webhookId';
+type IdentifierKind = 'repricerId' | 'offerId' | 'productCode' | 'importId' | 'webhookId' | 'connector';
 
 /** What a path parameter names, by the collection it sits under. */
 const KIND_BY_COLLECTION: Record<string, IdentifierKind> = {
@@ -19,6 +23,7 @@ const KIND_BY_COLLECTION: Record<string, IdentifierKind> = {
   products: 'productCode',
   imports: 'importId',
   webhooks: 'webhookId',
+  connections: 'connector',
 };
 /** Query parameters that name a resource, tried on every GET route (one that refuses them must refuse both alike). */
 const QUERY_IDENTIFIERS: Record<string, IdentifierKind> = { product_code: 'productCode' };
@@ -29,7 +34,16 @@ const UNKNOWN: Record<IdentifierKind, string> = {
   productCode: 'NO-SUCH-CODE',
   importId: '987654323',
   webhookId: '987654324',
+  connector: 'no-such-connector',
 };
+
+/**
+ * Each tenant connects to a marketplace of its own (connector types are shared reference data;
+ * a connection is the client's): B's connector is the foreign identifier A tries. A marketplace
+ * that accepts every key stands in for the adapters, so connecting needs no marketplace.
+ */
+const CONNECTORS = { a: 'alpha-market', b: 'tenant-b-market' } as const;
+const acceptingMarketplace = { checkKey: async () => 'accepted' } as unknown as MarketplacePort;
 
 const pathParams = (route: RouteDefinition): { name: string; kind: IdentifierKind }[] =>
   [...route.path.matchAll(/\/([^/{}]+)\/\{(\w+)\}/g)].map(([, collection, name]) => {
@@ -40,6 +54,10 @@ const pathParams = (route: RouteDefinition): { name: string; kind: IdentifierKin
 
 /** A valid body for each write, so the identifier is the only thing that can fail. */
 const bodyFor = (route: RouteDefinition, productCode: string): unknown => {
+  // A valid PUT only ever writes the caller's own connection (B's items stay as they were: the last test);
+  // an invalid one must be refused alike whether or not B is connected there.
+  if (route.method === 'PUT') return { api_key: 'short' };
+  if (route.path.startsWith('/v1/connections/')) return undefined;
   if (route.method === 'POST') return { product_code: productCode, preferred_price: 100, preferred_profit: 20 };
   if (route.method === 'PATCH') return { preferred_price: 90 };
   return undefined;
@@ -72,6 +90,7 @@ const inclusiveRange = (from: number, to: number) => Array.from({ length: to - f
 /** B's identifiers of a kind, and for numeric ids every neighbour of A's ids that A does not own. */
 const foreignIdentifiers = (kind: IdentifierKind): string[] => {
   if (kind === 'productCode') return [...b.productCodes];
+  if (kind === 'connector') return [CONNECTORS.b];
   const [own, theirs] =
     kind === 'repricerId'
       ? [a.repricerIds, b.repricerIds]
@@ -151,8 +170,26 @@ const observable = (response: ApiResponse<unknown>, identifier: string) => ({
 });
 
 beforeAll(async () => {
-  api = await startTestApi();
+  api = await startTestApi({
+    handlers: {
+      'lambdas/put-connection/handler.ts': httpHandler(
+        putConnectionRoute(() => ({ kind: 'adapter', port: acceptingMarketplace })),
+        { jsonBody: true },
+      ),
+    },
+  });
   ({ a, b } = await seedTwoTenants(api));
+  for (const [tenant, connector] of [
+    [a, CONNECTORS.a],
+    [b, CONNECTORS.b],
+  ] as const) {
+    await api.importRecords(tenant.username, [connectorRecord(connector)]);
+    const connected = await api.request('PUT', `/v1/connections/${connector}`, {
+      auth: [...tenant.auth] as [string, string],
+      body: { api_key: `${connector}-key-0001` },
+    });
+    if (connected.status !== 201) throw new Error(`Connecting answered ${connected.status}: ${connected.text}`);
+  }
   // Interleaved, as the seed's other ids: A, B, A, B.
   importIds = { a: [], b: [] };
   for (const tenant of [a, b, a, b]) {
@@ -219,7 +256,9 @@ describe('object-level authorization', () => {
                   ? String(importIds.a[0])
                   : kind === 'webhookId'
                     ? String(webhookIds.a[0])
-                    : String(a.repricerIds[0]),
+                    : kind === 'connector'
+                      ? CONNECTORS.a
+                      : String(a.repricerIds[0]),
           ),
         ),
       route.path,

@@ -89,6 +89,8 @@ const operation = (route: RouteDefinition): JsonSchema => {
     ...(spec.idempotencyKey ? [IDEMPOTENCY_KEY] : []),
   ];
   const responses: Record<string, JsonSchema> = { [spec.success.status]: successResponse(spec) };
+  const { alternative } = spec.success;
+  if (alternative) responses[alternative.status] = successResponse({ ...spec, success: { ...spec.success, ...alternative, headers: [] } });
   for (const status of spec.problems) {
     const override = spec.problemOverrides?.[status];
     responses[status] = problemResponse(status, override?.description, override?.example?.());
@@ -144,6 +146,7 @@ const TAGS = [
   { name: 'Price changes', description: "The decisions of the client's repricers: the price each wants for an offer, and why." },
   { name: 'Imports', description: 'Import jobs: products, offers and repricers loaded from NDJSON, processed asynchronously.' },
   { name: 'Webhooks', description: "Signed HTTP callbacks for the client's events, retried for 24 hours (docs/webhooks.md)." },
+  { name: 'Connections', description: "The client's connections to marketplaces: the API key the service syncs and sends prices with (docs/connections.md)." },
   { name: 'Documentation', description: 'This document.' },
 ];
 

@@ -1,3 +1,4 @@
+import type { Connection } from '../../lambdas/shared/domain/connections.js';
 import type { Webhook } from '../../lambdas/shared/domain/webhooks.js';
 import type { z } from 'zod';
 import { createRepricerBody, type CreateRepricerBody } from '../../lambdas/shared/domain/create-repricer.js';
@@ -259,4 +260,21 @@ export const webhookDeliveriesExample = {
       updated_at: '2026-11-22T10:16:01.002Z',
     },
   ],
+};
+
+export const putConnectionExample = { api_key: 'tk_live_0000000000000000000000003f9a', webhook_secret: 'whsec_marketplace_0000000000000000', mode: 'suggest' };
+export const connectionExample: Connection = {
+  connector: 'takealot',
+  uid: '9b2e7c4a-3d1f-4e5a-8b6c-7d8e9f0a1b2c',
+  key_last4: '3f9a',
+  webhook_secret_set: true,
+  mode: 'suggest',
+  status: 'connected',
+  last_sync_at: null,
+  last_error: null,
+  sync_requested_at: null,
+  offers_synced: 0,
+  prices_sent: 0,
+  created_at: CREATED,
+  updated_at: CREATED,
 };

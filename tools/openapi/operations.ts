@@ -40,6 +40,10 @@ import {
   type ProblemStatus,
 } from './examples.js';
 import { createWebhookBody, MAX_WEBHOOKS_PER_CLIENT, webhookRecord } from '../../lambdas/shared/domain/webhooks.js';
+import { putConnectionBody } from '../../lambdas/shared/domain/connections.js';
+import { connectorUid } from '../../lambdas/shared/domain/records.js';
+import { connectionNotFound, connectorNotFound, keyRejected, marketplaceUnavailable } from '../../lambdas/shared/http/connection-route.js';
+import { connectionExample, putConnectionExample } from './examples.js';
 import { webhookNotFound } from '../../lambdas/shared/http/not-found.js';
 import type { JsonSchema } from './schemas.js';
 
@@ -63,7 +67,7 @@ export interface ParameterSpec {
 }
 
 export interface OperationSpec {
-  readonly tag: 'Repricers' | 'Offers' | 'Products' | 'Price changes' | 'Imports' | 'Webhooks' | 'Documentation';
+  readonly tag: 'Repricers' | 'Offers' | 'Products' | 'Price changes' | 'Imports' | 'Webhooks' | 'Connections' | 'Documentation';
   readonly summary: string;
   readonly description: string;
   /** One entry per `{name}` of the route's path. */
@@ -84,6 +88,8 @@ export interface OperationSpec {
     readonly description: string;
     readonly body?: BodySpec;
     readonly headers?: readonly ResponseHeader[];
+    /** A second success status with the same body and no headers (an upsert: 201 created, 200 replaced). */
+    readonly alternative?: { readonly status: 200; readonly description: string };
   };
   /** Every problem status the operation can answer, beyond the 2xx. */
   readonly problems: readonly ProblemStatus[];
@@ -134,6 +140,10 @@ const priceChangeFilters = {
   reason: { description: '`undercut`, `floor`, `ceiling` or `no_competition`: only decisions made for this reason.', example: 'undercut' },
   product_code: { description: "Only the decisions of this product's repricers.", example: 'DEMO-0001' },
 };
+
+const connectorParameterSpec: ParameterSpec = { schema: connectorUid, description: "The connector type's `uid`.", example: 'takealot' };
+const connectionNotFoundText = "The client has no connection to this connector (none, another client's, or not a connector uid).";
+const connectionNotFoundProblem = { 404: { description: connectionNotFoundText, example: () => connectionNotFound().problem } } as const;
 
 const importNotFoundText = "No import with this id exists for this client (unknown, another client's, or not a valid id).";
 
@@ -453,6 +463,83 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     success: { status: 200, description: 'The deliveries.', body: { schema: 'WebhookDeliveriesPage', example: webhookDeliveriesExample } },
     problems: [400, 401, 404, ...SERVER_SIDE],
     problemOverrides: { 404: { description: webhookNotFoundText, example: () => webhookNotFound().problem } },
+  },
+  PutConnection: {
+    tag: 'Connections',
+    summary: 'Connect to a marketplace',
+    description:
+      'Connects the client to the marketplace of this connector, or replaces the key, webhook secret and mode of its connection there. ' +
+      'The key is checked with the marketplace first: nothing is stored when it is refused (422) or cannot be checked now (503). ' +
+      'Then it is stored encrypted and only its last four characters are ever shown (docs/connections.md).',
+    pathParameters: { connector: connectorParameterSpec },
+    requestBody: {
+      description: 'The key, the optional webhook secret and the mode (default `suggest`); unknown fields are refused (400).',
+      schema: 'PutConnectionRequest',
+      example: putConnectionExample,
+    },
+    success: {
+      status: 201,
+      description: 'Connected: a new connection.',
+      body: { schema: 'Connection', example: connectionExample },
+      headers: ['Location'],
+      alternative: { status: 200, description: 'Connected: the connection there was, with its key, webhook secret and mode replaced.' },
+    },
+    problems: [400, 401, 404, 409, 413, 415, 422, ...SERVER_SIDE],
+    problemOverrides: {
+      400: {
+        description: 'The body is not valid JSON or not valid (`errors` names each field).',
+        example: () => validationExample(putConnectionBody, { api_key: 'short', mode: 'auto' }),
+      },
+      404: { description: 'No connector type has this uid.', example: () => connectorNotFound().problem },
+      409: { description: 'Another request changed the connection meanwhile; nothing was stored. Retry.' },
+      422: {
+        description: "The marketplace refused the key (or the service does not talk to this connector's marketplace); nothing was stored.",
+        example: () => keyRejected().problem,
+      },
+      503: {
+        description:
+          'The marketplace could not check the key now (or the service could not serve the request); nothing was stored. `Retry-After` says when to try again.',
+        example: () => marketplaceUnavailable().problem,
+      },
+    },
+  },
+  ListConnections: {
+    tag: 'Connections',
+    summary: 'List connections',
+    description: "All of the client's marketplace connections (one per connector), without their keys.",
+    success: { status: 200, description: 'The connections.', body: { schema: 'ConnectionsList', example: { connections: [connectionExample] } } },
+    problems: [400, 401, ...SERVER_SIDE],
+  },
+  GetConnection: {
+    tag: 'Connections',
+    summary: 'Get a connection',
+    description: 'The connection, its status, last sync and counts, without its key or webhook secret.',
+    pathParameters: { connector: connectorParameterSpec },
+    success: { status: 200, description: 'The connection.', body: { schema: 'Connection', example: connectionExample } },
+    problems: [401, 404, ...SERVER_SIDE],
+    problemOverrides: connectionNotFoundProblem,
+  },
+  DeleteConnection: {
+    tag: 'Connections',
+    summary: 'Delete a connection',
+    description: 'Deletes the connection and its stored key: nothing more is synced or sent to the marketplace. Synced products and offers stay.',
+    pathParameters: { connector: connectorParameterSpec },
+    success: { status: 204, description: 'Deleted; no body.' },
+    problems: [401, 404, ...SERVER_SIDE],
+    problemOverrides: connectionNotFoundProblem,
+  },
+  SyncConnection: {
+    tag: 'Connections',
+    summary: 'Ask for a full sync',
+    description: 'Asks for a full sync now (own offers and the market of every product): recorded as `sync_requested_at`.',
+    pathParameters: { connector: connectorParameterSpec },
+    success: {
+      status: 202,
+      description: 'Accepted: the connection with `sync_requested_at` set.',
+      body: { schema: 'Connection', example: { ...connectionExample, sync_requested_at: connectionExample.updated_at } },
+    },
+    problems: [401, 404, ...SERVER_SIDE],
+    problemOverrides: connectionNotFoundProblem,
   },
   Ping: {
     tag: 'Documentation',

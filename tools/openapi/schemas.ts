@@ -15,6 +15,7 @@ import {
 } from '../../lambdas/shared/domain/records.js';
 import { importError, importJobRecord, importsPage } from '../../lambdas/shared/domain/import-jobs.js';
 import { updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.js';
+import { connectionRecord, connectionsList, putConnectionBody } from '../../lambdas/shared/domain/connections.js';
 import { createdWebhookRecord, createWebhookBody, deliveriesPage, deliveryRecord, webhookRecord, webhooksList } from '../../lambdas/shared/domain/webhooks.js';
 import { caseInsensitivePattern, regexesOf } from './patterns.js';
 import { conflictProblemSchema, fieldErrorSchema, problemSchema } from './problem-schema.js';
@@ -51,6 +52,8 @@ responseComponents
   .add(webhooksList, { id: 'WebhooksList' })
   .add(deliveryRecord, { id: 'WebhookDelivery' })
   .add(deliveriesPage, { id: 'WebhookDeliveriesPage' })
+  .add(connectionRecord, { id: 'Connection' })
+  .add(connectionsList, { id: 'ConnectionsList' })
   .add(feeEstimates, { id: 'FeeEstimates' })
   .add(problemSchema, { id: 'Problem' })
   .add(conflictProblemSchema, { id: 'ConflictProblem' })
@@ -61,6 +64,7 @@ const requestComponents = z.registry<{ id: string }>();
 requestComponents
   .add(createRepricerBody, { id: 'CreateRepricerRequest' })
   .add(createWebhookBody, { id: 'CreateWebhookRequest' })
+  .add(putConnectionBody, { id: 'PutConnectionRequest' })
   .add(updateRepricerBody, { id: 'UpdateRepricerRequest' });
 
 /** What JSON Schema cannot say about a zod schema (refinements), or what a name alone does not. */
@@ -103,7 +107,14 @@ descriptions
   .add(deliveryRecord.shape.status, {
     description: '`pending` (not yet delivered; retried with exponential backoff), `delivered` (a 2xx came back) or `dead_lettered` (no 2xx within 24 hours).',
   })
-  .add(updateRepricerBody, { description: 'At least one field; a field left out keeps its value. The computed fields are recomputed.' });
+  .add(updateRepricerBody, { description: 'At least one field; a field left out keeps its value. The computed fields are recomputed.' })
+  .add(putConnectionBody.shape.api_key, {
+    description: "The seller's API key for the marketplace: checked with it first, then stored encrypted, never shown again.",
+  })
+  .add(putConnectionBody.shape.webhook_secret, { description: "The secret of the marketplace's webhooks (its seller portal): stored encrypted, never shown." })
+  .add(connectionRecord.shape.status, {
+    description: '`connected` (the key was accepted), `unauthorized` (the marketplace refused it since), `paused` (the circuit breaker) or `error`.',
+  });
 
 /**
  * Corrects what the converter gets wrong for these schemas: it drops a pattern's `i` flag, and

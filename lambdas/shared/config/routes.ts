@@ -3,7 +3,7 @@
  * and one Lambda function per entry; the local server dispatches with the same table, so the
  * two cannot disagree about paths, handlers or who needs a write grant.
  */
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RouteDefinition {
   /** Stable id, used for the function's construct id and logical names. */
@@ -180,7 +180,54 @@ export const ROUTES: readonly RouteDefinition[] = [
     tableAccess: 'read',
     authorized: true,
   },
+  // Connections to marketplaces (docs/connections.md). PUT and DELETE also write the uid lookup
+  // outside the tenant (TABLE_GRANTS.connectionLookup, added by the stack), and PUT seals the key.
+  {
+    name: 'PutConnection',
+    method: 'PUT',
+    path: '/v1/connections/{connector}',
+    entry: 'lambdas/put-connection/handler.ts',
+    tableAccess: 'readWrite',
+    authorized: true,
+  },
+  {
+    name: 'ListConnections',
+    method: 'GET',
+    path: '/v1/connections',
+    entry: 'lambdas/list-connections/handler.ts',
+    tableAccess: 'read',
+    authorized: true,
+  },
+  {
+    name: 'GetConnection',
+    method: 'GET',
+    path: '/v1/connections/{connector}',
+    entry: 'lambdas/get-connection/handler.ts',
+    tableAccess: 'read',
+    authorized: true,
+  },
+  {
+    name: 'DeleteConnection',
+    method: 'DELETE',
+    path: '/v1/connections/{connector}',
+    entry: 'lambdas/delete-connection/handler.ts',
+    tableAccess: 'readWrite',
+    authorized: true,
+  },
+  {
+    name: 'SyncConnection',
+    method: 'POST',
+    path: '/v1/connections/{connector}/sync',
+    entry: 'lambdas/sync-connection/handler.ts',
+    tableAccess: 'readWrite',
+    authorized: true,
+  },
 ];
+
+/** The routes that create or delete a connection's uid lookup (outside the tenant's keys). */
+export const CONNECTION_LOOKUP_WRITERS = ['PutConnection', 'DeleteConnection'] as const;
+/** The routes that seal a connection's secrets (KMS GenerateDataKey) and talk to the marketplace (its base URLs). */
+export const CONNECTION_SEALERS = ['PutConnection'] as const;
 
 /** The Lambda REQUEST authorizer: HTTP Basic against the client items of the table. */
 export const AUTHORIZER = {

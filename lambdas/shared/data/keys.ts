@@ -97,3 +97,14 @@ export const deliveryKey = (clientId: string, webhookId: number, eventTimestamp:
   pk: deliveryPartition(clientId, webhookId),
   sk: `${eventTimestamp}#${part(eventId)}`,
 });
+
+/** A tenant's marketplace connections (one per connector type), in one partition: listing them is one Query. */
+export const connectionPartition = (clientId: string) => `${tenant(clientId)}#CONN`;
+export const CONNECTION_SK_PREFIX = 'C#';
+export const connectionKey = (clientId: string, connector: string) => ({ pk: connectionPartition(clientId), sk: `${CONNECTION_SK_PREFIX}${part(connector)}` });
+/**
+ * A connection found by its uid alone, outside every tenant: the public marketplace-events route
+ * (`/v1/marketplace-events/{uid}`) knows nothing else. The item holds only the tenant and the connector.
+ */
+export const CONNECTION_UID_PREFIX = 'CONNUID#';
+export const connectionUidKey = (uid: string) => ({ pk: `${CONNECTION_UID_PREFIX}${part(uid)}`, sk: 'CONNUID' });

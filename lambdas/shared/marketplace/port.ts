@@ -73,6 +73,8 @@ export interface MarketplaceEvent {
   readonly type: 'offer_updated' | 'offer_created' | 'batch_completed' | 'other';
   readonly offerId?: string;
   readonly batchId?: string;
+  /** What an Offer Updated event says changed (e.g. `selling_price: { old, new }`), as the marketplace sent it. */
+  readonly valuesChanged?: Readonly<Record<string, unknown>>;
 }
 
 export interface MarketplacePort {

@@ -198,6 +198,38 @@ const CASES: Case[] = [
   },
   { route: 'ListWebhookDeliveries', what: 'a page size over 100', event: get('/v1/webhooks/{id}/deliveries', { _limit: ['101'] }, { id: '1' }), status: 400 },
   { route: 'ListWebhookDeliveries', what: 'a 400-digit id', event: get('/v1/webhooks/{id}/deliveries', {}, { id: huge }), status: 404 },
+  {
+    route: 'PutConnection',
+    what: 'an API key over 512 characters',
+    event: withBody('PUT', '/v1/connections/{connector}', JSON.stringify({ api_key: 'k'.repeat(513) }), { connector: 'takealot' }),
+    status: 400,
+  },
+  {
+    route: 'PutConnection',
+    what: 'a 17 KiB body',
+    event: withBody('PUT', '/v1/connections/{connector}', JSON.stringify({ api_key: 'k'.repeat(17 * 1024) }), { connector: 'takealot' }),
+    status: 413,
+  },
+  {
+    route: 'PutConnection',
+    what: 'a 400-character connector',
+    event: withBody('PUT', '/v1/connections/{connector}', JSON.stringify({ api_key: 'k'.repeat(20) }), { connector: 'c'.repeat(400) }),
+    status: 404,
+  },
+  { route: 'ListConnections', what: 'a query parameter', event: get('/v1/connections', { _limit: ['1'] }), status: 400 },
+  { route: 'GetConnection', what: 'a 400-character connector', event: get('/v1/connections/{connector}', {}, { connector: 'c'.repeat(400) }), status: 404 },
+  {
+    route: 'DeleteConnection',
+    what: 'a 400-character connector',
+    event: { ...apiEvent({ method: 'DELETE', path: '/v1/connections/{connector}' }), pathParameters: { connector: 'c'.repeat(400) } },
+    status: 404,
+  },
+  {
+    route: 'SyncConnection',
+    what: 'a connector that is not a uid',
+    event: { ...apiEvent({ method: 'POST', path: '/v1/connections/{connector}/sync' }), pathParameters: { connector: 'Not A Uid' } },
+    status: 404,
+  },
 ];
 
 beforeAll(async () => {

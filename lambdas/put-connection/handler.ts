@@ -1,0 +1,69 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { tenantOf } from '../shared/auth/tenant.js';
+import { getConnectorType } from '../shared/data/connectors.js';
+import { getConnection, saveConnection } from '../shared/data/connections.js';
+import { connectedRecord, putConnectionBody } from '../shared/domain/connections.js';
+import {
+  connectionChanged,
+  connectorNotConnectable,
+  connectorNotFound,
+  connectorParameter,
+  keyRejected,
+  marketplaceUnavailable,
+} from '../shared/http/connection-route.js';
+import { httpHandler } from '../shared/http/handler.js';
+import { json } from '../shared/http/responses.js';
+import { parseOrThrow } from '../shared/http/validation.js';
+import { logger } from '../shared/logger.js';
+import { MarketplaceRateLimited, type MarketplacePort } from '../shared/marketplace/port.js';
+import { marketplaceFor, type MarketplaceLookup } from '../shared/marketplace/registry.js';
+import { sealConnectionSecret } from '../shared/marketplace/secrets.js';
+
+/** Asks the marketplace whether it takes the key; any fault there is a 503 and nothing is stored. */
+const checkWithMarketplace = async (port: MarketplacePort, apiKey: string, connector: string): Promise<void> => {
+  let verdict: 'accepted' | 'rejected';
+  try {
+    verdict = await port.checkKey(apiKey);
+  } catch (error) {
+    // The adapter's errors never hold the key; only their name and message are logged.
+    logger.warn('The marketplace could not check an API key', { connector, errorName: (error as Error).name, errorMessage: (error as Error).message });
+    throw error instanceof MarketplaceRateLimited ? marketplaceUnavailable(error.retryAfterMs / 1000) : marketplaceUnavailable();
+  }
+  if (verdict === 'rejected') throw keyRejected();
+};
+
+/**
+ * PUT /v1/connections/{connector}: connects the client to the connector's marketplace, or
+ * replaces the key, webhook secret and mode of the connection there is (201 / 200). The key is
+ * checked with the marketplace first: refused, 422; not checkable now, 503; in either case
+ * nothing is stored. Then it is stored sealed and shown only by its last four characters.
+ */
+export const putConnectionRoute =
+  (lookup: (connector: string) => MarketplaceLookup = marketplaceFor) =>
+  async (event: APIGatewayProxyEvent) => {
+    const tenant = tenantOf(event);
+    const connector = connectorParameter(event);
+    if (connector === undefined) throw connectorNotFound();
+    // The body is checked before anything is read: a bad request costs the table nothing.
+    const body = parseOrThrow(putConnectionBody, event.body);
+    if (!(await getConnectorType(connector))) throw connectorNotFound();
+    const marketplace = lookup(connector);
+    if (marketplace.kind === 'unsupported') throw connectorNotConnectable();
+    if (marketplace.kind === 'unconfigured') {
+      logger.error('The marketplace of this connector has no base URLs on this stage', { connector });
+      throw marketplaceUnavailable();
+    }
+    await checkWithMarketplace(marketplace.port, body.api_key, connector);
+
+    const before = (await getConnection(tenant.clientId, connector))?.record;
+    const now = new Date().toISOString();
+    const record = connectedRecord(connector, { apiKey: body.api_key, webhookSecretSet: body.webhook_secret !== undefined, mode: body.mode }, before, now);
+    const sealedKey = await sealConnectionSecret('marketplace-key', tenant.clientId, connector, body.api_key);
+    const sealedWebhookSecret =
+      body.webhook_secret === undefined ? undefined : await sealConnectionSecret('marketplace-webhook-secret', tenant.clientId, connector, body.webhook_secret);
+    const result = await saveConnection(tenant.clientId, record, { sealedKey, sealedWebhookSecret }, before);
+    if (!result.saved) throw connectionChanged();
+    return before ? json(200, record) : json(201, record, { Location: `/v1/connections/${connector}` });
+  };
+
+export const handler = httpHandler(putConnectionRoute(), { jsonBody: true });

@@ -1,0 +1,144 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
+import { sealedValue, type SealedValue } from '../crypto/envelope.js';
+import { connectionRecord, type Connection } from '../domain/connections.js';
+import { documentClient, tableName } from './dynamo.js';
+import { CONNECTION_SK_PREFIX, connectionKey, connectionPartition, connectionUidKey } from './keys.js';
+import { cancellationReasons } from './transactions.js';
+
+/**
+ * Marketplace connections. The item holds the record and the sealed secrets (the API key, the
+ * webhook secret): a role that can read the item cannot read them without the KMS key, which
+ * only the functions that talk to the marketplace may use. No response or log line holds them.
+ * Beside each connection, outside the tenant, a lookup item from its uid to the tenant and the
+ * connector, for the public marketplace-events route; both are written and deleted together.
+ */
+const storedConnection = z.object({
+  entity: z.literal('connection'),
+  record: connectionRecord,
+  sealedKey: sealedValue,
+  sealedWebhookSecret: sealedValue.optional(),
+});
+export type StoredConnection = z.infer<typeof storedConnection>;
+
+const connectionLookup = z.object({ entity: z.literal('connectionUid'), clientId: z.string().min(1), connector: z.string().min(1) });
+
+export const getConnection = async (clientId: string, connector: string): Promise<StoredConnection | undefined> => {
+  const result = await documentClient.send(new GetCommand({ TableName: tableName(), Key: connectionKey(clientId, connector), ConsistentRead: true }));
+  return result.Item ? storedConnection.parse(result.Item) : undefined;
+};
+
+export const listConnections = async (clientId: string): Promise<StoredConnection[]> => {
+  const result = await documentClient.send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': connectionPartition(clientId), ':prefix': CONNECTION_SK_PREFIX },
+      // One connection per connector type: a handful of small items, far below one page.
+      ConsistentRead: true,
+    }),
+  );
+  return (result.Items ?? []).map((item) => storedConnection.parse(item));
+};
+
+export type SaveConnectionResult = { readonly saved: true } | { readonly saved: false };
+
+/**
+ * Writes the connection as `record` says, when the stored one is still `before` (none, or the
+ * same uid and `updated_at`): a concurrent PUT makes this one `saved: false` instead of losing
+ * either's key. A new connection writes its uid lookup in the same transaction.
+ */
+export const saveConnection = async (
+  clientId: string,
+  record: Connection,
+  secrets: { readonly sealedKey: SealedValue; readonly sealedWebhookSecret?: SealedValue | undefined },
+  before: Connection | undefined,
+): Promise<SaveConnectionResult> => {
+  const item: StoredConnection = {
+    entity: 'connection',
+    record,
+    sealedKey: secrets.sealedKey,
+    ...(secrets.sealedWebhookSecret ? { sealedWebhookSecret: secrets.sealedWebhookSecret } : {}),
+  };
+  const put = {
+    TableName: tableName(),
+    Item: { ...connectionKey(clientId, record.connector), ...item },
+    ...(before
+      ? {
+          ConditionExpression: '#record.#uid = :uid AND #record.updated_at = :updatedAt',
+          ExpressionAttributeNames: { '#record': 'record', '#uid': 'uid' },
+          ExpressionAttributeValues: { ':uid': before.uid, ':updatedAt': before.updated_at },
+        }
+      : { ConditionExpression: 'attribute_not_exists(pk)' }),
+  };
+  const lookup = {
+    TableName: tableName(),
+    Item: { ...connectionUidKey(record.uid), entity: 'connectionUid', clientId, connector: record.connector },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  };
+  try {
+    await documentClient.send(new TransactWriteCommand({ TransactItems: before ? [{ Put: put }] : [{ Put: put }, { Put: lookup }] }));
+    return { saved: true };
+  } catch (error) {
+    if (cancellationReasons(error)?.some((reason) => reason.Code === 'ConditionalCheckFailed')) return { saved: false };
+    throw error;
+  }
+};
+
+/** Deletes the connection and its uid lookup; false when there was none. */
+export const deleteConnection = async (clientId: string, connector: string): Promise<boolean> => {
+  const stored = await getConnection(clientId, connector);
+  if (!stored) return false;
+  try {
+    await documentClient.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: tableName(),
+              Key: connectionKey(clientId, connector),
+              ConditionExpression: '#record.#uid = :uid',
+              ExpressionAttributeNames: { '#record': 'record', '#uid': 'uid' },
+              ExpressionAttributeValues: { ':uid': stored.record.uid },
+            },
+          },
+          { Delete: { TableName: tableName(), Key: connectionUidKey(stored.record.uid) } },
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    // Deleted (or replaced by a new connection) meanwhile: what this request named is gone.
+    if (cancellationReasons(error)?.[0]?.Code === 'ConditionalCheckFailed') return false;
+    throw error;
+  }
+};
+
+/** Records that the client asked for a full sync; the connection as it now is, or undefined when there is none. */
+export const requestSync = async (clientId: string, connector: string, now = new Date().toISOString()): Promise<Connection | undefined> => {
+  try {
+    const result = await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: connectionKey(clientId, connector),
+        UpdateExpression: 'SET #record.sync_requested_at = :now',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#record': 'record' },
+        ExpressionAttributeValues: { ':now': now },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return storedConnection.parse(result.Attributes).record;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
+    throw error;
+  }
+};
+
+/** The tenant and connector of a connection uid (for the public marketplace-events route), or undefined. */
+export const findConnectionByUid = async (uid: string): Promise<{ readonly clientId: string; readonly connector: string } | undefined> => {
+  const result = await documentClient.send(new GetCommand({ TableName: tableName(), Key: connectionUidKey(uid) }));
+  if (!result.Item) return undefined;
+  const lookup = connectionLookup.parse(result.Item);
+  return { clientId: lookup.clientId, connector: lookup.connector };
+};

@@ -1,0 +1,76 @@
+import * as z from 'zod';
+import { connectorUid, timestamp } from './records.js';
+import { text } from './text.js';
+
+/**
+ * A client's connection to a marketplace (DESIGN.md section 7, docs/connections.md): one per
+ * connector type, holding the seller's API key (stored sealed, shown only by its last four
+ * characters), how decisions reach the marketplace (`mode`) and how the syncs fare.
+ */
+export const CONNECTION_MODES = ['suggest', 'live'] as const;
+export type ConnectionMode = (typeof CONNECTION_MODES)[number];
+/** `connected` after a PUT whose key the marketplace accepted; the others are set by syncs and the sender. */
+export const CONNECTION_STATUSES = ['connected', 'unauthorized', 'paused', 'error'] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+
+export const MAX_API_KEY_LENGTH = 512;
+export const MAX_WEBHOOK_SECRET_LENGTH = 512;
+
+export const putConnectionBody = z.strictObject({
+  /** At least 8 characters, so the last four shown never are most of it. */
+  api_key: text().min(8).max(MAX_API_KEY_LENGTH),
+  webhook_secret: text().min(16).max(MAX_WEBHOOK_SECRET_LENGTH).optional(),
+  mode: z.enum(CONNECTION_MODES).default('suggest'),
+});
+export type PutConnectionBody = z.infer<typeof putConnectionBody>;
+
+export const connectionRecord = z.strictObject({
+  connector: connectorUid,
+  /** Names the connection in the public marketplace-events route: `/v1/marketplace-events/{uid}`. */
+  uid: z.uuid(),
+  key_last4: z.string(),
+  /** Whether a marketplace webhook secret is held (never the secret itself). */
+  webhook_secret_set: z.boolean(),
+  mode: z.enum(CONNECTION_MODES),
+  status: z.enum(CONNECTION_STATUSES),
+  last_sync_at: timestamp.nullable(),
+  last_error: z.string().nullable(),
+  /** When the client last asked for a full sync (`POST .../sync`). */
+  sync_requested_at: timestamp.nullable(),
+  offers_synced: z.int().min(0),
+  prices_sent: z.int().min(0),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+export type Connection = z.infer<typeof connectionRecord>;
+export const connectionsList = z.strictObject({ connections: z.array(connectionRecord) });
+
+/** The last four characters of a key: all the service ever shows of it. */
+export const keyLast4 = (apiKey: string): string => [...apiKey].slice(-4).join('');
+
+/**
+ * The record after a PUT the marketplace accepted: a new connection, or the one there was with
+ * its key, secret and mode replaced. A replaced key starts over as `connected`; the sync
+ * history and counters stay, and so does the uid (the marketplace's webhooks point at it).
+ */
+export const connectedRecord = (
+  connector: string,
+  input: { readonly apiKey: string; readonly webhookSecretSet: boolean; readonly mode: ConnectionMode },
+  before: Connection | undefined,
+  now: string,
+  newUid: () => string = () => crypto.randomUUID(),
+): Connection => ({
+  connector,
+  uid: before?.uid ?? newUid(),
+  key_last4: keyLast4(input.apiKey),
+  webhook_secret_set: input.webhookSecretSet,
+  mode: input.mode,
+  status: 'connected',
+  last_sync_at: before?.last_sync_at ?? null,
+  last_error: null,
+  sync_requested_at: before?.sync_requested_at ?? null,
+  offers_synced: before?.offers_synced ?? 0,
+  prices_sent: before?.prices_sent ?? 0,
+  created_at: before?.created_at ?? now,
+  updated_at: now,
+});

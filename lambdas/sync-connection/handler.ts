@@ -1,0 +1,20 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { tenantOf } from '../shared/auth/tenant.js';
+import { requestSync } from '../shared/data/connections.js';
+import { connectionNotFound, connectorParameter } from '../shared/http/connection-route.js';
+import { httpHandler } from '../shared/http/handler.js';
+import { json } from '../shared/http/responses.js';
+
+/**
+ * POST /v1/connections/{connector}/sync: 202 with the connection; records `sync_requested_at`,
+ * which the sync takes as a request for a full sync now (own offers and every product's market) once the sync exists.
+ */
+export const syncConnectionRoute = async (event: APIGatewayProxyEvent) => {
+  const tenant = tenantOf(event);
+  const connector = connectorParameter(event);
+  const record = connector === undefined ? undefined : await requestSync(tenant.clientId, connector);
+  if (!record) throw connectionNotFound();
+  return json(202, record);
+};
+
+export const handler = httpHandler(syncConnectionRoute);
