@@ -4,6 +4,8 @@ import { PRICE_CHANGE_REASONS } from '../domain/repricing.js';
 import { mapLimit } from './concurrency.js';
 import { documentClient, tableName } from './dynamo.js';
 import {
+  connectionPartition,
+  connectionUidKey,
   deliveryPartition,
   importBodyKey,
   importsPartition,
@@ -47,7 +49,8 @@ export interface ItemKey {
  *   to list, since it reads what an item became from the table;
  * - `listings`, then `nodes`: what the list maintainer derived, listings before the nodes that
  *   count them, so a maintainer that retries a count finds no listing to count;
- * - `lookups`: the offer lookups, which the maintainer updates while it places an offer.
+ * - `lookups`: the offer lookups, which the maintainer updates while it places an offer, and
+ *   the uid lookups of its marketplace connections (outside the tenant's keys).
  * Only the operator's account purge reads a tenant this way; request paths never do.
  */
 export interface TenantItems {
@@ -202,11 +205,18 @@ export const findTenantItems = async (clientId: string): Promise<TenantItems> =>
   const offerNodes = await reader.nodesOf(clientId, OFFER_LIST);
   const offerListings = await reader.listingsOf(clientId, OFFER_LIST, [...offerCells, ...offerNodes.cells]);
 
-  const [imports, webhooks, rebuilds] = await Promise.all([
+  const [imports, webhooks, rebuilds, connections] = await Promise.all([
     reader.partition(importsPartition(clientId)),
     reader.partition(webhookPartition(clientId)),
     reader.partition(rebuildKey(clientId, '').pk),
+    reader.partition(connectionPartition(clientId)),
   ]);
+  // A connection's uid lookup sits outside the tenant (the marketplace-events route reads it by
+  // uid alone): the connection names it.
+  const connectionUids = connections.flatMap((item) => {
+    const uid = (item.record as { uid?: unknown } | undefined)?.uid;
+    return typeof uid === 'string' ? [connectionUidKey(uid)] : [];
+  });
   const importIds = imports.map((job) => parseInt(String(job.sk), 36)).filter(Number.isSafeInteger);
   const importBodies = await reader.partitions(importIds.map((id) => importBodyKey(clientId, id, 0).pk));
   const webhookIds = webhooks.flatMap((item) =>
@@ -225,10 +235,11 @@ export const findTenantItems = async (clientId: string): Promise<TenantItems> =>
       ...webhooks,
       ...deliveries,
       ...rebuilds,
+      ...connections,
     ].map(keyOf),
     listings: [...changeListings, ...scoped.flatMap((product) => product.listings), ...repricerListings, ...offerListings].map(keyOf),
     nodes: [...changeNodes.items, ...scoped.flatMap((product) => product.nodes), ...repricerNodes.items, ...offerNodes.items].map(keyOf),
-    lookups: lookups.map(keyOf),
+    lookups: [...lookups.map(keyOf), ...connectionUids],
     read: reader.read,
   };
 };

@@ -6,6 +6,8 @@
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import {
+  connectionKey,
+  connectionUidKey,
   deliveryKey,
   importBodyKey,
   importKey,
@@ -74,6 +76,9 @@ const tenantItems = (clientId: string): Item[] => {
     { ...webhookCountKey(clientId), count: 1 },
     { ...deliveryKey(clientId, 4, '2026-01-01T00:00:00.000Z', 'e-1'), entity: 'delivery' },
     { ...rebuildKey(clientId, 'r-1'), status: 'done' },
+    // A marketplace connection, and its uid lookup outside the tenant's keys.
+    { ...connectionKey(clientId, 'takealot'), entity: 'connection', record: { uid: `uid-${clientId}` } },
+    { ...connectionUidKey(`uid-${clientId}`), entity: 'connectionUid', clientId },
   ];
 };
 
@@ -102,6 +107,8 @@ describe('purgeTenant', () => {
     expect(table.withPrefix('T#abc#')).toEqual([]);
     expect(table.withPrefix(`T#${NEIGHBOUR}#`)).toEqual(neighbour);
     expect(table.get({ pk: 'CLIENT#alice', sk: 'CLIENT' })).toBeDefined();
+    expect(table.get(connectionUidKey('uid-abc'))).toBeUndefined();
+    expect(table.get(connectionUidKey(`uid-${NEIGHBOUR}`))).toBeDefined();
     expect(result).toEqual({ deleted: tenantItems('abc').length, passes: 2 });
     expect(progress.map(({ pass, deleted }) => ({ pass, deleted }))).toEqual([
       { pass: 1, deleted: tenantItems('abc').length },
@@ -119,7 +126,15 @@ describe('purgeTenant', () => {
       const requests = Object.values(input.RequestItems as Record<string, { DeleteRequest?: { Key: Item } }[]>).flat();
       for (const request of requests) {
         const item = table.get(request.DeleteRequest!.Key);
-        deleted.push(item?.entity === 'rankNode' ? 'node' : item?.cell !== undefined ? 'listing' : item?.productCode !== undefined ? 'lookup' : 'canonical');
+        deleted.push(
+          item?.entity === 'rankNode'
+            ? 'node'
+            : item?.cell !== undefined
+              ? 'listing'
+              : item?.productCode !== undefined || item?.entity === 'connectionUid'
+                ? 'lookup'
+                : 'canonical',
+        );
       }
     };
 
