@@ -1,5 +1,6 @@
 import { connectorRecord, fees, offerRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
+import { bySize } from '../support/profile.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -9,7 +10,9 @@ import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver
  * not asserted: a busy test machine says little about timing; that every event arrives, once,
  * is asserted.
  */
-const PRODUCTS = 20;
+// Every event arriving once needs a few repricers, not many: 5 under `npm test`, 20 (80 events) under
+// `npm run test:full`, whose printed percentiles are the figure docs/performance.md quotes.
+const PRODUCTS = bySize(5, 20);
 const ROUNDS = [54, 52, 50];
 
 let api: TestApi;
