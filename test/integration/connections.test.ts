@@ -9,6 +9,7 @@ import { createMarketSimulator, type MarketSimulator } from '../../tools/market/
 import { connectorRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { tableScanner } from '../support/table-snapshot.js';
+import { step } from '../support/story.js';
 
 // Every log line is written, so the search for the key covers what a debug run would show.
 process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
@@ -74,105 +75,99 @@ afterAll(async () => {
 });
 
 describe('connections', () => {
-  it('refuses a key the marketplace refuses (422) and stores nothing', async () => {
-    const refused = await put(alice, { api_key: 'definitely-not-the-key-000' });
-    expect(refused.status).toBe(422);
-    expect((await call('GET', '/v1/connections/takealot', alice)).status).toBe(404);
-  });
-
-  it('answers 503 with Retry-After, storing nothing, when the marketplace fails during the check', async () => {
-    market.control.setFaults({ errorRate: 1 });
-    try {
-      const failed = await put(alice, { api_key: market.apiKey });
-      expect(failed.status).toBe(503);
-      expect(Number(failed.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    } finally {
-      market.control.setFaults({ errorRate: 0 });
-    }
-    expect((await call('GET', '/v1/connections/takealot', alice)).status).toBe(404);
-    expect((await call<{ connections: Connection[] }>('GET', '/v1/connections', alice)).body.connections).toEqual([]);
-  });
-
-  it('connects with the marketplace’s key (201), shows only its last four characters, and replaces it (200)', async () => {
-    const created = await put(alice, { api_key: market.apiKey, webhook_secret: WEBHOOK_SECRET });
-    expect(created.status).toBe(201);
-    expect(created.headers.location).toBe('/v1/connections/takealot');
-    expect(created.body).toMatchObject({
-      connector: 'takealot',
-      key_last4: market.apiKey.slice(-4),
-      mode: 'suggest',
-      status: 'connected',
-      webhook_secret_set: true,
-      offers_synced: 0,
-      prices_sent: 0,
-      last_sync_at: null,
+  it('connects, refuses, replaces, syncs, hides the key and deletes, in that order', async () => {
+    await step('refuses a key the marketplace refuses (422) and stores nothing', async () => {
+      const refused = await put(alice, { api_key: 'definitely-not-the-key-000' });
+      expect(refused.status).toBe(422);
+      expect((await call('GET', '/v1/connections/takealot', alice)).status).toBe(404);
     });
-
-    const replaced = await put(alice, { api_key: market.apiKey, mode: 'live' });
-    expect(replaced.status).toBe(200);
-    expect(replaced.body).toMatchObject({ uid: created.body.uid, mode: 'live', webhook_secret_set: false });
-
-    expect((await call<Connection>('GET', '/v1/connections/takealot', alice)).body).toEqual(replaced.body);
-    expect((await call<{ connections: Connection[] }>('GET', '/v1/connections', alice)).body).toEqual({ connections: [replaced.body] });
-  });
-
-  it('refuses a strict body: an unknown field, a bad mode, text outside the rule', async () => {
-    for (const body of [{ api_key: market.apiKey, extra: 1 }, { api_key: market.apiKey, mode: 'auto' }, { api_key: `${market.apiKey}\u0000` }, {}]) {
-      expect((await put(alice, body)).status).toBe(400);
-    }
-  });
-
-  it('answers 404 for a connector type that does not exist, 422 for one the service cannot talk to', async () => {
-    expect((await put(alice, { api_key: market.apiKey }, 'nosuchconnector')).status).toBe(404);
-    expect((await put(alice, { api_key: market.apiKey }, 'amazon')).status).toBe(422);
-  });
-
-  it('records a sync request (202)', async () => {
-    const requested = await call<Connection>('POST', '/v1/connections/takealot/sync', alice);
-    expect(requested.status).toBe(202);
-    expect(requested.body.sync_requested_at).toEqual(expect.any(String));
-    expect((await call<Connection>('GET', '/v1/connections/takealot', alice)).body.sync_requested_at).toBe(requested.body.sync_requested_at);
-  });
-
-  it('shows another client nothing: every route answers as if the connection did not exist', async () => {
-    expect((await call('GET', '/v1/connections/takealot', bob)).status).toBe(404);
-    expect((await call<{ connections: Connection[] }>('GET', '/v1/connections', bob)).body).toEqual({ connections: [] });
-    expect((await call('POST', '/v1/connections/takealot/sync', bob)).status).toBe(404);
-    expect((await call('DELETE', '/v1/connections/takealot', bob)).status).toBe(404);
-    expect((await call('GET', '/v1/connections/takealot', alice)).status).toBe(200);
-  });
-
-  it('keeps the key and the webhook secret out of every response, log line and table item', async () => {
-    await put(alice, { api_key: market.apiKey, webhook_secret: WEBHOOK_SECRET });
-    const scanner = tableScanner(api.tableName);
-    try {
-      const items = [...(await scanner.scan()).values()];
-      expect(items.some((item) => item.includes('"connection"'))).toBe(true);
-      for (const secret of [market.apiKey, WEBHOOK_SECRET]) {
-        expect(items.filter((item) => item.includes(secret))).toEqual([]);
-        expect(bodies.filter((body) => body.includes(secret))).toEqual([]);
-        expect(output.filter((line) => line.includes(secret))).toEqual([]);
+    await step('answers 503 with Retry-After, storing nothing, when the marketplace fails during the check', async () => {
+      market.control.setFaults({ errorRate: 1 });
+      try {
+        const failed = await put(alice, { api_key: market.apiKey });
+        expect(failed.status).toBe(503);
+        expect(Number(failed.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      } finally {
+        market.control.setFaults({ errorRate: 0 });
       }
-      // The capture works: the API did log (at DEBUG) while this file ran.
-      expect(output.length).toBeGreaterThan(0);
-    } finally {
-      scanner.close();
-    }
-  });
+      expect((await call('GET', '/v1/connections/takealot', alice)).status).toBe(404);
+      expect((await call<{ connections: Connection[] }>('GET', '/v1/connections', alice)).body.connections).toEqual([]);
+    });
+    await step('connects with the marketplace’s key (201), shows only its last four characters, and replaces it (200)', async () => {
+      const created = await put(alice, { api_key: market.apiKey, webhook_secret: WEBHOOK_SECRET });
+      expect(created.status).toBe(201);
+      expect(created.headers.location).toBe('/v1/connections/takealot');
+      expect(created.body).toMatchObject({
+        connector: 'takealot',
+        key_last4: market.apiKey.slice(-4),
+        mode: 'suggest',
+        status: 'connected',
+        webhook_secret_set: true,
+        offers_synced: 0,
+        prices_sent: 0,
+        last_sync_at: null,
+      });
 
-  it('deletes the connection (204) and its uid lookup', async () => {
-    const { uid } = (await call<Connection>('GET', '/v1/connections/takealot', alice)).body;
-    expect((await call('DELETE', '/v1/connections/takealot', alice)).status).toBe(204);
-    expect((await call('GET', '/v1/connections/takealot', alice)).status).toBe(404);
-    expect((await call('DELETE', '/v1/connections/takealot', alice)).status).toBe(404);
-    const scanner = tableScanner(api.tableName);
-    try {
-      expect([...(await scanner.scan()).values()].filter((item) => item.includes(uid))).toEqual([]);
-    } finally {
-      scanner.close();
-    }
-    // The change stream carried every connection write without a failure.
-    await api.settle();
-    expect(api.failures()).toEqual([]);
-  });
+      const replaced = await put(alice, { api_key: market.apiKey, mode: 'live' });
+      expect(replaced.status).toBe(200);
+      expect(replaced.body).toMatchObject({ uid: created.body.uid, mode: 'live', webhook_secret_set: false });
+
+      expect((await call<Connection>('GET', '/v1/connections/takealot', alice)).body).toEqual(replaced.body);
+      expect((await call<{ connections: Connection[] }>('GET', '/v1/connections', alice)).body).toEqual({ connections: [replaced.body] });
+    });
+    await step('refuses a strict body: an unknown field, a bad mode, text outside the rule', async () => {
+      for (const body of [{ api_key: market.apiKey, extra: 1 }, { api_key: market.apiKey, mode: 'auto' }, { api_key: `${market.apiKey}\u0000` }, {}]) {
+        expect((await put(alice, body)).status).toBe(400);
+      }
+    });
+    await step('answers 404 for a connector type that does not exist, 422 for one the service cannot talk to', async () => {
+      expect((await put(alice, { api_key: market.apiKey }, 'nosuchconnector')).status).toBe(404);
+      expect((await put(alice, { api_key: market.apiKey }, 'amazon')).status).toBe(422);
+    });
+    await step('records a sync request (202)', async () => {
+      const requested = await call<Connection>('POST', '/v1/connections/takealot/sync', alice);
+      expect(requested.status).toBe(202);
+      expect(requested.body.sync_requested_at).toEqual(expect.any(String));
+      expect((await call<Connection>('GET', '/v1/connections/takealot', alice)).body.sync_requested_at).toBe(requested.body.sync_requested_at);
+    });
+    await step('shows another client nothing: every route answers as if the connection did not exist', async () => {
+      expect((await call('GET', '/v1/connections/takealot', bob)).status).toBe(404);
+      expect((await call<{ connections: Connection[] }>('GET', '/v1/connections', bob)).body).toEqual({ connections: [] });
+      expect((await call('POST', '/v1/connections/takealot/sync', bob)).status).toBe(404);
+      expect((await call('DELETE', '/v1/connections/takealot', bob)).status).toBe(404);
+      expect((await call('GET', '/v1/connections/takealot', alice)).status).toBe(200);
+    });
+    await step('keeps the key and the webhook secret out of every response, log line and table item', async () => {
+      await put(alice, { api_key: market.apiKey, webhook_secret: WEBHOOK_SECRET });
+      const scanner = tableScanner(api.tableName);
+      try {
+        const items = [...(await scanner.scan()).values()];
+        expect(items.some((item) => item.includes('"connection"'))).toBe(true);
+        for (const secret of [market.apiKey, WEBHOOK_SECRET]) {
+          expect(items.filter((item) => item.includes(secret))).toEqual([]);
+          expect(bodies.filter((body) => body.includes(secret))).toEqual([]);
+          expect(output.filter((line) => line.includes(secret))).toEqual([]);
+        }
+        // The capture works: the API did log (at DEBUG) while this file ran.
+        expect(output.length).toBeGreaterThan(0);
+      } finally {
+        scanner.close();
+      }
+    });
+    await step('deletes the connection (204) and its uid lookup', async () => {
+      const { uid } = (await call<Connection>('GET', '/v1/connections/takealot', alice)).body;
+      expect((await call('DELETE', '/v1/connections/takealot', alice)).status).toBe(204);
+      expect((await call('GET', '/v1/connections/takealot', alice)).status).toBe(404);
+      expect((await call('DELETE', '/v1/connections/takealot', alice)).status).toBe(404);
+      const scanner = tableScanner(api.tableName);
+      try {
+        expect([...(await scanner.scan()).values()].filter((item) => item.includes(uid))).toEqual([]);
+      } finally {
+        scanner.close();
+      }
+      // The change stream carried every connection write without a failure.
+      await api.settle();
+      expect(api.failures()).toEqual([]);
+    });
+  }, 540_000);
 });

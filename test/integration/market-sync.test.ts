@@ -3,6 +3,7 @@ import type { Offer, OffersPage } from '../../lambdas/shared/domain/records.js';
 import { WriteMeter, type WriteTally } from '../../tools/bench/write-meter.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { scanTable } from '../support/table-snapshot.js';
+import { step } from '../support/story.js';
 
 /**
  * A market sync applied (docs/market-sync.md): own offers and a product's storefront page
@@ -84,175 +85,170 @@ beforeAll(async () => {
 afterAll(() => api?.close());
 
 describe('a market sync', () => {
-  it('applies own offers: products by SKU and own offers, listed by GET /v1/offers; a malformed snapshot is skipped whole', async () => {
-    // Act
-    const result = await sync.applyOwnOffers(clientId, connector, [...ownOffers, own('1003', 'SKU-3', { title: 'Bad\u0000title' })]);
-    await api.settle();
+  it('follows one market through its syncs: own offers, a page, nothing new, a move, Best Price taken, a competitor leaving and coming back, an own offer off the page', async () => {
+    await step('applies own offers: products by SKU and own offers, listed by GET /v1/offers; a malformed snapshot is skipped whole', async () => {
+      // Act
+      const result = await sync.applyOwnOffers(clientId, connector, [...ownOffers, own('1003', 'SKU-3', { title: 'Bad\u0000title' })]);
+      await api.settle();
 
-    // Assert
-    expect(result).toMatchObject({ products: { created: 2, updated: 0 }, offers: { created: 2, updated: 0 }, skipped: 1 });
-    expect(result.problems).toEqual([expect.stringMatching(/^own offer 3: title: /)]);
-    const offers = byOfferId(await listAll());
-    expect([...offers.keys()].sort()).toEqual(['1001', '1002']);
-    expect(offers.get('1001')).toMatchObject({
-      offer_price: 100,
-      offer_status: 'buyable',
-      stock_status: 'in_stock',
-      seller_id: 'me',
-      competitiveness: 'unknown',
-      product: { code: 'SKU-1', title: 'Product SKU-1', barcode: '6001001', retail_price: 150, soh: 3 },
+      // Assert
+      expect(result).toMatchObject({ products: { created: 2, updated: 0 }, offers: { created: 2, updated: 0 }, skipped: 1 });
+      expect(result.problems).toEqual([expect.stringMatching(/^own offer 3: title: /)]);
+      const offers = byOfferId(await listAll());
+      expect([...offers.keys()].sort()).toEqual(['1001', '1002']);
+      expect(offers.get('1001')).toMatchObject({
+        offer_price: 100,
+        offer_status: 'buyable',
+        stock_status: 'in_stock',
+        seller_id: 'me',
+        competitiveness: 'unknown',
+        product: { code: 'SKU-1', title: 'Product SKU-1', barcode: '6001001', retail_price: 150, soh: 3 },
+      });
+      expect(offers.get('1002')).toMatchObject({ offer_price: 40, offer_status: 'not_buyable', stock_status: 'lead_time', product: { code: 'SKU-2' } });
     });
-    expect(offers.get('1002')).toMatchObject({ offer_price: 40, offer_status: 'not_buyable', stock_status: 'lead_time', product: { code: 'SKU-2' } });
-  });
+    await step('applies a product page: competitor offers under stable ids, buy box fields on every offer, totals right', async () => {
+      // Act
+      const result = await sync.applyProductMarket(clientId, connector, 'SKU-1', firstPage);
+      await api.settle();
 
-  it('applies a product page: competitor offers under stable ids, buy box fields on every offer, totals right', async () => {
-    // Act
-    const result = await sync.applyProductMarket(clientId, connector, 'SKU-1', firstPage);
-    await api.settle();
-
-    // Assert
-    expect(result).toMatchObject({ kind: 'applied', offers: { created: 3, updated: 1, unchanged: 0 }, skipped: 0, left: 0 });
-    const offers = byOfferId(await listAll());
-    expect([...offers.keys()].sort()).toEqual(['1001', '1002', 'takealot:PLID1001:s1', 'takealot:PLID1001:s2', 'takealot:PLID1001:s3']);
-    expect(buyBox(offers.get('1001'))).toEqual(['buyable', 100, true, true, 100, 3, 'high']);
-    expect(buyBox(offers.get('takealot:PLID1001:s1'))).toEqual(['buyable', 95, false, false, 100, 3, 'high']);
-    expect(buyBox(offers.get('takealot:PLID1001:s2'))).toEqual(['buyable', 108, false, false, 100, 3, 'medium']);
-    expect(buyBox(offers.get('takealot:PLID1001:s3'))).toEqual(['buyable', 120, false, false, 100, 3, 'low']);
-    expect(offers.get('takealot:PLID1001:s1')).toMatchObject({
-      seller_id: 's1',
-      seller_name: 'Seller s1',
-      stock_status: 'lead_time',
-      rating_avg: 4.5,
-      rating_count: '12',
-      url: 'https://storefront.example/p/PLID1001',
-      product: { code: 'SKU-1' },
+      // Assert
+      expect(result).toMatchObject({ kind: 'applied', offers: { created: 3, updated: 1, unchanged: 0 }, skipped: 0, left: 0 });
+      const offers = byOfferId(await listAll());
+      expect([...offers.keys()].sort()).toEqual(['1001', '1002', 'takealot:PLID1001:s1', 'takealot:PLID1001:s2', 'takealot:PLID1001:s3']);
+      expect(buyBox(offers.get('1001'))).toEqual(['buyable', 100, true, true, 100, 3, 'high']);
+      expect(buyBox(offers.get('takealot:PLID1001:s1'))).toEqual(['buyable', 95, false, false, 100, 3, 'high']);
+      expect(buyBox(offers.get('takealot:PLID1001:s2'))).toEqual(['buyable', 108, false, false, 100, 3, 'medium']);
+      expect(buyBox(offers.get('takealot:PLID1001:s3'))).toEqual(['buyable', 120, false, false, 100, 3, 'low']);
+      expect(offers.get('takealot:PLID1001:s1')).toMatchObject({
+        seller_id: 's1',
+        seller_name: 'Seller s1',
+        stock_status: 'lead_time',
+        rating_avg: 4.5,
+        rating_count: '12',
+        url: 'https://storefront.example/p/PLID1001',
+        product: { code: 'SKU-1' },
+      });
+      expect(offers.get('1001')).toMatchObject({ seller_name: 'Seller me', offer_price: 100, url: 'https://storefront.example/p/PLID1001' });
+      // The filters read the same fields.
+      const filtered = await api.request<OffersPage>('GET', '/v1/offers?_include_other_offers=true&total_competitors_gte=3&competitiveness=high', {
+        auth: alice,
+      });
+      expect(filtered.body.offers.map((o) => o.offer_id).sort()).toEqual(['1001', 'takealot:PLID1001:s1']);
     });
-    expect(offers.get('1001')).toMatchObject({ seller_name: 'Seller me', offer_price: 100, url: 'https://storefront.example/p/PLID1001' });
-    // The filters read the same fields.
-    const filtered = await api.request<OffersPage>('GET', '/v1/offers?_include_other_offers=true&total_competitors_gte=3&competitiveness=high', {
-      auth: alice,
+    await step('writes nothing when a sync finds nothing new', async () => {
+      // Prepare
+      const before = await scanTable(api.tableName);
+
+      // Act
+      const { result, writes } = await metered(async () => [
+        await sync.applyOwnOffers(clientId, connector, ownOffers),
+        await sync.applyProductMarket(clientId, connector, 'SKU-1', { ...firstPage, offers: [...firstPage.offers].reverse() }),
+      ]);
+
+      // Assert
+      expect(result).toEqual([
+        expect.objectContaining({ products: { created: 0, updated: 0, unchanged: 2 }, offers: { created: 0, updated: 0, unchanged: 2 } }),
+        expect.objectContaining({ offers: { created: 0, updated: 0, unchanged: 4 } }),
+      ]);
+      expect(writes.writes).toBe(0);
+      expect(await scanTable(api.tableName)).toEqual(before);
     });
-    expect(filtered.body.offers.map((o) => o.offer_id).sort()).toEqual(['1001', 'takealot:PLID1001:s1']);
-  });
+    await step('a competitor price move writes that offer and what derives from it, and no more (<= 20 WU)', async () => {
+      // Prepare
+      const before = await scanTable(api.tableName);
+      const moved = page(entry('me', 100, both), entry('s1', 95, { inStock: false, leadtimeDays: 7 }), entry('s2', 109), entry('s3', 120));
 
-  it('writes nothing when a sync finds nothing new', async () => {
-    // Prepare
-    const before = await scanTable(api.tableName);
+      // Act
+      const { result, writes } = await metered(() => sync.applyProductMarket(clientId, connector, 'SKU-1', moved));
 
-    // Act
-    const { result, writes } = await metered(async () => [
-      await sync.applyOwnOffers(clientId, connector, ownOffers),
-      await sync.applyProductMarket(clientId, connector, 'SKU-1', { ...firstPage, offers: [...firstPage.offers].reverse() }),
-    ]);
-
-    // Assert
-    expect(result).toEqual([
-      expect.objectContaining({ products: { created: 0, updated: 0, unchanged: 2 }, offers: { created: 0, updated: 0, unchanged: 2 } }),
-      expect.objectContaining({ offers: { created: 0, updated: 0, unchanged: 4 } }),
-    ]);
-    expect(writes.writes).toBe(0);
-    expect(await scanTable(api.tableName)).toEqual(before);
-  });
-
-  it('a competitor price move writes that offer and what derives from it, and no more (<= 20 WU)', async () => {
-    // Prepare
-    const before = await scanTable(api.tableName);
-    const moved = page(entry('me', 100, both), entry('s1', 95, { inStock: false, leadtimeDays: 7 }), entry('s2', 109), entry('s3', 120));
-
-    // Act
-    const { result, writes } = await metered(() => sync.applyProductMarket(clientId, connector, 'SKU-1', moved));
-
-    // Assert
-    expect(result).toMatchObject({ offers: { created: 0, updated: 1, unchanged: 3 } });
-    const canonical = changedKeys(before, await scanTable(api.tableName)).filter((key) => / O#/.test(key));
-    expect(canonical).toEqual([expect.stringMatching(/#P#SKU-1 O#takealot%3APLID1001%3As2$/)]);
-    expect(buyBox(byOfferId(await listAll()).get('takealot:PLID1001:s2'))).toEqual(['buyable', 109, false, false, 100, 3, 'medium']);
-    expect(writes.total).toBeLessThanOrEqual(20);
-    // Measured: 11 WU (the offer 1, its listing 1 + 5 in indexes, 4 rank-node counts).
-    expect(writes.byKind.offer?.writes).toBe(1);
-    expect(writes.byKind.offerListing?.writes).toBe(1);
-  });
-
-  it('a competitor taking the Best Price slot changes every offer whose buy box fields change', async () => {
-    // Prepare
-    const taken = page(
-      entry('me', 100, { fastestDelivery: true }),
-      entry('s1', 90, { inStock: false, leadtimeDays: 7, bestPrice: true }),
-      entry('s2', 109),
-      entry('s3', 120),
-    );
-
-    // Act
-    const { result, writes } = await metered(() => sync.applyProductMarket(clientId, connector, 'SKU-1', taken));
-
-    // Assert
-    expect(result).toMatchObject({ offers: { created: 0, updated: 4, unchanged: 0 } });
-    const offers = byOfferId(await listAll());
-    expect(buyBox(offers.get('1001'))).toEqual(['buyable', 100, false, true, 90, 3, 'high']);
-    expect(buyBox(offers.get('takealot:PLID1001:s1'))).toEqual(['buyable', 90, true, false, 90, 3, 'high']);
-    expect(buyBox(offers.get('takealot:PLID1001:s2'))).toEqual(['buyable', 109, false, false, 90, 3, 'low']);
-    // Measured: 37-41 WU, about 10 per offer of the product: winning_price is on every offer, so
-    // all of them change (listing items near a 1 KB boundary and rank-node moves vary by a few).
-    expect(writes.byKind.offer?.writes).toBe(4);
-    expect(writes.total).toBeLessThanOrEqual(4 * 12);
-  });
-
-  it('a competitor that leaves the page is no longer buyable, and the others count one competitor less', async () => {
-    // Prepare
-    const gone = page(entry('me', 100, { fastestDelivery: true }), entry('s1', 90, { inStock: false, leadtimeDays: 7, bestPrice: true }), entry('s2', 109));
-
-    // Act
-    const result = await sync.applyProductMarket(clientId, connector, 'SKU-1', gone);
-    await api.settle();
-
-    // Assert
-    expect(result).toMatchObject({ left: 1 });
-    const offers = byOfferId(await listAll());
-    expect(buyBox(offers.get('takealot:PLID1001:s3'))).toEqual(['not_buyable', 120, false, false, 90, 3, 'low']);
-    expect(buyBox(offers.get('1001'))).toEqual(['buyable', 100, false, true, 90, 2, 'high']);
-    expect(buyBox(offers.get('takealot:PLID1001:s2'))).toEqual(['buyable', 109, false, false, 90, 2, 'low']);
-
-    // ... and once marked, it is not written again while it stays away.
-    const { writes } = await metered(() => sync.applyProductMarket(clientId, connector, 'SKU-1', gone));
-    expect(writes.writes).toBe(0);
-  });
-
-  it('a competitor that comes back is buyable again under the same id', async () => {
-    // Prepare
-    const idBefore = byOfferId(await listAll()).get('takealot:PLID1001:s3')?.id;
-
-    // Act
-    await sync.applyProductMarket(clientId, connector, 'SKU-1', page(entry('me', 100, both), entry('s3', 99)));
-    await api.settle();
-
-    // Assert
-    const offers = byOfferId(await listAll());
-    expect(offers.get('takealot:PLID1001:s3')).toMatchObject({
-      id: idBefore,
-      offer_status: 'buyable',
-      offer_price: 99,
-      total_competitors: 1,
-      competitiveness: 'high',
+      // Assert
+      expect(result).toMatchObject({ offers: { created: 0, updated: 1, unchanged: 3 } });
+      const canonical = changedKeys(before, await scanTable(api.tableName)).filter((key) => / O#/.test(key));
+      expect(canonical).toEqual([expect.stringMatching(/#P#SKU-1 O#takealot%3APLID1001%3As2$/)]);
+      expect(buyBox(byOfferId(await listAll()).get('takealot:PLID1001:s2'))).toEqual(['buyable', 109, false, false, 100, 3, 'medium']);
+      expect(writes.total).toBeLessThanOrEqual(20);
+      // Measured: 11 WU (the offer 1, its listing 1 + 5 in indexes, 4 rank-node counts).
+      expect(writes.byKind.offer?.writes).toBe(1);
+      expect(writes.byKind.offerListing?.writes).toBe(1);
     });
-    // Gone from the page, s1 keeps the fields of its last look.
-    expect(buyBox(offers.get('takealot:PLID1001:s1'))).toEqual(['not_buyable', 90, false, false, 90, 2, 'high']);
-  });
+    await step('a competitor taking the Best Price slot changes every offer whose buy box fields change', async () => {
+      // Prepare
+      const taken = page(
+        entry('me', 100, { fastestDelivery: true }),
+        entry('s1', 90, { inStock: false, leadtimeDays: 7, bestPrice: true }),
+        entry('s2', 109),
+        entry('s3', 120),
+      );
 
-  it('an own offer the page does not show gets no slot and every seller on the page as its competitors', async () => {
-    // Act
-    const result = await sync.applyProductMarket(clientId, connector, 'SKU-2', {
-      productLineId: 'PLID1002',
-      offers: [entry('s1', 37, both), entry('s4', 41)],
+      // Act
+      const { result, writes } = await metered(() => sync.applyProductMarket(clientId, connector, 'SKU-1', taken));
+
+      // Assert
+      expect(result).toMatchObject({ offers: { created: 0, updated: 4, unchanged: 0 } });
+      const offers = byOfferId(await listAll());
+      expect(buyBox(offers.get('1001'))).toEqual(['buyable', 100, false, true, 90, 3, 'high']);
+      expect(buyBox(offers.get('takealot:PLID1001:s1'))).toEqual(['buyable', 90, true, false, 90, 3, 'high']);
+      expect(buyBox(offers.get('takealot:PLID1001:s2'))).toEqual(['buyable', 109, false, false, 90, 3, 'low']);
+      // Measured: 37-41 WU, about 10 per offer of the product: winning_price is on every offer, so
+      // all of them change (listing items near a 1 KB boundary and rank-node moves vary by a few).
+      expect(writes.byKind.offer?.writes).toBe(4);
+      expect(writes.total).toBeLessThanOrEqual(4 * 12);
     });
-    await api.settle();
+    await step('a competitor that leaves the page is no longer buyable, and the others count one competitor less', async () => {
+      // Prepare
+      const gone = page(entry('me', 100, { fastestDelivery: true }), entry('s1', 90, { inStock: false, leadtimeDays: 7, bestPrice: true }), entry('s2', 109));
 
-    // Assert
-    expect(result).toMatchObject({ kind: 'applied', offers: { created: 2, updated: 1 } });
-    const offers = byOfferId(await listAll());
-    expect(buyBox(offers.get('1002'))).toEqual(['not_buyable', 40, false, false, 37, 2, 'medium']);
-    expect(offers.get('takealot:PLID1002:s1')).toMatchObject({ url: 'https://storefront.example', product: { code: 'SKU-2' } });
-    expect(await sync.applyProductMarket(clientId, connector, 'NO-SUCH', firstPage)).toEqual({ kind: 'no-product' });
-  });
+      // Act
+      const result = await sync.applyProductMarket(clientId, connector, 'SKU-1', gone);
+      await api.settle();
+
+      // Assert
+      expect(result).toMatchObject({ left: 1 });
+      const offers = byOfferId(await listAll());
+      expect(buyBox(offers.get('takealot:PLID1001:s3'))).toEqual(['not_buyable', 120, false, false, 90, 3, 'low']);
+      expect(buyBox(offers.get('1001'))).toEqual(['buyable', 100, false, true, 90, 2, 'high']);
+      expect(buyBox(offers.get('takealot:PLID1001:s2'))).toEqual(['buyable', 109, false, false, 90, 2, 'low']);
+
+      // ... and once marked, it is not written again while it stays away.
+      const { writes } = await metered(() => sync.applyProductMarket(clientId, connector, 'SKU-1', gone));
+      expect(writes.writes).toBe(0);
+    });
+    await step('a competitor that comes back is buyable again under the same id', async () => {
+      // Prepare
+      const idBefore = byOfferId(await listAll()).get('takealot:PLID1001:s3')?.id;
+
+      // Act
+      await sync.applyProductMarket(clientId, connector, 'SKU-1', page(entry('me', 100, both), entry('s3', 99)));
+      await api.settle();
+
+      // Assert
+      const offers = byOfferId(await listAll());
+      expect(offers.get('takealot:PLID1001:s3')).toMatchObject({
+        id: idBefore,
+        offer_status: 'buyable',
+        offer_price: 99,
+        total_competitors: 1,
+        competitiveness: 'high',
+      });
+      // Gone from the page, s1 keeps the fields of its last look.
+      expect(buyBox(offers.get('takealot:PLID1001:s1'))).toEqual(['not_buyable', 90, false, false, 90, 2, 'high']);
+    });
+    await step('an own offer the page does not show gets no slot and every seller on the page as its competitors', async () => {
+      // Act
+      const result = await sync.applyProductMarket(clientId, connector, 'SKU-2', {
+        productLineId: 'PLID1002',
+        offers: [entry('s1', 37, both), entry('s4', 41)],
+      });
+      await api.settle();
+
+      // Assert
+      expect(result).toMatchObject({ kind: 'applied', offers: { created: 2, updated: 1 } });
+      const offers = byOfferId(await listAll());
+      expect(buyBox(offers.get('1002'))).toEqual(['not_buyable', 40, false, false, 37, 2, 'medium']);
+      expect(offers.get('takealot:PLID1002:s1')).toMatchObject({ url: 'https://storefront.example', product: { code: 'SKU-2' } });
+      expect(await sync.applyProductMarket(clientId, connector, 'NO-SUCH', firstPage)).toEqual({ kind: 'no-product' });
+    });
+  }, 480_000);
 });
 
 afterAll(() => {

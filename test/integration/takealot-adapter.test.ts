@@ -6,6 +6,7 @@
 import { MarketplaceRateLimited, MarketplaceUnauthorized, MarketplaceUnavailable, type OwnOfferSnapshot } from '../../lambdas/shared/marketplace/port.js';
 import { createTakealotAdapter } from '../../lambdas/shared/marketplace/takealot/adapter.js';
 import { createMarketSimulator, type MarketSimulator } from '../../tools/market/index.js';
+import { step } from '../support/story.js';
 
 const PRODUCTS = 45;
 let market: MarketSimulator;
@@ -34,107 +35,104 @@ const listAll = async (): Promise<OwnOfferSnapshot[]> => {
 };
 
 describe('the Takealot adapter against the simulator', () => {
-  it('accepts the issued key and refuses another', async () => {
-    await expect(adapter().checkKey(market.apiKey)).resolves.toBe('accepted');
-    await expect(adapter().checkKey('not-the-key-0000000000')).resolves.toBe('rejected');
-  });
-
-  it('lists every own offer through the continuation tokens, with stock from both warehouses', async () => {
-    const offers = await listAll();
-    const state = market.simulation.market;
-    const own = state.ownOffers();
-    expect(offers.map((offer) => offer.offerId)).toEqual(own.map((offer) => String(offer.offer_id)));
-    const first = own[0]!;
-    const stock = [...first.seller_warehouse_stock, ...first.takealot_warehouse_stock].reduce((sum, entry) => sum + entry.quantity_available, 0);
-    expect(offers[0]).toMatchObject({
-      sku: first.sku,
-      sellingPrice: first.selling_price,
-      rrp: first.rrp,
-      productLineId: String(first.productline_id),
-      stockOnHand: stock,
+  it('talks to the simulator: keys, paging, product pages, batches, and every fault as its typed error', async () => {
+    await step('accepts the issued key and refuses another', async () => {
+      await expect(adapter().checkKey(market.apiKey)).resolves.toBe('accepted');
+      await expect(adapter().checkKey('not-the-key-0000000000')).resolves.toBe('rejected');
     });
-  });
+    await step('lists every own offer through the continuation tokens, with stock from both warehouses', async () => {
+      const offers = await listAll();
+      const state = market.simulation.market;
+      const own = state.ownOffers();
+      expect(offers.map((offer) => offer.offerId)).toEqual(own.map((offer) => String(offer.offer_id)));
+      const first = own[0]!;
+      const stock = [...first.seller_warehouse_stock, ...first.takealot_warehouse_stock].reduce((sum, entry) => sum + entry.quantity_available, 0);
+      expect(offers[0]).toMatchObject({
+        sku: first.sku,
+        sellingPrice: first.selling_price,
+        rrp: first.rrp,
+        productLineId: String(first.productline_id),
+        stockOnHand: stock,
+      });
+    });
+    await step('reads a product page with exactly one Best Price and one Fastest Delivery holder', async () => {
+      const product = market.simulation.market.ownOffers()[0]!;
+      const page = await adapter().readProductMarket(String(product.productline_id));
+      expect(page.productLineId).toBe(String(product.productline_id));
+      expect(page.offers.filter((offer) => offer.bestPrice)).toHaveLength(1);
+      expect(page.offers.filter((offer) => offer.fastestDelivery)).toHaveLength(1);
+      const box = market.simulation.market.buyBox(market.simulation.market.product(product.productline_id)!);
+      const best = page.offers.find((offer) => offer.bestPrice)!;
+      expect({ sku: best.sku, price: best.price }).toEqual({ sku: box.bestPrice!.sku, price: box.bestPrice!.price });
+      const fastest = page.offers.find((offer) => offer.fastestDelivery)!;
+      expect(fastest.sku).toBe(box.fastestDelivery!.sku);
+      expect(page.offers.length).toBe(1 + box.others.length + (box.fastestDelivery === box.bestPrice ? 0 : 1));
+    });
+    await step('sends a batch and reads it until it succeeds', async () => {
+      const page = await adapter().listOwnOffers(market.apiKey);
+      const target = page.offers[0]!;
+      const price = Math.max(1, (target.rrp ?? target.sellingPrice) - 3);
+      const { batchId } = await adapter().sendPrices(market.apiKey, [{ offerId: target.offerId, sellingPrice: price }]);
+      let status = await adapter().readBatch(market.apiKey, batchId);
+      for (let poll = 0; poll < 50 && status.state === 'pending'; poll++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        status = await adapter().readBatch(market.apiKey, batchId);
+      }
+      expect(status).toMatchObject({ batchId, state: 'succeeded', results: [{ offerId: target.offerId, ok: true }] });
+      expect(market.simulation.market.ownOffers().find((own) => String(own.offer_id) === target.offerId)!.selling_price).toBe(price);
+    });
+    await step('maps a 500 to MarketplaceUnavailable and a 429 to MarketplaceRateLimited with its Retry-After', async () => {
+      market.control.setFaults({ errorRate: 1 });
+      try {
+        await expect(adapter().listOwnOffers(market.apiKey)).rejects.toBeInstanceOf(MarketplaceUnavailable);
+        await expect(adapter().readProductMarket(String(market.simulation.market.ownOffers()[0]!.productline_id))).rejects.toBeInstanceOf(
+          MarketplaceUnavailable,
+        );
+      } finally {
+        market.control.setFaults({ errorRate: 0 });
+      }
+      // The storefront's bucket (burst 10) runs dry well within 30 requests.
+      const plid = String(market.simulation.market.ownOffers()[1]!.productline_id);
+      let limited: unknown;
+      for (let request = 0; request < 30 && limited === undefined; request++) {
+        limited = await adapter()
+          .readProductMarket(plid)
+          .then(() => undefined)
+          .catch((error: unknown) => error);
+      }
+      expect(limited).toBeInstanceOf(MarketplaceRateLimited);
+      expect((limited as MarketplaceRateLimited).retryAfterMs).toBeGreaterThanOrEqual(1_000);
+    });
+    await step('maps the seller API’s 429 to MarketplaceRateLimited with its Retry-After, and a hang past the timeout to MarketplaceUnavailable', async () => {
+      const strict = await createMarketSimulator({ port: 0, seed: 8, products: 3, tickIntervalMs: 0, sellerRateLimit: { capacity: 2, refillPerSecond: 0.5 } });
+      try {
+        const port = createTakealotAdapter({ sellerApiUrl: strict.sellerApiUrl, storefrontUrl: strict.storefrontUrl, timeoutMs: 300 });
+        const outcomes = [];
+        for (let request = 0; request < 3; request++) outcomes.push(await port.listOwnOffers(strict.apiKey).catch((error: unknown) => error));
+        expect(outcomes[2]).toBeInstanceOf(MarketplaceRateLimited);
+        expect((outcomes[2] as MarketplaceRateLimited).retryAfterMs).toBe(2_000);
 
-  it('reads a product page with exactly one Best Price and one Fastest Delivery holder', async () => {
-    const product = market.simulation.market.ownOffers()[0]!;
-    const page = await adapter().readProductMarket(String(product.productline_id));
-    expect(page.productLineId).toBe(String(product.productline_id));
-    expect(page.offers.filter((offer) => offer.bestPrice)).toHaveLength(1);
-    expect(page.offers.filter((offer) => offer.fastestDelivery)).toHaveLength(1);
-    const box = market.simulation.market.buyBox(market.simulation.market.product(product.productline_id)!);
-    const best = page.offers.find((offer) => offer.bestPrice)!;
-    expect({ sku: best.sku, price: best.price }).toEqual({ sku: box.bestPrice!.sku, price: box.bestPrice!.price });
-    const fastest = page.offers.find((offer) => offer.fastestDelivery)!;
-    expect(fastest.sku).toBe(box.fastestDelivery!.sku);
-    expect(page.offers.length).toBe(1 + box.others.length + (box.fastestDelivery === box.bestPrice ? 0 : 1));
-  });
-
-  it('sends a batch and reads it until it succeeds', async () => {
-    const page = await adapter().listOwnOffers(market.apiKey);
-    const target = page.offers[0]!;
-    const price = Math.max(1, (target.rrp ?? target.sellingPrice) - 3);
-    const { batchId } = await adapter().sendPrices(market.apiKey, [{ offerId: target.offerId, sellingPrice: price }]);
-    let status = await adapter().readBatch(market.apiKey, batchId);
-    for (let poll = 0; poll < 50 && status.state === 'pending'; poll++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      status = await adapter().readBatch(market.apiKey, batchId);
-    }
-    expect(status).toMatchObject({ batchId, state: 'succeeded', results: [{ offerId: target.offerId, ok: true }] });
-    expect(market.simulation.market.ownOffers().find((own) => String(own.offer_id) === target.offerId)!.selling_price).toBe(price);
-  });
-
-  it('maps a 500 to MarketplaceUnavailable and a 429 to MarketplaceRateLimited with its Retry-After', async () => {
-    market.control.setFaults({ errorRate: 1 });
-    try {
-      await expect(adapter().listOwnOffers(market.apiKey)).rejects.toBeInstanceOf(MarketplaceUnavailable);
-      await expect(adapter().readProductMarket(String(market.simulation.market.ownOffers()[0]!.productline_id))).rejects.toBeInstanceOf(MarketplaceUnavailable);
-    } finally {
-      market.control.setFaults({ errorRate: 0 });
-    }
-    // The storefront's bucket (burst 10) runs dry well within 30 requests.
-    const plid = String(market.simulation.market.ownOffers()[1]!.productline_id);
-    let limited: unknown;
-    for (let request = 0; request < 30 && limited === undefined; request++) {
-      limited = await adapter()
-        .readProductMarket(plid)
-        .then(() => undefined)
-        .catch((error: unknown) => error);
-    }
-    expect(limited).toBeInstanceOf(MarketplaceRateLimited);
-    expect((limited as MarketplaceRateLimited).retryAfterMs).toBeGreaterThanOrEqual(1_000);
-  });
-
-  it('maps the seller API’s 429 to MarketplaceRateLimited with its Retry-After, and a hang past the timeout to MarketplaceUnavailable', async () => {
-    const strict = await createMarketSimulator({ port: 0, seed: 8, products: 3, tickIntervalMs: 0, sellerRateLimit: { capacity: 2, refillPerSecond: 0.5 } });
-    try {
-      const port = createTakealotAdapter({ sellerApiUrl: strict.sellerApiUrl, storefrontUrl: strict.storefrontUrl, timeoutMs: 300 });
-      const outcomes = [];
-      for (let request = 0; request < 3; request++) outcomes.push(await port.listOwnOffers(strict.apiKey).catch((error: unknown) => error));
-      expect(outcomes[2]).toBeInstanceOf(MarketplaceRateLimited);
-      expect((outcomes[2] as MarketplaceRateLimited).retryAfterMs).toBe(2_000);
-
-      strict.control.setFaults({ timeoutRate: 1, hangMs: 5_000 });
-      const started = Date.now();
-      await expect(port.readProductMarket(String(strict.simulation.market.ownOffers()[0]!.productline_id))).rejects.toThrow(/no answer within 300 ms/);
-      expect(Date.now() - started).toBeLessThan(3_000);
-    } finally {
-      await strict.stop();
-    }
-  });
-
-  it('maps a refused connection to MarketplaceUnavailable', async () => {
-    const closed = createTakealotAdapter({ sellerApiUrl: 'http://127.0.0.1:9/v1', storefrontUrl: 'http://127.0.0.1:9', timeoutMs: 1_000 });
-    await expect(closed.listOwnOffers(market.apiKey)).rejects.toBeInstanceOf(MarketplaceUnavailable);
-  });
-
-  it('maps a revoked key to MarketplaceUnauthorized, whose message does not hold the key', async () => {
-    const revoked = market.apiKey;
-    market.control.revokeKey(false);
-    const error = await adapter()
-      .listOwnOffers(revoked)
-      .catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(MarketplaceUnauthorized);
-    expect(String((error as Error).message)).not.toContain(revoked);
-    await expect(adapter().checkKey(revoked)).resolves.toBe('rejected');
-  });
+        strict.control.setFaults({ timeoutRate: 1, hangMs: 5_000 });
+        const started = Date.now();
+        await expect(port.readProductMarket(String(strict.simulation.market.ownOffers()[0]!.productline_id))).rejects.toThrow(/no answer within 300 ms/);
+        expect(Date.now() - started).toBeLessThan(3_000);
+      } finally {
+        await strict.stop();
+      }
+    });
+    await step('maps a refused connection to MarketplaceUnavailable', async () => {
+      const closed = createTakealotAdapter({ sellerApiUrl: 'http://127.0.0.1:9/v1', storefrontUrl: 'http://127.0.0.1:9', timeoutMs: 1_000 });
+      await expect(closed.listOwnOffers(market.apiKey)).rejects.toBeInstanceOf(MarketplaceUnavailable);
+    });
+    await step('maps a revoked key to MarketplaceUnauthorized, whose message does not hold the key', async () => {
+      const revoked = market.apiKey;
+      market.control.revokeKey(false);
+      const error = await adapter()
+        .listOwnOffers(revoked)
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(MarketplaceUnauthorized);
+      expect(String((error as Error).message)).not.toContain(revoked);
+      await expect(adapter().checkKey(revoked)).resolves.toBe('rejected');
+    });
+  }, 480_000);
 });

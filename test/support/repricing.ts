@@ -3,7 +3,7 @@
  * canonical price changes of a client read straight from the table (Scans are allowed here:
  * tests inspect the whole table, request paths never do), the oracle the lists are checked on.
  */
-import { DeleteCommand, DynamoDBDocumentClient, ScanCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, DynamoDBDocumentClient, ScanCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { createLocalDynamoClient } from '../../tools/local/dynamodb-local.js';
 import type { ApiResponse, TestApi } from './local-api.js';
 
@@ -69,6 +69,16 @@ export const canonicalPriceChanges = async (tableName: string, clientId: string)
 };
 
 /** Deletes a canonical item, as DynamoDB's TTL would. */
+/** Puts an item back as it was (e.g. one a test deleted to see it unlisted). */
+export const putItem = async (tableName: string, item: Record<string, unknown>): Promise<void> => {
+  const { client, doc } = documentClientFor();
+  try {
+    await doc.send(new PutCommand({ TableName: tableName, Item: item }));
+  } finally {
+    client.destroy();
+  }
+};
+
 export const deleteItem = async (tableName: string, key: { pk: string; sk: string }): Promise<void> => {
   const { client, doc } = documentClientFor();
   try {
