@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { streamChangeOf } from '../shared/data/change-records.js';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { createMetrics } from '../shared/http/observability.js';
+import { createMetrics, REFUSED_QUEUE_MESSAGES_METRIC } from '../shared/http/observability.js';
 import { logger } from '../shared/logger.js';
 import type { QueueSender, RefusedMessage } from '../shared/queue/sender.js';
 import { CHANGE_ROUTES, type RouteStarter, type RouteWork } from './routes.js';
@@ -18,8 +18,6 @@ import { CHANGE_ROUTES, type RouteStarter, type RouteWork } from './routes.js';
  */
 export type RefusalReporter = (refusal: { readonly clientId: string; readonly queue: string; readonly refused: RefusedMessage }) => void;
 
-/** The metric an alarm can watch: each message dropped because SQS would never take it. */
-export const REFUSED_MESSAGES_METRIC = 'RefusedQueueMessages';
 const metrics = createMetrics();
 
 export const logRefusal: RefusalReporter = ({ clientId, queue, refused }) => {
@@ -32,8 +30,7 @@ export const logRefusal: RefusalReporter = ({ clientId, queue, refused }) => {
     bytes: Buffer.byteLength(refused.message.body, 'utf8'),
     refusedMessages: 1,
   });
-  metrics.addDimension('queue', queue);
-  metrics.addMetric(REFUSED_MESSAGES_METRIC, MetricUnit.Count, 1);
+  metrics.addMetric(REFUSED_QUEUE_MESSAGES_METRIC, MetricUnit.Count, 1);
   metrics.publishStoredMetrics();
 };
 

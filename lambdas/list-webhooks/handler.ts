@@ -1,20 +1,14 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { tenantOf } from '../shared/auth/tenant.js';
 import { listWebhooks } from '../shared/data/webhooks.js';
-import { validationFailed } from '../shared/http/errors.js';
 import { httpHandler } from '../shared/http/handler.js';
-import { singleQueryParameters } from '../shared/http/query.js';
+import { noQueryParameters } from '../shared/http/query.js';
 import { json } from '../shared/http/responses.js';
 
 /** GET /v1/webhooks: all of the client's webhooks (at most five, so one page), by id, without secrets. */
 export const listWebhooksRoute = async (event: APIGatewayProxyEvent) => {
   const tenant = tenantOf(event);
-  const unknown = Object.keys(singleQueryParameters(event));
-  if (unknown.length > 0)
-    throw validationFailed(
-      unknown.map((field) => ({ field, message: 'This operation takes no query parameters.' })),
-      'The query parameters are not valid.',
-    );
+  noQueryParameters(event);
   const webhooks = (await listWebhooks(tenant.clientId)).map((stored) => stored.record);
   return json(200, { webhooks });
 };

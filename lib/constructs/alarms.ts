@@ -1,9 +1,11 @@
 import { Duration } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { Alarm, ComparisonOperator, Stats, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, Metric, Stats, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
+import { METRICS_NAMESPACE, REFUSED_QUEUE_MESSAGES_METRIC } from '../../lambdas/shared/http/observability.js';
+import { POWERTOOLS_SERVICE_NAME } from './api-function.js';
 import type { MonitoredQueue } from './monitored-queue.js';
 
 export const ALARM_PERIOD = Duration.minutes(5);
@@ -19,6 +21,8 @@ export const ALARM_THRESHOLDS = {
   dynamoSystemErrors: 1,
   /** Any message in a dead-letter queue is work that was given up on. */
   deadLetters: 1,
+  /** A queue message SQS would never take, dropped so its batch goes on: a text rule let something through. */
+  refusedQueueMessages: 1,
   /** Oldest waiting message or stream record: derived lists are this far behind. */
   queueAgeSeconds: 60,
   streamIteratorAgeMs: 60_000,
@@ -116,6 +120,18 @@ export class Alarms extends Construct {
         description: `${name} reads the change stream ${ALARM_THRESHOLDS.streamIteratorAgeMs / 1000} s or more behind.`,
       });
     }
+
+    this.add('RefusedQueueMessages', {
+      metric: new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName: REFUSED_QUEUE_MESSAGES_METRIC,
+        dimensionsMap: { service: POWERTOOLS_SERVICE_NAME },
+        statistic: Stats.SUM,
+        period: ALARM_PERIOD,
+      }),
+      threshold: ALARM_THRESHOLDS.refusedQueueMessages,
+      description: 'The change forwarder dropped a queue message SQS would never take (docs/operations.md, runbook).',
+    });
 
     const operations = [...MONITORED_TABLE_OPERATIONS];
     this.add('TableThrottledRequests', {

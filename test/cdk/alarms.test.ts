@@ -1,5 +1,7 @@
 import { ALARM_THRESHOLDS, MONITORED_TABLE_OPERATIONS } from '../../lib/constructs/alarms.js';
 import { ROUTES } from '../../lambdas/shared/config/routes.js';
+import { METRICS_NAMESPACE, REFUSED_QUEUE_MESSAGES_METRIC } from '../../lambdas/shared/http/observability.js';
+import { POWERTOOLS_SERVICE_NAME } from '../../lib/constructs/api-function.js';
 import { functionNamed, resourcesOfType, synthStack, type CfnResource, type SynthesizedStack } from './stack-fixture.js';
 
 const FUNCTION_NAMES = [...ROUTES.map((route) => route.name), 'Authorizer'];
@@ -14,9 +16,9 @@ describe('CloudWatch alarms', () => {
     alarms = Object.values(resourcesOfType(synthesized.template, 'AWS::CloudWatch::Alarm'));
   });
 
-  it('has two API alarms, two per function, two for the table and eight for the event handlers', () => {
+  it('has two API alarms, two per function, two for the table, eight for the event handlers and one for refused queue messages', () => {
     // Routes, the authorizer, the three change handlers, the import worker and the webhook worker; five dead-letter depths, two queue ages and the stream's iterator age
-    expect(alarms).toHaveLength(2 + 2 * (FUNCTION_NAMES.length + 5) + 2 + 8);
+    expect(alarms).toHaveLength(2 + 2 * (FUNCTION_NAMES.length + 5) + 2 + 8 + 1);
   });
 
   it('alarms on the API 5XX error rate', () => {
@@ -60,6 +62,17 @@ describe('CloudWatch alarms', () => {
       Dimensions: dimensions,
       Statistic: 'Sum',
       Threshold: 1,
+    });
+  });
+
+  it('alarms on the first queue message the forwarder refused, under the metric and dimension it emits', () => {
+    expect(alarmNamed('RefusedQueueMessages')).toMatchObject({
+      Namespace: METRICS_NAMESPACE,
+      MetricName: REFUSED_QUEUE_MESSAGES_METRIC,
+      Dimensions: [{ Name: 'service', Value: POWERTOOLS_SERVICE_NAME }],
+      Statistic: 'Sum',
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
     });
   });
 

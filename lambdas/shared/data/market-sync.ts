@@ -31,7 +31,7 @@ export interface SyncConnector {
 
 /** What the page says of a competitor that is no longer on it. */
 export const LEFT_PAGE_STATUS = 'not_buyable';
-/** The competitiveness of an own offer whose product's page was never read. */
+/** The competitiveness of an own offer whose product's page has not been read yet. */
 export const UNSEEN_COMPETITIVENESS = 'unknown';
 /** Problems reported per call, at most (the count is exact). */
 const MAX_PROBLEMS = 20;

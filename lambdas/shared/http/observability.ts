@@ -14,6 +14,12 @@ export { routeNameOf, UNKNOWN_ROUTE } from './route-name.js';
 
 export const METRICS_NAMESPACE = 'RepricerApi';
 export const ROUTE_DIMENSION = 'route';
+/**
+ * A queue message dropped because SQS would never take it (lambdas/forward-changes/forward.ts),
+ * counted under the service dimension alone so one alarm watches every queue; the log line
+ * names the queue, tenant and key.
+ */
+export const REFUSED_QUEUE_MESSAGES_METRIC = 'RefusedQueueMessages';
 /** One data point per request each: the averages of the error counts are error rates. */
 export const REQUEST_METRICS = {
   requests: 'Requests',

@@ -9,3 +9,14 @@ export const singleQueryParameters = (event: APIGatewayProxyEvent): Record<strin
   if (repeated.length > 0) throw validationFailed(repeated, 'The query parameters are not valid.');
   return Object.fromEntries(Object.entries(event.queryStringParameters ?? {}).filter((e): e is [string, string] => e[1] !== undefined));
 };
+
+/** For operations that take no query parameters: any one given is refused, by name. */
+export const noQueryParameters = (event: APIGatewayProxyEvent): void => {
+  const unknown = Object.keys(singleQueryParameters(event));
+  if (unknown.length > 0) {
+    throw validationFailed(
+      unknown.map((name) => ({ field: name.toWellFormed(), message: 'This operation takes no query parameters.' })),
+      'The query parameters are not valid.',
+    );
+  }
+};
