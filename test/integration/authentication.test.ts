@@ -16,6 +16,7 @@ import { MAX_AUTHORIZATION_HEADER_LENGTH } from '../../lambdas/shared/auth/basic
 import { DUMMY_PASSWORD_RECORD, keyDerivation } from '../../lambdas/shared/auth/password.js';
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api.js';
 import { step } from '../support/story.js';
+import { captureOutput } from '../support/output-capture.js';
 
 // Logs at their most verbose and metrics on, so the leak check at the end sees everything.
 process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
@@ -50,19 +51,11 @@ let reference: ReturnType<typeof refusal>;
  * Everything this file's requests write to stdout and stderr, from the first to the last: the
  * log test at the end searches all of it. Nothing reaches the terminal.
  */
-const output: string[] = [];
-let restoreOutput: () => void = () => undefined;
-const captureOutput = () => {
-  const record = (chunk: unknown) => {
-    output.push(Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk));
-    return true;
-  };
-  const spies = [jest.spyOn(process.stdout, 'write').mockImplementation(record), jest.spyOn(process.stderr, 'write').mockImplementation(record)];
-  restoreOutput = () => spies.forEach((spy) => spy.mockRestore());
-};
+const captured = captureOutput();
+const output = captured.written;
 
 beforeAll(async () => {
-  captureOutput();
+  captured.start();
   api = await startTestApi({ uncachedAuthorizer: true });
   admin = await import('../../tools/admin/clients.js');
   for (const username of ['alice', 'disabled-dora', 'locked-luke', 'logged-lena', 'burst-bea', 'popular-pat'])
@@ -71,7 +64,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  restoreOutput();
+  captured.stop();
   await api?.close();
 });
 

@@ -3,13 +3,13 @@
  * at a marketplace simulator on 127.0.0.1. A key is checked with the marketplace before anything
  * is stored, then kept only sealed: it appears in no response, no log line and no table item.
  */
-import { jest } from '@jest/globals';
 import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
 import { createMarketSimulator, type MarketSimulator } from '../../tools/market/index.js';
 import { connectorRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { tableScanner } from '../support/table-snapshot.js';
 import { step } from '../support/story.js';
+import { captureOutput } from '../support/output-capture.js';
 
 // Every log line is written, so the search for the key covers what a debug run would show.
 process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
@@ -32,16 +32,8 @@ let alice: [string, string];
 let bob: [string, string];
 
 /** Everything the API writes to stdout and stderr while this file runs, searched for the key at the end. */
-const output: string[] = [];
-let restoreOutput: () => void = () => undefined;
-const captureOutput = () => {
-  const record = (chunk: unknown) => {
-    output.push(Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk));
-    return true;
-  };
-  const spies = [jest.spyOn(process.stdout, 'write').mockImplementation(record), jest.spyOn(process.stderr, 'write').mockImplementation(record)];
-  restoreOutput = () => spies.forEach((spy) => spy.mockRestore());
-};
+const captured = captureOutput();
+const output = captured.written;
 
 /** Every response body of this file, searched for the key at the end. */
 const bodies: string[] = [];
@@ -53,7 +45,7 @@ const call = async <T>(method: string, path: string, auth: [string, string], bod
 const put = (auth: [string, string], body: unknown, connector = 'takealot') => call<Connection & Problem>('PUT', `/v1/connections/${connector}`, auth, body);
 
 beforeAll(async () => {
-  captureOutput();
+  captured.start();
   market = await createMarketSimulator({ port: 0, seed: 3, products: 5, competitors: 2, tickIntervalMs: 0 });
   // Read by the registry on each request; set before the API starts, as the stage's settings would be.
   process.env[TAKEALOT_SELLER_API_URL_ENV] = market.sellerApiUrl;
@@ -67,7 +59,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  restoreOutput();
+  captured.stop();
   await api?.close();
   await market?.stop();
   delete process.env[TAKEALOT_SELLER_API_URL_ENV];

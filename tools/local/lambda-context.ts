@@ -13,15 +13,16 @@ import { LOCAL_ACCOUNT, LOCAL_REGION } from './api-event.js';
  */
 const LOCAL_TIMEOUT_MS = 60_000;
 
-export const localLambdaContext = (functionName: string): Context => {
-  const deadline = Date.now() + LOCAL_TIMEOUT_MS;
+/** The context of one invocation; the local HTTP server passes its request id and the route's timeout. */
+export const localLambdaContext = (functionName: string, awsRequestId: string = randomUUID(), timeoutMs = LOCAL_TIMEOUT_MS): Context => {
+  const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: true,
     functionName,
     functionVersion: '$LATEST',
     invokedFunctionArn: `arn:aws:lambda:${LOCAL_REGION}:${LOCAL_ACCOUNT}:function:${functionName}`,
     memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
+    awsRequestId,
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
     getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),

@@ -14,6 +14,7 @@ import { UNAVAILABLE_HEADERS } from '../../lambdas/shared/http/unavailable.js';
 import { AUTHORIZER, ROUTES, type RouteDefinition } from '../../lambdas/shared/config/routes.js';
 import { serveDocsPage } from './docs-page.js';
 import { evaluatePolicy, matchRoute, splitUrl, toAuthorizerEvent, toProxyEvent, type AuthorizerOutcome, type RawRequest } from './api-event.js';
+import { localLambdaContext } from './lambda-context.js';
 
 /**
  * API Gateway's payload limit (10 MB): bodies over a route's own limit (16 KiB, or 4 MiB for
@@ -71,24 +72,6 @@ const readBody = (req: IncomingMessage, limit: number): Promise<Buffer> =>
     req.once('error', reject);
   });
 
-const lambdaContext = (functionName: string, awsRequestId: string, timeoutMs: number): Context => {
-  const deadline = Date.now() + timeoutMs;
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId,
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-};
-
 /** A function ran past its timeout. */
 class FunctionTimeout extends Error {}
 
@@ -139,7 +122,7 @@ export const createLocalServer = (options: LocalServerOptions = {}): Server => {
   const loaded = new Map<string, Promise<LambdaHandler>>();
   /** Runs a function as Lambda would: with its context, for at most its timeout. */
   const invoke = (handler: LambdaHandler, event: unknown, functionName: string, requestId: string): Promise<unknown> =>
-    withTimeout(handler(event, lambdaContext(functionName, requestId, functionTimeoutMs)), functionTimeoutMs);
+    withTimeout(handler(event, localLambdaContext(functionName, requestId, functionTimeoutMs)), functionTimeoutMs);
 
   /** Imported once per entry and kept, like a warm Lambda container. */
   const handlerFor = (entry: string): Promise<LambdaHandler> => {
