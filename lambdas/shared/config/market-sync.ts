@@ -1,0 +1,61 @@
+/**
+ * How the service watches a marketplace (DESIGN.md section 7, docs/market-sync.md): the
+ * schedule, the tiers, the pace of storefront reads and the queues between them. Plain numbers,
+ * no CDK: the stack builds its rule, queues and event source mappings from them, and `npm start`
+ * drives the same handlers with the same settings (tools/local).
+ *
+ * The flow: a schedule ticks once a minute and sends one message per connection to the
+ * market-sync queue (group: the connection); the sync worker runs the connection's own-offer
+ * sync when it is due and sends a storefront read for each product whose tier is due; the
+ * storefront reader reads the pages at a polite pace and applies them.
+ */
+export const MARKET_SYNC = {
+  scheduleEntry: 'lambdas/schedule-market-syncs/handler.ts',
+  workerEntry: 'lambdas/sync-market/handler.ts',
+  readerEntry: 'lambdas/read-storefront/handler.ts',
+  /** The schedule's period (EventBridge's finest: one minute). Every interval below is a whole number of ticks. */
+  tickSeconds: 60,
+  /** A connection's full own-offer sync, at a phase of its own within the period (spreads connections over the ticks). */
+  ownOffersEverySeconds: 15 * 60,
+  /** Products with an enabled repricer on the connection's connector: their storefront page this often. */
+  repricedEverySeconds: 2 * 60,
+  /** Every other product of the tenant. */
+  othersEverySeconds: 60 * 60,
+  /**
+   * Without a change, the connection's record (last_sync_at) is rewritten at most this often: a
+   * sync that finds nothing new writes nothing, and the record still shows within an hour that syncs run.
+   */
+  recordHeartbeatSeconds: 60 * 60,
+  /** Offers per page of the seller API: its largest (reported), so a long list takes fewest requests. */
+  ownOffersPageSize: 1_000,
+  /** A page that ends the list early while the count says more (the reported page-2 bug): asked again this many times. */
+  shortPageRetries: 2,
+  /** Sync worker: one connection's tick per invocation. */
+  workerBatchSize: 1,
+  /** A full sync of 100,000 offers is 100 pages and a few thousand table calls: minutes, not 15. */
+  workerTimeoutSeconds: 10 * 60,
+  workerMemoryMb: 1024,
+  workerMaxReceiveCount: 5,
+  /** Storefront reader: pages per invocation, read one after another at the reader's pace. */
+  readerBatchSize: 10,
+  readerTimeoutSeconds: 60,
+  readerMemoryMb: 512,
+  /** Readers at once on AWS (the event source's maximum concurrency; 2 is its least). The stage's rate is shared between them. */
+  readerMaxConcurrency: 2,
+  /** A page that fails (5xx, timeout, rate limit) is read again later; after this many deliveries it is dead-lettered and the next tier read takes over. */
+  readerMaxReceiveCount: 10,
+  /**
+   * Requests per second to one storefront host, all readers together: under the limit the
+   * storefront is assumed to keep (the simulator's default is 10 a second), so a reader is
+   * never refused in normal operation. A 429 or 403 holds every reader for its Retry-After.
+   */
+  storefrontRequestsPerSecond: 9,
+  /** Without a Retry-After, a refused read holds the host this long (doubled on each refusal in a row, up to the cap). */
+  storefrontBackoffMs: 5_000,
+  storefrontBackoffCapMs: 5 * 60_000,
+} as const;
+
+/** The env names of the queues and the pace (set by the stack, and by tools/local). */
+export const MARKET_SYNC_QUEUE_URL_ENV = 'MARKET_SYNC_QUEUE_URL';
+export const STOREFRONT_QUEUE_URL_ENV = 'STOREFRONT_QUEUE_URL';
+export const STOREFRONT_RATE_ENV = 'STOREFRONT_REQUESTS_PER_SECOND';
