@@ -1,0 +1,10 @@
+import { MARKET_SYNC_QUEUE_URL_ENV } from '../shared/config/market-sync.js';
+import { sqsSender } from '../shared/queue/sender.js';
+import { traced } from '../shared/traced.js';
+import { scheduleMarketSyncs } from './schedule.js';
+
+/** EventBridge schedule (once a minute): a tick per connection to the sync worker (schedule.ts). */
+const queueUrl = process.env[MARKET_SYNC_QUEUE_URL_ENV];
+if (!queueUrl) throw new Error(`${MARKET_SYNC_QUEUE_URL_ENV} is not set`);
+
+export const handler = traced(scheduleMarketSyncs(sqsSender(queueUrl)));

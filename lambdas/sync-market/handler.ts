@@ -1,0 +1,10 @@
+import { STOREFRONT_QUEUE_URL_ENV } from '../shared/config/market-sync.js';
+import { sqsSender } from '../shared/queue/sender.js';
+import { traced } from '../shared/traced.js';
+import { marketSyncWorker } from './sync.js';
+
+/** SQS FIFO consumer (group: the connection): own-offer syncs and tier scheduling (sync.ts). */
+const queueUrl = process.env[STOREFRONT_QUEUE_URL_ENV];
+if (!queueUrl) throw new Error(`${STOREFRONT_QUEUE_URL_ENV} is not set`);
+
+export const handler = traced(marketSyncWorker({ storefront: sqsSender(queueUrl) }));
