@@ -81,6 +81,8 @@ export interface MarketplacePort {
   /** Whether the key is accepted (a cheap authenticated read). Throws only for faults, not for a rejected key. */
   checkKey(apiKey: string): Promise<'accepted' | 'rejected'>;
   listOwnOffers(apiKey: string, next?: string): Promise<OwnOffersPage>;
+  /** One own offer by the marketplace's id; undefined when the marketplace has none by it. */
+  readOwnOffer(apiKey: string, offerId: string): Promise<OwnOfferSnapshot | undefined>;
   readProductMarket(productLineId: string): Promise<ProductMarket>;
   sendPrices(apiKey: string, updates: readonly PriceUpdate[]): Promise<{ readonly batchId: string }>;
   readBatch(apiKey: string, batchId: string): Promise<BatchStatus>;
@@ -112,6 +114,11 @@ export class MarketplaceUnavailable extends Error {
 /** A response that does not have the documented shape: logged (without the key) and skipped. */
 export class MarketplaceMalformed extends Error {
   override readonly name = 'MarketplaceMalformed';
+}
+
+/** The marketplace has nothing at the address asked (404): an offer or a product page that is gone. */
+export class MarketplaceNotFound extends Error {
+  override readonly name = 'MarketplaceNotFound';
 }
 
 /** The marketplace refused an update for a reason of the request (a validation error): `failed` at once with its message. */
