@@ -1,7 +1,7 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { MARKET_SYNC } from '../shared/config/market-sync.js';
 import { findConnectionByUid, getConnection, recordSyncOutcome, type StoredConnection } from '../shared/data/connections.js';
-import { applyProductMarket } from '../shared/data/market-sync.js';
+import { applyProductMarket, UNKNOWN_SELLER_ID } from '../shared/data/market-sync.js';
 import { getHostHold, putHostHold } from '../shared/data/market-watch.js';
 import { storefrontReadMessage, type StoreFrontReadMessage } from '../shared/events/market-sync.js';
 import { logger } from '../shared/logger.js';
@@ -121,7 +121,7 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
         await recordSyncOutcome(target.clientId, target.stored.record, { sellerId: learned });
         targets.set(message.uid, { ...target, stored: { ...target.stored, sellerId: learned } });
       }
-      const sellerId = learned ?? target.stored.sellerId ?? '';
+      const sellerId = learned ?? target.stored.sellerId ?? UNKNOWN_SELLER_ID;
       const result = await applyProductMarket(target.clientId, { uid: target.stored.record.connector, sellerId, storefrontUrl }, message.code, market);
       if (result.kind === 'malformed') logger.warn('Storefront page skipped: malformed', { problem: result.problem });
     };

@@ -2,7 +2,7 @@ import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambd
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { TAKEALOT_STOREFRONT_URL_ENV } from '../shared/marketplace/registry.js';
 import { findConnectionByUid, getConnection, recordSyncOutcome, type StoredConnection, type SyncOutcome } from '../shared/data/connections.js';
-import { applyOwnOffers } from '../shared/data/market-sync.js';
+import { applyOwnOffers, UNKNOWN_SELLER_ID } from '../shared/data/market-sync.js';
 import { fullSyncWanted, heartbeatDue, ownOffersDue, tickOf } from '../shared/domain/market-schedule.js';
 import { marketSyncMessage, type MarketSyncMessage } from '../shared/events/market-sync.js';
 import { logger } from '../shared/logger.js';
@@ -62,7 +62,7 @@ const targetOf = async (uid: string): Promise<Target | undefined> => {
 
 const syncConnectorOf = (target: Target) => ({
   uid: target.stored.record.connector,
-  sellerId: target.stored.sellerId ?? '',
+  sellerId: target.stored.sellerId ?? UNKNOWN_SELLER_ID,
   storefrontUrl: process.env[TAKEALOT_STOREFRONT_URL_ENV] ?? '',
 });
 

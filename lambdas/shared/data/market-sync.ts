@@ -31,6 +31,12 @@ export interface SyncConnector {
   readonly storefrontUrl: string;
 }
 
+/**
+ * The own offers' `seller_id` until a product page has shown the client's seller id (the seller
+ * API does not tell it): the first page that lists one of the client's SKUs does, and from then
+ * on every own offer a page shows carries it.
+ */
+export const UNKNOWN_SELLER_ID = 'unknown';
 /** What the page says of a competitor that is no longer on it. */
 export const LEFT_PAGE_STATUS = 'not_buyable';
 /** The competitiveness of an own offer whose product's page has not been read yet. */
@@ -77,6 +83,7 @@ const ownSnapshot = z.object({
   status: offerFields.shape.offer_status,
   leadtimeDays: z.int().min(0).optional(),
   stockOnHand: productFields.shape.soh,
+  shipsNow: z.boolean().optional(),
 });
 type OwnSnapshot = z.infer<typeof ownSnapshot>;
 
@@ -166,7 +173,7 @@ const writeChanged = async (owner: OfferOwner, considered: number, inputs: reado
 
 /**
  * Upserts the seller's own offers and their products (code = SKU). An own offer takes price,
- * status and stock status (`in_stock` when stock is on hand, else `lead_time`) from the
+ * status and stock status (`in_stock` when it ships now from the marketplace's warehouses, else `lead_time`) from the
  * snapshot and keeps its buy box fields, which only a read of the product's page changes.
  */
 export const applyOwnOffers = async (
@@ -223,7 +230,7 @@ export const applyOwnOffers = async (
       ...base,
       offer_price: snapshot.sellingPrice,
       offer_status: snapshot.status,
-      stock_status: snapshot.stockOnHand > 0 ? 'in_stock' : 'lead_time',
+      stock_status: (snapshot.shipsNow ?? snapshot.stockOnHand > 0) ? 'in_stock' : 'lead_time',
       seller_id: connector.sellerId,
       product_code: snapshot.sku,
       connector: connector.uid,
@@ -281,7 +288,12 @@ export const applyProductMarket = async (
 
   for (const before of ofConnector.filter((offer) => offer.scope === 'own')) {
     const buyBox = ownOnPage ?? view.absentOffer(before.fields.offer_price);
-    const fields = { ...before.fields, ...storedBuyBox(buyBox), ...(ownOnPage ? pageFields(ownOnPage) : {}), url: urlOf(before) };
+    const fields = {
+      ...before.fields,
+      ...storedBuyBox(buyBox),
+      ...(ownOnPage ? { ...pageFields(ownOnPage), seller_id: connector.sellerId } : {}),
+      url: urlOf(before),
+    };
     consider(before, { ...fields, product_code: code, connector: uid }, ownOnPage !== undefined);
   }
 

@@ -19,8 +19,14 @@ export interface OwnOfferSnapshot {
   /** Marketplace status, e.g. `buyable`, `not_buyable`, `disabled_by_seller`. */
   readonly status: string;
   readonly leadtimeDays?: number;
-  /** Units available to ship now (seller and marketplace warehouses together). */
+  /** Units on hand (seller and marketplace warehouses together). */
   readonly stockOnHand: number;
+  /**
+   * Held at the marketplace's own warehouses, so it ships now: what the storefront calls in
+   * stock (Takealot). Stock in the seller's warehouse only is a leadtime offer. When a
+   * marketplace does not say, any stock on hand counts.
+   */
+  readonly shipsNow?: boolean;
 }
 
 export interface OwnOffersPage {

@@ -76,8 +76,19 @@ describe('listOwnOffers', () => {
           status: 'buyable',
           leadtimeDays: 3,
           stockOnHand: 7,
+          shipsNow: true,
         },
-        { offerId: '2', sku: 'SKU-2', title: 'Item 2', productLineId: '40000002', sellingPrice: 102, status: 'buyable', leadtimeDays: 3, stockOnHand: 7 },
+        {
+          offerId: '2',
+          sku: 'SKU-2',
+          title: 'Item 2',
+          productLineId: '40000002',
+          sellingPrice: 102,
+          status: 'buyable',
+          leadtimeDays: 3,
+          stockOnHand: 7,
+          shipsNow: true,
+        },
       ],
     });
   });

@@ -47,6 +47,8 @@ const ownOfferSnapshot = (offer: z.infer<typeof ownOffer>): OwnOfferSnapshot => 
   status: offer.status,
   ...(offer.minimum_leadtime_days === undefined ? {} : { leadtimeDays: offer.minimum_leadtime_days }),
   stockOnHand: sumStock(offer.seller_warehouse_stock) + sumStock(offer.takealot_warehouse_stock),
+  // Only a response with the warehouse expands says where the stock is.
+  ...(offer.takealot_warehouse_stock === undefined ? {} : { shipsNow: sumStock(offer.takealot_warehouse_stock) > 0 }),
 });
 
 /** `GET /offers/{offer_id}`: one offer, the same fields as a list item. */
