@@ -108,3 +108,12 @@ export const connectionKey = (clientId: string, connector: string) => ({ pk: con
  */
 export const CONNECTION_UID_PREFIX = 'CONNUID#';
 export const connectionUidKey = (uid: string) => ({ pk: `${CONNECTION_UID_PREFIX}${part(uid)}`, sk: 'CONNUID' });
+/**
+ * The marketplace events received for one connection, one item per delivery id: what makes a
+ * repeated delivery a repeat. Kept for a week (TTL), long past any sender's retries.
+ */
+export const marketplaceEventPartition = (clientId: string, connectionUid: string) => `${tenant(clientId)}#MEVT#${part(connectionUid)}`;
+export const marketplaceEventKey = (clientId: string, connectionUid: string, deliveryId: string) => ({
+  pk: marketplaceEventPartition(clientId, connectionUid),
+  sk: part(deliveryId),
+});
