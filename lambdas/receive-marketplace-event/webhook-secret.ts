@@ -12,19 +12,23 @@ const opened = new Map<string, string>();
 export const MAX_OPENED_SECRETS = 200;
 
 const cacheKeyOf = (clientId: string, connector: string, sealed: SealedValue): string =>
-  createHash('sha256').update(JSON.stringify([clientId, connector, sealed.v, sealed.key, sealed.iv, sealed.tag, sealed.data])).digest('base64url');
+  createHash('sha256')
+    .update(JSON.stringify([clientId, connector, sealed.v, sealed.key, sealed.iv, sealed.tag, sealed.data]))
+    .digest('base64url');
 
 export type WebhookSecretOpener = (clientId: string, connector: string, sealed: SealedValue) => Promise<string>;
 
-export const openWebhookSecret = (provider?: KeyProvider): WebhookSecretOpener => async (clientId, connector, sealed) => {
-  const cacheKey = cacheKeyOf(clientId, connector, sealed);
-  const cached = opened.get(cacheKey);
-  if (cached !== undefined) return cached;
-  const secret = await openConnectionSecret('marketplace-webhook-secret', clientId, connector, sealed, provider);
-  if (opened.size >= MAX_OPENED_SECRETS) opened.delete(opened.keys().next().value as string);
-  opened.set(cacheKey, secret);
-  return secret;
-};
+export const openWebhookSecret =
+  (provider?: KeyProvider): WebhookSecretOpener =>
+  async (clientId, connector, sealed) => {
+    const cacheKey = cacheKeyOf(clientId, connector, sealed);
+    const cached = opened.get(cacheKey);
+    if (cached !== undefined) return cached;
+    const secret = await openConnectionSecret('marketplace-webhook-secret', clientId, connector, sealed, provider);
+    if (opened.size >= MAX_OPENED_SECRETS) opened.delete(opened.keys().next().value as string);
+    opened.set(cacheKey, secret);
+    return secret;
+  };
 
 /** Tests: forget what was opened. */
 export const forgetOpenedSecrets = (): void => opened.clear();

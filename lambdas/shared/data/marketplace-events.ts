@@ -28,7 +28,12 @@ export type StoredMarketplaceEvent = z.infer<typeof storedMarketplaceEvent>;
 export type RecordEventResult = 'recorded' | 'repeat';
 
 /** Records a verified event once per delivery id: `repeat` (and nothing written) when its delivery was seen before. */
-export const recordMarketplaceEvent = async (clientId: string, connectionUid: string, event: MarketplaceEvent, now = new Date()): Promise<RecordEventResult> => {
+export const recordMarketplaceEvent = async (
+  clientId: string,
+  connectionUid: string,
+  event: MarketplaceEvent,
+  now = new Date(),
+): Promise<RecordEventResult> => {
   const item: StoredMarketplaceEvent = {
     entity: 'marketplaceEvent',
     uid: connectionUid,

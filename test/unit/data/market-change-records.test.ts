@@ -5,7 +5,10 @@ const keysOf = (item: { pk: string; sk: string }) => image({ pk: item.pk, sk: it
 
 describe('streamChangeOf: connections', () => {
   const before = connectionItem('c1', connection());
-  const after = connectionItem('c1', connection({ status: 'unauthorized', last_error: 'The marketplace refused the key.', updated_at: '2026-11-22T10:00:00.000Z' }));
+  const after = connectionItem(
+    'c1',
+    connection({ status: 'unauthorized', last_error: 'The marketplace refused the key.', updated_at: '2026-11-22T10:00:00.000Z' }),
+  );
 
   it('names a status change with the record as it is now and the status it had', () => {
     expect(streamChangeOf(keysOf(after), image(before), image(after))).toEqual({

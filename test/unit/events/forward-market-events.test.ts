@@ -45,7 +45,10 @@ describe('the marketSync route of the forwarder', () => {
   });
 
   it.each([
-    ['a Batch Completed event (recorded for the price sender, not routed yet)', marketplaceEvent({ eventType: 'batch_completed', offerId: undefined, batchId: '88' })],
+    [
+      'a Batch Completed event (recorded for the price sender, not routed yet)',
+      marketplaceEvent({ eventType: 'batch_completed', offerId: undefined, batchId: '88' }),
+    ],
     ['an Offer Updated event that names no offer', marketplaceEvent({ offerId: undefined })],
     ['an event of another type', marketplaceEvent({ eventType: 'other' })],
   ])('sends nothing for %s', async (_case, event) => {
@@ -63,7 +66,10 @@ describe('the marketSync route of the forwarder', () => {
 
 describe('CONNECTION_STATUS_CHANGED in the webhooks route of the forwarder', () => {
   const connected = connectionItem('c1', connection());
-  const refused = connectionItem('c1', connection({ status: 'unauthorized', last_error: 'The marketplace refused the key.', updated_at: '2026-11-22T10:00:00.000Z' }));
+  const refused = connectionItem(
+    'c1',
+    connection({ status: 'unauthorized', last_error: 'The marketplace refused the key.', updated_at: '2026-11-22T10:00:00.000Z' }),
+  );
 
   it('announces a status change once, with the connection, both statuses and the error, grouped by connection', async () => {
     // Prepare
