@@ -5,10 +5,10 @@ import { recordMarketplaceEvent } from '../shared/data/marketplace-events.js';
 import { MAX_BODY_BYTES } from '../shared/http/body-limit.js';
 import { httpHandler } from '../shared/http/handler.js';
 import { pathParameter } from '../shared/http/path.js';
-import { problem } from '../shared/http/problem.js';
 import { json, problemResponse } from '../shared/http/responses.js';
 import { logger } from '../shared/logger.js';
 import { marketplaceFor, type MarketplaceLookup } from '../shared/marketplace/registry.js';
+import { EVENT_RECEIVED, EVENT_REFUSED } from './answers.js';
 import { headersOf, publicUrlOf, rawBodyBytes, rawBodyOf } from './request.js';
 import { openWebhookSecret, type WebhookSecretOpener } from './webhook-secret.js';
 
@@ -20,8 +20,6 @@ import { openWebhookSecret, type WebhookSecretOpener } from './webhook-secret.js
  * the answer does not tell an unknown uid from a bad signature or a repeat. Only the log says
  * why (never the secret, never the body).
  */
-export const EVENT_REFUSED = problem(401, 'The request is not a verified, new marketplace event.');
-export const EVENT_RECEIVED = { received: true } as const;
 
 const connectionUid = z.uuid();
 

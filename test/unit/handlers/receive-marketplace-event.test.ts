@@ -3,7 +3,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { EVENT_REFUSED, receiveMarketplaceEventRoute } from '../../../lambdas/receive-marketplace-event/handler.js';
+import { EVENT_REFUSED } from '../../../lambdas/receive-marketplace-event/answers.js';
+import { receiveMarketplaceEventRoute } from '../../../lambdas/receive-marketplace-event/handler.js';
 import { forgetOpenedSecrets, openWebhookSecret } from '../../../lambdas/receive-marketplace-event/webhook-secret.js';
 import type { KeyProvider, SealedValue } from '../../../lambdas/shared/crypto/envelope.js';
 import { localKeyProvider } from '../../../lambdas/shared/crypto/local-key-provider.js';
@@ -154,17 +155,15 @@ describe('POST /v1/marketplace-events/{uid}', () => {
       [
         'a lookup left by a replaced connection',
         () =>
-          ddb
-            .on(GetCommand, { Key: CONNECTION_KEY })
-            .resolves({
-              Item: {
-                ...CONNECTION_KEY,
-                entity: 'connection',
-                record: connection({ uid: crypto.randomUUID() }),
-                sealedKey: sealed,
-                sealedWebhookSecret: sealed,
-              },
-            }),
+          ddb.on(GetCommand, { Key: CONNECTION_KEY }).resolves({
+            Item: {
+              ...CONNECTION_KEY,
+              entity: 'connection',
+              record: connection({ uid: crypto.randomUUID() }),
+              sealedKey: sealed,
+              sealedWebhookSecret: sealed,
+            },
+          }),
         {},
       ],
       ['an unsigned request', () => undefined, { signature: null }],
