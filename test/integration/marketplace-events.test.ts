@@ -104,7 +104,7 @@ afterAll(async () => {
 
 describe('marketplace events', () => {
   it('announces status changes, records verified events once, refuses everything else alike, and never shows the secret', async () => {
-    // First, while nothing else is on the stream: the forwarder's route to the market-sync queue follows.
+    // First: the events recorded below are then forwarded to the market-sync queue, which this runtime may not consume yet.
     await step('a change of the connection status reaches the client webhook as CONNECTION_STATUS_CHANGED', async () => {
       const changedAt = new Date().toISOString();
       await documentClient.send(
