@@ -113,3 +113,12 @@ export const CONNECTIONS_DIRECTORY = 'CONNECTIONS';
 export const connectionDirectoryEntry = (uid: string) => ({ dirPk: CONNECTIONS_DIRECTORY, dirSk: uid });
 /** A marketplace host's hold after it refused a read (429, or the storefront's 403): every reader waits it out. */
 export const hostHoldKey = (host: string) => ({ pk: `HOSTHOLD#${part(host)}`, sk: 'HOLD' });
+/**
+ * The marketplace events received for one connection, one item per delivery id: what makes a
+ * repeated delivery a repeat. Kept for a week (TTL), long past any sender's retries.
+ */
+export const marketplaceEventPartition = (clientId: string, connectionUid: string) => `${tenant(clientId)}#MEVT#${part(connectionUid)}`;
+export const marketplaceEventKey = (clientId: string, connectionUid: string, deliveryId: string) => ({
+  pk: marketplaceEventPartition(clientId, connectionUid),
+  sk: part(deliveryId),
+});
