@@ -9,12 +9,15 @@ import * as z from 'zod';
 export const DEMO_MARKET_CONNECTOR = 'takealot';
 /** Enough to watch, few enough that every product's page is read every 2 minutes at the storefront's pace. */
 export const DEMO_MARKET_REPRICER_COUNT = 20;
-/** The floor: this share of the lower of the own price and the cheapest competitor's, so the repricer can undercut and win. */
-const FLOOR_SHARE = 0.9;
-/** ... but never under this share of the own price: a demo seller would not sell at any price. */
-const LOWEST_FLOOR_SHARE = 0.5;
-/** The ceiling: this much above the own price, within the RRP (the marketplace refuses a price above it). */
-const CEILING_SHARE = 1.1;
+/** The floor: this percentage of the lower of the own price and the cheapest competitor's, so the repricer can undercut and win. */
+const FLOOR_PERCENT = 90;
+/** ... but never under this percentage of the own price: a demo seller would not sell at any price. */
+const LOWEST_FLOOR_PERCENT = 50;
+/** The ceiling: this percentage of the own price, within the RRP (the marketplace refuses a price above it). */
+const CEILING_PERCENT = 110;
+
+/** A percentage of a whole amount, in integers (110 % of 100 is 110, not 110.00000000000001). */
+const percentOf = (amount: number, percent: number, round: (x: number) => number): number => round((amount * percent) / 100);
 
 /** What the control state says of each product (only what the choice reads; the rest is ignored). */
 const controlState = z.object({
@@ -57,8 +60,11 @@ export interface DemoBounds {
 export const demoBounds = (price: number, rrp: number, lowestCompetitor: number | undefined): DemoBounds | undefined => {
   if (!Number.isInteger(price) || price < 2) return undefined;
   const reference = Math.min(price, lowestCompetitor ?? price);
-  const floor = Math.min(price - 1, Math.max(1, Math.floor(price * LOWEST_FLOOR_SHARE), Math.floor(reference * FLOOR_SHARE)));
-  const ceiling = Math.max(price, Math.min(Math.floor(rrp), Math.ceil(price * CEILING_SHARE)));
+  const floor = Math.min(
+    price - 1,
+    Math.max(1, percentOf(price, LOWEST_FLOOR_PERCENT, Math.floor), percentOf(Math.floor(reference), FLOOR_PERCENT, Math.floor)),
+  );
+  const ceiling = Math.max(price, Math.min(Math.floor(rrp), percentOf(price, CEILING_PERCENT, Math.ceil)));
   return { floor, ceiling };
 };
 
