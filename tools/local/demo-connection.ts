@@ -93,7 +93,7 @@ export const connectDemoClient = async (input: ConnectInput): Promise<Connected>
 
 interface OfferPage {
   readonly meta: { readonly total: number };
-  readonly offers: readonly { readonly product_code: string }[];
+  readonly offers: readonly { readonly product: { readonly code: string } }[];
 }
 
 const PAGE_SIZE = 100;
@@ -107,7 +107,7 @@ export const ownOfferCodes = async (apiUrl: string, auth: Credentials, codes: Re
     const response = await call(apiUrl, auth, 'GET', `/v1/offers?_limit=${PAGE_SIZE}&_start=${page * PAGE_SIZE}`);
     if (response.status !== 200) throw new Error(`GET /v1/offers answered ${response.status}: ${detailOf(response.body)}`);
     const { meta, offers } = response.body as OfferPage;
-    for (const offer of offers) if (codes.has(offer.product_code)) found.add(offer.product_code);
+    for (const { product } of offers) if (codes.has(product.code)) found.add(product.code);
     if ((page + 1) * PAGE_SIZE >= meta.total || offers.length === 0) break;
   }
   return found;
