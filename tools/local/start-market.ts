@@ -4,12 +4,10 @@
  * point the simulator's webhooks at the connection, wait for the first sync, create the market
  * repricers, and say what to watch.
  */
-import { getClient } from '../../lambdas/shared/data/clients.js';
 import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
 import { createMarketSimulator, type MarketSimulator } from '../market/index.js';
 import { connectDemoClient, loopbackApiUrl, readMarketState, waitForSyncedOffers, type Credentials } from './demo-connection.js';
 import { DEMO_MARKET_CONNECTOR, demoMarketRepricers } from './demo-market.js';
-import { ensureMarketRepricers } from './demo-repricers.js';
 import { DEMO_SELLER_ID } from './demo-data.js';
 import type { MarketChoice } from './start-options.js';
 
@@ -17,7 +15,7 @@ import type { MarketChoice } from './start-options.js';
 export const MARKET_TICK_MS = 60_000;
 /** The first own-offer sync runs on the first tick after connecting: a minute, and the sync itself. */
 const FIRST_SYNC_TIMEOUT_MS = 3 * 60_000;
-const FIRST_SYNC_POLL_MS = 2_000;
+const FIRST_SYNC_POLL_MS = 5_000;
 
 /**
  * Starts the simulator on 127.0.0.1 as the demo seller's marketplace and points the Takealot
@@ -50,6 +48,10 @@ export interface MarketDemoInput {
 /** The demo client connected, synced and repriced on the simulator; what went wrong is said, never thrown (the API keeps serving). */
 export const runMarketDemo = async (input: MarketDemoInput): Promise<void> => {
   const { market, say, auth } = input;
+  // The data layer reads DYNAMODB_ENDPOINT when it loads: imported here, once `npm start` has set it
+  // (this module is loaded earlier, to start the simulator).
+  const { getClient } = await import('../../lambdas/shared/data/clients.js');
+  const { ensureMarketRepricers } = await import('./demo-repricers.js');
   // A client kept from an older start (a persistent DYNAMODB_ENDPOINT) may have another seller id:
   // then the pages' own offers look like a competitor's, and the repricers would chase them.
   const client = await getClient(auth[0]);
