@@ -4,7 +4,7 @@
  * - DynamoDB: `DYNAMODB_ENDPOINT` when set (nothing is started); otherwise DynamoDB Local in
  *   memory on ${DYNAMODB_PORT:-8000}, stopped again on Ctrl-C.
  * - Table: `TABLE_NAME` (default `repricer-local`), created from lambdas/shared/config/table-schema.ts if missing.
- * - Demo client `demo` (seller id `demo-seller`, default connector `amazon`) with the demo
+ * - Demo client `demo` (seller id `1000001`, the simulator's seller; default connector `amazon`) with the demo
  *   catalogue and three enabled repricers on products with competitors (their first decisions
  *   are price changes by the time the server listens). Only the password's hash is stored, so
  *   when the client already exists (a persistent DYNAMODB_ENDPOINT) it gets a new password,
