@@ -7,12 +7,8 @@
  * stops the syncs; the key appears in no log line and no stored item.
  */
 import { jest } from '@jest/globals';
-import type { SQSRecord } from 'aws-lambda';
-import { storefrontReader } from '../../lambdas/read-storefront/read.js';
-import { scheduleMarketSyncs } from '../../lambdas/schedule-market-syncs/schedule.js';
 import { readMessage } from '../../lambdas/sync-market/due-reads.js';
 import { syncOwnOffers } from '../../lambdas/sync-market/own-offers.js';
-import { marketSyncWorker } from '../../lambdas/sync-market/sync.js';
 import type { MarketplacePort, OwnOfferSnapshot } from '../../lambdas/shared/marketplace/port.js';
 import type { Offer, OffersPage } from '../../lambdas/shared/domain/records.js';
 import { marketplaceFor, TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
@@ -21,7 +17,8 @@ import { connectorRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { expectedOffers, marketDifferences } from '../support/market-expectations.js';
 import { captureOutput } from '../support/output-capture.js';
-import { capturingSender, sqsEventOf } from '../support/sqs-events.js';
+import { marketHarness } from '../support/market-harness.js';
+import { sqsEventOf } from '../support/sqs-events.js';
 import { step } from '../support/story.js';
 import { scanTable } from '../support/table-snapshot.js';
 
@@ -37,31 +34,9 @@ let api: TestApi;
 let uid: string;
 let clientId: string;
 
-const ticks = capturingSender();
-const reads = capturingSender();
-const worker = marketSyncWorker({ storefront: reads, retry: { baseDelayMs: 1, maxWaitMs: 2_000 } });
-const held: { record: SQSRecord; delayMs: number }[] = [];
-const reader = storefrontReader(
-  (record, delayMs) => {
-    held.push({ record, delayMs });
-    return Promise.resolve();
-  },
-  { requestsPerSecond: 200 },
-);
-
-/** A minute far enough from the last that every tick is a new one. */
-let minute = Math.floor(Date.now() / 60_000);
-const nextTickTime = () => new Date(++minute * 60_000).toISOString();
-
-/** One tick of the schedule, its sync, and the storefront reads it asked for, then the stream's work. */
-const runTick = async (): Promise<{ syncFailures: number; reads: number }> => {
-  await scheduleMarketSyncs(ticks)({ time: nextTickTime() });
-  const syncResult = await worker(sqsEventOf(ticks.take()));
-  const asked = reads.take();
-  for (let n = 0; n < asked.length; n += 10) await reader(sqsEventOf(asked.slice(n, n + 10)));
-  await api.settle();
-  return { syncFailures: syncResult.batchItemFailures.length, reads: asked.length };
-};
+let loop: ReturnType<typeof marketHarness>;
+const held = () => loop.held;
+const runTick = () => loop.tick();
 
 const connection = async (): Promise<Connection> => (await api.request<Connection>('GET', '/v1/connections/takealot', { auth: alice })).body;
 const requestFullSync = async () => expect((await api.request('POST', '/v1/connections/takealot/sync', { auth: alice })).status).toBe(202);
@@ -82,6 +57,7 @@ beforeAll(async () => {
   const put = await api.request<Connection>('PUT', '/v1/connections/takealot', { auth: alice, body: { api_key: market.apiKey, mode: 'live' } });
   expect(put.status).toBe(201);
   uid = put.body.uid;
+  loop = marketHarness(api);
 }, 120_000);
 
 afterAll(async () => {
@@ -154,14 +130,14 @@ describe('the market loop', () => {
         // A page read that fails is held back to be read again, not dropped.
         const [product] = market.simulation.market.products;
         const read = readMessage(uid, product!.own.sku, String(product!.plid), 'tier', new Date().toISOString(), 'fault');
-        const result = await reader(sqsEventOf([read]));
+        const result = await loop.reader(sqsEventOf([read]));
         expect(result.batchItemFailures).toHaveLength(1);
-        expect(held).toHaveLength(1);
-        expect(held[0]!.delayMs).toBeGreaterThan(0);
+        expect(held()).toHaveLength(1);
+        expect(held()[0]!.delayMs).toBeGreaterThan(0);
       } finally {
         market.control.setFaults({ errorRate: 0 });
       }
-      held.splice(0);
+      held().splice(0);
       await runTick();
       expect(await connection()).toMatchObject({ status: 'connected', last_error: null });
     });
@@ -172,20 +148,20 @@ describe('the market loop', () => {
       market.control.setFaults({ storefrontBlockRate: 1 });
       const fetches = jest.spyOn(globalThis, 'fetch');
       try {
-        held.splice(0);
-        const refused = await reader(sqsEventOf(asked));
+        held().splice(0);
+        const refused = await loop.reader(sqsEventOf(asked));
         expect(refused.batchItemFailures).toHaveLength(3);
         expect(fetches).toHaveBeenCalledTimes(1);
-        expect(held.map((hold) => hold.delayMs).every((delay) => delay >= 1_000)).toBe(true);
+        expect(held().map((hold) => hold.delayMs).every((delay) => delay >= 1_000)).toBe(true);
         // A reader that starts inside the window (another container, say) reads the stored hold and sends nothing.
         fetches.mockClear();
-        const again = await reader(sqsEventOf(asked));
+        const again = await loop.reader(sqsEventOf(asked));
         expect(again.batchItemFailures).toHaveLength(3);
         expect(fetches).not.toHaveBeenCalled();
       } finally {
         fetches.mockRestore();
         market.control.setFaults({ storefrontBlockRate: 0 });
-        held.splice(0);
+        held().splice(0);
       }
     });
 
