@@ -148,7 +148,12 @@ export class RepricerStack extends Stack {
     this.secretsKey.allowOpening(this.market.worker.function);
     this.secretsKey.allowOpening(this.market.reader.function);
     const receiveEvents = this.api.routeFunctions.get(MARKETPLACE_EVENT_ROUTE);
-    if (receiveEvents) this.secretsKey.allowOpening(receiveEvents.function);
+    if (receiveEvents) {
+      this.secretsKey.allowOpening(receiveEvents.function);
+      grantTableAccess(receiveEvents.role, this.table.table, TABLE_GRANTS.marketplaceEvents);
+      // The adapter that verifies an event is the connector's: the route needs the stage's marketplace settings to find it.
+      for (const [variable, value] of Object.entries(marketplaceEnvironment)) receiveEvents.function.addEnvironment(variable, value);
+    }
     for (const name of CONNECTION_LOOKUP_WRITERS) {
       const fn = this.api.routeFunctions.get(name);
       if (fn) grantTableAccess(fn.role, this.table.table, TABLE_GRANTS.connectionLookup);

@@ -67,6 +67,8 @@ export const TABLE_GRANTS = {
    * connection (`CONNUID#`), put and deleted with the connection, never updated.
    */
   connectionLookup: { read: [connectionUid], write: [connectionUid], writeActions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'] },
+  /** Beside apiWrite, for the public marketplace-events route: the connection a uid names (`CONNUID#`), read only. */
+  marketplaceEvents: { read: [connectionUid] },
   /** The market schedule: the uid of every connection, from the directory index; it writes nothing. */
   marketSchedule: { read: [connectionsDirectory] },
   /**
