@@ -273,9 +273,16 @@ const main = async () => {
     if (market) {
       const progress = (text: string) => process.stderr.write(text === '\n' ? text : `\r${text}`);
       // The API keeps serving whatever happens here: the seller can still connect by hand.
-      await runMarketDemo({ market, host, port, publicUrl, auth: [DEMO_USERNAME, password], say, progress }).catch((error: unknown) =>
-        process.stderr.write(`\nThe market demo stopped: ${error instanceof Error ? error.message : String(error)}\n`),
-      );
+      await runMarketDemo({
+        market,
+        host,
+        port,
+        publicUrl,
+        auth: [DEMO_USERNAME, password],
+        say,
+        progress,
+        tickNow: () => events?.tickMarket() ?? Promise.resolve(),
+      }).catch((error: unknown) => process.stderr.write(`\nThe market demo stopped: ${error instanceof Error ? error.message : String(error)}\n`));
     }
     say();
     say(stopLine(['the server', ...(market ? ['the marketplace simulator'] : []), ...(dynamo ? ['DynamoDB Local'] : [])]));

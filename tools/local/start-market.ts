@@ -43,6 +43,8 @@ export interface MarketDemoInput {
   readonly auth: Credentials;
   readonly say: (line?: string) => void;
   readonly progress: (text: string) => void;
+  /** Runs the market schedule's tick now: the first sync starts at once instead of at the next minute. */
+  readonly tickNow?: () => Promise<void>;
 }
 
 /** The demo client connected, synced and repriced on the simulator; what went wrong is said, never thrown (the API keeps serving). */
@@ -73,6 +75,7 @@ export const runMarketDemo = async (input: MarketDemoInput): Promise<void> => {
     ...(webhookApiUrl === undefined ? {} : { webhookApiUrl }),
   });
   say(`Connected: ${DEMO_MARKET_CONNECTOR} connection ${connection.uid}, mode ${connection.mode}, key ...${connection.key_last4}.`);
+  await input.tickNow?.();
   say(
     webhookUrl
       ? `The simulator's webhooks go to ${webhookUrl}.`
@@ -111,11 +114,11 @@ const printMarketUsage = ({ market, publicUrl, auth, say }: MarketDemoInput, web
   const user = `${auth[0]}:${auth[1]}`;
   say();
   say(`Watch the market loop (docs/local-run.md): own offers sync every 15 minutes, the pages of repriced products every 2,`);
-  say('and live decisions are sent to the simulator. The connection (status, last_sync_at, offers_synced, prices_sent):');
+  say('and the repricers decide on what the pages show. The connection (status, last_sync_at, offers_synced):');
   say(`  curl -u '${user}' '${publicUrl}/v1/connections/${DEMO_MARKET_CONNECTOR}'`);
   say('Offers with their buy-box fields (competitiveness, winning, winning_price, total_competitors), latest first:');
   say(`  curl -u '${user}' '${publicUrl}/v1/offers?_sort=updated_at:DESC&_limit=5&_include_other_offers=true'`);
-  say('Price changes (pending, sent, applied):');
+  say('Price changes (the decisions; sending them to the marketplace is not built yet):');
   say(`  curl -u '${user}' '${publicUrl}/v1/price-changes?_sort=created_at:DESC&_limit=10'`);
   say('The market as the simulator holds it, and every price it has received:');
   say(`  curl '${market.url}/_control/state'`);
