@@ -160,7 +160,7 @@ export type SyncOutcome = Partial<Pick<Connection, 'status' | 'last_error' | 'la
 export const recordSyncOutcome = async (clientId: string, seen: Connection, outcome: SyncOutcome): Promise<boolean> => {
   const { sellerId, ...record } = outcome;
   const entries = Object.entries(record).filter(([, value]) => value !== undefined);
-  const sets = entries.map(([field], n) => `#record.#f${n} = :v${n}`);
+  const sets = entries.map((_entry, n) => `#record.#f${n} = :v${n}`);
   if (sellerId !== undefined) sets.push('sellerId = :sellerId');
   if (sets.length === 0) return true;
   try {
