@@ -104,14 +104,14 @@ describe('change handlers', () => {
       });
     });
 
-    it('is woken only by changes of offers, products, repricer slots, price changes and rebuild requests, old or new, and by import jobs created pending, never by what the maintainer writes', () => {
+    it('is woken only by changes of offers, products, repricer slots, price changes, rebuild requests, connections and marketplace events, old or new, and by import jobs created pending, never by what the maintainer writes', () => {
       // Act
       const patterns = (mappingOf(getAtt(ids.table, 'StreamArn'))?.Properties.FilterCriteria.Filters as { Pattern: string }[]).map(({ Pattern }) =>
         JSON.parse(Pattern),
       );
 
       // Assess
-      const entities = ['offer', 'product', 'repricerSlot', 'priceChange', 'rebuildRequest'];
+      const entities = ['offer', 'product', 'repricerSlot', 'priceChange', 'rebuildRequest', 'connection', 'marketplaceEvent'];
       expect(patterns).toEqual([
         { dynamodb: { NewImage: { entity: { S: entities } } } },
         { dynamodb: { OldImage: { entity: { S: entities } } } },
@@ -119,6 +119,7 @@ describe('change handlers', () => {
       ]);
       expect(entities).not.toContain('offerListing');
       expect(entities).not.toContain('rankNode');
+      expect(entities).not.toContain('hostHold');
     });
 
     it('knows the queues and not the table', () => {

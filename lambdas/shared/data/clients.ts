@@ -1,8 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { DIRECTORY_INDEX } from '../config/table-schema.js';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { PasswordRecord } from '../auth/password.js';
+import { directoryValues } from './directory.js';
 import { documentClient, tableName } from './dynamo.js';
 import { CLIENTS_DIRECTORY, clientDirectoryEntry, clientKey } from './keys.js';
 
@@ -218,22 +218,4 @@ export const addLoginFailure = async (username: string): Promise<number | undefi
 };
 
 /** Every client's username, from the keys-only `directory` index (administration, not requests). */
-export const listUsernames = async (): Promise<string[]> => {
-  const usernames: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const result = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: DIRECTORY_INDEX.indexName,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': DIRECTORY_INDEX.partitionKey },
-        ExpressionAttributeValues: { ':pk': CLIENTS_DIRECTORY },
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    usernames.push(...(result.Items ?? []).map((item) => String(item[DIRECTORY_INDEX.sortKey])));
-    start = result.LastEvaluatedKey;
-  } while (start);
-  return usernames;
-};
+export const listUsernames = (): Promise<string[]> => directoryValues(CLIENTS_DIRECTORY);

@@ -1,6 +1,7 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { DIRECTORY_INDEX, TTL_ATTRIBUTE } from '../config/table-schema.js';
+import { TTL_ATTRIBUTE } from '../config/table-schema.js';
+import { directoryValues } from './directory.js';
 import { documentClient, tableName } from './dynamo.js';
 import { CONNECTIONS_DIRECTORY, hostHoldKey, productsDirectory } from './keys.js';
 import { getStoredProducts } from './products.js';
@@ -13,38 +14,11 @@ import { MAX_LIMIT } from '../domain/list-parameters.js';
  * ids pages are read by, and the storefront hosts' holds. Reads only, except a hold, which is
  * written when a host refuses a read: a sync that finds nothing new writes nothing.
  */
-type Key = Record<string, unknown>;
-
-/** Every value of a keys-only `directory` partition, page by page. */
-const directory = async function* (partition: string): AsyncGenerator<string[]> {
-  let start: Key | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: DIRECTORY_INDEX.indexName,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': DIRECTORY_INDEX.partitionKey },
-        ExpressionAttributeValues: { ':pk': partition },
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    yield (page.Items ?? []).map((item) => String(item[DIRECTORY_INDEX.sortKey]));
-    start = page.LastEvaluatedKey;
-  } while (start);
-};
-
-const collect = async (pages: AsyncGenerator<string[]>): Promise<string[]> => {
-  const all: string[] = [];
-  for await (const page of pages) all.push(...page);
-  return all;
-};
-
 /** The uid of every connection of every tenant (the schedule's fan-out). */
-export const listConnectionUids = (): Promise<string[]> => collect(directory(CONNECTIONS_DIRECTORY));
+export const listConnectionUids = (): Promise<string[]> => directoryValues(CONNECTIONS_DIRECTORY);
 
 /** Every product code of a tenant. */
-export const listProductCodes = (clientId: string): Promise<string[]> => collect(directory(productsDirectory(clientId)));
+export const listProductCodes = (clientId: string): Promise<string[]> => directoryValues(productsDirectory(clientId));
 
 /** The codes of the products an enabled repricer of this connector prices: the frequent tier. */
 export const listRepricedCodes = async (clientId: string, connector: string): Promise<Set<string>> => {

@@ -1,7 +1,7 @@
 import { QueryCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { DIRECTORY_INDEX } from '../config/table-schema.js';
 import { PRICE_CHANGE_REASONS } from '../domain/repricing.js';
 import { mapLimit } from './concurrency.js';
+import { directoryValues } from './directory.js';
 import { documentClient, tableName } from './dynamo.js';
 import {
   connectionPartition,
@@ -107,25 +107,8 @@ class TenantReader {
   }
 
   /** The codes of the tenant's products, from the keys-only directory index. */
-  async productCodes(): Promise<string[]> {
-    const codes: string[] = [];
-    let start: Item | undefined;
-    do {
-      const page = await documentClient.send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: DIRECTORY_INDEX.indexName,
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': DIRECTORY_INDEX.partitionKey },
-          ExpressionAttributeValues: { ':pk': productsDirectory(this.clientId) },
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      codes.push(...(page.Items ?? []).map((item) => String(item[DIRECTORY_INDEX.sortKey])));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    this.read += codes.length;
-    return codes;
+  productCodes(): Promise<string[]> {
+    return directoryValues(productsDirectory(this.clientId));
   }
 
   /** A list's node items (every order and level) and the cells their counts name. */

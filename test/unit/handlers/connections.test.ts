@@ -109,7 +109,16 @@ describe('PUT /v1/connections/{connector}', () => {
     // Bound to its tenant and purpose: it does not open as another's.
     await expect(openConnectionSecret('marketplace-key', 'c2', 'takealot', item.sealedKey as SealedValue)).rejects.toThrow();
     await expect(openConnectionSecret('marketplace-webhook-secret', 'c1', 'takealot', item.sealedKey as SealedValue)).rejects.toThrow();
-    expect(lookupPut?.Put?.Item).toEqual({ pk: `CONNUID#${body.uid}`, sk: 'CONNUID', entity: 'connectionUid', clientId: 'c1', connector: 'takealot' });
+    expect(lookupPut?.Put?.Item).toEqual({
+      pk: `CONNUID#${body.uid}`,
+      sk: 'CONNUID',
+      // Listed in the directory index, where the market schedule finds every connection.
+      dirPk: 'CONNECTIONS',
+      dirSk: body.uid,
+      entity: 'connectionUid',
+      clientId: 'c1',
+      connector: 'takealot',
+    });
   });
 
   it('replaces a connection in place (200): same uid, history kept, status connected again, only if unchanged since read', async () => {
