@@ -3,8 +3,8 @@
  * at a marketplace simulator on 127.0.0.1. A key is checked with the marketplace before anything
  * is stored, then kept only sealed: it appears in no response, no log line and no table item.
  */
-import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
-import { createMarketSimulator, type MarketSimulator } from '../../tools/market/index.js';
+import type { MarketSimulator } from '../../tools/market/index.js';
+import { startTestMarket, stopTestMarket } from '../support/test-market.js';
 import { connectorRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { tableScanner } from '../support/table-snapshot.js';
@@ -46,10 +46,8 @@ const put = (auth: [string, string], body: unknown, connector = 'takealot') => c
 
 beforeAll(async () => {
   captured.start();
-  market = await createMarketSimulator({ port: 0, seed: 3, products: 5, competitors: 2, tickIntervalMs: 0 });
-  // Read by the registry on each request; set before the API starts, as the stage's settings would be.
-  process.env[TAKEALOT_SELLER_API_URL_ENV] = market.sellerApiUrl;
-  process.env[TAKEALOT_STOREFRONT_URL_ENV] = market.storefrontUrl;
+  // The stage's settings point at it before the API starts, as a stage's would.
+  market = await startTestMarket({ seed: 3, products: 5, competitors: 2 });
   api = await startTestApi();
   alice = ['conn-alice', 'conn-alice-password'];
   bob = ['conn-bob', 'conn-bob-password'];
@@ -61,9 +59,7 @@ beforeAll(async () => {
 afterAll(async () => {
   captured.stop();
   await api?.close();
-  await market?.stop();
-  delete process.env[TAKEALOT_SELLER_API_URL_ENV];
-  delete process.env[TAKEALOT_STOREFRONT_URL_ENV];
+  await stopTestMarket(market);
 });
 
 describe('connections', () => {

@@ -11,8 +11,9 @@ import { readMessage } from '../../lambdas/sync-market/due-reads.js';
 import { syncOwnOffers } from '../../lambdas/sync-market/own-offers.js';
 import type { MarketplacePort, OwnOfferSnapshot } from '../../lambdas/shared/marketplace/port.js';
 import type { Offer, OffersPage } from '../../lambdas/shared/domain/records.js';
-import { marketplaceFor, TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
-import { createMarketSimulator, type MarketSimulator } from '../../tools/market/index.js';
+import { marketplaceFor } from '../../lambdas/shared/marketplace/registry.js';
+import type { MarketSimulator } from '../../tools/market/index.js';
+import { startTestMarket, stopTestMarket } from '../support/test-market.js';
 import { connectorRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { expectedOffers, marketDifferences } from '../support/market-expectations.js';
@@ -48,9 +49,7 @@ const served = async (): Promise<Offer[]> => {
 
 beforeAll(async () => {
   captured.start();
-  market = await createMarketSimulator({ port: 0, seed: 11, products: PRODUCTS, competitors: 3, tickIntervalMs: 0 });
-  process.env[TAKEALOT_SELLER_API_URL_ENV] = market.sellerApiUrl;
-  process.env[TAKEALOT_STOREFRONT_URL_ENV] = market.storefrontUrl;
+  market = await startTestMarket({ seed: 11, products: PRODUCTS, competitors: 3 });
   api = await startTestApi();
   clientId = (await api.createClient(alice[0], { password: alice[1] })).clientId;
   await api.importRecords(alice[0], [connectorRecord('takealot')]);
@@ -63,9 +62,7 @@ beforeAll(async () => {
 afterAll(async () => {
   captured.stop();
   await api?.close();
-  await market?.stop();
-  delete process.env[TAKEALOT_SELLER_API_URL_ENV];
-  delete process.env[TAKEALOT_STOREFRONT_URL_ENV];
+  await stopTestMarket(market);
 });
 
 describe('the market loop', () => {
@@ -152,7 +149,11 @@ describe('the market loop', () => {
         const refused = await loop.reader(sqsEventOf(asked));
         expect(refused.batchItemFailures).toHaveLength(3);
         expect(fetches).toHaveBeenCalledTimes(1);
-        expect(held().map((hold) => hold.delayMs).every((delay) => delay >= 1_000)).toBe(true);
+        expect(
+          held()
+            .map((hold) => hold.delayMs)
+            .every((delay) => delay >= 1_000),
+        ).toBe(true);
         // A reader that starts inside the window (another container, say) reads the stored hold and sends nothing.
         fetches.mockClear();
         const again = await loop.reader(sqsEventOf(asked));
@@ -214,5 +215,5 @@ describe('the market loop', () => {
       expect([...items.values()].join('\n')).not.toContain(market.apiKey);
       expect(uid).toMatch(/^[0-9a-f-]{36}$/);
     });
-  });
+  }, 240_000);
 });

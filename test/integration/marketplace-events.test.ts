@@ -10,8 +10,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { EVENT_REFUSED } from '../../lambdas/receive-marketplace-event/answers.js';
 import { connectionKey } from '../../lambdas/shared/data/keys.js';
 import { documentClient } from '../../lambdas/shared/data/dynamo.js';
-import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
-import { createMarketSimulator, signWebhook, type MarketSimulator } from '../../tools/market/index.js';
+import { signWebhook, type MarketSimulator } from '../../tools/market/index.js';
+import { startTestMarket, stopTestMarket } from '../support/test-market.js';
 import { connectorRecord } from '../support/fixtures.js';
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api.js';
 import { captureOutput } from '../support/output-capture.js';
@@ -72,9 +72,7 @@ const until = async (done: () => boolean): Promise<void> => {
 
 beforeAll(async () => {
   captured.start();
-  market = await createMarketSimulator({ port: 0, seed: 5, products: 3, competitors: 1, tickIntervalMs: 0 });
-  process.env[TAKEALOT_SELLER_API_URL_ENV] = market.sellerApiUrl;
-  process.env[TAKEALOT_STOREFRONT_URL_ENV] = market.storefrontUrl;
+  market = await startTestMarket({ seed: 5, products: 3, competitors: 1 });
   api = await startTestApi();
   scanner = tableScanner(api.tableName);
   receiver = await startReceiver();
@@ -97,9 +95,7 @@ afterAll(async () => {
   scanner?.close();
   await receiver?.close();
   await api?.close();
-  await market?.stop();
-  delete process.env[TAKEALOT_SELLER_API_URL_ENV];
-  delete process.env[TAKEALOT_STOREFRONT_URL_ENV];
+  await stopTestMarket(market);
 });
 
 describe('marketplace events', () => {

@@ -14,7 +14,7 @@ import { startTestApi, type ApiResponse, type TestApi } from '../support/local-a
 import { itemsUnder, scanTable } from '../support/table-snapshot.js';
 import { B_MARKERS, seedTwoTenants, type SeededTenant } from '../support/two-tenants.js';
 
-type IdentifierKind = 'repricerId' | 'offerId' | 'productCode' | 'importId' | 'webhookId' | 'connector';
+type IdentifierKind = 'repricerId' | 'offerId' | 'productCode' | 'importId' | 'webhookId' | 'connector' | 'connectionUid';
 
 /** What a path parameter names, by the collection it sits under. */
 const KIND_BY_COLLECTION: Record<string, IdentifierKind> = {
@@ -24,6 +24,8 @@ const KIND_BY_COLLECTION: Record<string, IdentifierKind> = {
   imports: 'importId',
   webhooks: 'webhookId',
   connections: 'connector',
+  /** The public marketplace-events route names a connection by its uid. */
+  'marketplace-events': 'connectionUid',
 };
 /** Query parameters that name a resource, tried on every GET route (one that refuses them must refuse both alike). */
 const QUERY_IDENTIFIERS: Record<string, IdentifierKind> = { product_code: 'productCode' };
@@ -35,6 +37,7 @@ const UNKNOWN: Record<IdentifierKind, string> = {
   importId: '987654323',
   webhookId: '987654324',
   connector: 'no-such-connector',
+  connectionUid: '00000000-0000-4000-8000-000000000000',
 };
 
 /**
@@ -43,6 +46,8 @@ const UNKNOWN: Record<IdentifierKind, string> = {
  * that accepts every key stands in for the adapters, so connecting needs no marketplace.
  */
 const CONNECTORS = { a: 'alpha-market', b: 'tenant-b-market' } as const;
+/** The uid of each tenant's connection (what the marketplace-events route names). */
+const connectionUids = { a: '', b: '' };
 const acceptingMarketplace = { checkKey: async () => 'accepted' } as unknown as MarketplacePort;
 
 const pathParams = (route: RouteDefinition): { name: string; kind: IdentifierKind }[] =>
@@ -91,6 +96,7 @@ const inclusiveRange = (from: number, to: number) => Array.from({ length: to - f
 const foreignIdentifiers = (kind: IdentifierKind): string[] => {
   if (kind === 'productCode') return [...b.productCodes];
   if (kind === 'connector') return [CONNECTORS.b];
+  if (kind === 'connectionUid') return [connectionUids.b];
   const [own, theirs] =
     kind === 'repricerId'
       ? [a.repricerIds, b.repricerIds]
@@ -184,11 +190,12 @@ beforeAll(async () => {
     [b, CONNECTORS.b],
   ] as const) {
     await api.importRecords(tenant.username, [connectorRecord(connector)]);
-    const connected = await api.request('PUT', `/v1/connections/${connector}`, {
+    const connected = await api.request<{ uid: string }>('PUT', `/v1/connections/${connector}`, {
       auth: [...tenant.auth] as [string, string],
       body: { api_key: `${connector}-key-0001` },
     });
     if (connected.status !== 201) throw new Error(`Connecting answered ${connected.status}: ${connected.text}`);
+    connectionUids[tenant === a ? 'a' : 'b'] = connected.body.uid;
   }
   // Interleaved, as the seed's other ids: A, B, A, B.
   importIds = { a: [], b: [] };

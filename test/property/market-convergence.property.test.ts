@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Offer, OffersPage } from '../../lambdas/shared/domain/records.js';
-import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
-import { createMarketSimulator, type MarketSimulator } from '../../tools/market/index.js';
+import type { MarketSimulator } from '../../tools/market/index.js';
+import { startTestMarket, stopTestMarket } from '../support/test-market.js';
 import { connectorRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { marketHarness } from '../support/market-harness.js';
@@ -37,8 +37,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await api?.close();
-  delete process.env[TAKEALOT_SELLER_API_URL_ENV];
-  delete process.env[TAKEALOT_STOREFRONT_URL_ENV];
 });
 
 describe('market convergence', () => {
@@ -54,19 +52,15 @@ describe('market convergence', () => {
         async ({ seed, products, competitors, history }) => {
           let market: MarketSimulator | undefined;
           try {
-            market = await createMarketSimulator({
-              port: 0,
+            market = await startTestMarket({
               seed,
               products,
               competitors,
-              tickIntervalMs: 0,
               // The pace is the reader's business here; the limit itself is covered by the loop's own test.
               storefrontRateLimit: { capacity: 1_000, refillPerSecond: 1_000 },
               sellerRateLimit: { capacity: 1_000, refillPerSecond: 1_000 },
               faults: { errorRate: 0.05, page2Bug: true },
             });
-            process.env[TAKEALOT_SELLER_API_URL_ENV] = market.sellerApiUrl;
-            process.env[TAKEALOT_STOREFRONT_URL_ENV] = market.storefrontUrl;
             const auth: [string, string] = [`convergence-${++run}`, `convergence-password-${run}`];
             await api.createClient(auth[0], { password: auth[1] });
             const put = await api.request<{ uid: string }>('PUT', '/v1/connections/takealot', { auth, body: { api_key: market.apiKey } });
@@ -94,7 +88,7 @@ describe('market convergence', () => {
             await fullCycle();
             expect(marketDifferences(await servedOffers(auth), expectedOffers(market.simulation))).toEqual([]);
           } finally {
-            await market?.stop();
+            await stopTestMarket(market);
           }
         },
       ),
