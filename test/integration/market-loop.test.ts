@@ -53,7 +53,10 @@ beforeAll(async () => {
   api = await startTestApi();
   clientId = (await api.createClient(alice[0], { password: alice[1] })).clientId;
   await api.importRecords(alice[0], [connectorRecord('takealot')]);
-  const put = await api.request<Connection>('PUT', '/v1/connections/takealot', { auth: alice, body: { api_key: market.apiKey, mode: 'live' } });
+  const put = await api.request<Connection>('PUT', '/v1/connections/takealot', {
+    auth: alice,
+    body: { api_key: market.apiKey, webhook_secret: market.webhookSecret, mode: 'live' },
+  });
   expect(put.status).toBe(201);
   uid = put.body.uid;
   loop = marketHarness(api);
@@ -98,6 +101,33 @@ describe('the market loop', () => {
       await runTick();
       expect([...(await scanTable(api.tableName))].filter(([key, value]) => quiet.get(key) !== value)).toEqual([]);
       expect(before.size).toBe(after.size);
+    });
+
+    await step('a marketplace event about an own offer brings its look forward: no tick, the new price served', async () => {
+      market.setWebhookUrl(`${api.baseUrl}/v1/marketplace-events/${uid}`);
+      try {
+        const product = market.simulation.market.products[1]!;
+        const price = product.own.selling_price - 2;
+        const patched = await fetch(`${market.sellerApiUrl}/offers/${product.own.offer_id}`, {
+          method: 'PATCH',
+          headers: { 'X-API-Key': market.apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ selling_price: price }),
+        });
+        expect(patched.status).toBe(200);
+        // The simulator's Offer Updated reaches the route, the stream hands it to the worker, which reads the offer and its page.
+        const deadline = Date.now() + 30_000;
+        let own: Offer | undefined;
+        do {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          await api.settle();
+          own = (await served()).find((offer) => offer.offer_id === String(product.own.offer_id));
+        } while (own?.offer_price !== price && Date.now() < deadline);
+        expect(own?.offer_price).toBe(price);
+        expect(market.control.webhooks().some((delivery) => delivery.outcome === 'delivered' && delivery.last_status === 200)).toBe(true);
+        expect(marketDifferences(await served(), expectedOffers(market.simulation))).toEqual([]);
+      } finally {
+        market.setWebhookUrl(undefined);
+      }
     });
 
     await step('after the bots and the seller move the market, a full sync brings every field back in line', async () => {
