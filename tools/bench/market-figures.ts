@@ -42,7 +42,10 @@ export interface AgeFigures {
  * its latest read at or before the moment (reads before `from` count; a product with none yet
  * is as old as the time since `readsFrom`, the moment it could first have been read).
  */
-export const viewAges = (reads: ReadonlyMap<string, readonly number[]>, window: { readsFrom: number; from: number; to: number; everyMs: number }): AgeFigures => {
+export const viewAges = (
+  reads: ReadonlyMap<string, readonly number[]>,
+  window: { readsFrom: number; from: number; to: number; everyMs: number },
+): AgeFigures => {
   const { readsFrom, from, to, everyMs } = window;
   if (!(everyMs > 0) || to < from) throw new RangeError('an age window needs from <= to and a positive step');
   const ages: number[] = [];

@@ -1,4 +1,4 @@
-import { compareOffers, met, verdictLine, viewAges } from '../../../tools/bench/market-figures.js';
+import { compareOffers, met, verdictLine, viewAges, type ComparedFields } from '../../../tools/bench/market-figures.js';
 
 describe('market-sync benchmark figures', () => {
   it('ages a view from its latest read at each sampled moment, and finds the longest gap, the end included', () => {
@@ -19,11 +19,11 @@ describe('market-sync benchmark figures', () => {
   });
 
   it('compares every expected field, reports missing and unexpected offers', () => {
-    const expected = new Map([
+    const expected = new Map<string, ComparedFields>([
       ['own 1', { offer_price: 100, winning: true }],
       ['own 2', { offer_price: 50 }],
     ]);
-    const served = new Map([
+    const served = new Map<string, ComparedFields>([
       ['own 1', { offer_price: 100, winning: false }],
       ['P / 7', { offer_price: 1 }],
     ]);
