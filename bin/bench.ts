@@ -246,8 +246,6 @@ const main = async () => {
 
 /** `--market-sync`: its own DynamoDB Local and table; figures printed with their targets. */
 const marketSync = async (argv: readonly string[]) => {
-  const { marketSyncSettings, runMarketSyncBench } = await import('../tools/bench/market-sync.js');
-  const settings = marketSyncSettings(argv);
   const dynamo = process.env.DYNAMODB_ENDPOINT ? undefined : await startDynamoDbLocal({ port: await freePort() });
   const endpoint = process.env.DYNAMODB_ENDPOINT ?? dynamo!.endpoint;
   process.env.DYNAMODB_ENDPOINT = endpoint;
@@ -256,6 +254,9 @@ const marketSync = async (argv: readonly string[]) => {
   process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
   const runtimeErrors: string[] = [];
   try {
+    // Loaded once the endpoint is set: the data layer's client reads it when its module loads.
+    const { marketSyncSettings, runMarketSyncBench } = await import('../tools/bench/market-sync.js');
+    const settings = marketSyncSettings(argv);
     await createTable(createLocalDynamoClient(endpoint), table);
     say(`DynamoDB ${endpoint}, table ${table}`);
     const report = await runMarketSyncBench(
