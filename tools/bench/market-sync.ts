@@ -70,11 +70,11 @@ const FULL: Omit<MarketSyncSettings, 'skip'> = {
 const QUICK: Omit<MarketSyncSettings, 'skip'> = {
   ...FULL,
   quick: true,
-  products: 30,
-  historyTicks: 20,
-  offers: 500,
-  freshnessProducts: 60,
-  freshnessSeconds: 45,
+  products: 20,
+  historyTicks: 10,
+  offers: 200,
+  freshnessProducts: 40,
+  freshnessSeconds: 40,
 };
 
 const FLAGS: Readonly<Record<string, keyof typeof FULL>> = {
@@ -202,8 +202,18 @@ const stopPhase = async (phase: Phase): Promise<void> => {
  * (bounded: pages the reader still holds back are waited for at most `timeoutMs`).
  */
 const syncCycle = async (phase: Phase, timeoutMs: number): Promise<{ seconds: number; unread: number }> => {
-  const started = Date.now();
+  await requestFullSync(phase);
+  return tickUntilRead(phase, timeoutMs);
+};
+
+/** The request of a full sync, written and its stream record settled (a measured sync then counts only what the sync wrote). */
+const requestFullSync = async (phase: Phase): Promise<void> => {
   await requestSync(phase.clientId, TAKEALOT_CONNECTOR_UID);
+  await phase.harness.settle();
+};
+
+const tickUntilRead = async (phase: Phase, timeoutMs: number): Promise<{ seconds: number; unread: number }> => {
+  const started = Date.now();
   await phase.runtime().tickMarket(new Date().toISOString());
   await phase.harness.settle();
   const plids = phase.market.simulation.market.products.map((product) => String(product.plid));
@@ -417,14 +427,16 @@ export const measureCost = async (context: MarketSyncContext, settings: MarketSy
     const initial = await syncCycle(phase, timeoutMs);
     say(`  initial sync: ${initial.seconds.toFixed(0)} s`);
     const before = phase.market.control.traffic();
-    const unchanged = await phase.harness.measure(() => syncCycle(phase, timeoutMs));
+    await requestFullSync(phase);
+    const unchanged = await phase.harness.measure(() => tickUntilRead(phase, timeoutMs));
     const sellerRequests = requestsDelta(before, phase.market.control.traffic());
     say(`  unchanged sync: ${unchanged.writes.total} write units, ${sellerRequests['GET /offers'] ?? 0} offer pages`);
     // One competitor of one product moves its price: what the next sync writes for it.
     const product = phase.market.simulation.market.products[Math.floor(settings.offers / 2)]!;
     const rival = product.competitors.find((offer) => offer.available) ?? product.competitors[0]!;
     Object.assign(rival, { available: true, price: Math.max(1, rival.price - 3) });
-    const moved = await phase.harness.measure(() => syncCycle(phase, timeoutMs));
+    await requestFullSync(phase);
+    const moved = await phase.harness.measure(() => tickUntilRead(phase, timeoutMs));
     say(`  one competitor's move: ${moved.writes.total} write units`);
     return {
       offers: settings.offers,
