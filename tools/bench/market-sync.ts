@@ -288,10 +288,11 @@ const expectedOffers = (market: MarketSimulator, sellerId: string): Map<string, 
   return expected;
 };
 
-const servedFields = (offers: readonly Offer[], sellerId: string): Map<string, ComparedFields> =>
+/** A competitor's offer id is `<connector>:<product line>:<seller>`; the marketplace's own offer ids are digits. */
+const servedFields = (offers: readonly Offer[]): Map<string, ComparedFields> =>
   new Map(
     offers.map((offer) => [
-      offer.seller_id === sellerId ? `own ${offer.offer_id}` : `${offer.product.code} / ${offer.seller_id}`,
+      offer.offer_id.includes(':') ? `${offer.product.code} / ${offer.seller_id}` : `own ${offer.offer_id}`,
       {
         offer_price: offer.offer_price,
         offer_status: offer.offer_status,
@@ -368,7 +369,7 @@ export const measureConvergence = async (context: MarketSyncContext, settings: M
       if (unread > 0) say(`  ${unread} pages not read within the cycle's bound`);
     }
     const expected = expectedOffers(phase.market, phase.sellerId);
-    const served = servedFields(await servedOffers(phase.clientId), phase.sellerId);
+    const served = servedFields(await servedOffers(phase.clientId));
     // A competitor that left its page stays served, marked as gone.
     for (const key of served.keys()) if (!key.startsWith('own ') && !expected.has(key)) expected.set(key, { offer_status: LEFT_PAGE_STATUS });
     const differences = compareOffers(expected, served);
@@ -501,11 +502,13 @@ export const measureFreshness = async (context: MarketSyncContext, settings: Mar
     const until = started + settings.freshnessSeconds * 1000;
     let ticks = 0;
     const pending: Promise<unknown>[] = [];
-    // The schedule's minute, in real time: the tiers are measured as they would run.
-    for (let next = started; next < until && ticks < 1_000; next += MARKET_SYNC.tickSeconds * 1000) {
-      await sleep(next - Date.now());
+    // The schedule's ticks in real time, each on its minute as EventBridge sends them (the first
+    // one now, for the minute under way): a product's tier is due by the tick's number, so none is skipped.
+    const period = MARKET_SYNC.tickSeconds * 1000;
+    for (let at = Math.floor(started / period) * period; at < until && ticks < 1_000; at += period) {
+      await sleep(at - Date.now());
       ticks += 1;
-      pending.push(phase.runtime().tickMarket(new Date().toISOString()));
+      pending.push(phase.runtime().tickMarket(new Date(at).toISOString()));
       say(`  tick ${ticks} at ${((Date.now() - started) / 1000).toFixed(0)} s; ${phase.market.control.traffic().storefront_reads} pages read so far`);
     }
     await sleep(until - Date.now());
