@@ -50,9 +50,11 @@ describe('politeness counters', () => {
 });
 
 describe('the counters over HTTP', () => {
+  // A simulator per test: its counters start at zero whatever order the tests run in.
   let market: MarketSimulator;
-  const clock = new ManualClock();
-  beforeAll(async () => {
+  let clock: ManualClock;
+  beforeEach(async () => {
+    clock = new ManualClock();
     market = await createMarketSimulator({
       port: 0,
       products: 3,
@@ -62,7 +64,7 @@ describe('the counters over HTTP', () => {
       sellerRateLimit: { capacity: 2, refillPerSecond: 1 },
     });
   });
-  afterAll(() => market.stop());
+  afterEach(() => market.stop());
 
   const page = (plid: number) => fetch(`${market.storefrontUrl}/rest/v-1-10-0/product-details/PLID${plid}`);
   const seller = (path: string) => fetch(`${market.sellerApiUrl}${path}`, { headers: { 'x-api-key': market.apiKey } });
@@ -95,5 +97,21 @@ describe('the counters over HTTP', () => {
     expect(reads.products).toEqual({ [String(plid)]: [start, start + 1_500] });
     expect(market.control.reads()).toEqual(reads);
     expect(market.control.traffic().storefront_reads).toBe(2);
+  });
+
+  it('counts bot-protection 403s as blocked, without a Retry-After window, and logs no read for them', async () => {
+    const plid = market.simulation.market.products[1]!.plid;
+    market.control.setFaults({ storefrontBlockRate: 1, storefrontBlockLength: 1 });
+    try {
+      const blocked = await page(plid);
+      expect(blocked.status).toBe(403);
+      expect(blocked.headers.get('retry-after')).toBeNull();
+    } finally {
+      market.control.setFaults({ storefrontBlockRate: 0 });
+    }
+    clock.advance(1_000);
+    expect((await page(plid)).status).toBe(200);
+    expect(market.control.traffic().politeness.storefront).toEqual({ requests: 2, refused: 0, blocked: 1, inside_retry_after: 0 });
+    expect(market.control.reads().products[String(plid)]).toHaveLength(1);
   });
 });
