@@ -4,7 +4,7 @@
  * - DynamoDB: `DYNAMODB_ENDPOINT` when set (nothing is started); otherwise DynamoDB Local in
  *   memory on ${DYNAMODB_PORT:-8000}, stopped again on Ctrl-C.
  * - Table: `TABLE_NAME` (default `repricer-local`), created from lambdas/shared/config/table-schema.ts if missing.
- * - Demo client `demo` (seller id `demo-seller`, default connector `amazon`) with the demo
+ * - Demo client `demo` (seller id `1000001`, the simulator's seller; default connector `amazon`) with the demo
  *   catalogue and three enabled repricers on products with competitors (their first decisions
  *   are price changes by the time the server listens). Only the password's hash is stored, so
  *   when the client already exists (a persistent DYNAMODB_ENDPOINT) it gets a new password,
@@ -12,6 +12,12 @@
  * - The event-driven handlers (list maintenance and repricing, from the table's change stream)
  *   run in this process, from DynamoDB Local's stream, as Lambda would run them.
  * - The server listens on ${HOST:-127.0.0.1}: the demo credentials are printed in clear.
+ * - The marketplace (tools/local/start-market.ts): the simulator on 127.0.0.1:${MARKET_PORT:-4000},
+ *   started before anything reads the Takealot URLs, unless both are set already or
+ *   `--no-market` is given. Once the API serves, the demo client is connected to it in live
+ *   mode, its webhooks point at the connection, and after the first sync up to 20 synced
+ *   products get repricers; the event runtime runs the market loop's schedule once a minute.
+ *   `npm start -- --help` lists the flags.
  * - A DynamoDB on this machine gets the local per-attempt timeout (LOCAL_REQUEST_TIMEOUT_MS in
  *   lambdas/shared/data/dynamo.ts), and a demo load it could not keep up with is tried again.
  */
@@ -31,6 +37,8 @@ import type { EventRuntime } from '../tools/local/event-runtime.js';
 import { LOCAL_TABLE_NAME, TABLE_NAME_ENV } from '../lambdas/shared/config/table-schema.js';
 import { ALLOW_LOCAL_HTTP_ENV } from '../lambdas/shared/domain/webhook-url.js';
 import { useLocalSecretsKey } from '../tools/local/secrets-key.js';
+import { parseStartOptions, StartOptionError, startUsage, type StartOptions } from '../tools/local/start-options.js';
+import type { MarketSimulator } from '../tools/market/index.js';
 
 const DEMO_USERNAME = 'demo';
 const COMPETITOR_PRICE_FILE = 'docs/examples/competitor-price.ndjson';
@@ -125,7 +133,7 @@ const assertPortFree = async (port: number, host: string): Promise<void> => {
   await new Promise((resolve) => probe.close(resolve));
 };
 
-const printUsage = (baseUrl: string, password: string, stopsDynamo: boolean, cliEnvironment: string) => {
+const printUsage = (baseUrl: string, password: string, cliEnvironment: string) => {
   const auth = `${DEMO_USERNAME}:${password}`;
   const drop = demoCompetitorPriceDrop();
   const code = drop.repricer.request.product_code;
@@ -149,16 +157,35 @@ const printUsage = (baseUrl: string, password: string, stopsDynamo: boolean, cli
   say(`  ${cliEnvironment}npm run cli -- import ${COMPETITOR_PRICE_FILE} --client ${DEMO_USERNAME}`);
   say(`and the repricer undercuts it (new price ${drop.expected.price.toFixed(2)}, reason ${drop.expected.reason}):`);
   say(`  curl -u '${auth}' '${baseUrl}/v1/price-changes?product_code=${code}&_sort=created_at:DESC&_limit=1'`);
-  say();
-  say(`Ctrl-C stops the server${stopsDynamo ? ' and DynamoDB Local' : ''}.`);
+};
+
+/** What Ctrl-C stops: everything this process started. */
+const stopLine = (stops: readonly string[]): string => `Ctrl-C stops ${stops.length > 1 ? `${stops.slice(0, -1).join(', ')} and ${stops.at(-1)}` : stops[0]}.`;
+
+/** The flags and environment, or the help or the mistake printed and the process ended. */
+const startOptions = (): StartOptions => {
+  try {
+    const options = parseStartOptions(process.argv.slice(2), process.env);
+    if (options.help) {
+      say(startUsage());
+      process.exit(0);
+    }
+    return options;
+  } catch (error) {
+    if (!(error instanceof StartOptionError)) throw error;
+    process.stderr.write(`npm start: ${error.message}\n`);
+    process.exit(2);
+  }
 };
 
 const main = async () => {
+  const options = startOptions();
   const port = portFromEnv('PORT', DEFAULT_PORT);
   const host = process.env.HOST || '127.0.0.1';
   let dynamo: DynamoDbLocal | undefined;
   let server: Server | undefined;
   let events: EventRuntime | undefined;
+  let market: MarketSimulator | undefined;
 
   let stopping = false;
   const shutdown = async (code: number) => {
@@ -167,6 +194,7 @@ const main = async () => {
     server?.closeAllConnections();
     server?.close();
     await events?.stop();
+    await market?.stop();
     await dynamo?.stop();
     process.exit(code);
   };
@@ -175,6 +203,14 @@ const main = async () => {
 
   try {
     await assertPortFree(port, host);
+    const { MARKET_TICK_MS, printGivenMarketUsage, runMarketDemo, startDemoMarket } = await import('../tools/local/start-market.js');
+    if (options.market.kind === 'simulator') {
+      // Before the event runtime and the API: the registry reads the Takealot URLs it sets on every call.
+      market = await startDemoMarket(options.market);
+      say(`Started the marketplace simulator on ${market.url} (seed ${market.options.seed}).`);
+    } else if (options.market.kind === 'given') {
+      say(`Using the marketplace at ${options.market.sellerApiUrl} (seller API) and ${options.market.storefrontUrl} (storefront).`);
+    }
     let endpoint = process.env.DYNAMODB_ENDPOINT;
     if (endpoint) {
       say(`Using DynamoDB at ${endpoint}`);
@@ -204,9 +240,13 @@ const main = async () => {
     client.destroy();
 
     const { startEventRuntime } = await import('../tools/local/event-runtime.js');
+    // The market loop's schedule, as EventBridge runs it on AWS; not without a marketplace. (A
+    // spread: the option is the event runtime's market-loop setting.)
+    const marketLoop = options.market.kind === 'none' ? {} : { market: { tickMs: MARKET_TICK_MS } };
     events = await startEventRuntime({
       endpoint,
       tableName,
+      ...marketLoop,
       onError: (error) => process.stderr.write(`Event handlers: ${error.message}\n`),
     });
 
@@ -227,7 +267,18 @@ const main = async () => {
       endpoint === `http://localhost:${DEFAULT_DYNAMODB_PORT}` && tableName === LOCAL_TABLE_NAME
         ? ''
         : `DYNAMODB_ENDPOINT=${endpoint} TABLE_NAME=${tableName} `;
-    printUsage(`http://${host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host}:${port}`, password, dynamo !== undefined, cliEnvironment);
+    const publicUrl = `http://${host === '127.0.0.1' || host === '0.0.0.0' ? 'localhost' : host}:${port}`;
+    printUsage(publicUrl, password, cliEnvironment);
+    if (options.market.kind === 'given') printGivenMarketUsage(publicUrl, [DEMO_USERNAME, password], say);
+    if (market) {
+      const progress = (text: string) => process.stderr.write(text === '\n' ? text : `\r${text}`);
+      // The API keeps serving whatever happens here: the seller can still connect by hand.
+      await runMarketDemo({ market, host, port, publicUrl, auth: [DEMO_USERNAME, password], say, progress }).catch((error: unknown) =>
+        process.stderr.write(`\nThe market demo stopped: ${error instanceof Error ? error.message : String(error)}\n`),
+      );
+    }
+    say();
+    say(stopLine(['the server', ...(market ? ['the marketplace simulator'] : []), ...(dynamo ? ['DynamoDB Local'] : [])]));
   } catch (error) {
     process.stderr.write(`\nnpm start failed: ${error instanceof Error ? error.message : String(error)}\n`);
     await shutdown(1);

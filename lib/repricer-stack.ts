@@ -5,9 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { Alarms } from './constructs/alarms.js';
 import { ChangeHandlers } from './constructs/change-handlers.js';
 import { ServiceDashboard } from './constructs/dashboard.js';
+import { MarketLoop } from './constructs/market-loop.js';
 import { DEFAULT_PRICE_CHANGE_RETENTION_DAYS } from '../lambdas/shared/domain/repricing.js';
 import { RepricerApi } from './constructs/repricer-api.js';
 import { RepricerTable } from './constructs/repricer-table.js';
+import type { MonitoredQueue } from './constructs/monitored-queue.js';
 import { SecretsKey } from './constructs/secrets-key.js';
 import { AUTHORIZER, CONNECTION_LOOKUP_WRITERS, CONNECTION_SEALERS, ROUTES, type RouteDefinition } from '../lambdas/shared/config/routes.js';
 import { TAKEALOT_PRODUCTION_URLS, TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../lambdas/shared/marketplace/registry.js';
@@ -15,6 +17,9 @@ import { grantTableAccess, TABLE_GRANTS } from './constructs/table-access.js';
 
 export { API_THROTTLE, CLIENT_QUOTA, CLIENT_THROTTLE } from './constructs/repricer-api.js';
 export { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from './constructs/api-function.js';
+
+/** The public route that receives a marketplace's signed events: it opens the connection's webhook secret. */
+export const MARKETPLACE_EVENT_ROUTE = 'ReceiveMarketplaceEvent';
 
 export const STAGE_CONTEXT_KEY = 'stage';
 export const DEFAULT_STAGE = 'dev';
@@ -65,8 +70,11 @@ export class RepricerStack extends Stack {
   readonly table: RepricerTable;
   readonly api: RepricerApi;
   readonly changes: ChangeHandlers;
+  readonly market: MarketLoop;
   readonly alarms: Alarms;
   readonly secretsKey: SecretsKey;
+  /** Every queue of the stack, for the alarms and the dashboard. */
+  readonly queues: readonly MonitoredQueue[];
 
   constructor(scope: Construct, id: string, props: RepricerStackProps) {
     super(scope, id, props);
@@ -108,7 +116,23 @@ export class RepricerStack extends Stack {
       priceChangeRetentionDays: retention.valueAsString,
     });
 
-    // Webhook signing secrets are sealed by the create-webhook function and opened by the webhook worker only.
+    // The stage's marketplace base URLs: operator settings, never a client's input.
+    const marketplaceEnvironment = {
+      [TAKEALOT_SELLER_API_URL_ENV]: TAKEALOT_PRODUCTION_URLS.sellerApiUrl,
+      [TAKEALOT_STOREFRONT_URL_ENV]: TAKEALOT_PRODUCTION_URLS.storefrontUrl,
+    };
+    this.market = new MarketLoop(this, 'Market', {
+      projectRoot: PROJECT_ROOT,
+      table: this.table.table,
+      removalPolicy: settings.removalPolicy,
+      logRetention: settings.logRetention,
+      logLevel: settings.logLevel,
+      marketplaceEnvironment,
+    });
+    // Marketplace events reach the sync worker through the change stream.
+    this.market.acceptSyncRequestsFrom(this.changes.forwarder);
+
+    // Webhook signing secrets are sealed by the create-webhook function and opened by the webhook worker.
     this.secretsKey = new SecretsKey(this, 'SecretsKey', { stage, removalPolicy: settings.removalPolicy });
     const createWebhook = this.api.routeFunctions.get('CreateWebhook');
     if (createWebhook) this.secretsKey.allowSealing(createWebhook.function);
@@ -118,14 +142,19 @@ export class RepricerStack extends Stack {
       const fn = this.api.routeFunctions.get(name);
       if (!fn) continue;
       this.secretsKey.allowSealing(fn.function);
-      fn.function.addEnvironment(TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_PRODUCTION_URLS.sellerApiUrl);
-      fn.function.addEnvironment(TAKEALOT_STOREFRONT_URL_ENV, TAKEALOT_PRODUCTION_URLS.storefrontUrl);
+      for (const [variable, value] of Object.entries(marketplaceEnvironment)) fn.function.addEnvironment(variable, value);
     }
+    // Marketplace keys and webhook secrets are opened by the functions that call the marketplace or verify its events.
+    this.secretsKey.allowOpening(this.market.worker.function);
+    this.secretsKey.allowOpening(this.market.reader.function);
+    const receiveEvents = this.api.routeFunctions.get(MARKETPLACE_EVENT_ROUTE);
+    if (receiveEvents) this.secretsKey.allowOpening(receiveEvents.function);
     for (const name of CONNECTION_LOOKUP_WRITERS) {
       const fn = this.api.routeFunctions.get(name);
       if (fn) grantTableAccess(fn.role, this.table.table, TABLE_GRANTS.connectionLookup);
     }
 
+    this.queues = [...this.changes.queues, ...this.market.queues];
     this.alarms = new Alarms(this, 'Alarms', {
       stage,
       api: this.api.restApi,
@@ -138,15 +167,16 @@ export class RepricerStack extends Stack {
         { name: 'RepricingEvaluator', function: this.changes.evaluator.function },
         { name: 'ImportWorker', function: this.changes.importWorker.function },
         { name: 'WebhookWorker', function: this.changes.webhooks.worker.function },
+        ...this.market.functions,
       ],
-      queues: this.changes.queues,
+      queues: this.queues,
       streamConsumers: [{ name: 'ChangeForwarder', function: this.changes.forwarder.function }],
     });
 
     new ServiceDashboard(this, 'Dashboard', {
       stage,
       routes: [...this.api.routeFunctions.keys()],
-      queues: this.changes.queues,
+      queues: this.queues,
       streamReader: this.changes.forwarder.function,
       evaluatorLogs: this.changes.evaluator.logGroup,
     });

@@ -1,4 +1,5 @@
 import { forwardChanges } from './forward.js';
+import { MARKET_SYNC_QUEUE_URL_ENV } from '../shared/config/market-sync.js';
 import { sqsSender } from '../shared/queue/sender.js';
 import { traced } from '../shared/traced.js';
 
@@ -15,5 +16,6 @@ export const handler = traced(
     repricing: sqsSender(required('REPRICING_QUEUE_URL')),
     imports: sqsSender(required('IMPORT_QUEUE_URL')),
     webhooks: sqsSender(required('WEBHOOK_QUEUE_URL')),
+    marketSync: sqsSender(required(MARKET_SYNC_QUEUE_URL_ENV)),
   }),
 );

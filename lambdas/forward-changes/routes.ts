@@ -3,7 +3,15 @@ import type { ImportJob } from '../shared/domain/import-jobs.js';
 import type { ImportJobMessage } from '../shared/events/import-jobs.js';
 import type { PriceChange } from '../shared/domain/records.js';
 import type { ListChangesMessage, RepricingMessage } from '../shared/events/list-changes.js';
-import { importCompletedGroup, importCompletedMessage, type WebhookEventMessage } from '../shared/events/webhook-events.js';
+import { marketSyncGroup, type MarketSyncMessage } from '../shared/events/market-sync.js';
+import {
+  connectionStatusChangedMessage,
+  connectionStatusGroup,
+  importCompletedGroup,
+  importCompletedMessage,
+  type WebhookEventMessage,
+} from '../shared/events/webhook-events.js';
+import type { ConnectionStatusChangedData } from '../shared/domain/webhooks.js';
 
 /**
  * Where a kind of change goes: each route collects, per tenant and stream batch, what its
@@ -123,12 +131,15 @@ export const importsRoute: ChangeRoute<{ clientId: string; ids: number[] }> = {
  * To the webhook worker: each price change as it is created, one message per event, grouped by
  * tenant and repricer so one repricer's events reach the receivers in the order they happened.
  */
-export const webhooksRoute: ChangeRoute<{ clientId: string; created: PriceChange[]; ended: ImportJob[] }, WebhookEventMessage> = {
+type WebhooksWork = { clientId: string; created: PriceChange[]; ended: ImportJob[]; connections: WebhookEventMessage[] };
+
+export const webhooksRoute: ChangeRoute<WebhooksWork, WebhookEventMessage> = {
   queue: 'webhooks',
-  start: (clientId) => ({ clientId, created: [], ended: [] }),
+  start: (clientId) => ({ clientId, created: [], ended: [], connections: [] }),
   add: (work, change) => {
     if (change.kind === 'priceChange' && change.created) work.created.push(change.created);
     if (change.kind === 'import' && change.ended) work.ended.push(change.ended);
+    if (change.kind === 'connectionStatus') work.connections.push(connectionStatusChangedMessage(work.clientId, change.record, change.previous));
   },
   messages: (work) => [
     ...[...work.created]
@@ -144,11 +155,35 @@ export const webhooksRoute: ChangeRoute<{ clientId: string; created: PriceChange
     ...work.ended.map((job) =>
       importCompletedMessage(work.clientId, { ...job, status: job.status === 'failed' ? 'failed' : 'completed' }, job.end_time ?? job.updated_at),
     ),
+    // In stream order: one connection's changes reach the receivers in the order they were made.
+    ...work.connections,
   ],
-  groupOf: (message) =>
-    message.eventType === 'IMPORT_COMPLETED'
-      ? importCompletedGroup(message.clientId, (message.data as ImportJob).id)
-      : `${message.clientId}#R${(message.data as PriceChange).repricer_id}`,
+  groupOf: (message) => {
+    if (message.eventType === 'IMPORT_COMPLETED') return importCompletedGroup(message.clientId, (message.data as ImportJob).id);
+    if (message.eventType === 'CONNECTION_STATUS_CHANGED') return connectionStatusGroup(message.clientId, (message.data as ConnectionStatusChangedData).uid);
+    return `${message.clientId}#R${(message.data as PriceChange).repricer_id}`;
+  },
+};
+
+/** The marketplace's own words for an event that names one offer whose state may have moved. */
+const OFFER_EVENT_TYPES: ReadonlySet<string> = new Set(['offer_updated', 'offer_created']);
+
+/**
+ * To the market-sync worker: each marketplace event just received about one offer (Offer
+ * Updated, Offer Created) asks for that offer's next look now, in its connection's group.
+ * What the event says is not passed on: the worker reads the offer itself. Batch Completed
+ * events are recorded but not routed (the price sender will read them).
+ */
+export const marketSyncRoute: ChangeRoute<{ messages: MarketSyncMessage[] }, MarketSyncMessage> = {
+  queue: 'marketSync',
+  start: () => ({ messages: [] }),
+  add: (work, change) => {
+    if (change.kind !== 'marketplaceEvent') return;
+    const { uid, eventType, offerId, deliveryId } = change.event;
+    if (OFFER_EVENT_TYPES.has(eventType) && offerId !== undefined) work.messages.push({ kind: 'offer', uid, offerId, deliveryId });
+  },
+  messages: (work) => work.messages,
+  groupOf: (message) => marketSyncGroup(message.uid),
 };
 
 export const CHANGE_ROUTES: readonly RouteStarter[] = [
@@ -156,4 +191,5 @@ export const CHANGE_ROUTES: readonly RouteStarter[] = [
   defineRoute(repricingRoute),
   defineRoute(importsRoute),
   defineRoute(webhooksRoute),
+  defineRoute(marketSyncRoute),
 ];

@@ -1,4 +1,12 @@
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { MARKET_SYNC } from '../shared/config/market-sync.js';
+import { findConnectionByUid, getConnection, recordSyncOutcome, type StoredConnection } from '../shared/data/connections.js';
+import { applyProductMarket, UNKNOWN_SELLER_ID } from '../shared/data/market-sync.js';
+import { getHostHold, putHostHold } from '../shared/data/market-watch.js';
+import { storefrontReadMessage, type StoreFrontReadMessage } from '../shared/events/market-sync.js';
+import { logger } from '../shared/logger.js';
+import { MarketplaceRateLimited, MarketplaceUnavailable, type MarketplacePort, type ProductMarket } from '../shared/marketplace/port.js';
+import { marketplaceFor, TAKEALOT_STOREFRONT_URL_ENV } from '../shared/marketplace/registry.js';
 
 /** Holds a message back: SQS's ChangeMessageVisibility on AWS, the local queue's equivalent under `npm start`. */
 export type HoldMessage = (record: SQSRecord, delayMs: number) => Promise<void>;
@@ -6,18 +14,151 @@ export type HoldMessage = (record: SQSRecord, delayMs: number) => Promise<void>;
 export interface StorefrontReaderOptions {
   /** Requests per second this reader may send to one host (the stage's rate divided among the readers). */
   readonly requestsPerSecond?: number;
+  readonly now?: () => number;
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 /**
  * The storefront reader: reads product pages at a polite pace per host and applies them
- * (data/market-sync.ts applyProductMarket). A refused read (429, 403) holds the host for its
- * Retry-After and holds back the batch's remaining messages as long.
+ * (data/market-sync.ts applyProductMarket). A refused read (429, or the storefront's 403) holds
+ * the host for its Retry-After (or a doubling backoff without one): the hold is stored, so every
+ * reader waits it out, and the batch's remaining messages are held back as long. A page that
+ * fails (5xx, timeout) is held back with a short backoff and read again; a malformed or missing
+ * page is logged and skipped (the next tier read comes anyway). Messages of one product stay in
+ * order: after a failed one, the later ones of its group are held back too.
  */
-export const storefrontReader =
-  (hold: HoldMessage, options: StorefrontReaderOptions = {}) =>
-  async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    void hold;
-    void options;
-    void event;
-    throw new Error('not yet');
+/** Each container's next free moment per host: the pace survives from one batch to the next. */
+const nextFreeAt = new Map<string, number>();
+/** Below this much time left in the invocation, the batch's rest goes back to the queue untouched. */
+const RESERVE_MS = 15_000;
+/** A hold that ended this long ago no longer counts towards the next backoff. */
+const BACKOFF_MEMORY_MS = 10 * 60_000;
+
+const retryDelayMs = (receiveCount: number): number => Math.min(60_000, 2_000 * 2 ** Math.max(0, receiveCount - 1));
+
+const hostOf = (url: string | undefined): string => {
+  try {
+    return url ? new URL(url).host : 'storefront';
+  } catch {
+    return 'storefront';
+  }
+};
+
+/** The own entry of a page: the one listing the product's SKU (the code a sync gave the product). */
+const ownSellerIdOf = (market: ProductMarket, code: string): string | undefined => market.offers.find((offer) => offer.sku === code)?.sellerId;
+
+interface Target {
+  readonly clientId: string;
+  readonly stored: StoredConnection;
+  readonly port: MarketplacePort;
+}
+
+export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOptions = {}) => {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const spacingMs = 1000 / (options.requestsPerSecond ?? MARKET_SYNC.storefrontRequestsPerSecond);
+
+  return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
+    const storefrontUrl = process.env[TAKEALOT_STOREFRONT_URL_ENV] ?? '';
+    const host = hostOf(storefrontUrl);
+    const stored = await getHostHold(host);
+    let holdUntil = stored?.holdUntil ?? 0;
+    let refusals = stored && now() - stored.holdUntil < BACKOFF_MEMORY_MS ? stored.refusals : 0;
+    const failures: { itemIdentifier: string }[] = [];
+    /** Groups with a failed message in this batch, and how long it was held: their later messages wait as long. */
+    const failedGroups = new Map<string, number>();
+    const targets = new Map<string, Target | undefined>();
+
+    const fail = async (record: SQSRecord, delayMs: number) => {
+      await hold(record, delayMs);
+      failures.push({ itemIdentifier: record.messageId });
+      failedGroups.set(record.attributes.MessageGroupId ?? record.messageId, delayMs);
+    };
+
+    const targetOf = async (uid: string): Promise<Target | undefined> => {
+      if (targets.has(uid)) return targets.get(uid);
+      const found = await findConnectionByUid(uid);
+      const connection = found ? await getConnection(found.clientId, found.connector) : undefined;
+      const lookup = found ? marketplaceFor(found.connector) : undefined;
+      const target =
+        found && connection && connection.record.uid === uid && connection.record.status !== 'unauthorized' && lookup?.kind === 'adapter'
+          ? { clientId: found.clientId, stored: connection, port: lookup.port }
+          : undefined;
+      targets.set(uid, target);
+      return target;
+    };
+
+    const read = async (record: SQSRecord, message: StoreFrontReadMessage): Promise<void> => {
+      const target = await targetOf(message.uid);
+      if (!target) return;
+      const wait = Math.max(0, (nextFreeAt.get(host) ?? 0) - now());
+      if (wait > 0) await sleep(wait);
+      nextFreeAt.set(host, Math.max(now(), nextFreeAt.get(host) ?? 0) + spacingMs);
+      let market: ProductMarket;
+      try {
+        market = await target.port.readProductMarket(message.productLineId);
+      } catch (error) {
+        if (error instanceof MarketplaceRateLimited) {
+          refusals++;
+          const backoff = Math.min(MARKET_SYNC.storefrontBackoffCapMs, MARKET_SYNC.storefrontBackoffMs * 2 ** (refusals - 1));
+          holdUntil = now() + Math.max(error.retryAfterMs, backoff);
+          await putHostHold(host, { holdUntil, refusals });
+          logger.warn('Storefront refused a read: holding the host', { host, holdMs: holdUntil - now(), refusals });
+          await fail(record, holdUntil - now());
+          return;
+        }
+        if (error instanceof MarketplaceUnavailable) {
+          logger.warn('Storefront page not read; retried later', { fault: error.message });
+          await fail(record, retryDelayMs(Number(record.attributes.ApproximateReceiveCount ?? '1')));
+          return;
+        }
+        // Malformed, gone or refused as a request: skipped; the next tier read looks again.
+        logger.warn('Storefront page skipped', { fault: (error as Error).name, message: (error as Error).message });
+        return;
+      }
+      const learned = ownSellerIdOf(market, message.code);
+      if (learned !== undefined && learned !== target.stored.sellerId) {
+        await recordSyncOutcome(target.clientId, target.stored.record, { sellerId: learned });
+        targets.set(message.uid, { ...target, stored: { ...target.stored, sellerId: learned } });
+      }
+      const sellerId = learned ?? target.stored.sellerId ?? UNKNOWN_SELLER_ID;
+      const result = await applyProductMarket(target.clientId, { uid: target.stored.record.connector, sellerId, storefrontUrl }, message.code, market);
+      if (result.kind === 'malformed') logger.warn('Storefront page skipped: malformed', { problem: result.problem });
+    };
+
+    for (const record of event.Records) {
+      const parsed = storefrontReadMessage.safeParse(parseBody(record.body));
+      if (!parsed.success) {
+        logger.error('Storefront read message refused', { messageId: record.messageId });
+        continue;
+      }
+      const group = record.attributes.MessageGroupId ?? record.messageId;
+      const left = context?.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY;
+      const groupHeld = failedGroups.get(group);
+      if (groupHeld !== undefined || left < RESERVE_MS) {
+        await fail(record, groupHeld ?? 0);
+        continue;
+      }
+      if (now() < holdUntil) {
+        await fail(record, holdUntil - now());
+        continue;
+      }
+      try {
+        await read(record, parsed.data);
+      } catch (error) {
+        // The table failed: this read is retried; the batch's other groups go on.
+        logger.error('Storefront page not applied', { error: (error as Error).message });
+        await fail(record, retryDelayMs(Number(record.attributes.ApproximateReceiveCount ?? '1')));
+      }
+    }
+    return { batchItemFailures: failures };
   };
+};
+
+const parseBody = (body: string): unknown => {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return undefined;
+  }
+};

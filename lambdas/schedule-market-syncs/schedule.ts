@@ -1,9 +1,15 @@
+import { MARKET_SYNC } from '../shared/config/market-sync.js';
+import { listConnectionUids } from '../shared/data/market-watch.js';
+import { tickOf } from '../shared/domain/market-schedule.js';
+import { marketSyncGroup, type MarketSyncMessage } from '../shared/events/market-sync.js';
+import { logger } from '../shared/logger.js';
 import type { QueueSender } from '../shared/queue/sender.js';
 
 /**
  * The market loop's clock (lambdas/shared/config/market-sync.ts): once a minute, one `tick`
  * message per connection to the sync worker. Sends only: what is due is the worker's decision,
- * made from the connection as it is then.
+ * made from the connection as it is then. Each connection is its own message group, so one
+ * tenant's long sync holds up no other; a tick sent twice (a retried invocation) is one message.
  */
 export interface ScheduleEvent {
   /** The tick's time (EventBridge's scheduled event carries it); now when absent. */
@@ -13,7 +19,16 @@ export interface ScheduleEvent {
 export const scheduleMarketSyncs =
   (sender: QueueSender) =>
   async (event: ScheduleEvent = {}): Promise<{ readonly connections: number }> => {
-    void sender;
-    void event;
-    throw new Error('not yet');
+    const parsed = event.time === undefined ? Number.NaN : Date.parse(event.time);
+    const tick = tickOf(Number.isNaN(parsed) ? Date.now() : parsed);
+    const at = new Date(tick * MARKET_SYNC.tickSeconds * 1000).toISOString();
+    const uids = await listConnectionUids();
+    const messages = uids.map((uid) => {
+      const body: MarketSyncMessage = { kind: 'tick', uid, at };
+      return { groupId: marketSyncGroup(uid), deduplicationId: `${uid}#${tick}`, body: JSON.stringify(body) };
+    });
+    const refused = await sender.send(messages);
+    if (refused && refused.length > 0) logger.error('Market ticks refused by the queue', { count: refused.length });
+    logger.info('Market tick', { at, connections: uids.length });
+    return { connections: uids.length };
   };

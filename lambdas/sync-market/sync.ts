@@ -1,20 +1,180 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { TAKEALOT_STOREFRONT_URL_ENV } from '../shared/marketplace/registry.js';
+import { findConnectionByUid, getConnection, recordSyncOutcome, type StoredConnection, type SyncOutcome } from '../shared/data/connections.js';
+import { applyOwnOffers, UNKNOWN_SELLER_ID } from '../shared/data/market-sync.js';
+import { fullSyncWanted, heartbeatDue, ownOffersDue, tickOf } from '../shared/domain/market-schedule.js';
+import { marketSyncMessage, type MarketSyncMessage } from '../shared/events/market-sync.js';
+import { logger } from '../shared/logger.js';
+import {
+  MarketplaceUnauthorized,
+  MarketplaceUnavailable,
+  MarketplaceRateLimited,
+  MarketplaceMalformed,
+  type MarketplacePort,
+} from '../shared/marketplace/port.js';
+import { marketplaceFor } from '../shared/marketplace/registry.js';
+import { withMarketplaceRetries, type RetryOptions } from '../shared/marketplace/retrying.js';
+import { openConnectionSecret } from '../shared/marketplace/secrets.js';
 import type { QueueSender } from '../shared/queue/sender.js';
+import { dueReads, readMessage } from './due-reads.js';
+import { syncOwnOffers, type OwnOffersSync } from './own-offers.js';
 
 /**
  * The sync worker: one connection's tick (or marketplace event) per message. Runs the
  * connection's full own-offer sync when due, reads one own offer an event named, and sends a
- * storefront read for every product whose tier is due.
+ * storefront read for every product whose tier is due. A marketplace fault never fails the
+ * message (its FIFO group would hold the connection's next ticks back): it is recorded on the
+ * connection, and the next tick tries again; only a fault of the table fails it, to be redelivered.
  */
 export interface MarketSyncDeps {
   /** The storefront reader's queue. */
   readonly storefront: QueueSender;
+  /** Tests shorten the waits between marketplace retries. */
+  readonly retry?: Partial<RetryOptions>;
+  readonly now?: () => number;
 }
+
+/** A tick handled this late is skipped: newer ticks of the connection are queued behind it. */
+const STALE_TICK_MS = 5 * 60_000;
+
+interface Target {
+  readonly clientId: string;
+  readonly stored: StoredConnection;
+  readonly port: MarketplacePort;
+}
+
+/** The connection a message names, when it is still there, allowed to sync, and its marketplace is configured. */
+const targetOf = async (uid: string): Promise<Target | undefined> => {
+  const found = await findConnectionByUid(uid);
+  if (!found) return undefined;
+  const stored = await getConnection(found.clientId, found.connector);
+  if (!stored || stored.record.uid !== uid) return undefined;
+  // A refused key stops the syncs until the client puts a new one.
+  if (stored.record.status === 'unauthorized') return undefined;
+  const lookup = marketplaceFor(found.connector);
+  if (lookup.kind !== 'adapter') {
+    logger.warn('Connection not synced: no marketplace for its connector on this stage', { connector: found.connector, kind: lookup.kind });
+    return undefined;
+  }
+  return { clientId: found.clientId, stored, port: lookup.port };
+};
+
+const syncConnectorOf = (target: Target) => ({
+  uid: target.stored.record.connector,
+  sellerId: target.stored.sellerId ?? UNKNOWN_SELLER_ID,
+  storefrontUrl: process.env[TAKEALOT_STOREFRONT_URL_ENV] ?? '',
+});
+
+const faultMessage = (error: unknown): string | undefined => {
+  if (error instanceof MarketplaceUnauthorized) return 'The marketplace refused the API key; put a new key to resume.';
+  if (error instanceof MarketplaceUnavailable) return `The marketplace could not be reached: ${error.message}`;
+  if (error instanceof MarketplaceRateLimited) return 'The marketplace asked to slow down; the sync resumes on its next run.';
+  if (error instanceof MarketplaceMalformed) return 'The marketplace answered with an undocumented shape; nothing of it was written.';
+  return undefined;
+};
+
+/** Records what changed on the connection only: a sync that found nothing new writes nothing. */
+const record = async (target: Target, outcome: SyncOutcome): Promise<void> => {
+  const before = target.stored.record;
+  const changes: SyncOutcome = Object.fromEntries(
+    Object.entries(outcome).filter(
+      ([field, value]) => value !== undefined && (field === 'sellerId' ? value !== target.stored.sellerId : before[field as keyof typeof before] !== value),
+    ),
+  );
+  if (Object.keys(changes).length > 0) await recordSyncOutcome(target.clientId, before, changes);
+};
+
+const handleTick = async (message: Extract<MarketSyncMessage, { kind: 'tick' }>, deps: MarketSyncDeps): Promise<void> => {
+  const nowMs = deps.now?.() ?? Date.now();
+  const atMs = Date.parse(message.at);
+  if (nowMs - atMs > STALE_TICK_MS) return;
+  const target = await targetOf(message.uid);
+  if (!target) return;
+  const { record: connection } = target.stored;
+  const tick = tickOf(atMs);
+  const full = fullSyncWanted(connection);
+  const now = new Date(nowMs).toISOString();
+  let sync: OwnOffersSync | undefined;
+  if (ownOffersDue(connection, tick)) {
+    try {
+      const apiKey = await openConnectionSecret('marketplace-key', target.clientId, connection.connector, target.stored.sealedKey);
+      sync = await syncOwnOffers(target.port, apiKey, target.clientId, syncConnectorOf(target), { now, ...(deps.retry ? { retry: deps.retry } : {}) });
+    } catch (error) {
+      const fault = faultMessage(error);
+      if (fault === undefined) throw error;
+      const unauthorized = error instanceof MarketplaceUnauthorized;
+      logger.warn('Own-offer sync failed', { connector: connection.connector, uid: connection.uid, fault: (error as Error).name });
+      await record(target, { status: unauthorized ? 'unauthorized' : connection.status === 'connected' ? 'error' : connection.status, last_error: fault });
+      if (unauthorized) return;
+    }
+  }
+  const reads = await dueReads(target.clientId, connection.connector, connection.uid, tick, { full: full && sync !== undefined, at: now });
+  const refused = await deps.storefront.send(reads.messages);
+  if (refused && refused.length > 0) logger.error('Storefront reads refused by the queue', { count: refused.length });
+  if (sync) {
+    logger.info('Own-offer sync', {
+      connector: connection.connector,
+      uid: connection.uid,
+      pages: sync.pages,
+      offers: sync.offersSeen,
+      count: sync.count,
+      complete: sync.complete,
+      written: sync.written,
+      reads: reads.messages.length,
+    });
+    const stamp = sync.written > 0 || full || heartbeatDue(connection.last_sync_at, nowMs);
+    await record(target, {
+      status: connection.status === 'error' ? 'connected' : connection.status,
+      last_error: sync.problem ?? null,
+      offers_synced: sync.offersSeen,
+      ...(stamp ? { last_sync_at: now } : {}),
+    });
+  }
+};
+
+const handleOffer = async (message: Extract<MarketSyncMessage, { kind: 'offer' }>, deps: MarketSyncDeps): Promise<void> => {
+  const target = await targetOf(message.uid);
+  if (!target) return;
+  const { record: connection } = target.stored;
+  const now = new Date(deps.now?.() ?? Date.now()).toISOString();
+  try {
+    const apiKey = await openConnectionSecret('marketplace-key', target.clientId, connection.connector, target.stored.sealedKey);
+    const snapshot = await withMarketplaceRetries(() => target.port.readOwnOffer(apiKey, message.offerId), deps.retry);
+    if (!snapshot) return;
+    await applyOwnOffers(target.clientId, syncConnectorOf(target), [snapshot], now);
+    if (snapshot.productLineId === undefined) return;
+    const read = readMessage(connection.uid, snapshot.sku, snapshot.productLineId, 'event', now, message.deliveryId);
+    await deps.storefront.send([read]);
+  } catch (error) {
+    const fault = faultMessage(error);
+    if (fault === undefined) throw error;
+    // The event only brought a look forward: the scheduled syncs still come.
+    logger.warn('Offer read for a marketplace event failed', { connector: connection.connector, fault: (error as Error).name });
+    if (error instanceof MarketplaceUnauthorized) await record(target, { status: 'unauthorized', last_error: fault });
+  }
+};
+
+const parseBody = (body: string): unknown => {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return undefined;
+  }
+};
 
 export const marketSyncWorker =
   (deps: MarketSyncDeps) =>
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    void deps;
-    void event;
-    throw new Error('not yet');
+    const handleRecord = async (sqsRecord: SQSRecord): Promise<void> => {
+      const parsed = marketSyncMessage.safeParse(parseBody(sqsRecord.body));
+      if (!parsed.success) {
+        logger.error('Market sync message refused', { messageId: sqsRecord.messageId });
+        return;
+      }
+      const message = parsed.data;
+      if (message.kind === 'tick') await handleTick(message, deps);
+      else await handleOffer(message, deps);
+    };
+    return processPartialResponse(event, handleRecord, new SqsFifoPartialProcessorAsync(), { throwOnFullBatchFailure: false });
   };

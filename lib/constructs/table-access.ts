@@ -21,6 +21,13 @@ export const KEY_PREFIXES = {
   counter: 'COUNTER#',
   idempotency: 'IDEMPOTENCY#',
   connectionUid: 'CONNUID#',
+  /** A marketplace host's hold after it refused a read, shared by every reader (lambdas/shared/data/keys.ts hostHoldKey). */
+  hostHold: 'HOSTHOLD#',
+  /**
+   * The `directory` index's partition listing every connection's uid: a Query on an index is
+   * authorized by the index's partition key, so this is the value the schedule's one Query names.
+   */
+  connectionsDirectory: 'CONNECTIONS',
 } as const;
 
 export interface TableGrant {
@@ -34,7 +41,7 @@ export interface TableGrant {
   readonly batchWrite?: boolean;
 }
 
-const { client, tenant, connector, counter, idempotency, connectionUid } = KEY_PREFIXES;
+const { client, tenant, connector, counter, idempotency, connectionUid, hostHold, connectionsDirectory } = KEY_PREFIXES;
 
 /** What each kind of function needs. */
 export const TABLE_GRANTS = {
@@ -60,6 +67,14 @@ export const TABLE_GRANTS = {
    * connection (`CONNUID#`), put and deleted with the connection, never updated.
    */
   connectionLookup: { read: [connectionUid], write: [connectionUid], writeActions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'] },
+  /** The market schedule: the uid of every connection, from the directory index; it writes nothing. */
+  marketSchedule: { read: [connectionsDirectory] },
+  /**
+   * The market sync worker and the storefront reader: a connection by its uid (`CONNUID#`), its
+   * record and the tenant's products, offers and repricers; connector price steps; ids for new
+   * offers; the storefront hosts' holds, read and written by every reader.
+   */
+  marketSync: { read: [tenant, connector, counter, connectionUid, hostHold], write: [tenant, counter, hostHold], batchWrite: true },
 } as const satisfies Record<string, TableGrant>;
 
 /** Index ARNs listed by name, so no policy holds an `index/*` wildcard. */

@@ -2,7 +2,8 @@ import { ALARM_THRESHOLDS, MONITORED_TABLE_OPERATIONS } from '../../lib/construc
 import { ROUTES } from '../../lambdas/shared/config/routes.js';
 import { METRICS_NAMESPACE, REFUSED_QUEUE_MESSAGES_METRIC } from '../../lambdas/shared/http/observability.js';
 import { POWERTOOLS_SERVICE_NAME } from '../../lib/constructs/api-function.js';
-import { functionNamed, resourcesOfType, synthStack, type CfnResource, type SynthesizedStack } from './stack-fixture.js';
+import { MARKET_LOOP_DESCRIPTIONS } from '../../lib/constructs/market-loop.js';
+import { functionDescribed, functionNamed, resourcesOfType, synthStack, type CfnResource, type SynthesizedStack } from './stack-fixture.js';
 
 const FUNCTION_NAMES = [...ROUTES.map((route) => route.name), 'Authorizer'];
 
@@ -16,9 +17,9 @@ describe('CloudWatch alarms', () => {
     alarms = Object.values(resourcesOfType(synthesized.template, 'AWS::CloudWatch::Alarm'));
   });
 
-  it('has two API alarms, two per function, two for the table, eight for the event handlers and one for refused queue messages', () => {
-    // Routes, the authorizer, the three change handlers, the import worker and the webhook worker; five dead-letter depths, two queue ages and the stream's iterator age
-    expect(alarms).toHaveLength(2 + 2 * (FUNCTION_NAMES.length + 5) + 2 + 8 + 1);
+  it('has two API alarms, two per function, two for the table, ten for the event handlers and one for refused queue messages', () => {
+    // Routes, the authorizer, the three change handlers, the import worker, the webhook worker and the market loop's three; seven dead-letter depths, two queue ages and the stream's iterator age
+    expect(alarms).toHaveLength(2 + 2 * (FUNCTION_NAMES.length + 5 + 3) + 2 + 10 + 1);
   });
 
   it('alarms on the API 5XX error rate', () => {
@@ -43,9 +44,14 @@ describe('CloudWatch alarms', () => {
     });
   });
 
-  it.each(FUNCTION_NAMES)('alarms on errors and throttles of the %s function', (name) => {
+  it.each([
+    ...FUNCTION_NAMES.map((name) => [name, () => functionNamed(synthesized.template, name)] as const),
+    ['MarketSchedule', () => functionDescribed(synthesized.template, MARKET_LOOP_DESCRIPTIONS.schedule)] as const,
+    ['MarketSyncWorker', () => functionDescribed(synthesized.template, MARKET_LOOP_DESCRIPTIONS.worker)] as const,
+    ['StorefrontReader', () => functionDescribed(synthesized.template, MARKET_LOOP_DESCRIPTIONS.reader)] as const,
+  ])('alarms on errors and throttles of the %s function', (name, find) => {
     // Prepare
-    const [functionId] = functionNamed(synthesized.template, name);
+    const [functionId] = find();
     const dimensions = [{ Name: 'FunctionName', Value: { Ref: functionId } }];
 
     // Assess

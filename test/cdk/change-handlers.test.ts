@@ -152,6 +152,8 @@ describe('change handlers', () => {
           getAtt(work.imports.queue, 'Arn'),
           getAtt(ids.webhookQueue, 'Arn'),
           getAtt(ids.streamFailures, 'Arn'),
+          // Marketplace events bring a connection's next sync forward (lib/constructs/market-loop.ts).
+          getAtt(resourceId(synthesized.template, 'AWS::SQS::Queue', 'MarketMarketSyncQueue'), 'Arn'),
         ]
           .map((arn) => JSON.stringify(arn))
           .sort(),

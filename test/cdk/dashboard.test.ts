@@ -63,9 +63,14 @@ describe('dashboard', () => {
     expect(metricsOf('Change stream: iterator age')).toEqual([
       ['AWS/Lambda', 'IteratorAge', 'FunctionName', `<${forwarder}>`, expect.objectContaining({ stat: 'Maximum' })],
     ]);
-    const queues = ['ChangesListChangesQueue', 'ChangesRepricingQueue', 'ChangesImportsQueue', 'ChangesWebhooksQueue'].map((prefix) =>
-      resourceId(synthesized.template, 'AWS::SQS::Queue', prefix),
-    );
+    const queues = [
+      'ChangesListChangesQueue',
+      'ChangesRepricingQueue',
+      'ChangesImportsQueue',
+      'ChangesWebhooksQueue',
+      'MarketMarketSyncQueue',
+      'MarketStorefrontQueue',
+    ].map((prefix) => resourceId(synthesized.template, 'AWS::SQS::Queue', prefix));
     expect(metricsOf('Queues: age of the oldest message').map((metric) => metric.slice(0, 4))).toEqual(
       queues.map((queue) => ['AWS/SQS', 'ApproximateAgeOfOldestMessage', 'QueueName', `<${queue}.QueueName>`]),
     );
@@ -78,6 +83,8 @@ describe('dashboard', () => {
       'ChangesImportsDeadLetters',
       'ChangesWebhooksDeadLetters',
       'ChangesStreamFailures',
+      'MarketMarketSyncDeadLetters',
+      'MarketStorefrontDeadLetters',
     ].map((prefix) => resourceId(synthesized.template, 'AWS::SQS::Queue', prefix));
     expect(metricsOf('Dead-letter queues: messages').map((metric) => metric[3])).toEqual(deadLetters.map((queue) => `<${queue}.QueueName>`));
   });
@@ -104,7 +111,7 @@ describe('dashboard', () => {
 const queueOf = (arn: unknown): string | undefined => (arn as { 'Fn::GetAtt'?: [string, string] } | undefined)?.['Fn::GetAtt']?.[0];
 
 /** Work queues whose messages wait by design: their age is graphed, not alarmed. */
-const WAITING_BY_DESIGN = ['ChangesImportsQueue', 'ChangesWebhooksQueue'];
+const WAITING_BY_DESIGN = ['ChangesImportsQueue', 'ChangesWebhooksQueue', 'MarketMarketSyncQueue', 'MarketStorefrontQueue'];
 
 /**
  * Every AWS::SQS::Queue of the stack, classified from the template itself (who reads it, who

@@ -1,3 +1,6 @@
+import { MARKET_LOOP_DESCRIPTIONS } from '../../lib/constructs/market-loop.js';
+import { ROUTES } from '../../lambdas/shared/config/routes.js';
+import { MARKETPLACE_EVENT_ROUTE } from '../../lib/repricer-stack.js';
 import { SECRETS_KEY_ENV } from '../../lambdas/shared/crypto/key-provider.js';
 import { TAKEALOT_PRODUCTION_URLS, TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
 import {
@@ -56,12 +59,43 @@ describe('the secrets key', () => {
     });
   });
 
+  it.each([
+    ['market sync worker', MARKET_LOOP_DESCRIPTIONS.worker],
+    ['storefront reader', MARKET_LOOP_DESCRIPTIONS.reader],
+  ])('lets the %s decrypt data keys and nothing else', (_name, description) => {
+    const [id] = functionDescribed(synthesized.template, description);
+    expect(kmsActions(synthesized, id, keyId)).toEqual(['kms:Decrypt']);
+  });
+
+  it('lets the route receiving marketplace events decrypt data keys and nothing else', () => {
+    // A stand-in for the route until routes.ts declares it (a synth needs only an entry that exists).
+    const routes = ROUTES.some((route) => route.name === MARKETPLACE_EVENT_ROUTE)
+      ? ROUTES
+      : [
+          ...ROUTES,
+          {
+            name: MARKETPLACE_EVENT_ROUTE,
+            method: 'POST' as const,
+            path: '/v1/marketplace-events/{uid}',
+            entry: 'lambdas/ping/handler.ts',
+            tableAccess: 'read' as const,
+            authorized: false,
+          },
+        ];
+    const withRoute = synthStack({ routes });
+    const [id] = functionNamed(withRoute.template, MARKETPLACE_EVENT_ROUTE);
+    expect(kmsActions(withRoute, id, resourceId(withRoute.template, 'AWS::KMS::Key', 'SecretsKey'))).toEqual(['kms:Decrypt']);
+  });
+
   it('grants no other function any use of a KMS key, nor tells it the key', () => {
     const [createWebhook] = functionNamed(synthesized.template, 'CreateWebhook');
     const [putConnection] = functionNamed(synthesized.template, 'PutConnection');
     const [worker] = functionDescribed(synthesized.template, WORKER_DESCRIPTION);
+    const [marketWorker] = functionDescribed(synthesized.template, MARKET_LOOP_DESCRIPTIONS.worker);
+    const [reader] = functionDescribed(synthesized.template, MARKET_LOOP_DESCRIPTIONS.reader);
+    const granted = [createWebhook, worker, putConnection, marketWorker, reader];
     const functions = Object.entries(resourcesOfType(synthesized.template, 'AWS::Lambda::Function'));
-    const others = functions.filter(([id]) => id !== createWebhook && id !== worker && id !== putConnection);
+    const others = functions.filter(([id]) => !granted.includes(id));
     expect(others.length).toBeGreaterThan(10);
     for (const [id, fn] of others) {
       const kms = roleStatements(synthesized.template, id)
@@ -70,7 +104,7 @@ describe('the secrets key', () => {
       expect({ id, kms }).toEqual({ id, kms: [] });
       expect({ id, env: fn.Properties.Environment?.Variables?.[SECRETS_KEY_ENV] }).toEqual({ id, env: undefined });
     }
-    for (const id of [createWebhook, worker, putConnection]) {
+    for (const id of granted) {
       expect(resourcesOfType(synthesized.template, 'AWS::Lambda::Function')[id]?.Properties.Environment.Variables[SECRETS_KEY_ENV]).toEqual({
         'Fn::GetAtt': [keyId, 'Arn'],
       });

@@ -1,5 +1,6 @@
 /**
- * The data `npm start` loads for the demo client: three connector types, 50 products and a few
+ * The data `npm start` loads for the demo client: four connector types (Takealot's for the
+ * marketplace simulator's connection), 50 products and a few
  * hundred offers, in the import format (one record per NDJSON line), and the repricers it starts
  * with. Built from a seeded PRNG, so every start serves the same catalogue and the printed
  * sample requests stay valid.
@@ -9,7 +10,11 @@ import { centsToNumber, toCents } from '../../lambdas/shared/domain/money.js';
 import { computedFields } from '../../lambdas/shared/domain/pricing.js';
 import { BUYABLE, DEFAULT_PRICE_STEP, targetPrice, type EngineOffer, type EngineRepricer, type Target } from '../../lambdas/shared/domain/repricing.js';
 
-export const DEMO_SELLER_ID = 'demo-seller';
+/**
+ * The demo client's seller id: the marketplace simulator's seller (its default `sellerId`), so
+ * the client's own offers on the simulator's storefront pages are recognised as its own.
+ */
+export const DEMO_SELLER_ID = '1000001';
 export const DEMO_PRODUCT_COUNT = 50;
 const SEED = 20_260_115;
 /** Timestamps are spread over the days before this instant, not before "now", to stay stable. */
@@ -28,6 +33,8 @@ export interface DemoConnectorType {
   readonly name: string;
   readonly logo: string;
   readonly website: string | null;
+  /** The operator's price increment for repricing (reference data only); 1.00 when absent. */
+  readonly price_step?: number;
 }
 
 export interface DemoProduct {
@@ -108,6 +115,8 @@ export const DEMO_CONNECTOR_TYPES: readonly DemoConnectorType[] = [
   { uid: 'amazon', name: 'Amazon', logo: 'https://cdn.repricer.example/logos/amazon.svg', website: 'https://www.amazon.com' },
   { uid: 'ebay', name: 'eBay', logo: 'https://cdn.repricer.example/logos/ebay.svg', website: 'https://www.ebay.com' },
   { uid: 'bol', name: 'bol.com', logo: 'https://cdn.repricer.example/logos/bol.svg', website: null },
+  // The marketplace `npm start` connects the demo client to: Takealot prices in whole rand.
+  { uid: 'takealot', name: 'Takealot', logo: 'https://cdn.repricer.example/logos/takealot.svg', website: 'https://www.takealot.com', price_step: 1 },
 ];
 
 const ITEMS = [

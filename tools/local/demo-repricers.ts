@@ -1,22 +1,36 @@
 import { getClient } from '../../lambdas/shared/data/clients.js';
-import { createRepricerFor, hasRepricerFor } from '../admin/repricers.js';
+import { createRepricerFor, hasRepricerFor, type RepricerRequest } from '../admin/repricers.js';
 import { demoRepricers } from './demo-data.js';
+import type { MarketRepricerRequest } from './demo-market.js';
+
+export interface EnsuredRepricers {
+  readonly productCodes: string[];
+  readonly created: number;
+}
 
 /**
- * The demo repricers of `npm start` (tools/local/demo-data.ts), created for the client as
- * `POST /v1/repricers/` creates them. A product the client already has a repricer for is left
- * as it is, so a second start on a kept table creates nothing.
+ * Repricers for the client, created as `POST /v1/repricers/` creates them. A product the client
+ * already has a repricer for is left as it is, so a second start on a kept table creates nothing.
  */
-export const ensureDemoRepricers = async (username: string): Promise<{ readonly productCodes: string[]; readonly created: number }> => {
+const ensureRepricers = async (username: string, requests: readonly RepricerRequest[]): Promise<EnsuredRepricers> => {
   const client = await getClient(username);
   if (!client) throw new Error(`No client with username "${username}"`);
   const owner = { clientId: client.clientId, defaultConnector: client.defaultConnector };
-  const productCodes: string[] = [];
   let created = 0;
-  for (const { request } of demoRepricers()) {
-    productCodes.push(request.product_code);
+  for (const request of requests) {
     if (await hasRepricerFor(owner.clientId, request.product_code)) continue;
-    if ((await createRepricerFor(owner, { ...request, enabled: true })).created) created += 1;
+    if ((await createRepricerFor(owner, request)).created) created += 1;
   }
-  return { productCodes, created };
+  return { productCodes: requests.map((r) => r.product_code), created };
 };
+
+/** The demo repricers of `npm start` on the demo catalogue (tools/local/demo-data.ts). */
+export const ensureDemoRepricers = (username: string): Promise<EnsuredRepricers> =>
+  ensureRepricers(
+    username,
+    demoRepricers().map(({ request }) => ({ ...request, enabled: true })),
+  );
+
+/** The demo's repricers on the marketplace's synced products (tools/local/demo-market.ts chooses them). */
+export const ensureMarketRepricers = (username: string, requests: readonly MarketRepricerRequest[]): Promise<EnsuredRepricers> =>
+  ensureRepricers(username, requests);

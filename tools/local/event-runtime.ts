@@ -3,7 +3,8 @@
  * stream drives the forwarder (like Lambda's DynamoDB event source mapping) and the forwarder's
  * messages drive the list maintainer, the repricing evaluator and the import worker (like Lambda's SQS FIFO event
  * source mapping), with the batch sizes and retry limits the stack deploys
- * (lib/constructs/change-handlers.ts).
+ * (lib/constructs/change-handlers.ts). The market loop runs beside them (market-loop.ts): the
+ * schedule's ticks, the sync worker and the storefront reader (lib/constructs/market-loop.ts).
  */
 import type { DynamoDBRecord } from 'aws-lambda';
 import { forwardChanges } from '../../lambdas/forward-changes/forward.js';
@@ -12,10 +13,14 @@ import { handler as maintainLists } from '../../lambdas/maintain-lists/handler.j
 import type { DeliveryOptions } from '../../lambdas/deliver-webhooks/deliver.js';
 import { webhookWorker } from '../../lambdas/deliver-webhooks/worker.js';
 import { handler as processImports } from '../../lambdas/process-imports/handler.js';
+import { storefrontReader } from '../../lambdas/read-storefront/read.js';
+import { scheduleMarketSyncs } from '../../lambdas/schedule-market-syncs/schedule.js';
+import { marketSyncWorker } from '../../lambdas/sync-market/sync.js';
 import { batchingSender, type QueueSender } from '../../lambdas/shared/queue/sender.js';
 import { CHANGE_HANDLERS, IMPORT_WORKER } from '../../lambdas/shared/config/event-sources.js';
 import { WEBHOOK_DELIVERY } from '../../lambdas/shared/config/event-sources.js';
 import { createLocalFifoQueue, type DeadLetter, type LocalFifoQueue, type QueueHandler } from './fifo-queue.js';
+import { startLocalMarketLoop, type MarketLoopHandlers, type QueueLimits } from './market-loop.js';
 import type { StartingPosition } from './shard-reader.js';
 import { startStreamPoller } from './stream-poller.js';
 
@@ -43,12 +48,21 @@ export interface EventRuntimeOptions {
    * and the timeout, and give a resolver of their own.
    */
   readonly webhooks?: Partial<DeliveryOptions>;
+  /**
+   * The market loop's clock and pace. With `tickMs`, the schedule ticks every tickMs (the stack:
+   * once a minute); without it, only `tickMarket()` ticks (tests drive the ticks).
+   * `storefrontRequestsPerSecond`: the stage's storefront rate (MARKET_SYNC's by default), all of
+   * it for the one local reader.
+   */
+  readonly market?: { readonly tickMs?: number; readonly storefrontRequestsPerSecond?: number };
 }
 
 export interface EventRuntime {
   /** Resolves once every change made before the call, and all the work it caused, is done. */
   settle(): Promise<void>;
   stop(): Promise<void>;
+  /** One tick of the market schedule now (at `time`, now by default): a message per connection to the sync worker. */
+  tickMarket(time?: string): Promise<void>;
   /** Messages the list maintainer gave up on, and stream records the forwarder did. */
   failures(): readonly (DeadLetter | { readonly records: readonly DynamoDBRecord[]; readonly error: Error })[];
 }
@@ -61,6 +75,9 @@ export const localSender = (queue: LocalFifoQueue): QueueSender =>
     await queue.send(batch.map((message, j) => ({ id: String(j), body: message.body, groupId: message.groupId, deduplicationId: message.deduplicationId })));
     return [];
   });
+
+/** The handlers of the market loop, as deployed. */
+const MARKET_HANDLERS: MarketLoopHandlers = { schedule: scheduleMarketSyncs, worker: marketSyncWorker, reader: storefrontReader };
 
 /** The handler as the runtime invokes it: announced to `onInvoke`, and twice with `deliverTwice`. */
 const invoking =
@@ -83,7 +100,7 @@ export const startEventRuntime = async (options: EventRuntimeOptions): Promise<E
     name: string,
     handler: QueueHandler,
     functionName: string,
-    limits: { batchSize: number; maxReceiveCount: number } = { batchSize: CHANGE_HANDLERS.queueBatchSize, maxReceiveCount: CHANGE_HANDLERS.maxReceiveCount },
+    limits: QueueLimits = { batchSize: CHANGE_HANDLERS.queueBatchSize, maxReceiveCount: CHANGE_HANDLERS.maxReceiveCount },
   ) =>
     createLocalFifoQueue({
       name,
@@ -98,14 +115,23 @@ export const startEventRuntime = async (options: EventRuntimeOptions): Promise<E
     batchSize: WEBHOOK_DELIVERY.batchSize,
     maxReceiveCount: WEBHOOK_DELIVERY.maxReceiveCount,
   });
+  const market = startLocalMarketLoop(MARKET_HANDLERS, {
+    queue,
+    sender: localSender,
+    ...(options.market?.tickMs === undefined ? {} : { tickMs: options.market.tickMs }),
+    ...(options.market?.storefrontRequestsPerSecond === undefined ? {} : { storefrontRequestsPerSecond: options.market.storefrontRequestsPerSecond }),
+    invokeSchedule: (run) => invoking(options, 'market-schedule', () => run())({ Records: [{}] }),
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
   // One local queue per queue of the stack, named as the forwarder's routes name them.
   const byName = {
     lists: queue('list-changes.fifo', maintainLists, 'list-maintainer'),
     repricing: queue('repricing.fifo', evaluateRepricers, 'repricing-evaluator'),
     imports: queue('imports.fifo', processImports, 'import-worker', { batchSize: IMPORT_WORKER.batchSize, maxReceiveCount: IMPORT_WORKER.maxReceiveCount }),
     webhooks: webhookQueue,
+    marketSync: market.marketSyncQueue,
   };
-  const queues = Object.values(byName);
+  const queues = [...Object.values(byName), market.storefrontQueue];
   const forward = invoking(options, 'change-forwarder', forwardChanges(Object.fromEntries(Object.entries(byName).map(([name, q]) => [name, localSender(q)]))));
   const poller = await startStreamPoller({
     endpoint: options.endpoint,
@@ -123,6 +149,7 @@ export const startEventRuntime = async (options: EventRuntimeOptions): Promise<E
     },
     ...(options.onError ? { onError: options.onError } : {}),
   });
+  market.startTicks();
 
   return {
     async settle() {
@@ -136,9 +163,11 @@ export const startEventRuntime = async (options: EventRuntimeOptions): Promise<E
       }
     },
     async stop() {
+      await market.stopTicks();
       await poller.stop();
       await Promise.all(queues.map((q) => q.stop()));
     },
+    tickMarket: (time) => market.tick(time),
     failures: () => [...queues.flatMap((q) => q.deadLetters()), ...streamFailures],
   };
 };

@@ -30,6 +30,8 @@ export interface MarketSimulator {
   /** The demo seller's API key as issued at startup. */
   apiKey: string;
   webhookSecret: string;
+  /** Points the webhooks at a loopback URL (e.g. the service's route for a connection made after startup), or turns them off. */
+  setWebhookUrl(url: string | undefined): void;
   options: MarketOptions;
   simulation: Simulation;
   control: {
@@ -190,6 +192,7 @@ export const createMarketSimulator = async (input: MarketOptionsInput = {}): Pro
     storefrontUrl: url,
     apiKey: sim.initialApiKey,
     webhookSecret: sim.webhookSecret,
+    setWebhookUrl: (target) => sim.setWebhookUrl(target),
     options,
     simulation: sim,
     control: {

@@ -73,6 +73,11 @@ export class Simulation {
     return this.faults;
   }
 
+  /** Points the webhooks at a loopback URL, or turns them off; anything else throws MarketOptionError. */
+  setWebhookUrl(url: string | undefined): void {
+    this.webhooks.setUrl(url);
+  }
+
   findOwn(by: OwnOfferLookup, value: string): Product | undefined {
     return this.market.findOwn(by, value);
   }

@@ -9,7 +9,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { FaultSettings } from './faults.js';
-import type { SignatureScheme, WebhookSettings } from './options.js';
+import { isLoopbackUrl, MarketOptionError, type SignatureScheme, type WebhookSettings } from './options.js';
 import type { Prng } from './prng.js';
 
 export type WebhookEvent = 'Offer Updated' | 'Batch Completed';
@@ -49,16 +49,38 @@ export class WebhookSender {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly closing = new AbortController();
+  /** Where events go now: the configured URL until `setUrl` changes it. */
+  private url: string | undefined;
 
   constructor(
     private readonly settings: WebhookSettings & { secret: string },
     private readonly faults: () => FaultSettings,
     private readonly prng: Prng,
-  ) {}
+  ) {
+    this.url = settings.url;
+  }
+
+  /**
+   * Points later events at another loopback URL, or turns them off (`undefined`): a seller
+   * registers the URL in the seller portal after connecting, so it is known only once the
+   * service has a connection. Anything but loopback is refused, as at startup. Deliveries
+   * already under way keep the URL they started with.
+   */
+  setUrl(url: string | undefined): void {
+    if (url !== undefined && !isLoopbackUrl(url)) {
+      throw new MarketOptionError(`webhook URL must be a loopback URL (http://127.0.0.1:... or http://[::1]:...), got ${url}`);
+    }
+    this.url = url;
+  }
+
+  /** The URL events go to now; undefined when webhooks are off. */
+  targetUrl(): string | undefined {
+    return this.url;
+  }
 
   /** Queues an event; returns its record (also when there is no URL to send to: then nothing is recorded). */
   send(event: WebhookEvent, payload: Record<string, unknown>): DeliveryRecord | undefined {
-    const { url } = this.settings;
+    const { url } = this;
     if (url === undefined || this.closing.signal.aborted) return undefined;
     const shaped =
       this.settings.valuesChanged === 'string' && typeof payload.values_changed === 'object'

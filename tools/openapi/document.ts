@@ -87,13 +87,21 @@ const operation = (route: RouteDefinition): JsonSchema => {
     ...queryParameters(route, spec),
     ...(spec.ifMatch ? [IF_MATCH] : []),
     ...(spec.idempotencyKey ? [IDEMPOTENCY_KEY] : []),
+    ...(spec.headerParameters ?? []).map(({ name, description, example, required }) => ({
+      name,
+      in: 'header',
+      required,
+      description,
+      schema: { type: 'string' },
+      example,
+    })),
   ];
   const responses: Record<string, JsonSchema> = { [spec.success.status]: successResponse(spec) };
   const { alternative } = spec.success;
   if (alternative) responses[alternative.status] = successResponse({ ...spec, success: { ...spec.success, ...alternative, headers: [] } });
   for (const status of spec.problems) {
     const override = spec.problemOverrides?.[status];
-    responses[status] = problemResponse(status, override?.description, override?.example?.());
+    responses[status] = problemResponse(status, override?.description, override?.example?.(), override?.headers);
   }
   return {
     operationId: operationIdOf(route),
@@ -101,6 +109,7 @@ const operation = (route: RouteDefinition): JsonSchema => {
     description: spec.description,
     tags: [spec.tag],
     security: route.authorized ? [{ [BASIC_AUTH]: [] }] : [],
+    ...(spec.calledBy ? { 'x-called-by': spec.calledBy } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(spec.requestBody
       ? {
@@ -120,7 +129,7 @@ const INFO = {
   version: '1.0.0-beta',
   summary: 'Automated repricing rules and offer competitiveness for marketplace sellers.',
   description:
-    'Every `/v1` operation but this document needs HTTP Basic credentials. Bodies are `application/json; charset=utf-8`; every ' +
+    'Every `/v1` operation but this document and the marketplace events (signed by the marketplace instead) needs HTTP Basic credentials. Bodies are `application/json; charset=utf-8`; every ' +
     'non-2xx response is an RFC 9457 problem (`application/problem+json`). Paths are served with and without a trailing slash. ' +
     'An unknown path is answered 404 and a known path with another method 405 with `Allow` (components.responses `NotFound` and ' +
     '`MethodNotAllowed`). Money is exact to the cent; timestamps are ISO 8601 UTC with milliseconds.',
@@ -147,6 +156,10 @@ const TAGS = [
   { name: 'Imports', description: 'Import jobs: products, offers and repricers loaded from NDJSON, processed asynchronously.' },
   { name: 'Webhooks', description: "Signed HTTP callbacks for the client's events, retried for 24 hours (docs/webhooks.md)." },
   { name: 'Connections', description: "The client's connections to marketplaces: the API key the service syncs and sends prices with (docs/connections.md)." },
+  {
+    name: 'Marketplace events',
+    description: "Called by a marketplace, not by clients: its webhooks for one connection, signed with the connection's webhook secret (docs/connections.md).",
+  },
   { name: 'Documentation', description: 'This document.' },
 ];
 

@@ -40,12 +40,15 @@ import {
   type ProblemStatus,
 } from './examples.js';
 import { createWebhookBody, MAX_WEBHOOKS_PER_CLIENT, webhookRecord } from '../../lambdas/shared/domain/webhooks.js';
-import { putConnectionBody } from '../../lambdas/shared/domain/connections.js';
+import { connectionRecord, putConnectionBody } from '../../lambdas/shared/domain/connections.js';
 import { connectorUid } from '../../lambdas/shared/domain/records.js';
 import { connectionNotFound, connectorNotFound, keyRejected, marketplaceUnavailable } from '../../lambdas/shared/http/connection-route.js';
 import { connectionExample, putConnectionExample } from './examples.js';
 import { webhookNotFound } from '../../lambdas/shared/http/not-found.js';
 import type { JsonSchema } from './schemas.js';
+import type { HeaderName } from './responses.js';
+import { EVENT_RECEIVED, EVENT_REFUSED } from '../../lambdas/receive-marketplace-event/answers.js';
+import { MAX_BODY_BYTES } from '../../lambdas/shared/http/body-limit.js';
 
 /**
  * What the route table does not know about each operation: its words, parameters, bodies and
@@ -67,7 +70,9 @@ export interface ParameterSpec {
 }
 
 export interface OperationSpec {
-  readonly tag: 'Repricers' | 'Offers' | 'Products' | 'Price changes' | 'Imports' | 'Webhooks' | 'Connections' | 'Documentation';
+  readonly tag: 'Repricers' | 'Offers' | 'Products' | 'Price changes' | 'Imports' | 'Webhooks' | 'Connections' | 'Marketplace events' | 'Documentation';
+  /** Who calls it, when not the client (`x-called-by`): a marketplace's webhooks. */
+  readonly calledBy?: 'marketplace';
   readonly summary: string;
   readonly description: string;
   /** One entry per `{name}` of the route's path. */
@@ -81,6 +86,8 @@ export interface OperationSpec {
   readonly ifMatch?: boolean;
   /** Accepts `Idempotency-Key`: a retry with the same key and body replays the first 2xx. */
   readonly idempotencyKey?: boolean;
+  /** Request headers of its own (text), e.g. a marketplace's signature. */
+  readonly headerParameters?: readonly { readonly name: string; readonly description: string; readonly example: string; readonly required: boolean }[];
   /** JSON unless `mediaType` says otherwise. */
   readonly requestBody?: BodySpec & { readonly description: string; readonly mediaType?: string };
   readonly success: {
@@ -94,7 +101,9 @@ export interface OperationSpec {
   /** Every problem status the operation can answer, beyond the 2xx. */
   readonly problems: readonly ProblemStatus[];
   /** Descriptions and examples that differ from the defaults of tools/openapi/responses.ts. */
-  readonly problemOverrides?: Partial<Record<ProblemStatus, { readonly description?: string; readonly example?: () => Problem }>>;
+  readonly problemOverrides?: Partial<
+    Record<ProblemStatus, { readonly description?: string; readonly example?: () => Problem; readonly headers?: readonly HeaderName[] }>
+  >;
 }
 
 /** Every operation that reads the table may meet DynamoDB throttling, a bug or a slow call. */
@@ -547,6 +556,74 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     description: 'Answers with the user name the credentials belong to. Reads nothing beyond what authentication reads.',
     success: { status: 200, description: 'The credentials work.', body: { schema: 'Pong', example: { pong: true, client: 'demo' } } },
     problems: [401, 429, 500, 504],
+  },
+  ReceiveMarketplaceEvent: {
+    tag: 'Marketplace events',
+    calledBy: 'marketplace',
+    summary: "Receive a marketplace's webhook",
+    description:
+      "Called by the marketplace, not by clients, at the URL the seller registers in the marketplace's seller portal: the connection's `uid` names it. " +
+      "No Basic auth: the request must carry the marketplace's signature, made with the connection's `webhook_secret` (Takealot: `X-Takealot-Signature`, " +
+      'either the hex HMAC-SHA256 of the raw body or the base64 HMAC-SHA256 of this URL as called, without a query string, followed by the raw body). ' +
+      'A verified event whose delivery id is new is recorded and answered 200; it only brings the next read of its offer forward (nothing it says is written to offers). ' +
+      'Anything else (unknown uid, no webhook secret held, unsigned, badly signed, a body over ' +
+      `${MAX_BODY_BYTES / 1024} KiB, a delivery id seen before) gets the same 401, byte for byte, and changes nothing (docs/connections.md).`,
+    pathParameters: {
+      uid: { schema: connectionRecord.shape.uid, description: "The connection's `uid` (`GET /v1/connections/{connector}`).", example: connectionExample.uid },
+    },
+    headerParameters: [
+      {
+        name: 'X-Takealot-Event',
+        description: '`Offer Updated`, `Offer Created`, `Batch Completed` (any case and separator) or another event.',
+        example: 'Offer Updated',
+        required: true,
+      },
+      {
+        name: 'X-Takealot-Delivery',
+        description: 'The delivery id: a repeat of one already received is refused (401).',
+        example: '5d1f0b2a-7c3e-4f9a-8b6d-2e4c6a8b0d1f',
+        required: true,
+      },
+      {
+        name: 'X-Takealot-Signature',
+        description: 'The signature, in either reported scheme (a `sha256=` prefix is tolerated).',
+        example: '9f2c6a0e4b1d8f3a7c5e2b9d0a6f4c1e8b3d7a5f2c9e6b0d4a1f8c3e7b5d2a9f',
+        required: true,
+      },
+    ],
+    requestBody: {
+      description: "The marketplace's event, exactly as it signed it. `offer_id` names the offer an Offer Updated or Offer Created event is about.",
+      schema: {
+        type: 'object',
+        properties: {
+          offer_id: { anyOf: [{ type: 'integer' }, { type: 'string' }, { type: 'null' }] },
+          batch_id: { anyOf: [{ type: 'integer' }, { type: 'string' }, { type: 'null' }] },
+          values_changed: { description: 'What changed, as an object or a JSON string holding one; not stored.' },
+        },
+      },
+      example: { offer_id: 123456, values_changed: { selling_price: { old: 100, new: 95 } } },
+    },
+    success: {
+      status: 200,
+      description: 'A verified event, received for the first time.',
+      body: {
+        schema: { type: 'object', required: ['received'], additionalProperties: false, properties: { received: { type: 'boolean', const: true } } },
+        example: EVENT_RECEIVED,
+      },
+    },
+    problems: [401, 429, 500, 503, 504],
+    problemOverrides: {
+      401: {
+        description:
+          'Not a verified, new event: an unknown uid, a connection without a webhook secret, no or a bad signature, an over-size body or a repeated delivery id. ' +
+          'Always this body; no `WWW-Authenticate`.',
+        example: () => EVENT_REFUSED,
+        headers: [],
+      },
+      500: {
+        description: "A bug, or the connection's webhook secret could not be opened: the body is generic and the details are only in the service's logs.",
+      },
+    },
   },
   GetOpenApi: {
     tag: 'Documentation',

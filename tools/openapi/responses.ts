@@ -72,12 +72,13 @@ export const PROBLEM_DEFAULTS: Readonly<Record<ProblemStatus, ProblemDefault>> =
   504: { description: "The request took longer than the gateway's 29 s." },
 };
 
-/** A problem response: the Problem schema with this status pinned, and its headers. */
-export const problemResponse = (status: ProblemStatus, description?: string, example?: Problem): JsonSchema => {
+/** A problem response: the Problem schema with this status pinned, and its headers (the status's own unless given). */
+export const problemResponse = (status: ProblemStatus, description?: string, example?: Problem, headers?: readonly HeaderName[]): JsonSchema => {
   const defaults = PROBLEM_DEFAULTS[status];
+  const named = headers ?? defaults.headers ?? [];
   return {
     description: description ?? defaults.description,
-    ...(defaults.headers ? { headers: Object.fromEntries(defaults.headers.map((name) => [name, headerRef(name)])) } : {}),
+    ...(named.length > 0 ? { headers: Object.fromEntries(named.map((name) => [name, headerRef(name)])) } : {}),
     content: {
       [PROBLEM_CONTENT_TYPE]: {
         schema: { allOf: [schemaRef(defaults.schema ?? 'Problem'), { type: 'object', properties: { status: { const: status } } }] },

@@ -22,8 +22,12 @@ export const CHANGE_HANDLERS = {
   consumerMemoryMb: 1024,
   /** A message that failed this many times goes to its dead-letter queue (alarmed). */
   maxReceiveCount: 5,
-  /** Only canonical changes wake the forwarder: listings, nodes and decision states never do. */
-  streamEntities: ['offer', 'product', 'repricerSlot', 'priceChange', 'rebuildRequest'],
+  /**
+   * Only canonical changes wake the forwarder: listings, nodes and decision states never do.
+   * Connections (their status changes are announced to the client's webhooks) and received
+   * marketplace events (they bring a connection's next look forward) do.
+   */
+  streamEntities: ['offer', 'product', 'repricerSlot', 'priceChange', 'rebuildRequest', 'connection', 'marketplaceEvent'],
 } as const;
 
 /**

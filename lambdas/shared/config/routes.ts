@@ -222,12 +222,29 @@ export const ROUTES: readonly RouteDefinition[] = [
     tableAccess: 'readWrite',
     authorized: true,
   },
+  // Called by the marketplace, which cannot do Basic auth: each request is signed with the
+  // connection's webhook secret instead (docs/connections.md, "Marketplace events"). It reads the
+  // uid lookup outside the tenant, opens the secret and puts one dedup item under the tenant.
+  {
+    name: 'ReceiveMarketplaceEvent',
+    method: 'POST',
+    path: '/v1/marketplace-events/{uid}',
+    entry: 'lambdas/receive-marketplace-event/handler.ts',
+    tableAccess: 'readWrite',
+    authorized: false,
+  },
 ];
 
 /** The routes that create or delete a connection's uid lookup (outside the tenant's keys). */
 export const CONNECTION_LOOKUP_WRITERS = ['PutConnection', 'DeleteConnection'] as const;
 /** The routes that seal a connection's secrets (KMS GenerateDataKey) and talk to the marketplace (its base URLs). */
 export const CONNECTION_SEALERS = ['PutConnection'] as const;
+/**
+ * The routes that receive marketplace events: each reads the uid lookup (`CONNUID#`, GetItem
+ * only), opens the connection's webhook secret (KMS Decrypt) and asks the registry for the
+ * connector's adapter (its base URLs, though verifying calls neither).
+ */
+export const MARKETPLACE_EVENT_RECEIVERS = ['ReceiveMarketplaceEvent'] as const;
 
 /** The Lambda REQUEST authorizer: HTTP Basic against the client items of the table. */
 export const AUTHORIZER = {

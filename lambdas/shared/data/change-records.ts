@@ -2,9 +2,11 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue as LambdaAttributeValue } from 'aws-lambda';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import * as z from 'zod';
+import { connectionRecord, type Connection, type ConnectionStatus } from '../domain/connections.js';
 import { IMPORT_STATUSES, importJobRecord, type ImportJob, type ImportStatus } from '../domain/import-jobs.js';
 import type { PriceChange } from '../domain/records.js';
 import { clientIdOfKey, offerIdOfSortKey, OFFER_SK_PREFIX, SLOT_SK_PREFIX } from './keys.js';
+import { storedMarketplaceEvent, type StoredMarketplaceEvent } from './marketplace-events.js';
 import { storedPriceChange } from './price-change-list.js';
 import { OFFER_LIST, storedOffer } from './offer-list.js';
 import type { OfferHint } from './offer-maintenance.js';
@@ -12,8 +14,9 @@ import type { OfferHint } from './offer-maintenance.js';
 /**
  * What one item change on the table's stream means for the event handlers: an offer, product
  * or price change whose lists may need work, a repricer slot whose product needs a repricing
- * decision, or a rebuild request. Everything else (listings and nodes the maintainer writes
- * itself, decision states, clients) means nothing here.
+ * decision, a rebuild request, an import job, a connection whose status moved, or a marketplace
+ * event just received. Everything else (listings and nodes the maintainer writes itself,
+ * decision states, clients) means nothing here.
  */
 export interface PriceChangeHint {
   readonly productCode: string;
@@ -46,7 +49,15 @@ export type StreamChange =
       readonly before?: ImportStatus;
       readonly after?: ImportStatus;
       readonly ended?: ImportJob;
-    };
+    }
+  /**
+   * A connection's status moved (what CONNECTION_STATUS_CHANGED announces): the record as it is
+   * now, and the status it had. A new connection, a delete, and a write that kept the status
+   * (a sync's progress) are no change here.
+   */
+  | { readonly kind: 'connectionStatus'; readonly clientId: string; readonly record: Connection; readonly previous: ConnectionStatus }
+  /** A verified marketplace event, recorded just now (its repeats never are; its expiry is no news). */
+  | { readonly kind: 'marketplaceEvent'; readonly clientId: string; readonly event: StoredMarketplaceEvent };
 
 const importStatus = z.object({ id: z.int().positive(), status: z.enum(IMPORT_STATUSES) });
 
@@ -69,6 +80,17 @@ export const streamChangeOf = (keys: Image, oldImage: Image, newImage: Image): S
     if (id === undefined) return undefined;
     const ended = before !== after && (after === 'completed' || after === 'failed') ? importJobRecord.safeParse(plain(newImage)?.record).data : undefined;
     return { kind: 'import', clientId, id, ...(before ? { before } : {}), ...(after ? { after } : {}), ...(ended ? { ended } : {}) };
+  }
+  if (kind === 'CONN' && code === undefined) {
+    if (!oldImage || !newImage) return undefined;
+    const [before, after] = [oldImage, newImage].map((image) => connectionRecord.safeParse(plain(image)?.record).data);
+    if (!before || !after || before.status === after.status) return undefined;
+    return { kind: 'connectionStatus', clientId, record: after, previous: before.status };
+  }
+  if (kind === 'MEVT' && code !== undefined) {
+    if (oldImage || !newImage) return undefined;
+    const event = storedMarketplaceEvent.safeParse(plain(newImage));
+    return event.success ? { kind: 'marketplaceEvent', clientId, event: event.data } : undefined;
   }
   if (kind === 'PC' && code !== undefined) {
     const image = storedPriceChange.safeParse(plain(newImage) ?? plain(oldImage));

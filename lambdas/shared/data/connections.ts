@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { sealedValue, type SealedValue } from '../crypto/envelope.js';
 import { connectionRecord, type Connection } from '../domain/connections.js';
 import { documentClient, tableName } from './dynamo.js';
-import { CONNECTION_SK_PREFIX, connectionKey, connectionPartition, connectionUidKey } from './keys.js';
+import { CONNECTION_SK_PREFIX, connectionDirectoryEntry, connectionKey, connectionPartition, connectionUidKey } from './keys.js';
 import { cancellationReasons } from './transactions.js';
 
 /**
@@ -18,6 +18,8 @@ const storedConnection = z.object({
   record: connectionRecord,
   sealedKey: sealedValue,
   sealedWebhookSecret: sealedValue.optional(),
+  /** The client's seller id on the marketplace, as the syncs learned it from a product page (never client input). */
+  sellerId: z.string().optional(),
 });
 export type StoredConnection = z.infer<typeof storedConnection>;
 
@@ -73,7 +75,7 @@ export const saveConnection = async (
   };
   const lookup = {
     TableName: tableName(),
-    Item: { ...connectionUidKey(record.uid), entity: 'connectionUid', clientId, connector: record.connector },
+    Item: { ...connectionUidKey(record.uid), ...connectionDirectoryEntry(record.uid), entity: 'connectionUid', clientId, connector: record.connector },
     ConditionExpression: 'attribute_not_exists(pk)',
   };
   try {
@@ -141,4 +143,45 @@ export const findConnectionByUid = async (uid: string): Promise<{ readonly clien
   if (!result.Item) return undefined;
   const lookup = connectionLookup.parse(result.Item);
   return { clientId: lookup.clientId, connector: lookup.connector };
+};
+
+/** What a sync or the sender changes on a connection's record: its status, last error, sync time and counts. */
+export type SyncOutcome = Partial<Pick<Connection, 'status' | 'last_error' | 'last_sync_at' | 'offers_synced'>> & {
+  /** The seller id learned from a product page. */
+  readonly sellerId?: string;
+};
+
+/**
+ * Applies a sync's outcome to the connection it ran for: only while it is still that
+ * connection with that key (same uid and `updated_at`, which only a PUT changes), so a key put
+ * meanwhile is never marked `unauthorized` by a sync that ran with the old one. False when the
+ * connection changed or is gone. `updated_at` is the client's: a sync leaves it as it was.
+ */
+export const recordSyncOutcome = async (clientId: string, seen: Connection, outcome: SyncOutcome): Promise<boolean> => {
+  const { sellerId, ...record } = outcome;
+  const entries = Object.entries(record).filter(([, value]) => value !== undefined);
+  const sets = entries.map(([field], n) => `#record.#f${n} = :v${n}`);
+  if (sellerId !== undefined) sets.push('sellerId = :sellerId');
+  if (sets.length === 0) return true;
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: connectionKey(clientId, seen.connector),
+        UpdateExpression: `SET ${sets.join(', ')}`,
+        ConditionExpression: '#record.#uid = :uid AND #record.updated_at = :updatedAt',
+        ExpressionAttributeNames: { '#record': 'record', '#uid': 'uid', ...Object.fromEntries(entries.map(([field], n) => [`#f${n}`, field])) },
+        ExpressionAttributeValues: {
+          ':uid': seen.uid,
+          ':updatedAt': seen.updated_at,
+          ...Object.fromEntries(entries.map(([, value], n) => [`:v${n}`, value])),
+          ...(sellerId === undefined ? {} : { ':sellerId': sellerId }),
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
 };

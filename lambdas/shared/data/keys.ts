@@ -108,3 +108,17 @@ export const connectionKey = (clientId: string, connector: string) => ({ pk: con
  */
 export const CONNECTION_UID_PREFIX = 'CONNUID#';
 export const connectionUidKey = (uid: string) => ({ pk: `${CONNECTION_UID_PREFIX}${part(uid)}`, sk: 'CONNUID' });
+/** Where the keys-only `directory` index lists every connection's uid: the market schedule's one Query. */
+export const CONNECTIONS_DIRECTORY = 'CONNECTIONS';
+export const connectionDirectoryEntry = (uid: string) => ({ dirPk: CONNECTIONS_DIRECTORY, dirSk: uid });
+/** A marketplace host's hold after it refused a read (429, or the storefront's 403): every reader waits it out. */
+export const hostHoldKey = (host: string) => ({ pk: `HOSTHOLD#${part(host)}`, sk: 'HOLD' });
+/**
+ * The marketplace events received for one connection, one item per delivery id: what makes a
+ * repeated delivery a repeat. Kept for a week (TTL), long past any sender's retries.
+ */
+export const marketplaceEventPartition = (clientId: string, connectionUid: string) => `${tenant(clientId)}#MEVT#${part(connectionUid)}`;
+export const marketplaceEventKey = (clientId: string, connectionUid: string, deliveryId: string) => ({
+  pk: marketplaceEventPartition(clientId, connectionUid),
+  sk: part(deliveryId),
+});

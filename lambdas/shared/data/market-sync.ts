@@ -1,13 +1,15 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { competitorOfferId, deriveMarketView, productLineId, type BuyBoxFields, type PageOffer } from '../domain/market-snapshot.js';
 import { connectorUid, money, offerFields, productCode, productFields, type OfferFields, type Product } from '../domain/records.js';
 import type { OwnOfferSnapshot, ProductMarket } from '../marketplace/port.js';
 import { batchGet, batchWrite } from './batch.js';
+import { documentClient, tableName } from './dynamo.js';
 import { reserveIds } from './counters.js';
 import { sameJson } from './json.js';
-import { offerKey } from './keys.js';
-import { storedOffer, type StoredOffer } from './offer-list.js';
-import { planOffers, readLookups, writeOfferPlan, type OfferInput, type OfferOwner } from './offers-write.js';
+import { offerKey, offerLookupPartition, part } from './keys.js';
+import { cellScope, storedOffer, type StoredOffer } from './offer-list.js';
+import { offerLookup, planOffers, readLookups, writeOfferPlan, type OfferInput, type OfferOwner } from './offers-write.js';
 import { getStoredProducts, productItem } from './products.js';
 import { priceStepOf, readProductForRepricing } from './repricing.js';
 
@@ -29,6 +31,12 @@ export interface SyncConnector {
   readonly storefrontUrl: string;
 }
 
+/**
+ * The own offers' `seller_id` until a product page has shown the client's seller id (the seller
+ * API does not tell it): the first page that lists one of the client's SKUs does, and from then
+ * on every own offer a page shows carries it.
+ */
+export const UNKNOWN_SELLER_ID = 'unknown';
 /** What the page says of a competitor that is no longer on it. */
 export const LEFT_PAGE_STATUS = 'not_buyable';
 /** The competitiveness of an own offer whose product's page has not been read yet. */
@@ -75,6 +83,7 @@ const ownSnapshot = z.object({
   status: offerFields.shape.offer_status,
   leadtimeDays: z.int().min(0).optional(),
   stockOnHand: productFields.shape.soh,
+  shipsNow: z.boolean().optional(),
 });
 type OwnSnapshot = z.infer<typeof ownSnapshot>;
 
@@ -164,7 +173,7 @@ const writeChanged = async (owner: OfferOwner, considered: number, inputs: reado
 
 /**
  * Upserts the seller's own offers and their products (code = SKU). An own offer takes price,
- * status and stock status (`in_stock` when stock is on hand, else `lead_time`) from the
+ * status and stock status (`in_stock` when it ships now from the marketplace's warehouses, else `lead_time`) from the
  * snapshot and keeps its buy box fields, which only a read of the product's page changes.
  */
 export const applyOwnOffers = async (
@@ -221,7 +230,7 @@ export const applyOwnOffers = async (
       ...base,
       offer_price: snapshot.sellingPrice,
       offer_status: snapshot.status,
-      stock_status: snapshot.stockOnHand > 0 ? 'in_stock' : 'lead_time',
+      stock_status: (snapshot.shipsNow ?? snapshot.stockOnHand > 0) ? 'in_stock' : 'lead_time',
       seller_id: connector.sellerId,
       product_code: snapshot.sku,
       connector: connector.uid,
@@ -279,7 +288,12 @@ export const applyProductMarket = async (
 
   for (const before of ofConnector.filter((offer) => offer.scope === 'own')) {
     const buyBox = ownOnPage ?? view.absentOffer(before.fields.offer_price);
-    const fields = { ...before.fields, ...storedBuyBox(buyBox), ...(ownOnPage ? pageFields(ownOnPage) : {}), url: urlOf(before) };
+    const fields = {
+      ...before.fields,
+      ...storedBuyBox(buyBox),
+      ...(ownOnPage ? { ...pageFields(ownOnPage), seller_id: connector.sellerId } : {}),
+      url: urlOf(before),
+    };
     consider(before, { ...fields, product_code: code, connector: uid }, ownOnPage !== undefined);
   }
 
@@ -317,4 +331,65 @@ export const applyProductMarket = async (
   const considered = ofConnector.filter((offer) => offer.scope === 'own').length + competitors.length + left;
   const offers = await writeChanged(ownerOf(clientId, connector), considered, inputs, now);
   return { kind: 'applied', offers, skipped: view.skipped, merged: view.merged, left };
+};
+
+/** What a complete own-offer list says of an own offer it no longer shows. */
+export const GONE_OWN_STATUS = 'not_buyable';
+
+/**
+ * The marketplace ids of the tenant's own offers, from the offer lookups (one partition per
+ * tenant), leaving out the competitor offers of this connector by key range: their ids all
+ * start with `<connector uid>:` (market-snapshot.ts competitorOfferId).
+ */
+const ownOfferIds = async (clientId: string, connectorUid: string): Promise<string[]> => {
+  const competitors = part(`${connectorUid}:`);
+  const ids: string[] = [];
+  // Keys are URI-encoded ASCII, so every competitor key lies between the prefix and the prefix followed by DEL.
+  for (const [operator, bound] of [
+    ['<', competitors],
+    ['>', `${competitors}\x7f`],
+  ] as const) {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await documentClient.send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: `pk = :pk AND sk ${operator} :bound`,
+          ExpressionAttributeValues: { ':pk': offerLookupPartition(clientId), ':bound': bound },
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const lookup = offerLookup.safeParse(item);
+        if (lookup.success && (lookup.data.listedCell === undefined || cellScope(lookup.data.listedCell) === 'own'))
+          ids.push(decodeURIComponent(String(item.sk)));
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
+  }
+  return ids;
+};
+
+/**
+ * After a complete own-offer list (every page read, the count matched): the own offers of this
+ * connector it did not show become not buyable and lose their buy-box slots. Only a complete
+ * list may say an offer is gone; an offer already marked is not written again.
+ */
+export const markGoneOwnOffers = async (
+  clientId: string,
+  connector: SyncConnector,
+  seen: ReadonlySet<string>,
+  now = new Date().toISOString(),
+): Promise<WriteCounts> => {
+  const uid = connectorUid.parse(connector.uid);
+  const missing = (await ownOfferIds(clientId, uid)).filter((offerId) => !seen.has(offerId));
+  const stored = missing.length === 0 ? new Map<string, StoredOffer>() : await readOffers(clientId, missing);
+  const inputs: OfferInput[] = [];
+  for (const before of stored.values()) {
+    if (before.connector !== uid || before.scope !== 'own') continue;
+    const fields = { ...before.fields, offer_status: GONE_OWN_STATUS, winning: false, winning_delivery: false };
+    const input = changedInput(before, { ...fields, product_code: before.product_code, connector: uid }, false, now);
+    if (input) inputs.push(input);
+  }
+  return writeChanged(ownerOf(clientId, connector), stored.size, inputs, now);
 };

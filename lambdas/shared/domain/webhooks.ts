@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
+import type { ConnectionStatus } from './connections.js';
 import { timestamp } from './records.js';
 import { text } from './text.js';
 
@@ -7,7 +8,7 @@ import { text } from './text.js';
  * Webhooks (DESIGN.md section 6, docs/webhooks.md): what a client subscribes to, what a
  * delivery carries and how it is signed, and when a failed delivery is tried again.
  */
-export const WEBHOOK_EVENT_TYPES = ['REPRICER_PRICE_CHANGED', 'IMPORT_COMPLETED'] as const;
+export const WEBHOOK_EVENT_TYPES = ['REPRICER_PRICE_CHANGED', 'IMPORT_COMPLETED', 'CONNECTION_STATUS_CHANGED'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** At most this many webhooks per client: each event is POSTed once per subscribed webhook. */
@@ -73,6 +74,20 @@ export interface ImportCompletedData {
   readonly invalid: number;
   readonly start_time: string | null;
   readonly end_time: string | null;
+}
+
+/**
+ * `CONNECTION_STATUS_CHANGED` (DESIGN.md section 7): a connection's `status` moved, e.g. to
+ * `unauthorized` when the marketplace refused its key, or back to `connected` after a PUT.
+ * `changed_at` is the connection's `updated_at` as the change wrote it.
+ */
+export interface ConnectionStatusChangedData {
+  readonly connector: string;
+  readonly uid: string;
+  readonly status: ConnectionStatus;
+  readonly previous_status: ConnectionStatus;
+  readonly last_error: string | null;
+  readonly changed_at: string;
 }
 
 /** The body every delivery POSTs, as the vendor's webhooks. */

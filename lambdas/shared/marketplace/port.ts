@@ -19,8 +19,14 @@ export interface OwnOfferSnapshot {
   /** Marketplace status, e.g. `buyable`, `not_buyable`, `disabled_by_seller`. */
   readonly status: string;
   readonly leadtimeDays?: number;
-  /** Units available to ship now (seller and marketplace warehouses together). */
+  /** Units on hand (seller and marketplace warehouses together). */
   readonly stockOnHand: number;
+  /**
+   * Held at the marketplace's own warehouses, so it ships now: what the storefront calls in
+   * stock (Takealot). Stock in the seller's warehouse only is a leadtime offer. When a
+   * marketplace does not say, any stock on hand counts.
+   */
+  readonly shipsNow?: boolean;
 }
 
 export interface OwnOffersPage {
@@ -81,6 +87,8 @@ export interface MarketplacePort {
   /** Whether the key is accepted (a cheap authenticated read). Throws only for faults, not for a rejected key. */
   checkKey(apiKey: string): Promise<'accepted' | 'rejected'>;
   listOwnOffers(apiKey: string, next?: string): Promise<OwnOffersPage>;
+  /** One own offer by the marketplace's id; undefined when the marketplace has none by it. */
+  readOwnOffer(apiKey: string, offerId: string): Promise<OwnOfferSnapshot | undefined>;
   readProductMarket(productLineId: string): Promise<ProductMarket>;
   sendPrices(apiKey: string, updates: readonly PriceUpdate[]): Promise<{ readonly batchId: string }>;
   readBatch(apiKey: string, batchId: string): Promise<BatchStatus>;
@@ -112,6 +120,11 @@ export class MarketplaceUnavailable extends Error {
 /** A response that does not have the documented shape: logged (without the key) and skipped. */
 export class MarketplaceMalformed extends Error {
   override readonly name = 'MarketplaceMalformed';
+}
+
+/** The marketplace has nothing at the address asked (404): an offer or a product page that is gone. */
+export class MarketplaceNotFound extends Error {
+  override readonly name = 'MarketplaceNotFound';
 }
 
 /** The marketplace refused an update for a reason of the request (a validation error): `failed` at once with its message. */

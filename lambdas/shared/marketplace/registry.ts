@@ -1,3 +1,4 @@
+import { MARKET_SYNC } from '../config/market-sync.js';
 import type { MarketplacePort } from './port.js';
 import { createTakealotAdapter } from './takealot/adapter.js';
 
@@ -37,7 +38,8 @@ export const marketplaceFor = (connectorUid: string, env: Readonly<Record<string
   const cacheKey = `${sellerApiUrl} ${storefrontUrl}`;
   let port = cache.get(cacheKey);
   if (port === undefined) {
-    port = createTakealotAdapter({ sellerApiUrl, storefrontUrl });
+    // The largest page the seller API gives: a full sync takes the fewest requests.
+    port = createTakealotAdapter({ sellerApiUrl, storefrontUrl, pageSize: MARKET_SYNC.ownOffersPageSize });
     cache.set(cacheKey, port);
   }
   return { kind: 'adapter', port };

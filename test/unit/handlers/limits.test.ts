@@ -230,6 +230,18 @@ const CASES: Case[] = [
     event: { ...apiEvent({ method: 'POST', path: '/v1/connections/{connector}/sync' }), pathParameters: { connector: 'Not A Uid' } },
     status: 404,
   },
+  {
+    route: 'ReceiveMarketplaceEvent',
+    what: 'a uid that is not a connection uid',
+    event: { ...withBody('POST', '/v1/marketplace-events/{uid}', '{}'), pathParameters: { uid: 'u'.repeat(400) } },
+    status: 401,
+  },
+  {
+    route: 'ReceiveMarketplaceEvent',
+    what: 'a 17 KiB body',
+    event: withBody('POST', '/v1/marketplace-events/{uid}', JSON.stringify({ pad: 'x'.repeat(17 * 1024) }), { uid: '0b6c3f0e-8d7a-4c1b-9e2f-3a4b5c6d7e8f' }),
+    status: 401,
+  },
 ];
 
 beforeAll(async () => {

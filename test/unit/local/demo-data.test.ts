@@ -13,6 +13,7 @@ import {
   type DemoOffer,
   type DemoProduct,
 } from '../../../tools/local/demo-data.js';
+import { DEFAULT_OPTIONS } from '../../../tools/market/options.js';
 import { validateImport } from '../../../lambdas/shared/domain/import-records.js';
 import { createRepricerBody } from '../../../lambdas/shared/domain/create-repricer.js';
 import { computePricing } from '../../../lambdas/shared/domain/pricing.js';
@@ -23,6 +24,12 @@ const products = records.flatMap((r) => (r.type === 'product' ? [r.data] : [])) 
 const offers = records.flatMap((r) => (r.type === 'offer' ? [r.data] : [])) as DemoOffer[];
 const connectors = demoConnectorTypeRecords().flatMap((r) => (r.type === 'connector_type' ? [r.data] : []));
 const hasCents = (value: number) => Math.round(value * 100) % 100 !== 0;
+
+describe('the demo seller', () => {
+  it("is the marketplace simulator's seller, so its own offers on the simulator's pages are its own", () => {
+    expect(DEMO_SELLER_ID).toBe(DEFAULT_OPTIONS.sellerId);
+  });
+});
 
 describe('demoRecords', () => {
   it('is the same on every call (seeded, no Math.random)', () => {
@@ -40,8 +47,9 @@ describe('demoRecords', () => {
     expect(order.lastIndexOf('product')).toBeLessThan(order.indexOf('offer'));
   });
 
-  it('has the three connector types with https logos', () => {
-    expect(connectors.map((c) => c.uid)).toEqual(['amazon', 'ebay', 'bol']);
+  it('has the four connector types with https logos, Takealot in whole rand', () => {
+    expect(connectors.map((c) => c.uid)).toEqual(['amazon', 'ebay', 'bol', 'takealot']);
+    expect(connectors.find((c) => c.uid === 'takealot')?.price_step).toBe(1);
     expect(connectors.every((c) => c.logo.startsWith('https://'))).toBe(true);
     expect(connectors).toEqual(DEMO_CONNECTOR_TYPES);
   });

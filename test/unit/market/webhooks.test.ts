@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_FAULTS } from '../../../tools/market/options.js';
+import { DEFAULT_FAULTS, MarketOptionError } from '../../../tools/market/options.js';
+import { Simulation } from '../../../tools/market/simulation.js';
 import type { FaultSettings } from '../../../tools/market/faults.js';
 import { createPrng } from '../../../tools/market/prng.js';
 import { signWebhook, WebhookSender } from '../../../tools/market/webhooks.js';
@@ -35,7 +36,7 @@ const waitFor = async (condition: () => boolean, ms = 3_000) => {
 };
 
 const sender = (
-  url: string,
+  url: string | undefined,
   overrides: { signature?: 'hex-body' | 'base64-url-body'; valuesChanged?: 'object' | 'string'; faults?: Partial<FaultSettings> } = {},
 ) =>
   new WebhookSender(
@@ -135,5 +136,43 @@ describe('webhook delivery', () => {
       await doubling.close();
       await receiver.close();
     }
+  });
+});
+
+describe('setWebhookUrl', () => {
+  it('sends later events to the new loopback URL, and none once turned off', async () => {
+    const receiver = await startReceiver();
+    const webhooks = sender(undefined);
+    try {
+      expect(webhooks.send('Offer Updated', payload)).toBeUndefined();
+      webhooks.setUrl(receiver.url);
+      expect(webhooks.targetUrl()).toBe(receiver.url);
+      webhooks.send('Offer Updated', payload);
+      await waitFor(() => webhooks.deliveries()[0]?.outcome === 'delivered');
+      expect(receiver.received).toHaveLength(1);
+      webhooks.setUrl(undefined);
+      expect(webhooks.send('Offer Updated', payload)).toBeUndefined();
+      expect(webhooks.deliveries()).toHaveLength(1);
+    } finally {
+      await webhooks.close();
+      await receiver.close();
+    }
+  });
+
+  it.each(['http://example.com/hooks', 'http://localhost:3000/hooks', 'http://10.0.0.1/hooks', 'ftp://127.0.0.1/hooks', 'not a url'])(
+    'refuses %s and keeps the URL it had',
+    (url) => {
+      const webhooks = sender('http://127.0.0.1:9/hooks');
+      expect(() => webhooks.setUrl(url)).toThrow(MarketOptionError);
+      expect(webhooks.targetUrl()).toBe('http://127.0.0.1:9/hooks');
+    },
+  );
+
+  it("is the simulation's setter too, with the same check", () => {
+    const simulation = new Simulation({ tickIntervalMs: 0 });
+    simulation.setWebhookUrl('http://[::1]:3000/v1/marketplace-events/abc');
+    expect(simulation.webhooks.targetUrl()).toBe('http://[::1]:3000/v1/marketplace-events/abc');
+    expect(() => simulation.setWebhookUrl('https://attacker.example/')).toThrow(MarketOptionError);
+    expect(simulation.webhooks.targetUrl()).toBe('http://[::1]:3000/v1/marketplace-events/abc');
   });
 });

@@ -76,8 +76,19 @@ describe('listOwnOffers', () => {
           status: 'buyable',
           leadtimeDays: 3,
           stockOnHand: 7,
+          shipsNow: true,
         },
-        { offerId: '2', sku: 'SKU-2', title: 'Item 2', productLineId: '40000002', sellingPrice: 102, status: 'buyable', leadtimeDays: 3, stockOnHand: 7 },
+        {
+          offerId: '2',
+          sku: 'SKU-2',
+          title: 'Item 2',
+          productLineId: '40000002',
+          sellingPrice: 102,
+          status: 'buyable',
+          leadtimeDays: 3,
+          stockOnHand: 7,
+          shipsNow: true,
+        },
       ],
     });
   });
@@ -221,5 +232,28 @@ describe('retryAfterMs', () => {
     expect(retryAfterMs(new Headers({ 'retry-after': new Date(10_000).toUTCString() }), 4_000)).toBe(6_000);
     expect(retryAfterMs(new Headers({ 'x-ratelimit-reset': '5' }))).toBe(5_000);
     expect(retryAfterMs(new Headers())).toBe(1_000);
+  });
+});
+
+describe('readOwnOffer', () => {
+  it('reads one offer by id with both stocks; in stock only with stock in Takealot warehouses', async () => {
+    const { port, seen } = scripted(() => jsonResponse(200, offer(7, { takealot_warehouse_stock: [{ quantity_available: 0 }] })));
+    const snapshot = await port.readOwnOffer(KEY, '7');
+    expect(new URL(seen[0]!.url).pathname).toBe('/v1/offers/7');
+    expect(new URL(seen[0]!.url).searchParams.get('expands')).toBe('seller_warehouse_stock,takealot_warehouse_stock');
+    expect((seen[0]!.init.headers as Record<string, string>)['X-API-Key']).toBe(KEY);
+    expect(snapshot).toMatchObject({ offerId: '7', sku: 'SKU-7', sellingPrice: 107, stockOnHand: 2, shipsNow: false });
+  });
+
+  it('answers undefined for an offer the marketplace does not have, and for an id that is not one of its ids', async () => {
+    const { port, seen } = scripted(() => jsonResponse(404, { message: 'offer not found' }));
+    await expect(port.readOwnOffer(KEY, '8')).resolves.toBeUndefined();
+    await expect(port.readOwnOffer(KEY, '../offers?limit=1')).resolves.toBeUndefined();
+    expect(seen).toHaveLength(1);
+  });
+
+  it('maps a malformed offer and a refused key to their faults', async () => {
+    await expect(scripted(() => jsonResponse(200, { offer_id: 'x' })).port.readOwnOffer(KEY, '9')).rejects.toBeInstanceOf(MarketplaceMalformed);
+    await expect(scripted(() => jsonResponse(401, { message: 'bad key' })).port.readOwnOffer(KEY, '9')).rejects.toBeInstanceOf(MarketplaceUnauthorized);
   });
 });

@@ -55,7 +55,8 @@ describe('the OpenAPI document', () => {
     // One success status; an upsert also documents its second (201 created, 200 replaced).
     const { success } = OPERATIONS[route.name]!;
     expect(statuses.filter((status) => status < 300)).toEqual([success.status, ...(success.alternative ? [success.alternative.status] : [])].sort());
-    expect(statuses.includes(401)).toBe(route.authorized);
+    // A marketplace's webhook is signed instead: a bad signature is its 401.
+    expect(statuses.includes(401)).toBe(route.authorized || OPERATIONS[route.name]!.calledBy === 'marketplace');
     expect(statuses).toEqual(expect.arrayContaining([429, 500]));
     if (route.tableAccess !== 'none') expect(statuses).toEqual(expect.arrayContaining([503]));
     for (const name of route.path.match(/\{[^}]+\}/g) ?? []) {
@@ -136,6 +137,20 @@ describe('the OpenAPI document', () => {
   it('lets anyone read GET /v1/openapi.json and asks Basic credentials everywhere else', () => {
     expect(document.components.securitySchemes.basicAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'basic' }));
     expect(document.paths['/v1/openapi.json'].get.security).toEqual([]);
+  });
+
+  it('marks the marketplace-events route as called by the marketplace: no Basic auth, and a 401 without a Basic challenge', () => {
+    const operation = document.paths['/v1/marketplace-events/{uid}'].post;
+    expect(operation.security).toEqual([]);
+    expect(operation['x-called-by']).toBe('marketplace');
+    expect(operation.responses['401'].headers).toBeUndefined();
+    expect(operation.responses['401'].content['application/problem+json'].example).toMatchObject({ status: 401, title: 'Unauthorized' });
+    expect(operation.parameters.map((parameter: { name: string; in: string }) => `${parameter.in} ${parameter.name}`)).toEqual([
+      'path uid',
+      'header X-Takealot-Event',
+      'header X-Takealot-Delivery',
+      'header X-Takealot-Signature',
+    ]);
   });
 });
 

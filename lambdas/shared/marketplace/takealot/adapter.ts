@@ -1,8 +1,8 @@
 import type * as z from 'zod';
-import { MarketplaceMalformed, MarketplaceRejected, MarketplaceUnauthorized, type MarketplacePort, type PriceUpdate } from '../port.js';
+import { MarketplaceMalformed, MarketplaceNotFound, MarketplaceRejected, MarketplaceUnauthorized, type MarketplacePort, type PriceUpdate } from '../port.js';
 import { verifyTakealotEvent } from './events.js';
 import { exchange } from './http.js';
-import { batchCreatedBody, batchStatusBody, offersPageBody, productDetailsBody, productMarketOf } from './schemas.js';
+import { batchCreatedBody, batchStatusBody, offersPageBody, ownOfferBody, productDetailsBody, productMarketOf } from './schemas.js';
 
 /**
  * The Takealot adapter: the Marketplace API v1 for the seller's own offers and price batches,
@@ -84,6 +84,17 @@ export const createTakealotAdapter = (options: TakealotOptions): MarketplacePort
 
     async listOwnOffers(apiKey, next) {
       return mapped(offersPageBody, await sellerCall(apiKey, offersPath(pageSize, next)), 'offers page');
+    },
+
+    async readOwnOffer(apiKey, offerId) {
+      if (!/^[1-9]\d{0,14}$/.test(offerId)) return undefined;
+      try {
+        const query = new URLSearchParams({ expands: EXPANDS });
+        return mapped(ownOfferBody, await sellerCall(apiKey, `/offers/${offerId}?${query.toString()}`), 'offer');
+      } catch (error) {
+        if (error instanceof MarketplaceNotFound) return undefined;
+        throw error;
+      }
     },
 
     async readProductMarket(productLineId) {

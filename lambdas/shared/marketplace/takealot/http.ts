@@ -1,5 +1,12 @@
 import { toStorableText } from '../../domain/text.js';
-import { MarketplaceMalformed, MarketplaceRateLimited, MarketplaceRejected, MarketplaceUnauthorized, MarketplaceUnavailable } from '../port.js';
+import {
+  MarketplaceMalformed,
+  MarketplaceNotFound,
+  MarketplaceRateLimited,
+  MarketplaceRejected,
+  MarketplaceUnauthorized,
+  MarketplaceUnavailable,
+} from '../port.js';
 
 /**
  * One HTTP exchange with Takealot, its outcome mapped to the port's faults. The only place the
@@ -72,5 +79,6 @@ export const exchange = async (url: string, init: RequestInit, options: Exchange
   if ((status === 401 || status === 403) && options.surface === 'seller')
     throw new MarketplaceUnauthorized(`Takealot seller API refused the key: ${messageOf(body, status, options.redact)}`);
   if (status >= 500) throw new MarketplaceUnavailable(`Takealot ${where} answered ${status}`);
+  if (status === 404) throw new MarketplaceNotFound(`Takealot ${where}: ${messageOf(body, status, options.redact)}`);
   throw new MarketplaceRejected(messageOf(body, status, options.redact));
 };

@@ -36,6 +36,24 @@ const ownOffer = z.looseObject({
 const sumStock = (stock: readonly { quantity_available: number }[] | undefined): number =>
   (stock ?? []).reduce((sum, entry) => sum + entry.quantity_available, 0);
 
+const ownOfferSnapshot = (offer: z.infer<typeof ownOffer>): OwnOfferSnapshot => ({
+  offerId: offer.offer_id,
+  sku: offer.sku,
+  ...(offer.barcode ? { barcode: offer.barcode } : {}),
+  title: offer.title,
+  ...(offer.productline_id === undefined ? {} : { productLineId: offer.productline_id }),
+  sellingPrice: offer.selling_price,
+  ...(offer.rrp === undefined ? {} : { rrp: offer.rrp }),
+  status: offer.status,
+  ...(offer.minimum_leadtime_days === undefined ? {} : { leadtimeDays: offer.minimum_leadtime_days }),
+  stockOnHand: sumStock(offer.seller_warehouse_stock) + sumStock(offer.takealot_warehouse_stock),
+  // Only a response with the warehouse expands says where the stock is.
+  ...(offer.takealot_warehouse_stock === undefined ? {} : { shipsNow: sumStock(offer.takealot_warehouse_stock) > 0 }),
+});
+
+/** `GET /offers/{offer_id}`: one offer, the same fields as a list item. */
+export const ownOfferBody = ownOffer.transform(ownOfferSnapshot);
+
 export const offersPageBody = z
   .looseObject({
     items: z.array(ownOffer),
@@ -43,18 +61,7 @@ export const offersPageBody = z
     count: optional(z.int().nonnegative()),
   })
   .transform((body): OwnOffersPage => {
-    const offers = body.items.map((offer): OwnOfferSnapshot => ({
-      offerId: offer.offer_id,
-      sku: offer.sku,
-      ...(offer.barcode ? { barcode: offer.barcode } : {}),
-      title: offer.title,
-      ...(offer.productline_id === undefined ? {} : { productLineId: offer.productline_id }),
-      sellingPrice: offer.selling_price,
-      ...(offer.rrp === undefined ? {} : { rrp: offer.rrp }),
-      status: offer.status,
-      ...(offer.minimum_leadtime_days === undefined ? {} : { leadtimeDays: offer.minimum_leadtime_days }),
-      stockOnHand: sumStock(offer.seller_warehouse_stock) + sumStock(offer.takealot_warehouse_stock),
-    }));
+    const offers = body.items.map(ownOfferSnapshot);
     // An empty token is no token: the caller cross-checks against `count` (the reported page-2 bug).
     const next = body.continuation_token !== undefined && body.continuation_token !== '' ? body.continuation_token : undefined;
     return { offers, ...(next === undefined ? {} : { next }), ...(body.count === undefined ? {} : { count: body.count }) };

@@ -1,0 +1,160 @@
+import { visibilityTimeoutFor } from '../../lambdas/shared/config/event-sources.js';
+import { MARKET_SYNC, MARKET_SYNC_QUEUE_URL_ENV, STOREFRONT_QUEUE_URL_ENV, STOREFRONT_RATE_ENV } from '../../lambdas/shared/config/market-sync.js';
+import { TABLE_NAME_ENV } from '../../lambdas/shared/config/table-schema.js';
+import { TAKEALOT_PRODUCTION_URLS, TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
+import { FUNCTION_RUNTIME } from '../../lib/constructs/api-function.js';
+import { MARKET_LOOP_DESCRIPTIONS } from '../../lib/constructs/market-loop.js';
+import {
+  actionsOf,
+  functionDescribed,
+  resourceId,
+  resourcesOfType,
+  roleStatements,
+  synthStack,
+  type CfnResource,
+  type PolicyStatementJson,
+  type SynthesizedStack,
+} from './stack-fixture.js';
+
+/** The market loop of the stack: the tick rule, the two FIFO queues, the three functions, their event sources, settings and grants. */
+const getAtt = (id: string, attribute: string) => ({ 'Fn::GetAtt': [id, attribute] });
+const leadingKeys = (statement: PolicyStatementJson): unknown =>
+  (statement as { Condition?: Record<string, Record<string, unknown>> }).Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
+
+describe('the market loop', () => {
+  let synthesized: SynthesizedStack;
+  const ids = { marketSync: '', marketSyncDeadLetters: '', storefront: '', storefrontDeadLetters: '', schedule: '', worker: '', reader: '', forwarder: '' };
+  const resource = (type: string, id: string) => resourcesOfType(synthesized.template, type)[id]!;
+  const fn = (id: string) => resource('AWS::Lambda::Function', id).Properties;
+  const mappingOf = (functionId: string): CfnResource | undefined =>
+    Object.values(resourcesOfType(synthesized.template, 'AWS::Lambda::EventSourceMapping')).find((m) => m.Properties.FunctionName.Ref === functionId);
+  /** The resources the role may apply `action` to, each once. */
+  const grantsOf = (functionId: string, action: string): unknown[] => {
+    const resources = roleStatements(synthesized.template, functionId)
+      .filter((statement) => actionsOf(statement).includes(action))
+      .flatMap((statement) => (Array.isArray(statement.Resource) ? (statement.Resource as unknown[]) : [statement.Resource]));
+    return [...new Set(resources.map((r) => JSON.stringify(r)))].map((r) => JSON.parse(r) as unknown);
+  };
+
+  beforeAll(() => {
+    synthesized = synthStack({ stage: 'prod' });
+    const { template } = synthesized;
+    ids.marketSync = resourceId(template, 'AWS::SQS::Queue', 'MarketMarketSyncQueue');
+    ids.marketSyncDeadLetters = resourceId(template, 'AWS::SQS::Queue', 'MarketMarketSyncDeadLetters');
+    ids.storefront = resourceId(template, 'AWS::SQS::Queue', 'MarketStorefrontQueue');
+    ids.storefrontDeadLetters = resourceId(template, 'AWS::SQS::Queue', 'MarketStorefrontDeadLetters');
+    ids.schedule = functionDescribed(template, MARKET_LOOP_DESCRIPTIONS.schedule)[0];
+    ids.worker = functionDescribed(template, MARKET_LOOP_DESCRIPTIONS.worker)[0];
+    ids.reader = functionDescribed(template, MARKET_LOOP_DESCRIPTIONS.reader)[0];
+    ids.forwarder = resourceId(template, 'AWS::Lambda::Function', 'ChangesForwarder');
+  });
+
+  it('ticks the schedule function once a minute from an EventBridge rule', () => {
+    const rules = Object.values(resourcesOfType(synthesized.template, 'AWS::Events::Rule'));
+    expect(rules).toHaveLength(1);
+    expect(rules[0]!.Properties).toMatchObject({
+      ScheduleExpression: 'rate(1 minute)',
+      State: 'ENABLED',
+      Targets: [
+        expect.objectContaining({
+          Arn: getAtt(ids.schedule, 'Arn'),
+          RetryPolicy: { MaximumEventAgeInSeconds: MARKET_SYNC.tickSeconds, MaximumRetryAttempts: 2 },
+        }),
+      ],
+    });
+    const permissions = Object.values(resourcesOfType(synthesized.template, 'AWS::Lambda::Permission')).filter(
+      (permission) => permission.Properties.Principal === 'events.amazonaws.com',
+    );
+    expect(permissions.map((permission) => permission.Properties.FunctionName)).toEqual([getAtt(ids.schedule, 'Arn')]);
+  });
+
+  it.each([
+    ['market-sync', 'marketSync', 'marketSyncDeadLetters', MARKET_SYNC.workerTimeoutSeconds, MARKET_SYNC.workerMaxReceiveCount],
+    ['storefront', 'storefront', 'storefrontDeadLetters', MARKET_SYNC.readerTimeoutSeconds, MARKET_SYNC.readerMaxReceiveCount],
+  ] as const)('has a %s FIFO queue visible six times its consumer timeout, dead-lettering after its limit', (_name, queue, deadLetters, timeout, receives) => {
+    expect(resource('AWS::SQS::Queue', ids[queue]).Properties).toMatchObject({
+      FifoQueue: true,
+      SqsManagedSseEnabled: true,
+      VisibilityTimeout: visibilityTimeoutFor(timeout),
+      RedrivePolicy: { deadLetterTargetArn: getAtt(ids[deadLetters], 'Arn'), maxReceiveCount: receives },
+    });
+    expect(resource('AWS::SQS::Queue', ids[deadLetters]).Properties).toMatchObject({ FifoQueue: true });
+  });
+
+  it('hands the sync worker one connection at a time, and the readers ten pages, two readers at most, both reporting failures', () => {
+    expect(mappingOf(ids.worker)?.Properties).toMatchObject({
+      EventSourceArn: getAtt(ids.marketSync, 'Arn'),
+      BatchSize: MARKET_SYNC.workerBatchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(mappingOf(ids.reader)?.Properties).toMatchObject({
+      EventSourceArn: getAtt(ids.storefront, 'Arn'),
+      BatchSize: MARKET_SYNC.readerBatchSize,
+      ScalingConfig: { MaximumConcurrency: MARKET_SYNC.readerMaxConcurrency },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+    expect(mappingOf(ids.schedule)).toBeUndefined();
+  });
+
+  it('builds the three functions as the others: Node 24, active tracing, their timeouts and memory', () => {
+    for (const id of [ids.schedule, ids.worker, ids.reader])
+      expect(fn(id)).toMatchObject({ Runtime: FUNCTION_RUNTIME.name, TracingConfig: { Mode: 'Active' } });
+    expect(fn(ids.schedule).Timeout).toBe(MARKET_SYNC.tickSeconds);
+    expect(fn(ids.worker)).toMatchObject({ Timeout: MARKET_SYNC.workerTimeoutSeconds, MemorySize: MARKET_SYNC.workerMemoryMb });
+    expect(fn(ids.reader)).toMatchObject({ Timeout: MARKET_SYNC.readerTimeoutSeconds, MemorySize: MARKET_SYNC.readerMemoryMb });
+  });
+
+  it('tells each function the queue it sends to or holds back, the pace, and the stage marketplace URLs where it calls the marketplace', () => {
+    const takealot = {
+      [TAKEALOT_SELLER_API_URL_ENV]: TAKEALOT_PRODUCTION_URLS.sellerApiUrl,
+      [TAKEALOT_STOREFRONT_URL_ENV]: TAKEALOT_PRODUCTION_URLS.storefrontUrl,
+    };
+    const env = (id: string) => fn(id).Environment.Variables as Record<string, unknown>;
+    expect(env(ids.schedule)).toMatchObject({ [MARKET_SYNC_QUEUE_URL_ENV]: { Ref: ids.marketSync }, [TABLE_NAME_ENV]: expect.anything() });
+    expect(env(ids.schedule)[TAKEALOT_SELLER_API_URL_ENV]).toBeUndefined();
+    expect(env(ids.worker)).toMatchObject({ [STOREFRONT_QUEUE_URL_ENV]: { Ref: ids.storefront }, ...takealot });
+    expect(env(ids.reader)).toMatchObject({
+      [STOREFRONT_QUEUE_URL_ENV]: { Ref: ids.storefront },
+      [STOREFRONT_RATE_ENV]: String(MARKET_SYNC.storefrontRequestsPerSecond),
+      ...takealot,
+    });
+    expect(env(ids.forwarder)).toMatchObject({ [MARKET_SYNC_QUEUE_URL_ENV]: { Ref: ids.marketSync } });
+  });
+
+  it('lets each function send only to the queue it feeds', () => {
+    const sendsTo = (id: string) => grantsOf(id, 'sqs:SendMessage');
+    expect(sendsTo(ids.schedule)).toEqual([getAtt(ids.marketSync, 'Arn')]);
+    expect(sendsTo(ids.worker)).toEqual([getAtt(ids.storefront, 'Arn')]);
+    expect(sendsTo(ids.reader)).toEqual([]);
+    expect(sendsTo(ids.forwarder)).toContainEqual(getAtt(ids.marketSync, 'Arn'));
+    expect(sendsTo(ids.forwarder)).not.toContainEqual(getAtt(ids.storefront, 'Arn'));
+  });
+
+  it('lets the reader hold back messages of its own queue only (the worker, as every consumer, only those of the queue it reads)', () => {
+    expect(grantsOf(ids.reader, 'sqs:ChangeMessageVisibility')).toEqual([getAtt(ids.storefront, 'Arn')]);
+    expect(grantsOf(ids.worker, 'sqs:ChangeMessageVisibility')).toEqual([getAtt(ids.marketSync, 'Arn')]);
+    expect(grantsOf(ids.schedule, 'sqs:ChangeMessageVisibility')).toEqual([]);
+  });
+
+  it('lets the schedule read the connections directory only, and write nothing to the table', () => {
+    const dynamo = roleStatements(synthesized.template, ids.schedule).filter((statement) =>
+      actionsOf(statement).some((action) => action.startsWith('dynamodb:')),
+    );
+    expect(dynamo.map(leadingKeys)).toEqual([['CONNECTIONS*']]);
+    expect(dynamo.flatMap(actionsOf).sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:Query']);
+  });
+
+  it.each(['worker', 'reader'] as const)(
+    'lets the %s read and write tenant items, ids and host holds, and read connection lookups and connector types',
+    (which) => {
+      const dynamo = roleStatements(synthesized.template, ids[which]).filter((statement) =>
+        actionsOf(statement).some((action) => action.startsWith('dynamodb:')),
+      );
+      const reads = dynamo.find((statement) => actionsOf(statement).includes('dynamodb:GetItem'))!;
+      const writes = dynamo.find((statement) => actionsOf(statement).includes('dynamodb:PutItem'))!;
+      expect(leadingKeys(reads)).toEqual(['T#*', 'CONNECTOR#*', 'COUNTER#*', 'CONNUID#*', 'HOSTHOLD#*']);
+      expect(leadingKeys(writes)).toEqual(['T#*', 'COUNTER#*', 'HOSTHOLD#*']);
+      expect(dynamo).toHaveLength(2);
+    },
+  );
+});

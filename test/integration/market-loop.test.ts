@@ -1,0 +1,218 @@
+/**
+ * The market loop end to end (docs/market-sync.md): the schedule's tick, the sync worker and the
+ * storefront reader, run as their event sources would run them, against the marketplace
+ * simulator on 127.0.0.1. The service's offers must equal the simulator's own state (its
+ * listed offers and its buy-box rule) after a sync; a sync that finds nothing new writes
+ * nothing; faults are recorded on the connection and never lose what is held; a refused key
+ * stops the syncs; the key appears in no log line and no stored item.
+ */
+import { jest } from '@jest/globals';
+import { readMessage } from '../../lambdas/sync-market/due-reads.js';
+import { syncOwnOffers } from '../../lambdas/sync-market/own-offers.js';
+import type { MarketplacePort, OwnOfferSnapshot } from '../../lambdas/shared/marketplace/port.js';
+import type { Offer, OffersPage } from '../../lambdas/shared/domain/records.js';
+import { marketplaceFor, TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
+import { createMarketSimulator, type MarketSimulator } from '../../tools/market/index.js';
+import { connectorRecord } from '../support/fixtures.js';
+import { startTestApi, type TestApi } from '../support/local-api.js';
+import { expectedOffers, marketDifferences } from '../support/market-expectations.js';
+import { captureOutput } from '../support/output-capture.js';
+import { marketHarness } from '../support/market-harness.js';
+import { sqsEventOf } from '../support/sqs-events.js';
+import { step } from '../support/story.js';
+import { scanTable } from '../support/table-snapshot.js';
+
+process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
+
+type Connection = { uid: string; status: string; last_sync_at: string | null; last_error: string | null; offers_synced: number };
+
+const PRODUCTS = 8;
+const captured = captureOutput();
+const alice: [string, string] = ['loop-alice', 'loop-alice-password-1'];
+let market: MarketSimulator;
+let api: TestApi;
+let uid: string;
+let clientId: string;
+
+let loop: ReturnType<typeof marketHarness>;
+const held = () => loop.held;
+const runTick = () => loop.tick();
+
+const connection = async (): Promise<Connection> => (await api.request<Connection>('GET', '/v1/connections/takealot', { auth: alice })).body;
+const requestFullSync = async () => expect((await api.request('POST', '/v1/connections/takealot/sync', { auth: alice })).status).toBe(202);
+const served = async (): Promise<Offer[]> => {
+  const response = await api.request<OffersPage>('GET', '/v1/offers?_include_other_offers=true&_limit=100', { auth: alice });
+  expect(response.status).toBe(200);
+  return response.body.offers;
+};
+
+beforeAll(async () => {
+  captured.start();
+  market = await createMarketSimulator({ port: 0, seed: 11, products: PRODUCTS, competitors: 3, tickIntervalMs: 0 });
+  process.env[TAKEALOT_SELLER_API_URL_ENV] = market.sellerApiUrl;
+  process.env[TAKEALOT_STOREFRONT_URL_ENV] = market.storefrontUrl;
+  api = await startTestApi();
+  clientId = (await api.createClient(alice[0], { password: alice[1] })).clientId;
+  await api.importRecords(alice[0], [connectorRecord('takealot')]);
+  const put = await api.request<Connection>('PUT', '/v1/connections/takealot', { auth: alice, body: { api_key: market.apiKey, mode: 'live' } });
+  expect(put.status).toBe(201);
+  uid = put.body.uid;
+  loop = marketHarness(api);
+}, 120_000);
+
+afterAll(async () => {
+  captured.stop();
+  await api?.close();
+  await market?.stop();
+  delete process.env[TAKEALOT_SELLER_API_URL_ENV];
+  delete process.env[TAKEALOT_STOREFRONT_URL_ENV];
+});
+
+describe('the market loop', () => {
+  it('syncs, converges, writes nothing when nothing moved, survives faults and stops on a refused key', async () => {
+    await step('the first tick runs a full sync: every own offer, every page, equal to the market', async () => {
+      const first = await runTick();
+      expect(first.syncFailures).toBe(0);
+      expect(first.reads).toBe(PRODUCTS);
+      const record = await connection();
+      expect(record).toMatchObject({ status: 'connected', last_error: null, offers_synced: PRODUCTS });
+      expect(record.last_sync_at).not.toBeNull();
+      const offers = await served();
+      expect(offers.filter((offer) => !offer.offer_id.startsWith('takealot:'))).toHaveLength(PRODUCTS);
+      expect(marketDifferences(offers, expectedOffers(market.simulation))).toEqual([]);
+      // The client's seller id, learned from a page, is on every own offer a page showed.
+      const own = offers.filter((offer) => !offer.offer_id.startsWith('takealot:') && offer.offer_status === 'buyable');
+      expect(new Set(own.map((offer) => offer.seller_id))).toEqual(new Set([market.options.sellerId]));
+    });
+
+    await step('a tick that finds nothing new writes nothing, the connection included', async () => {
+      const before = await scanTable(api.tableName);
+      // A requested full sync reads everything again; the request itself is a write, taken before the snapshot.
+      await requestFullSync();
+      const afterRequest = await scanTable(api.tableName);
+      await runTick();
+      const after = await scanTable(api.tableName);
+      const changed = [...after].filter(([key, value]) => afterRequest.get(key) !== value).map(([key]) => key);
+      // Only the connection's last_sync_at, which a requested sync stamps.
+      expect(changed.every((key) => key.includes('#CONN'))).toBe(true);
+      expect(changed.length).toBeLessThanOrEqual(1);
+      // And a scheduled tick without a request changes nothing at all.
+      const quiet = await scanTable(api.tableName);
+      await runTick();
+      expect([...(await scanTable(api.tableName))].filter(([key, value]) => quiet.get(key) !== value)).toEqual([]);
+      expect(before.size).toBe(after.size);
+    });
+
+    await step('after the bots and the seller move the market, a full sync brings every field back in line', async () => {
+      market.control.tick(25);
+      const [first] = market.simulation.market.products;
+      const patched = await fetch(`${market.sellerApiUrl}/offers/${first!.own.offer_id}`, {
+        method: 'PATCH',
+        headers: { 'X-API-Key': market.apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ selling_price: first!.own.selling_price + 3 }),
+      });
+      expect(patched.status).toBe(200);
+      await requestFullSync();
+      await runTick();
+      expect(marketDifferences(await served(), expectedOffers(market.simulation))).toEqual([]);
+    });
+
+    await step('a marketplace that fails every call: the connection shows the error, nothing held is lost, and it recovers', async () => {
+      const before = await served();
+      market.control.setFaults({ errorRate: 1 });
+      try {
+        await requestFullSync();
+        const failing = await runTick();
+        expect(failing.syncFailures).toBe(0);
+        expect(await connection()).toMatchObject({ status: 'error' });
+        expect((await connection()).last_error).toMatch(/could not be reached/);
+        expect(await served()).toEqual(before);
+        // A page read that fails is held back to be read again, not dropped.
+        const [product] = market.simulation.market.products;
+        const read = readMessage(uid, product!.own.sku, String(product!.plid), 'tier', new Date().toISOString(), 'fault');
+        const result = await loop.reader(sqsEventOf([read]));
+        expect(result.batchItemFailures).toHaveLength(1);
+        expect(held()).toHaveLength(1);
+        expect(held()[0]!.delayMs).toBeGreaterThan(0);
+      } finally {
+        market.control.setFaults({ errorRate: 0 });
+      }
+      held().splice(0);
+      await runTick();
+      expect(await connection()).toMatchObject({ status: 'connected', last_error: null });
+    });
+
+    await step('a storefront that refuses a read holds every reader for its Retry-After: no request inside the window', async () => {
+      const products = market.simulation.market.products.slice(0, 3);
+      const asked = products.map((product) => readMessage(uid, product.own.sku, String(product.plid), 'tier', new Date().toISOString(), 'limit'));
+      market.control.setFaults({ storefrontBlockRate: 1 });
+      const fetches = jest.spyOn(globalThis, 'fetch');
+      try {
+        held().splice(0);
+        const refused = await loop.reader(sqsEventOf(asked));
+        expect(refused.batchItemFailures).toHaveLength(3);
+        expect(fetches).toHaveBeenCalledTimes(1);
+        expect(held().map((hold) => hold.delayMs).every((delay) => delay >= 1_000)).toBe(true);
+        // A reader that starts inside the window (another container, say) reads the stored hold and sends nothing.
+        fetches.mockClear();
+        const again = await loop.reader(sqsEventOf(asked));
+        expect(again.batchItemFailures).toHaveLength(3);
+        expect(fetches).not.toHaveBeenCalled();
+      } finally {
+        fetches.mockRestore();
+        market.control.setFaults({ storefrontBlockRate: 0 });
+        held().splice(0);
+      }
+    });
+
+    await step('a complete list marks own offers it no longer shows not buyable; a list that ends short marks nothing', async () => {
+      const port = marketplaceFor('takealot');
+      if (port.kind !== 'adapter') throw new Error('no adapter');
+      const all: OwnOfferSnapshot[] = [];
+      for (let next: string | undefined, n = 0; n === 0 || next !== undefined; n++) {
+        const page = await port.port.listOwnOffers(market.apiKey, next);
+        all.push(...page.offers);
+        next = page.next;
+      }
+      const connector = { uid: 'takealot', sellerId: market.options.sellerId, storefrontUrl: market.storefrontUrl };
+      const [gone, ...kept] = all;
+      const listing = (offers: typeof all, count: number): MarketplacePort => ({ ...port.port, listOwnOffers: () => Promise.resolve({ offers, count }) });
+
+      const short = await syncOwnOffers(listing(kept.slice(0, 3), all.length), market.apiKey, clientId, connector);
+      expect(short).toMatchObject({ complete: false, offersSeen: 3 });
+      expect(short.problem).toMatch(/ended at 3 of 8 offers/);
+      await api.settle();
+      expect((await served()).find((offer) => offer.offer_id === gone!.offerId)?.offer_status).toBe(gone!.status);
+
+      const complete = await syncOwnOffers(listing(kept, kept.length), market.apiKey, clientId, connector);
+      await api.settle();
+      expect(complete).toMatchObject({ complete: true, offersSeen: all.length - 1 });
+      const after = await served();
+      expect(after.find((offer) => offer.offer_id === gone!.offerId)).toMatchObject({ offer_status: 'not_buyable', winning: false, winning_delivery: false });
+      expect(after.filter((offer) => offer.offer_status === 'not_buyable' && !offer.offer_id.startsWith('takealot:')).length).toBeGreaterThanOrEqual(1);
+      // A full sync of the real list brings it back.
+      await requestFullSync();
+      await runTick();
+      expect(marketDifferences(await served(), expectedOffers(market.simulation))).toEqual([]);
+    });
+
+    await step('a refused key makes the connection unauthorized and stops its syncs', async () => {
+      market.control.revokeKey(false);
+      await requestFullSync();
+      await runTick();
+      const record = await connection();
+      expect(record.status).toBe('unauthorized');
+      expect(record.last_error).toMatch(/refused the API key/);
+      const stopped = await runTick();
+      expect(stopped.reads).toBe(0);
+      expect(await connection()).toEqual(record);
+    });
+
+    await step('the key appears in no log line and no stored item', async () => {
+      expect(captured.written.join('\n')).not.toContain(market.apiKey);
+      const items = await scanTable(api.tableName);
+      expect([...items.values()].join('\n')).not.toContain(market.apiKey);
+      expect(uid).toMatch(/^[0-9a-f-]{36}$/);
+    });
+  });
+});

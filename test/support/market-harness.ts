@@ -1,0 +1,81 @@
+/**
+ * The market loop driven as its event sources drive it on AWS, step by step for a test: the
+ * schedule's tick (or ticks for named connections), the sync worker, then the storefront reads
+ * it asked for in batches of ten, then the stream's work (`api.settle()`). Reads the reader held
+ * back (a failed page) can be handed to it again, as SQS would once their hold ends.
+ */
+import type { SQSRecord } from 'aws-lambda';
+import { storefrontReader } from '../../lambdas/read-storefront/read.js';
+import { scheduleMarketSyncs } from '../../lambdas/schedule-market-syncs/schedule.js';
+import { marketSyncWorker } from '../../lambdas/sync-market/sync.js';
+import { marketSyncGroup, type MarketSyncMessage } from '../../lambdas/shared/events/market-sync.js';
+import type { QueueMessage } from '../../lambdas/shared/queue/sender.js';
+import type { TestApi } from './local-api.js';
+import { capturingSender, sqsEventOf } from './sqs-events.js';
+
+export interface HeldRead {
+  readonly record: SQSRecord;
+  readonly delayMs: number;
+}
+
+export interface TickResult {
+  readonly syncFailures: number;
+  /** Storefront reads the tick asked for. */
+  readonly reads: number;
+}
+
+export const marketHarness = (api: TestApi, options: { readonly requestsPerSecond?: number } = {}) => {
+  const ticks = capturingSender();
+  const reads = capturingSender();
+  const held: HeldRead[] = [];
+  const worker = marketSyncWorker({ storefront: reads, retry: { baseDelayMs: 1, maxWaitMs: 2_000 } });
+  const reader = storefrontReader(
+    (record, delayMs) => {
+      held.push({ record, delayMs });
+      return Promise.resolve();
+    },
+    { requestsPerSecond: options.requestsPerSecond ?? 200 },
+  );
+  /** A minute after the last, so every tick is a new one (and none is stale). */
+  let minute = Math.floor(Date.now() / 60_000);
+  const nextTickTime = () => new Date(++minute * 60_000).toISOString();
+
+  const readAll = async (messages: readonly QueueMessage[]) => {
+    for (let n = 0; n < messages.length; n += 10) await reader(sqsEventOf(messages.slice(n, n + 10)));
+  };
+
+  return {
+    held,
+    reader,
+    /**
+     * One tick: of the schedule (every connection), or for the named connections only. With
+     * `redeliver`, reads held back are handed to the reader again, up to that many rounds.
+     */
+    async tick(only?: { readonly uids?: readonly string[]; readonly redeliver?: number }): Promise<TickResult> {
+      const at = nextTickTime();
+      if (only?.uids) {
+        await ticks.send(
+          only.uids.map((uid) => {
+            const body: MarketSyncMessage = { kind: 'tick', uid, at };
+            return { groupId: marketSyncGroup(uid), deduplicationId: `${uid}#${at}`, body: JSON.stringify(body) };
+          }),
+        );
+      } else {
+        await scheduleMarketSyncs(ticks)({ time: at });
+      }
+      const result = await worker(sqsEventOf(ticks.take()));
+      const asked = reads.take();
+      await readAll(asked);
+      for (let round = 0; round < (only?.redeliver ?? 0) && held.length > 0; round++) {
+        const again = held.splice(0).map(({ record }) => ({
+          groupId: record.attributes.MessageGroupId ?? record.messageId,
+          deduplicationId: record.attributes.MessageDeduplicationId ?? record.messageId,
+          body: record.body,
+        }));
+        await readAll(again);
+      }
+      await api.settle();
+      return { syncFailures: result.batchItemFailures.length, reads: asked.length };
+    },
+  };
+};

@@ -1,0 +1,103 @@
+/**
+ * The market loop run locally (lambdas/shared/config/market-sync.ts): the schedule's tick, the
+ * market-sync queue driving the sync worker, and the storefront queue driving the reader, with
+ * the batch sizes and retry limits the stack deploys (lib/constructs/market-loop.ts). The
+ * handlers are given, so the event runtime passes the real ones and a test passes fakes.
+ */
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { MARKET_SYNC } from '../../lambdas/shared/config/market-sync.js';
+import type { QueueSender } from '../../lambdas/shared/queue/sender.js';
+import type { LocalFifoQueue, QueueHandler } from './fifo-queue.js';
+
+export interface MarketLoopHandlers {
+  readonly schedule: (sender: QueueSender) => (event: { time?: string }) => Promise<unknown>;
+  readonly worker: (deps: { readonly storefront: QueueSender }) => (event: SQSEvent) => Promise<SQSBatchResponse>;
+  readonly reader: (
+    hold: (record: SQSRecord, delayMs: number) => Promise<void>,
+    options: { readonly requestsPerSecond: number },
+  ) => (event: SQSEvent) => Promise<SQSBatchResponse>;
+}
+
+export interface QueueLimits {
+  readonly batchSize: number;
+  readonly maxReceiveCount: number;
+  readonly maxConcurrency?: number;
+}
+
+export interface MarketLoopOptions {
+  /** Builds a local queue driving a handler, as the event runtime builds every other one. */
+  readonly queue: (name: string, handler: QueueHandler, functionName: string, limits: QueueLimits) => LocalFifoQueue;
+  /** Wraps a queue's sender (the runtime's batching sender over a local queue). */
+  readonly sender: (queue: LocalFifoQueue) => QueueSender;
+  /** With it, a tick every tickMs; without it, ticks only when `tick()` is called. */
+  readonly tickMs?: number;
+  /** The stage's storefront rate: locally one reader takes all of it. */
+  readonly storefrontRequestsPerSecond?: number;
+  /** Runs the schedule once, as the runtime announces and repeats handler calls (onInvoke, deliverTwice). */
+  readonly invokeSchedule?: (run: () => Promise<unknown>) => Promise<unknown>;
+  readonly onError?: (error: Error) => void;
+}
+
+export interface LocalMarketLoop {
+  /** The forwarder's target for marketplace events (its route `marketSync`). */
+  readonly marketSyncQueue: LocalFifoQueue;
+  readonly storefrontQueue: LocalFifoQueue;
+  /** One tick now: one message per connection to the market-sync queue. */
+  tick(time?: string): Promise<void>;
+  /** Starts the timer, with `tickMs` (once the rest of the runtime runs). */
+  startTicks(): void;
+  /** Stops the timer and waits for a tick under way; the queues are stopped by their owner. */
+  stopTicks(): Promise<void>;
+}
+
+export const startLocalMarketLoop = (handlers: MarketLoopHandlers, options: MarketLoopOptions): LocalMarketLoop => {
+  if (options.tickMs !== undefined && !(Number.isFinite(options.tickMs) && options.tickMs > 0))
+    throw new RangeError(`tickMs must be a positive number, not ${options.tickMs}`);
+  // The reader holds a message back through the queue that delivered it, as it does on AWS.
+  const read = handlers.reader((record, delayMs) => Promise.resolve(storefrontQueue.changeVisibility(record.receiptHandle, delayMs)), {
+    requestsPerSecond: options.storefrontRequestsPerSecond ?? MARKET_SYNC.storefrontRequestsPerSecond,
+  });
+  // One reader at a time: on AWS the readers share the stage's rate; here one takes all of it.
+  const storefrontQueue: LocalFifoQueue = options.queue('storefront.fifo', read, 'storefront-reader', {
+    batchSize: MARKET_SYNC.readerBatchSize,
+    maxReceiveCount: MARKET_SYNC.readerMaxReceiveCount,
+    maxConcurrency: 1,
+  });
+  const marketSyncQueue = options.queue('market-sync.fifo', handlers.worker({ storefront: options.sender(storefrontQueue) }), 'market-sync-worker', {
+    batchSize: MARKET_SYNC.workerBatchSize,
+    maxReceiveCount: MARKET_SYNC.workerMaxReceiveCount,
+  });
+  const schedule = handlers.schedule(options.sender(marketSyncQueue));
+  const invoke = options.invokeSchedule ?? ((run) => run());
+  const tick = async (time = new Date().toISOString()): Promise<void> => {
+    await invoke(() => schedule({ time }));
+  };
+
+  // A tick that takes longer than the period is not overlapped: the next one is skipped.
+  let running: Promise<void> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const onTimer = () => {
+    if (running) return;
+    running = tick()
+      .catch((error: unknown) => options.onError?.(error instanceof Error ? error : new Error(String(error))))
+      .finally(() => {
+        running = undefined;
+      });
+  };
+
+  return {
+    marketSyncQueue,
+    storefrontQueue,
+    tick,
+    startTicks() {
+      if (options.tickMs === undefined || timer) return;
+      timer = setInterval(onTimer, options.tickMs);
+      timer.unref();
+    },
+    async stopTicks() {
+      clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+};

@@ -1,0 +1,135 @@
+/**
+ * `npm start`'s marketplace: the simulator it starts (unless told otherwise, tools/local/
+ * start-options.ts), and the steps after the API is up: connect the demo client in live mode,
+ * point the simulator's webhooks at the connection, wait for the first sync, create the market
+ * repricers, and say what to watch.
+ */
+import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
+import { createMarketSimulator, type MarketSimulator } from '../market/index.js';
+import { connectDemoClient, loopbackApiUrl, readMarketState, waitForSyncedOffers, type Credentials } from './demo-connection.js';
+import { DEMO_MARKET_CONNECTOR, demoMarketRepricers } from './demo-market.js';
+import { DEMO_SELLER_ID } from './demo-data.js';
+import type { MarketChoice } from './start-options.js';
+
+/** The event runtime's market loop period: the stack's schedule, once a minute. */
+export const MARKET_TICK_MS = 60_000;
+/** The first own-offer sync runs on the first tick after connecting: a minute, and the sync itself. */
+const FIRST_SYNC_TIMEOUT_MS = 3 * 60_000;
+const FIRST_SYNC_POLL_MS = 5_000;
+
+/**
+ * Starts the simulator on 127.0.0.1 as the demo seller's marketplace and points the Takealot
+ * URLs at it; they are read per call (the registry), so set before the API serves anything.
+ */
+export const startDemoMarket = async (choice: Extract<MarketChoice, { kind: 'simulator' }>): Promise<MarketSimulator> => {
+  let market: MarketSimulator;
+  try {
+    market = await createMarketSimulator({ host: '127.0.0.1', port: choice.port, seed: choice.seed, sellerId: DEMO_SELLER_ID });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new Error(`Port ${choice.port} is already in use: set MARKET_PORT to another one.`);
+    throw error;
+  }
+  process.env[TAKEALOT_SELLER_API_URL_ENV] = market.sellerApiUrl;
+  process.env[TAKEALOT_STOREFRONT_URL_ENV] = market.storefrontUrl;
+  return market;
+};
+
+export interface MarketDemoInput {
+  readonly market: MarketSimulator;
+  /** The API as this process reaches it, and as the seller's curl lines should show it. */
+  readonly host: string;
+  readonly port: number;
+  readonly publicUrl: string;
+  readonly auth: Credentials;
+  readonly say: (line?: string) => void;
+  readonly progress: (text: string) => void;
+}
+
+/** The demo client connected, synced and repriced on the simulator; what went wrong is said, never thrown (the API keeps serving). */
+export const runMarketDemo = async (input: MarketDemoInput): Promise<void> => {
+  const { market, say, auth } = input;
+  // The data layer reads DYNAMODB_ENDPOINT when it loads: imported here, once `npm start` has set it
+  // (this module is loaded earlier, to start the simulator).
+  const { getClient } = await import('../../lambdas/shared/data/clients.js');
+  const { ensureMarketRepricers } = await import('./demo-repricers.js');
+  // A client kept from an older start (a persistent DYNAMODB_ENDPOINT) may have another seller id:
+  // then the pages' own offers look like a competitor's, and the repricers would chase them.
+  const client = await getClient(auth[0]);
+  if (client && client.sellerId !== market.options.sellerId) {
+    say(
+      `Note: client "${auth[0]}" has seller id ${client.sellerId}, the simulator's seller is ${market.options.sellerId}: its own offers will look like a competitor's.`,
+    );
+  }
+  const webhookApiUrl = loopbackApiUrl(input.host, input.port);
+  const apiUrl = webhookApiUrl ?? input.publicUrl;
+  say();
+  say(`Marketplace simulator on ${market.url} (seed ${market.options.seed}, ${market.options.products} products): connecting the demo client in live mode...`);
+  const { connection, webhookUrl } = await connectDemoClient({
+    apiUrl,
+    auth,
+    apiKey: market.apiKey,
+    webhookSecret: market.webhookSecret,
+    setWebhookUrl: (url) => market.setWebhookUrl(url),
+    ...(webhookApiUrl === undefined ? {} : { webhookApiUrl }),
+  });
+  say(`Connected: ${DEMO_MARKET_CONNECTOR} connection ${connection.uid}, mode ${connection.mode}, key ...${connection.key_last4}.`);
+  say(
+    webhookUrl
+      ? `The simulator's webhooks go to ${webhookUrl}.`
+      : `No webhooks: the simulator sends only to 127.0.0.1 or [::1], and the API listens on ${input.host}.`,
+  );
+
+  const state = await readMarketState(market.url);
+  if (!state) throw new Error(`the simulator's state (${market.url}/_control/state) could not be read`);
+  const codes = new Set(state.products.map((p) => p.own.sku));
+  const synced = await waitForSyncedOffers({
+    apiUrl,
+    auth,
+    codes,
+    timeoutMs: FIRST_SYNC_TIMEOUT_MS,
+    intervalMs: FIRST_SYNC_POLL_MS,
+    onProgress: (found, expected, elapsed) =>
+      input.progress(`Waiting for the first market sync: ${found}/${expected} offers (${Math.round(elapsed / 1000)} s)`),
+  });
+  input.progress('\n');
+  if (synced.size === 0) {
+    say(
+      `The first sync brought no offers within ${FIRST_SYNC_TIMEOUT_MS / 60_000} minutes: no market repricers were created (see the connection's last_error).`,
+    );
+  } else {
+    // Read again: the market has moved while the sync ran.
+    const requests = demoMarketRepricers((await readMarketState(market.url)) ?? state, synced);
+    const { created, productCodes } = await ensureMarketRepricers(auth[0], requests);
+    say(
+      `${synced.size} offers synced; market repricers on ${productCodes.length} of them (${created} created, ${productCodes.length - created} already there).`,
+    );
+  }
+  printMarketUsage(input, webhookUrl);
+};
+
+const printMarketUsage = ({ market, publicUrl, auth, say }: MarketDemoInput, webhookUrl: string | undefined) => {
+  const user = `${auth[0]}:${auth[1]}`;
+  say();
+  say(`Watch the market loop (docs/local-run.md): own offers sync every 15 minutes, the pages of repriced products every 2,`);
+  say('and live decisions are sent to the simulator. The connection (status, last_sync_at, offers_synced, prices_sent):');
+  say(`  curl -u '${user}' '${publicUrl}/v1/connections/${DEMO_MARKET_CONNECTOR}'`);
+  say('Offers with their buy-box fields (competitiveness, winning, winning_price, total_competitors), latest first:');
+  say(`  curl -u '${user}' '${publicUrl}/v1/offers?_sort=updated_at:DESC&_limit=5&_include_other_offers=true'`);
+  say('Price changes (pending, sent, applied):');
+  say(`  curl -u '${user}' '${publicUrl}/v1/price-changes?_sort=created_at:DESC&_limit=10'`);
+  say('The market as the simulator holds it, and every price it has received:');
+  say(`  curl '${market.url}/_control/state'`);
+  say(`  curl '${market.url}/_control/prices'`);
+  say(`Move the competitors' bots now (they move every ${market.options.tickIntervalMs / 1000} s anyway):`);
+  say(`  curl -X POST '${market.url}/_control/tick' -H 'Content-Type: application/json' -d '{"count":5}'`);
+  if (webhookUrl) say(`The webhooks it sent to ${webhookUrl}:\n  curl '${market.url}/_control/webhooks'`);
+};
+
+/** With the Takealot URLs given, nothing is connected for the client: the key is the seller's to give. */
+export const printGivenMarketUsage = (publicUrl: string, auth: Credentials, say: (line?: string) => void): void => {
+  say();
+  say(`Marketplace: ${TAKEALOT_SELLER_API_URL_ENV} and ${TAKEALOT_STOREFRONT_URL_ENV} are set, so no simulator was started. Connect with its key:`);
+  say(
+    `  curl -u '${auth[0]}:${auth[1]}' -X PUT '${publicUrl}/v1/connections/${DEMO_MARKET_CONNECTOR}' -H 'Content-Type: application/json' -d '{"api_key":"<its API key>","mode":"live"}'`,
+  );
+};
