@@ -21,6 +21,7 @@ import { requestSync, saveConnection } from '../../lambdas/shared/data/connectio
 import { LEFT_PAGE_STATUS } from '../../lambdas/shared/data/market-sync.js';
 import { listOffers } from '../../lambdas/shared/data/offers-read.js';
 import { connectedRecord } from '../../lambdas/shared/domain/connections.js';
+import { isDue, pageDue, tickOf } from '../../lambdas/shared/domain/market-schedule.js';
 import { deriveMarketView, type BuyBoxFields } from '../../lambdas/shared/domain/market-snapshot.js';
 import { offerQueryParameters, planOfferQuery } from '../../lambdas/shared/domain/offer-query.js';
 import type { Offer } from '../../lambdas/shared/domain/records.js';
@@ -33,6 +34,7 @@ import { useLocalSecretsKey } from '../local/secrets-key.js';
 import { createMarketSimulator, type MarketSimulator, type MarketOptionsInput } from '../market/index.js';
 import { createPrng } from '../market/prng.js';
 import { productDetails } from '../market/storefront-route.js';
+import type { Product } from '../market/catalogue.js';
 import type { TrafficSummary } from '../market/traffic.js';
 import { createHarness, type Harness } from './harness.js';
 import { compareOffers, verdictLine, viewAges, type AgeFigures, type ComparedFields, type FieldDifference, type Target } from './market-figures.js';
@@ -133,6 +135,8 @@ interface Phase {
   readonly clientId: string;
   readonly sellerId: string;
   readonly defaultConnector: string;
+  /** The connection's uid (its schedule phase). */
+  readonly uid: string;
 }
 
 /** A simulator on 127.0.0.1, the adapter pointed at it, a runtime pacing storefront reads at `rate`, and one client connected to it. */
@@ -188,6 +192,7 @@ const startPhase = async (context: MarketSyncContext, label: string, options: Ma
     clientId: account.clientId,
     sellerId: account.sellerId,
     defaultConnector: account.defaultConnector,
+    uid: record.uid,
   };
 };
 
@@ -212,11 +217,20 @@ const requestFullSync = async (phase: Phase): Promise<void> => {
   await phase.harness.settle();
 };
 
-const tickUntilRead = async (phase: Phase, timeoutMs: number): Promise<{ seconds: number; unread: number }> => {
+/**
+ * One tick of the schedule (at `at`, now by default), then the runtime settled until every page
+ * of `products` (all, by default) has been read since the tick was sent, at most `timeoutMs`.
+ */
+const tickUntilRead = async (
+  phase: Phase,
+  timeoutMs: number,
+  at = new Date(),
+  products: readonly Product[] = phase.market.simulation.market.products,
+): Promise<{ seconds: number; unread: number }> => {
   const started = Date.now();
-  await phase.runtime().tickMarket(new Date().toISOString());
+  await phase.runtime().tickMarket(at.toISOString());
   await phase.harness.settle();
-  const plids = phase.market.simulation.market.products.map((product) => String(product.plid));
+  const plids = products.map((product) => String(product.plid));
   const unreadSince = () => {
     const { products } = phase.market.control.reads();
     return plids.filter((plid) => !(products[plid] ?? []).some((at) => at >= started)).length;
@@ -264,7 +278,8 @@ const expectedOffers = (market: MarketSimulator, sellerId: string): Map<string, 
     const { own } = product;
     const page = productMarketOf(String(product.plid), productDetailsBody.parse(productDetails(market.simulation.market, product)));
     const view = deriveMarketView(page, { ownSellerId: sellerId, priceStep: 1 });
-    const stock = [...own.seller_warehouse_stock, ...own.takealot_warehouse_stock].reduce((sum, entry) => sum + entry.quantity_available, 0);
+    // In stock: held at the marketplace's warehouses, so it ships now (docs/market-sync.md).
+    const stock = own.takealot_warehouse_stock.reduce((sum, entry) => sum + entry.quantity_available, 0);
     const ownOnPage = view.offers.find((offer) => offer.own);
     expected.set(`own ${own.offer_id}`, {
       offer_price: own.selling_price,
@@ -403,6 +418,8 @@ export interface CostFigures {
   readonly traffic: TrafficSummary;
 }
 
+const tickTime = (tick: number): Date => new Date(tick * MARKET_SYNC.tickSeconds * 1000);
+
 const requestsDelta = (before: TrafficSummary, after: TrafficSummary): Record<string, number> =>
   Object.fromEntries(Object.entries(after.requests).map(([route, count]) => [route, count - (before.requests[route] ?? 0)]));
 
@@ -427,18 +444,26 @@ export const measureCost = async (context: MarketSyncContext, settings: MarketSy
     const timeoutMs = (settings.offers / rate) * 4_000 + 300_000;
     const initial = await syncCycle(phase, timeoutMs);
     say(`  initial sync: ${initial.seconds.toFixed(0)} s`);
+    // Scheduled ticks from here, no sync requested: the tick on which the connection's own
+    // offers come round by their phase (its pages of the hourly tier with it), a tick number
+    // within the next period (a tick's time may be ahead of the clock, never more than 5 minutes behind).
+    const { products } = phase.market.simulation.market;
+    const dueOn = (tick: number) => products.filter((product) => pageDue(product.own.sku, 'other', tick));
+    const first = tickOf(Date.now());
+    const ownTick = Array.from({ length: 15 }, (_, i) => first + i).find((tick) => isDue(phase.uid, tick, MARKET_SYNC.ownOffersEverySeconds))!;
     const before = phase.market.control.traffic();
-    await requestFullSync(phase);
-    const unchanged = await phase.harness.measure(() => tickUntilRead(phase, timeoutMs));
+    const unchanged = await phase.harness.measure(() => tickUntilRead(phase, timeoutMs, tickTime(ownTick), dueOn(ownTick)));
     const sellerRequests = requestsDelta(before, phase.market.control.traffic());
-    say(`  unchanged sync: ${unchanged.writes.total} write units, ${sellerRequests['GET /offers'] ?? 0} offer pages`);
-    // One competitor of one product moves its price: what the next sync writes for it.
-    const product = phase.market.simulation.market.products[Math.floor(settings.offers / 2)]!;
+    say(`  unchanged sync: ${unchanged.writes.total} write units, ${sellerRequests['GET /offers'] ?? 0} offer pages, ${dueOn(ownTick).length} pages due`);
+    // One competitor of a product whose page is due on the next tick moves its price: what that tick writes for it.
+    const moveTick = Array.from({ length: 60 }, (_, i) => ownTick + 1 + i).find(
+      (tick) => dueOn(tick).length > 0 && !isDue(phase.uid, tick, MARKET_SYNC.ownOffersEverySeconds),
+    )!;
+    const product = dueOn(moveTick)[0]!;
     const rival = product.competitors.find((offer) => offer.available) ?? product.competitors[0]!;
     Object.assign(rival, { available: true, price: Math.max(1, rival.price - 3) });
-    await requestFullSync(phase);
-    const moved = await phase.harness.measure(() => tickUntilRead(phase, timeoutMs));
-    say(`  one competitor's move: ${moved.writes.total} write units`);
+    const moved = await phase.harness.measure(() => tickUntilRead(phase, timeoutMs, tickTime(moveTick), dueOn(moveTick)));
+    say(`  one competitor's move: ${moved.writes.total} write units (${dueOn(moveTick).length} pages read on that tick)`);
     return {
       offers: settings.offers,
       competitors: settings.costCompetitors,
