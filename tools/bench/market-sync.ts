@@ -17,7 +17,7 @@ import { createClientAccount } from '../admin/clients.js';
 import { createRepricerFor } from '../admin/repricers.js';
 import { MARKET_SYNC } from '../../lambdas/shared/config/market-sync.js';
 import { documentClient } from '../../lambdas/shared/data/dynamo.js';
-import { requestSync, saveConnection } from '../../lambdas/shared/data/connections.js';
+import { deleteConnection, requestSync, saveConnection } from '../../lambdas/shared/data/connections.js';
 import { LEFT_PAGE_STATUS } from '../../lambdas/shared/data/market-sync.js';
 import { listOffers } from '../../lambdas/shared/data/offers-read.js';
 import { connectedRecord } from '../../lambdas/shared/domain/connections.js';
@@ -137,6 +137,11 @@ interface Phase {
   readonly defaultConnector: string;
   /** The connection's uid (its schedule phase). */
   readonly uid: string;
+  /**
+   * The latest tick number sent: every tick is on a minute of its own, as the schedule's are
+   * (two ticks on one minute are one message to the FIFO queue, the second dropped as a duplicate).
+   */
+  lastTick: number;
 }
 
 /** A simulator on 127.0.0.1, the adapter pointed at it, a runtime pacing storefront reads at `rate`, and one client connected to it. */
@@ -193,10 +198,14 @@ const startPhase = async (context: MarketSyncContext, label: string, options: Ma
     sellerId: account.sellerId,
     defaultConnector: account.defaultConnector,
     uid: record.uid,
+    lastTick: -1,
   };
 };
 
+/** The phase's connection deleted first: the schedule ticks every connection, and a later part must see only its own. */
 const stopPhase = async (phase: Phase): Promise<void> => {
+  await deleteConnection(phase.clientId, TAKEALOT_CONNECTOR_UID);
+  await phase.harness.settle();
   await phase.harness.stop();
   await phase.market.stop();
 };
@@ -217,18 +226,29 @@ const requestFullSync = async (phase: Phase): Promise<void> => {
   await phase.harness.settle();
 };
 
+/** The tick of this minute, or the one after the last sent when that is later (a tick ahead of the clock is handled like one on time). */
+const nextTick = (phase: Phase, atLeast = tickOf(Date.now())): number => Math.max(atLeast, phase.lastTick + 1);
+
+const tickTime = (tick: number): Date => new Date(tick * MARKET_SYNC.tickSeconds * 1000);
+
+const sendTick = (phase: Phase, tick: number): Promise<unknown> => {
+  if (tick <= phase.lastTick) throw new Error(`tick ${tick} was sent already`);
+  phase.lastTick = tick;
+  return phase.runtime().tickMarket(tickTime(tick).toISOString());
+};
+
 /**
- * One tick of the schedule (at `at`, now by default), then the runtime settled until every page
+ * One tick of the schedule (the next one, by default), then the runtime settled until every page
  * of `products` (all, by default) has been read since the tick was sent, at most `timeoutMs`.
  */
 const tickUntilRead = async (
   phase: Phase,
   timeoutMs: number,
-  at = new Date(),
+  tick = nextTick(phase),
   products: readonly Product[] = phase.market.simulation.market.products,
 ): Promise<{ seconds: number; unread: number }> => {
   const started = Date.now();
-  await phase.runtime().tickMarket(at.toISOString());
+  await sendTick(phase, tick);
   await phase.harness.settle();
   const plids = products.map((product) => String(product.plid));
   const unreadSince = () => {
@@ -418,8 +438,6 @@ export interface CostFigures {
   readonly traffic: TrafficSummary;
 }
 
-const tickTime = (tick: number): Date => new Date(tick * MARKET_SYNC.tickSeconds * 1000);
-
 const requestsDelta = (before: TrafficSummary, after: TrafficSummary): Record<string, number> =>
   Object.fromEntries(Object.entries(after.requests).map(([route, count]) => [route, count - (before.requests[route] ?? 0)]));
 
@@ -449,10 +467,10 @@ export const measureCost = async (context: MarketSyncContext, settings: MarketSy
     // within the next period (a tick's time may be ahead of the clock, never more than 5 minutes behind).
     const { products } = phase.market.simulation.market;
     const dueOn = (tick: number) => products.filter((product) => pageDue(product.own.sku, 'other', tick));
-    const first = tickOf(Date.now());
+    const first = nextTick(phase);
     const ownTick = Array.from({ length: 15 }, (_, i) => first + i).find((tick) => isDue(phase.uid, tick, MARKET_SYNC.ownOffersEverySeconds))!;
     const before = phase.market.control.traffic();
-    const unchanged = await phase.harness.measure(() => tickUntilRead(phase, timeoutMs, tickTime(ownTick), dueOn(ownTick)));
+    const unchanged = await phase.harness.measure(() => tickUntilRead(phase, timeoutMs, ownTick, dueOn(ownTick)));
     const sellerRequests = requestsDelta(before, phase.market.control.traffic());
     say(`  unchanged sync: ${unchanged.writes.total} write units, ${sellerRequests['GET /offers'] ?? 0} offer pages, ${dueOn(ownTick).length} pages due`);
     // One competitor of a product whose page is due on the next tick moves its price: what that tick writes for it.
@@ -462,7 +480,7 @@ export const measureCost = async (context: MarketSyncContext, settings: MarketSy
     const product = dueOn(moveTick)[0]!;
     const rival = product.competitors.find((offer) => offer.available) ?? product.competitors[0]!;
     Object.assign(rival, { available: true, price: Math.max(1, rival.price - 3) });
-    const moved = await phase.harness.measure(() => tickUntilRead(phase, timeoutMs, tickTime(moveTick), dueOn(moveTick)));
+    const moved = await phase.harness.measure(() => tickUntilRead(phase, timeoutMs, moveTick, dueOn(moveTick)));
     say(`  one competitor's move: ${moved.writes.total} write units (${dueOn(moveTick).length} pages read on that tick)`);
     return {
       offers: settings.offers,
@@ -528,12 +546,12 @@ export const measureFreshness = async (context: MarketSyncContext, settings: Mar
     let ticks = 0;
     const pending: Promise<unknown>[] = [];
     // The schedule's ticks in real time, each on its minute as EventBridge sends them (the first
-    // one now, for the minute under way): a product's tier is due by the tick's number, so none is skipped.
-    const period = MARKET_SYNC.tickSeconds * 1000;
-    for (let at = Math.floor(started / period) * period; at < until && ticks < 1_000; at += period) {
-      await sleep(at - Date.now());
+    // one for the minute under way, unless the initial sync's tick had it): a product's tier is due
+    // by the tick's number, so none may be skipped.
+    for (let tick = nextTick(phase); tickTime(tick).getTime() < until && ticks < 1_000; tick += 1) {
+      await sleep(tickTime(tick).getTime() - Date.now());
       ticks += 1;
-      pending.push(phase.runtime().tickMarket(new Date(at).toISOString()));
+      pending.push(sendTick(phase, tick));
       say(`  tick ${ticks} at ${((Date.now() - started) / 1000).toFixed(0)} s; ${phase.market.control.traffic().storefront_reads} pages read so far`);
     }
     await sleep(until - Date.now());
