@@ -37,6 +37,7 @@ describe('market-sync benchmark settings and report', () => {
       freshness: {
         products: 2,
         storefrontLimit: 10,
+        tickSeconds: 60,
         seconds: 300,
         ticks: 5,
         readsPerSecond: 8,
