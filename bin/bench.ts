@@ -26,6 +26,9 @@
  *     figures replace those in results.json, the rest is kept, and report.md is written again)
  *   npm run bench -- --report     (report.md written again from results.json)
  *   npm run bench -- --bundles    (only the bundles measured again, into results.json and report.md)
+ *   npm run bench -- --market-sync [--quick] [--offers 1000] ...   (the market loop against the
+ *     marketplace simulator: convergence, cost, freshness, politeness; tools/bench/market-sync.ts,
+ *     docs/performance.md; printed, and written to .bench/market-sync.json)
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -241,7 +244,43 @@ const main = async () => {
   }
 };
 
-(process.argv[2] ? rework(process.argv[2]) : main()).catch((error: unknown) => {
+/** `--market-sync`: its own DynamoDB Local and table; figures printed with their targets. */
+const marketSync = async (argv: readonly string[]) => {
+  const dynamo = process.env.DYNAMODB_ENDPOINT ? undefined : await startDynamoDbLocal({ port: await freePort() });
+  const endpoint = process.env.DYNAMODB_ENDPOINT ?? dynamo!.endpoint;
+  process.env.DYNAMODB_ENDPOINT = endpoint;
+  process.env.AWS_REGION ??= 'local';
+  const table = (process.env[TABLE_NAME_ENV] = `repricer-market-bench-${Date.now()}`);
+  process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
+  const runtimeErrors: string[] = [];
+  try {
+    // Loaded once the endpoint is set: the data layer's client reads it when its module loads.
+    const { marketSyncSettings, runMarketSyncBench } = await import('../tools/bench/market-sync.js');
+    const settings = marketSyncSettings(argv);
+    await createTable(createLocalDynamoClient(endpoint), table);
+    say(`DynamoDB ${endpoint}, table ${table}`);
+    const report = await runMarketSyncBench(
+      { endpoint, tableName: table, onError: (error) => runtimeErrors.push(error.message), runId: Date.now().toString(36) },
+      settings,
+    );
+    const lines = [
+      `Market sync benchmark${settings.quick ? ' (quick)' : ''}, ${new Date().toISOString()}, ${machine()}`,
+      ...report.lines,
+      `Runtime errors: ${runtimeErrors.length}${runtimeErrors.length ? ` (first: ${runtimeErrors[0]})` : ''}`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+    mkdirSync(path.join(root, '.bench'), { recursive: true });
+    writeFileSync(
+      path.join(root, '.bench', 'market-sync.json'),
+      `${JSON.stringify({ date: new Date().toISOString(), machine: machine(), ...report, runtimeErrors }, null, 2)}\n`,
+    );
+    if (report.targets.some((target) => !target.met)) process.exitCode = 2;
+  } finally {
+    await dynamo?.stop();
+  }
+};
+
+(process.argv[2] === '--market-sync' ? marketSync(process.argv.slice(3)) : process.argv[2] ? rework(process.argv[2]) : main()).catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
   process.exitCode = 1;
 });

@@ -5,6 +5,7 @@
  *   GET  /_control/state        market, ticks, clock, faults, key status
  *   GET  /_control/prices       every accepted selling price per offer, with duplicates counted
  *   GET  /_control/webhooks     webhook deliveries (latest 1,000)
+ *   GET  /_control/reads        per product line, the latest times its storefront page was read
  *   POST /_control/tick         { count?: 1..1000 } bot ticks now
  *   POST /_control/faults       a partial FaultSettings; answers the settings now in force
  *   POST /_control/revoke-key   { reissue?: boolean } revokes the key (and issues a new one)
@@ -22,6 +23,7 @@ export const controlState = (sim: Simulation): Record<string, unknown> => ({
   faults: sim.faults,
   api_key: sim.keys.describe(),
   pending_batches: sim.batches.pendingCount(),
+  ...sim.traffic.summary(),
   ...sim.market.snapshot(),
 });
 
@@ -32,6 +34,8 @@ export const handleControlRoute = async (sim: Simulation, req: IncomingMessage, 
       return { status: 200, body: controlState(sim) };
     case 'GET /_control/prices':
       return { status: 200, body: sim.priceLog.summary() };
+    case 'GET /_control/reads':
+      return { status: 200, body: sim.traffic.readLog() };
     case 'GET /_control/webhooks':
       return { status: 200, body: { deliveries: sim.webhooks.deliveries() } };
     case 'POST /_control/tick': {

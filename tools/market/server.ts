@@ -15,6 +15,7 @@ import { RateLimiter, rateLimitHeaders } from './rate-limit.js';
 import { handleSellerRoute, type RouteAnswer } from './seller-routes.js';
 import { Simulation } from './simulation.js';
 import { productDetails, storefrontTarget } from './storefront-route.js';
+import { sellerRouteName, type ReadLog, type TrafficSummary } from './traffic.js';
 import { systemClock } from './clock.js';
 import type { PriceLogSummary } from './price-log.js';
 import type { DeliveryRecord } from './webhooks.js';
@@ -40,6 +41,10 @@ export interface MarketSimulator {
     prices(): PriceLogSummary;
     webhooks(): DeliveryRecord[];
     settleBatches(): number;
+    /** Politeness counters (429s, requests inside a Retry-After window, 403s), seller API requests by route. */
+    traffic(): TrafficSummary;
+    /** Per product line, the latest times its storefront page was read. */
+    reads(): ReadLog;
     clock: Clock;
   };
   /** Closes the server, connections, timers and webhook deliveries; safe to call twice. */
@@ -73,9 +78,14 @@ export const createMarketSimulator = async (input: MarketOptionsInput = {}): Pro
   const seller = async (req: IncomingMessage, res: ServerResponse, path: string, params: URLSearchParams): Promise<RouteAnswer> => {
     const presented = headerValue(req, 'x-api-key');
     // Buckets are per presented key (a missing key shares one per address), so a caller with the right key is never starved by another's flood.
-    const decision = sellerLimiter.take(presented === undefined ? `anonymous:${req.socket.remoteAddress ?? ''}` : `key:${presented}`);
+    const caller = presented === undefined ? `anonymous:${req.socket.remoteAddress ?? ''}` : `key:${presented}`;
+    sim.traffic.arrived('seller', caller, sim.clock.now(), sellerRouteName(req.method ?? 'GET', path));
+    const decision = sellerLimiter.take(caller);
     for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value);
-    if (!decision.admitted) return { status: 429, body: { message: 'Too Many Requests' } };
+    if (!decision.admitted) {
+      sim.traffic.refused('seller', caller, sim.clock.now(), 'rate-limit', decision.retryAfterSeconds);
+      return { status: 429, body: { message: 'Too Many Requests' } };
+    }
     const gate = await faultGate();
     if (!gate.pass) return gate.answer;
     const key = sim.keys.check(presented);
@@ -86,16 +96,24 @@ export const createMarketSimulator = async (input: MarketOptionsInput = {}): Pro
   };
 
   const storefront = async (req: IncomingMessage, res: ServerResponse, plid: number): Promise<RouteAnswer> => {
-    const decision = storefrontLimiter.take(`host:${req.socket.remoteAddress ?? ''}`);
+    const caller = `host:${req.socket.remoteAddress ?? ''}`;
+    sim.traffic.arrived('storefront', caller, sim.clock.now());
+    const decision = storefrontLimiter.take(caller);
     if (!decision.admitted) {
       res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+      sim.traffic.refused('storefront', caller, sim.clock.now(), 'rate-limit', decision.retryAfterSeconds);
       return { status: 429, body: { message: 'Too Many Requests' } };
     }
-    if (blocker.blocks(sim.faults, sim.streams.storefront)) return { status: 403, body: { message: 'Forbidden' } };
+    // Bot protection gives no Retry-After (as the real storefront's 403 does not): counted, no window.
+    if (blocker.blocks(sim.faults, sim.streams.storefront)) {
+      sim.traffic.refused('storefront', caller, sim.clock.now(), 'blocked', undefined);
+      return { status: 403, body: { message: 'Forbidden' } };
+    }
     const gate = await faultGate();
     if (!gate.pass) return gate.answer;
     const product = sim.market.product(plid);
     if (product === undefined) return { status: 404, body: { message: 'Product not found' } };
+    sim.traffic.read(plid, sim.clock.now());
     return { status: 200, body: productDetails(sim.market, product) };
   };
 
@@ -184,6 +202,8 @@ export const createMarketSimulator = async (input: MarketOptionsInput = {}): Pro
       prices: () => sim.priceLog.summary(),
       webhooks: () => sim.webhooks.deliveries(),
       settleBatches: () => sim.settleDueBatches().length,
+      traffic: () => sim.traffic.summary(),
+      reads: () => sim.traffic.readLog(),
       clock: sim.clock,
     },
     stop,

@@ -13,6 +13,7 @@ import { Market, type OwnOfferLookup } from './market.js';
 import { applyOfferUpdate, checkOfferUpdate, type UpdateCheck, type ValuesChanged } from './offer-updates.js';
 import { PriceLog } from './price-log.js';
 import { createPrng, type Prng } from './prng.js';
+import { TrafficLog } from './traffic.js';
 import { WebhookSender } from './webhooks.js';
 import type { Product } from './catalogue.js';
 
@@ -31,6 +32,8 @@ export class Simulation {
   readonly market: Market;
   readonly priceLog = new PriceLog();
   readonly batches = new BatchStore();
+  /** Politeness counters, requests by route and the storefront read log (traffic.ts). */
+  readonly traffic = new TrafficLog();
   readonly keys: ApiKeyring;
   readonly webhooks: WebhookSender;
   readonly initialApiKey: string;
