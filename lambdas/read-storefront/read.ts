@@ -113,7 +113,7 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
           return;
         }
         // Malformed, gone or refused as a request: skipped; the next tier read looks again.
-        logger.warn('Storefront page skipped', { fault: (error as Error).name, message: (error as Error).message });
+        logger.warn('Storefront page skipped', { fault: (error as Error).name, reason: (error as Error).message });
         return;
       }
       const learned = ownSellerIdOf(market, message.code);

@@ -12,6 +12,8 @@
  *  - politeness: requests above the limits and inside a Retry-After window, from the simulator.
  * Loaded by bin/bench.ts once DynamoDB Local and the table are up.
  */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { importConnectorTypes } from '../admin/import.js';
 import { createClientAccount } from '../admin/clients.js';
 import { createRepricerFor } from '../admin/repricers.js';
@@ -150,10 +152,19 @@ interface Phase {
    * (two ticks on one minute are one message to the FIFO queue, the second dropped as a duplicate).
    */
   lastTick: number;
+  /** The API's local server, when the phase takes the marketplace's webhooks. */
+  readonly server?: Server;
 }
 
 /** A simulator on 127.0.0.1, the adapter pointed at it, a runtime pacing storefront reads at `rate`, and one client connected to it. */
-const startPhase = async (context: MarketSyncContext, label: string, options: MarketOptionsInput, rate: number, position: StartingPosition): Promise<Phase> => {
+const startPhase = async (
+  context: MarketSyncContext,
+  label: string,
+  options: MarketOptionsInput,
+  rate: number,
+  position: StartingPosition,
+  withWebhooks = false,
+): Promise<Phase> => {
   const market = await createMarketSimulator({ host: '127.0.0.1', port: 0, tickIntervalMs: 0, ...options });
   process.env[TAKEALOT_SELLER_API_URL_ENV] = market.sellerApiUrl;
   process.env[TAKEALOT_STOREFRONT_URL_ENV] = market.storefrontUrl;
@@ -188,13 +199,24 @@ const startPhase = async (context: MarketSyncContext, label: string, options: Ma
   // As PUT /v1/connections/takealot stores it (the key was checked by the simulator's own issue).
   const record = connectedRecord(
     TAKEALOT_CONNECTOR_UID,
-    { apiKey: market.apiKey, webhookSecretSet: false, mode: 'suggest' },
+    { apiKey: market.apiKey, webhookSecretSet: withWebhooks, mode: 'suggest' },
     undefined,
     new Date().toISOString(),
   );
   const sealedKey = await sealConnectionSecret('marketplace-key', account.clientId, TAKEALOT_CONNECTOR_UID, market.apiKey);
-  const saved = await saveConnection(account.clientId, record, { sealedKey }, undefined);
+  const sealedWebhookSecret = withWebhooks
+    ? await sealConnectionSecret('marketplace-webhook-secret', account.clientId, TAKEALOT_CONNECTOR_UID, market.webhookSecret)
+    : undefined;
+  const saved = await saveConnection(account.clientId, record, { sealedKey, sealedWebhookSecret }, undefined);
   if (!saved.saved) throw new Error('The benchmark connection could not be saved');
+  // The marketplace's webhooks reach the API's public route, as a seller registers it in the seller portal.
+  let server: Server | undefined;
+  if (withWebhooks) {
+    const { createLocalServer } = await import('../local/server.js');
+    server = createLocalServer({ log: () => undefined });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    market.setWebhookUrl(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/marketplace-events/${record.uid}`);
+  }
   return {
     market,
     harness,
@@ -207,6 +229,7 @@ const startPhase = async (context: MarketSyncContext, label: string, options: Ma
     defaultConnector: account.defaultConnector,
     uid: record.uid,
     lastTick: -1,
+    ...(server ? { server } : {}),
   };
 };
 
@@ -216,6 +239,8 @@ const stopPhase = async (phase: Phase): Promise<void> => {
   await phase.harness.settle();
   await phase.harness.stop();
   await phase.market.stop();
+  const { server } = phase;
+  if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
 };
 
 /**
@@ -362,6 +387,8 @@ export interface ConvergenceFigures {
   readonly firstDifferences: readonly FieldDifference[];
   readonly cycleSeconds: readonly number[];
   readonly traffic: TrafficSummary;
+  /** The simulator's webhooks to the service's route during the run: delivered, dropped (a fault), sent twice (a fault), failed. */
+  readonly webhooks: { readonly delivered: number; readonly dropped: number; readonly duplicated: number; readonly failed: number };
 }
 
 /** Own-offer edits a seller makes in the marketplace's portal meanwhile: a new price within the RRP, or disabled / re-enabled. */
@@ -380,6 +407,16 @@ const editOwnOffers = (market: MarketSimulator, prng: ReturnType<typeof createPr
   return changed;
 };
 
+const webhookOutcomes = (market: MarketSimulator): ConvergenceFigures['webhooks'] => {
+  const deliveries = market.control.webhooks();
+  return {
+    delivered: deliveries.filter((delivery) => delivery.outcome === 'delivered').length,
+    dropped: deliveries.filter((delivery) => delivery.outcome === 'dropped').length,
+    duplicated: deliveries.filter((delivery) => delivery.duplicated).length,
+    failed: deliveries.filter((delivery) => delivery.outcome === 'failed').length,
+  };
+};
+
 export const measureConvergence = async (context: MarketSyncContext, settings: MarketSyncSettings): Promise<ConvergenceFigures> => {
   say(`\n== convergence: ${settings.products} products, ${settings.historyTicks} bot ticks of history under faults`);
   const phase = await startPhase(
@@ -393,6 +430,7 @@ export const measureConvergence = async (context: MarketSyncContext, settings: M
     },
     MARKET_SYNC.storefrontRequestsPerSecond,
     'TRIM_HORIZON',
+    true,
   );
   try {
     const prng = createPrng(settings.seed + 1);
@@ -426,8 +464,12 @@ export const measureConvergence = async (context: MarketSyncContext, settings: M
       firstDifferences: differences.slice(0, 10),
       cycleSeconds,
       traffic: phase.market.control.traffic(),
+      webhooks: webhookOutcomes(phase.market),
     };
     say(`  ${figures.comparedOffers} offers, ${figures.comparedFields} fields compared; ${figures.differences} differ`);
+    say(
+      `  marketplace webhooks to the service: ${figures.webhooks.delivered} delivered, ${figures.webhooks.dropped} dropped, ${figures.webhooks.duplicated} sent twice, ${figures.webhooks.failed} failed`,
+    );
     return figures;
   } finally {
     await stopPhase(phase);
@@ -653,6 +695,10 @@ export const reportLines = (figures: Pick<MarketSyncReport, 'convergence' | 'cos
       limit: 0,
     });
     for (const d of convergence.firstDifferences) lines.push(`    ${d.offer} ${d.field}: market ${String(d.expected)}, served ${String(d.served)}`);
+    const hooks = convergence.webhooks;
+    lines.push(
+      `    marketplace webhooks to the service: ${hooks.delivered} delivered, ${hooks.dropped} dropped, ${hooks.duplicated} sent twice, ${hooks.failed} failed`,
+    );
   }
   if (cost) {
     lines.push(`Cost (${cost.offers} own offers, ${cost.competitors} competitors each; initial sync ${cost.initialSyncSeconds.toFixed(0)} s):`);

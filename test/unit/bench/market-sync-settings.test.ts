@@ -30,6 +30,7 @@ describe('market-sync benchmark settings and report', () => {
         comparedOffers: 4,
         comparedFields: 40,
         differences: 1,
+        webhooks: { delivered: 5, dropped: 4, duplicated: 1, failed: 0 },
         firstDifferences: [{ offer: 'own 5', field: 'offer_price', expected: 10, served: 9 }],
         cycleSeconds: [1, 2],
         traffic: traffic(0, 0),
