@@ -107,8 +107,10 @@ class TenantReader {
   }
 
   /** The codes of the tenant's products, from the keys-only directory index. */
-  productCodes(): Promise<string[]> {
-    return directoryValues(productsDirectory(this.clientId));
+  async productCodes(): Promise<string[]> {
+    const codes = await directoryValues(productsDirectory(this.clientId));
+    this.read += codes.length;
+    return codes;
   }
 
   /** A list's node items (every order and level) and the cells their counts name. */
