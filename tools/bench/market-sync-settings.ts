@@ -1,0 +1,84 @@
+/** The market-sync benchmark's settings: full and `--quick` sizes, and the flags that change them (docs/performance.md). */
+
+export interface MarketSyncSettings {
+  readonly quick: boolean;
+  readonly seed: number;
+  /** Convergence: products of its market, bot ticks of its history. */
+  readonly products: number;
+  readonly historyTicks: number;
+  /** Cost: own offers of its market, and competitors per product there. */
+  readonly offers: number;
+  readonly costCompetitors: number;
+  /** Freshness: products with an enabled repricer, and how long they are watched. */
+  readonly freshnessProducts: number;
+  readonly freshnessSeconds: number;
+  /**
+   * Real seconds between the freshness part's ticks (the schedule's: 60). Tiers are due by tick
+   * number, so shorter (`--quick`: 15) runs the same tiers faster; ages and their target scale with it.
+   */
+  readonly tickSeconds: number;
+  /** The storefront's limit in the freshness part (the simulator's burst and refill per second). */
+  readonly storefrontLimit: number;
+  readonly skip: ReadonlySet<'convergence' | 'cost' | 'freshness'>;
+}
+
+const FULL: Omit<MarketSyncSettings, 'skip'> = {
+  quick: false,
+  seed: 7,
+  products: 200,
+  historyTicks: 60,
+  offers: 10_000,
+  costCompetitors: 2,
+  freshnessProducts: 1_000,
+  freshnessSeconds: 420,
+  tickSeconds: 60,
+  storefrontLimit: 10,
+};
+
+const QUICK: Omit<MarketSyncSettings, 'skip'> = {
+  ...FULL,
+  quick: true,
+  products: 20,
+  historyTicks: 10,
+  offers: 200,
+  freshnessProducts: 40,
+  freshnessSeconds: 75,
+  tickSeconds: 15,
+};
+
+const FLAGS: Readonly<Record<string, keyof typeof FULL>> = {
+  '--seed': 'seed',
+  '--products': 'products',
+  '--history-ticks': 'historyTicks',
+  '--offers': 'offers',
+  '--cost-competitors': 'costCompetitors',
+  '--freshness-products': 'freshnessProducts',
+  '--freshness-seconds': 'freshnessSeconds',
+  '--storefront-limit': 'storefrontLimit',
+  '--tick-seconds': 'tickSeconds',
+};
+
+/** `--quick`, `--skip cost,freshness` and the numeric flags above (`--offers 1000`). */
+export const marketSyncSettings = (argv: readonly string[]): MarketSyncSettings => {
+  const settings: Record<string, unknown> = { ...(argv.includes('--quick') ? QUICK : FULL) };
+  const skip = new Set<MarketSyncSettings['skip'] extends ReadonlySet<infer S> ? S : never>();
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    if (flag === '--quick') continue;
+    const value = argv[i + 1];
+    i += 1;
+    if (flag === '--skip') {
+      for (const part of (value ?? '').split(',')) {
+        if (part !== 'convergence' && part !== 'cost' && part !== 'freshness') throw new Error(`--skip takes convergence, cost, freshness; got ${part}`);
+        skip.add(part);
+      }
+      continue;
+    }
+    const key = FLAGS[flag];
+    const number = Number(value);
+    if (key === undefined) throw new Error(`Unknown option ${flag}: --quick, --skip, ${Object.keys(FLAGS).join(', ')}`);
+    if (!Number.isInteger(number) || number < 1 || number > 100_000) throw new Error(`${flag} takes a whole number from 1 to 100000, got ${value}`);
+    settings[key] = number;
+  }
+  return { ...(settings as Omit<MarketSyncSettings, 'skip'>), skip };
+};
