@@ -157,6 +157,8 @@ describe('the market loop', () => {
         // A page read that fails is held back to be read again, not dropped.
         const [product] = market.simulation.market.products;
         const read = readMessage(uid, product!.own.sku, String(product!.plid), 'tier', new Date().toISOString(), 'fault');
+        // (The tick's own reads, when its tier was due, were held back too: this looks at one read alone.)
+        held().splice(0);
         const result = await loop.reader(sqsEventOf([read]));
         expect(result.batchItemFailures).toHaveLength(1);
         expect(held()).toHaveLength(1);
