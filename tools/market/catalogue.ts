@@ -2,7 +2,7 @@
  * The market's contents and how a seed generates them: products, the demo seller's own offer on
  * each, and competitor offers from a pool of sellers, each driven by a bot (see bots.ts).
  */
-import type { BotConfig, BotState } from './bots.js';
+import type { BotConfig, BotState } from './bot-config.js';
 import type { Prng } from './prng.js';
 
 export type OfferStatus = 'buyable' | 'not_buyable' | 'disabled_by_seller' | 'disabled_by_takealot';
