@@ -1,7 +1,8 @@
 import { MARKET_SYNC } from '../shared/config/market-sync.js';
-import { applyOwnOffers, markGoneOwnOffers, type SyncConnector, type WriteCounts } from '../shared/data/market-sync.js';
+import { applyOwnOffers, markGoneOwnOffers, markOwnOffersGone, ownOffersNotSeen, type SyncConnector, type WriteCounts } from '../shared/data/market-sync.js';
+import type { StoredOffer } from '../shared/data/offer-list.js';
 import { logger } from '../shared/logger.js';
-import { MarketplaceMalformed, type MarketplacePort } from '../shared/marketplace/port.js';
+import { MarketplaceMalformed, type MarketplacePort, type OwnOfferSnapshot } from '../shared/marketplace/port.js';
 import { withMarketplaceRetries, type RetryOptions } from '../shared/marketplace/retrying.js';
 
 /**
@@ -72,11 +73,46 @@ export const syncOwnOffers = async (
     break;
   }
   const complete = problem === undefined && count !== undefined && seen.size >= count;
-  if (complete) written += writes(await markGoneOwnOffers(clientId, connector, seen, now));
-  else
+  if (complete) {
+    written += writes(await markGoneOwnOffers(clientId, connector, seen, now));
+  } else {
+    const unlisted = await readUnlisted(port, apiKey, clientId, connector, seen, now, options.retry);
+    written += unlisted.written;
     problem ??=
       count === undefined
         ? 'The marketplace gave no offer count; offers it stopped showing are not marked gone.'
-        : `The marketplace's offer list ended at ${seen.size} of ${count} offers; the rest are kept as they were.`;
+        : `The marketplace's offer list ended at ${seen.size} of ${count} offers; ${unlisted.read} of the ${unlisted.of} it did not show were read one by one.`;
+  }
   return { complete, offersSeen: seen.size, count, pages, written, ...(problem === undefined ? {} : { problem }) };
+};
+
+/**
+ * The share of the own offers an incomplete list did not show that this sync reads one by one:
+ * sorted by id and taken in turns by the sync's period, so every one comes round within
+ * ceil(unlisted / unlistedReadsPerSync) syncs. An offer the marketplace answers 404 for is gone.
+ */
+const readUnlisted = async (
+  port: MarketplacePort,
+  apiKey: string,
+  clientId: string,
+  connector: SyncConnector,
+  seen: ReadonlySet<string>,
+  now: string,
+  retry: Partial<RetryOptions> | undefined,
+): Promise<{ read: number; of: number; written: number }> => {
+  const unlisted = (await ownOffersNotSeen(clientId, connector, seen)).sort((a, b) => (a.fields.offer_id < b.fields.offer_id ? -1 : 1));
+  const per = MARKET_SYNC.unlistedReadsPerSync;
+  const turns = Math.max(1, Math.ceil(unlisted.length / per));
+  const turn = Math.floor(Date.parse(now) / (MARKET_SYNC.ownOffersEverySeconds * 1000)) % turns;
+  const share = unlisted.slice(turn * per, turn * per + per);
+  const found: OwnOfferSnapshot[] = [];
+  const gone: StoredOffer[] = [];
+  for (const offer of share) {
+    const snapshot = await withMarketplaceRetries(() => port.readOwnOffer(apiKey, offer.fields.offer_id), retry);
+    if (snapshot) found.push(snapshot);
+    else gone.push(offer);
+  }
+  const applied = await applyOwnOffers(clientId, connector, found, now);
+  const marked = await markOwnOffersGone(clientId, connector, gone, now);
+  return { read: share.length, of: unlisted.length, written: writes(applied.products) + writes(applied.offers) + writes(marked) };
 };

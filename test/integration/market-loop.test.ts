@@ -211,11 +211,25 @@ describe('the market loop', () => {
       const [gone, ...kept] = all;
       const listing = (offers: typeof all, count: number): MarketplacePort => ({ ...port.port, listOwnOffers: () => Promise.resolve({ offers, count }) });
 
-      const short = await syncOwnOffers(listing(kept.slice(0, 3), all.length), market.apiKey, clientId, connector);
+      // A list that ends short (the page-2 bug) marks nothing gone for not listing it; the offers it did not
+      // show are read one by one, and only one the marketplace answers 404 for is gone.
+      const [missingOne, ...readable] = kept.slice(3);
+      const asked: string[] = [];
+      const shortPort: MarketplacePort = {
+        ...listing(kept.slice(0, 3), all.length),
+        readOwnOffer: (key, offerId) => {
+          asked.push(offerId);
+          return offerId === missingOne!.offerId ? Promise.resolve(undefined) : port.port.readOwnOffer(key, offerId);
+        },
+      };
+      const short = await syncOwnOffers(shortPort, market.apiKey, clientId, connector);
       expect(short).toMatchObject({ complete: false, offersSeen: 3 });
-      expect(short.problem).toMatch(/ended at 3 of 8 offers/);
+      expect(short.problem).toMatch(/ended at 3 of 8 offers; 5 of the 5 it did not show were read one by one/);
+      expect(asked.sort()).toEqual([gone!, missingOne!, ...readable].map((offer) => offer.offerId).sort());
       await api.settle();
-      expect((await served()).find((offer) => offer.offer_id === gone!.offerId)?.offer_status).toBe(gone!.status);
+      const afterShort = await served();
+      expect(afterShort.find((offer) => offer.offer_id === gone!.offerId)?.offer_status).toBe(gone!.status);
+      expect(afterShort.find((offer) => offer.offer_id === missingOne!.offerId)?.offer_status).toBe('not_buyable');
 
       const complete = await syncOwnOffers(listing(kept, kept.length), market.apiKey, clientId, connector);
       await api.settle();

@@ -30,6 +30,13 @@ export const MARKET_SYNC = {
   ownOffersPageSize: 1_000,
   /** A page that ends the list early while the count says more (the reported page-2 bug): asked again this many times. */
   shortPageRetries: 2,
+  /**
+   * When the list still ends early, this many of the own offers it did not show are read one by
+   * one (`GET /offers/{id}`) per sync, a different share each time, so every known offer is
+   * refreshed within a few syncs (and one the marketplace no longer has is marked gone); at the
+   * seller API's 10 a second, 200 reads take 20 s.
+   */
+  unlistedReadsPerSync: 200,
   /** Sync worker: one connection's tick per invocation. */
   workerBatchSize: 1,
   /** A full sync of 100,000 offers is 100 pages and a few thousand table calls: minutes, not 15. */

@@ -370,26 +370,38 @@ const ownOfferIds = async (clientId: string, connectorUid: string): Promise<stri
   return ids;
 };
 
+/** The own offers of this connector (as stored) whose marketplace ids a list did not show. */
+export const ownOffersNotSeen = async (clientId: string, connector: SyncConnector, seen: ReadonlySet<string>): Promise<StoredOffer[]> => {
+  const uid = connectorUid.parse(connector.uid);
+  const missing = (await ownOfferIds(clientId, uid)).filter((offerId) => !seen.has(offerId));
+  if (missing.length === 0) return [];
+  return [...(await readOffers(clientId, missing)).values()].filter((offer) => offer.connector === uid && offer.scope === 'own');
+};
+
+/** Own offers the marketplace no longer has become not buyable and lose their buy-box slots; one already marked is not written again. */
+export const markOwnOffersGone = async (
+  clientId: string,
+  connector: SyncConnector,
+  offers: readonly StoredOffer[],
+  now = new Date().toISOString(),
+): Promise<WriteCounts> => {
+  const uid = connectorUid.parse(connector.uid);
+  const inputs: OfferInput[] = [];
+  for (const before of offers) {
+    const fields = { ...before.fields, offer_status: GONE_OWN_STATUS, winning: false, winning_delivery: false };
+    const input = changedInput(before, { ...fields, product_code: before.product_code, connector: uid }, false, now);
+    if (input) inputs.push(input);
+  }
+  return writeChanged(ownerOf(clientId, connector), offers.length, inputs, now);
+};
+
 /**
  * After a complete own-offer list (every page read, the count matched): the own offers of this
- * connector it did not show become not buyable and lose their buy-box slots. Only a complete
- * list may say an offer is gone; an offer already marked is not written again.
+ * connector it did not show are gone. Only a complete list may say so of offers it did not list.
  */
 export const markGoneOwnOffers = async (
   clientId: string,
   connector: SyncConnector,
   seen: ReadonlySet<string>,
   now = new Date().toISOString(),
-): Promise<WriteCounts> => {
-  const uid = connectorUid.parse(connector.uid);
-  const missing = (await ownOfferIds(clientId, uid)).filter((offerId) => !seen.has(offerId));
-  const stored = missing.length === 0 ? new Map<string, StoredOffer>() : await readOffers(clientId, missing);
-  const inputs: OfferInput[] = [];
-  for (const before of stored.values()) {
-    if (before.connector !== uid || before.scope !== 'own') continue;
-    const fields = { ...before.fields, offer_status: GONE_OWN_STATUS, winning: false, winning_delivery: false };
-    const input = changedInput(before, { ...fields, product_code: before.product_code, connector: uid }, false, now);
-    if (input) inputs.push(input);
-  }
-  return writeChanged(ownerOf(clientId, connector), stored.size, inputs, now);
-};
+): Promise<WriteCounts> => markOwnOffersGone(clientId, connector, await ownOffersNotSeen(clientId, connector, seen), now);
