@@ -132,7 +132,10 @@ describe('marketplace events', () => {
 
     const first = randomUUID();
     await step('a signed Offer Updated is received (200) and recorded under the tenant, without what it says changed', async () => {
+      const startedAt = performance.now();
       const response = await deliver({ deliveryId: first });
+      // Within the sender's reported 5 s (two reads, one decrypt, one conditional put; a busy machine's margin included).
+      expect(performance.now() - startedAt).toBeLessThan(5_000);
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ received: true });
       const items = await eventItems();
