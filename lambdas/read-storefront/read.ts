@@ -6,7 +6,7 @@ import { getHostHold, putHostHold } from '../shared/data/market-watch.js';
 import { storefrontReadMessage, type StoreFrontReadMessage } from '../shared/events/market-sync.js';
 import { logger } from '../shared/logger.js';
 import { MarketplaceRateLimited, MarketplaceUnavailable, type MarketplacePort, type ProductMarket } from '../shared/marketplace/port.js';
-import { marketplaceFor, TAKEALOT_STOREFRONT_URL_ENV } from '../shared/marketplace/registry.js';
+import { marketplaceFor } from '../shared/marketplace/registry.js';
 
 /** Holds a message back: SQS's ChangeMessageVisibility on AWS, the local queue's equivalent under `npm start`. */
 export type HoldMessage = (record: SQSRecord, delayMs: number) => Promise<void>;
@@ -51,6 +51,13 @@ interface Target {
   readonly clientId: string;
   readonly stored: StoredConnection;
   readonly port: MarketplacePort;
+  readonly storefrontUrl: string;
+}
+
+/** A host's hold as this batch knows it: read from the table at the host's first read, raised by a refusal. */
+interface HostState {
+  holdUntil: number;
+  refusals: number;
 }
 
 export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOptions = {}) => {
@@ -59,11 +66,16 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
   const spacingMs = 1000 / (options.requestsPerSecond ?? MARKET_SYNC.storefrontRequestsPerSecond);
 
   return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
-    const storefrontUrl = process.env[TAKEALOT_STOREFRONT_URL_ENV] ?? '';
-    const host = hostOf(storefrontUrl);
-    const stored = await getHostHold(host);
-    let holdUntil = stored?.holdUntil ?? 0;
-    let refusals = stored && now() - stored.holdUntil < BACKOFF_MEMORY_MS ? stored.refusals : 0;
+    const hosts = new Map<string, HostState>();
+    const hostState = async (host: string): Promise<HostState> => {
+      let state = hosts.get(host);
+      if (!state) {
+        const stored = await getHostHold(host);
+        state = { holdUntil: stored?.holdUntil ?? 0, refusals: stored && now() - stored.holdUntil < BACKOFF_MEMORY_MS ? stored.refusals : 0 };
+        hosts.set(host, state);
+      }
+      return state;
+    };
     const failures: { itemIdentifier: string }[] = [];
     /** Groups with a failed message in this batch, and how long it was held: their later messages wait as long. */
     const failedGroups = new Map<string, number>();
@@ -82,7 +94,7 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
       const lookup = found ? marketplaceFor(found.connector) : undefined;
       const target =
         found && connection && connection.record.uid === uid && connection.record.status !== 'unauthorized' && lookup?.kind === 'adapter'
-          ? { clientId: found.clientId, stored: connection, port: lookup.port }
+          ? { clientId: found.clientId, stored: connection, port: lookup.port, storefrontUrl: lookup.storefrontUrl }
           : undefined;
       targets.set(uid, target);
       return target;
@@ -91,6 +103,12 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
     const read = async (record: SQSRecord, message: StoreFrontReadMessage): Promise<void> => {
       const target = await targetOf(message.uid);
       if (!target) return;
+      const host = hostOf(target.storefrontUrl);
+      const state = await hostState(host);
+      if (now() < state.holdUntil) {
+        await fail(record, state.holdUntil - now());
+        return;
+      }
       const wait = Math.max(0, (nextFreeAt.get(host) ?? 0) - now());
       if (wait > 0) await sleep(wait);
       nextFreeAt.set(host, Math.max(now(), nextFreeAt.get(host) ?? 0) + spacingMs);
@@ -99,12 +117,12 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
         market = await target.port.readProductMarket(message.productLineId);
       } catch (error) {
         if (error instanceof MarketplaceRateLimited) {
-          refusals++;
-          const backoff = Math.min(MARKET_SYNC.storefrontBackoffCapMs, MARKET_SYNC.storefrontBackoffMs * 2 ** (refusals - 1));
-          holdUntil = now() + Math.max(error.retryAfterMs, backoff);
-          await putHostHold(host, { holdUntil, refusals });
-          logger.warn('Storefront refused a read: holding the host', { host, holdMs: holdUntil - now(), refusals });
-          await fail(record, holdUntil - now());
+          state.refusals++;
+          const backoff = Math.min(MARKET_SYNC.storefrontBackoffCapMs, MARKET_SYNC.storefrontBackoffMs * 2 ** (state.refusals - 1));
+          state.holdUntil = now() + Math.max(error.retryAfterMs, backoff);
+          await putHostHold(host, { holdUntil: state.holdUntil, refusals: state.refusals });
+          logger.warn('Storefront refused a read: holding the host', { host, holdMs: state.holdUntil - now(), refusals: state.refusals });
+          await fail(record, state.holdUntil - now());
           return;
         }
         if (error instanceof MarketplaceUnavailable) {
@@ -122,7 +140,12 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
         targets.set(message.uid, { ...target, stored: { ...target.stored, sellerId: learned } });
       }
       const sellerId = learned ?? target.stored.sellerId ?? UNKNOWN_SELLER_ID;
-      const result = await applyProductMarket(target.clientId, { uid: target.stored.record.connector, sellerId, storefrontUrl }, message.code, market);
+      const result = await applyProductMarket(
+        target.clientId,
+        { uid: target.stored.record.connector, sellerId, storefrontUrl: target.storefrontUrl },
+        message.code,
+        market,
+      );
       if (result.kind === 'malformed') logger.warn('Storefront page skipped: malformed', { problem: result.problem });
     };
 
@@ -137,10 +160,6 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
       const groupHeld = failedGroups.get(group);
       if (groupHeld !== undefined || left < RESERVE_MS) {
         await fail(record, groupHeld ?? 0);
-        continue;
-      }
-      if (now() < holdUntil) {
-        await fail(record, holdUntil - now());
         continue;
       }
       try {

@@ -7,7 +7,7 @@ import { json } from '../shared/http/responses.js';
 
 /**
  * POST /v1/connections/{connector}/sync: 202 with the connection; records `sync_requested_at`,
- * which the sync takes as a request for a full sync now (own offers and every product's market) once the sync exists.
+ * which the next tick of the market schedule takes as a request for a full sync (own offers and every product's page: docs/market-loop.md).
  */
 export const syncConnectionRoute = async (event: APIGatewayProxyEvent) => {
   const tenant = tenantOf(event);

@@ -1,6 +1,5 @@
 import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { TAKEALOT_STOREFRONT_URL_ENV } from '../shared/marketplace/registry.js';
 import { findConnectionByUid, getConnection, recordSyncOutcome, type StoredConnection, type SyncOutcome } from '../shared/data/connections.js';
 import { applyOwnOffers, UNKNOWN_SELLER_ID } from '../shared/data/market-sync.js';
 import { fullSyncWanted, heartbeatDue, ownOffersDue, tickOf } from '../shared/domain/market-schedule.js';
@@ -42,6 +41,7 @@ interface Target {
   readonly clientId: string;
   readonly stored: StoredConnection;
   readonly port: MarketplacePort;
+  readonly storefrontUrl: string;
 }
 
 /** The connection a message names, when it is still there, allowed to sync, and its marketplace is configured. */
@@ -57,13 +57,13 @@ const targetOf = async (uid: string): Promise<Target | undefined> => {
     logger.warn('Connection not synced: no marketplace for its connector on this stage', { connector: found.connector, kind: lookup.kind });
     return undefined;
   }
-  return { clientId: found.clientId, stored, port: lookup.port };
+  return { clientId: found.clientId, stored, port: lookup.port, storefrontUrl: lookup.storefrontUrl };
 };
 
 const syncConnectorOf = (target: Target) => ({
   uid: target.stored.record.connector,
   sellerId: target.stored.sellerId ?? UNKNOWN_SELLER_ID,
-  storefrontUrl: process.env[TAKEALOT_STOREFRONT_URL_ENV] ?? '',
+  storefrontUrl: target.storefrontUrl,
 });
 
 const faultMessage = (error: unknown): string | undefined => {

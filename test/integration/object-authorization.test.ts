@@ -179,7 +179,7 @@ beforeAll(async () => {
   api = await startTestApi({
     handlers: {
       'lambdas/put-connection/handler.ts': httpHandler(
-        putConnectionRoute(() => ({ kind: 'adapter', port: acceptingMarketplace })),
+        putConnectionRoute(() => ({ kind: 'adapter', port: acceptingMarketplace, storefrontUrl: 'https://storefront.example' })),
         { jsonBody: true },
       ),
     },

@@ -1,6 +1,6 @@
 /** The convergence part: a seeded market history under faults, then two sync cycles; every offer field served compared with the market. */
 import { MARKET_SYNC } from '../../lambdas/shared/config/market-sync.js';
-import { LEFT_PAGE_STATUS } from '../../lambdas/shared/data/market-sync.js';
+import { OFF_MARKET_STATUS } from '../../lambdas/shared/data/market-sync.js';
 import { deriveMarketView, type BuyBoxFields } from '../../lambdas/shared/domain/market-snapshot.js';
 import type { Offer } from '../../lambdas/shared/domain/records.js';
 import { productMarketOf, productDetailsBody } from '../../lambdas/shared/marketplace/takealot/schemas.js';
@@ -155,7 +155,7 @@ export const measureConvergence = async (context: MarketSyncContext, settings: M
     const expected = expectedOffers(phase.market, phase.sellerId);
     const served = servedFields(await servedOffers(phase.clientId));
     // A competitor that left its page stays served, marked as gone.
-    for (const key of served.keys()) if (!key.startsWith('own ') && !expected.has(key)) expected.set(key, { offer_status: LEFT_PAGE_STATUS });
+    for (const key of served.keys()) if (!key.startsWith('own ') && !expected.has(key)) expected.set(key, { offer_status: OFF_MARKET_STATUS });
     const differences = compareOffers(expected, served);
     const figures: ConvergenceFigures = {
       products: settings.products,

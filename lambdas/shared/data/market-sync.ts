@@ -37,8 +37,8 @@ export interface SyncConnector {
  * on every own offer a page shows carries it.
  */
 export const UNKNOWN_SELLER_ID = 'unknown';
-/** What the page says of a competitor that is no longer on it. */
-export const LEFT_PAGE_STATUS = 'not_buyable';
+/** The status of an offer no longer on the market: a competitor off its product's page, an own offer the marketplace no longer has. */
+export const OFF_MARKET_STATUS = 'not_buyable';
 /** The competitiveness of an own offer whose product's page has not been read yet. */
 export const UNSEEN_COMPETITIVENESS = 'unknown';
 /** Problems reported per call, at most (the count is exact). */
@@ -164,6 +164,15 @@ const changedInput = (before: StoredOffer | undefined, input: OfferInput, onPage
   }
   return { ...input, last_seen_at: onPage ? now : (before?.fields.last_seen_at ?? null) };
 };
+
+/** An offer taken off the market: not buyable and without a buy-box slot, the rest as it was; undefined when it is so already. */
+const offMarketInput = (before: StoredOffer, uid: string, now: string): OfferInput | undefined =>
+  changedInput(
+    before,
+    { ...before.fields, offer_status: OFF_MARKET_STATUS, winning: false, winning_delivery: false, product_code: before.product_code, connector: uid },
+    false,
+    now,
+  );
 
 const writeChanged = async (owner: OfferOwner, considered: number, inputs: readonly OfferInput[], now: string): Promise<WriteCounts> => {
   const plan = await planOffers(owner, inputs, now);
@@ -321,8 +330,7 @@ export const applyProductMarket = async (
   const onPage = new Set(ids);
   let left = 0;
   for (const before of ofConnector.filter((offer) => offer.scope === 'other' && !onPage.has(offer.fields.offer_id))) {
-    const fields = { ...before.fields, offer_status: LEFT_PAGE_STATUS, winning: false, winning_delivery: false };
-    const input = changedInput(before, { ...fields, product_code: code, connector: uid }, false, now);
+    const input = offMarketInput(before, uid, now);
     if (!input) continue;
     left++;
     inputs.push(input);
@@ -332,9 +340,6 @@ export const applyProductMarket = async (
   const offers = await writeChanged(ownerOf(clientId, connector), considered, inputs, now);
   return { kind: 'applied', offers, skipped: view.skipped, merged: view.merged, left };
 };
-
-/** What a complete own-offer list says of an own offer it no longer shows. */
-export const GONE_OWN_STATUS = 'not_buyable';
 
 /**
  * The marketplace ids of the tenant's own offers, from the offer lookups (one partition per
@@ -386,12 +391,7 @@ export const markOwnOffersGone = async (
   now = new Date().toISOString(),
 ): Promise<WriteCounts> => {
   const uid = connectorUid.parse(connector.uid);
-  const inputs: OfferInput[] = [];
-  for (const before of offers) {
-    const fields = { ...before.fields, offer_status: GONE_OWN_STATUS, winning: false, winning_delivery: false };
-    const input = changedInput(before, { ...fields, product_code: before.product_code, connector: uid }, false, now);
-    if (input) inputs.push(input);
-  }
+  const inputs = offers.flatMap((before) => offMarketInput(before, uid, now) ?? []);
   return writeChanged(ownerOf(clientId, connector), offers.length, inputs, now);
 };
 

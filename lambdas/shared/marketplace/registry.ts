@@ -19,7 +19,12 @@ export const TAKEALOT_STOREFRONT_URL_ENV = 'TAKEALOT_STOREFRONT_URL';
 export const TAKEALOT_PRODUCTION_URLS = { sellerApiUrl: 'https://marketplace-api.takealot.com/v1', storefrontUrl: 'https://api.takealot.com' } as const;
 
 export type MarketplaceLookup =
-  | { readonly kind: 'adapter'; readonly port: MarketplacePort }
+  | {
+      readonly kind: 'adapter';
+      readonly port: MarketplacePort;
+      /** The stage's storefront base URL: a synced offer's `url` until its page names one, and the host reads are paced by. */
+      readonly storefrontUrl: string;
+    }
   /** The connector has no adapter: it cannot be connected. */
   | { readonly kind: 'unsupported' }
   /** It has one, but this stage has not been given its URLs. */
@@ -42,5 +47,5 @@ export const marketplaceFor = (connectorUid: string, env: Readonly<Record<string
     port = createTakealotAdapter({ sellerApiUrl, storefrontUrl, pageSize: MARKET_SYNC.ownOffersPageSize });
     cache.set(cacheKey, port);
   }
-  return { kind: 'adapter', port };
+  return { kind: 'adapter', port, storefrontUrl };
 };

@@ -52,7 +52,7 @@ const marketplace = (verdict: Verdict) => {
       return verdict;
     },
   } as unknown as MarketplacePort;
-  return { checked, lookup: (): MarketplaceLookup => ({ kind: 'adapter', port }) };
+  return { checked, lookup: (): MarketplaceLookup => ({ kind: 'adapter', port, storefrontUrl: 'https://storefront.example' }) };
 };
 
 const putEvent = (body: unknown, connector = 'takealot') => ({

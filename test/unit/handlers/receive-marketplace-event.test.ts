@@ -40,7 +40,7 @@ const counting = (provider: KeyProvider) => {
 };
 const keys = counting(localKeyProvider(Buffer.alloc(32, 7)));
 const adapter = createTakealotAdapter({ sellerApiUrl: 'http://127.0.0.1:9/v1', storefrontUrl: 'http://127.0.0.1:9' });
-const lookup = (): MarketplaceLookup => ({ kind: 'adapter', port: adapter });
+const lookup = (): MarketplaceLookup => ({ kind: 'adapter', port: adapter, storefrontUrl: 'https://storefront.example' });
 const receive = httpHandler(receiveMarketplaceEventRoute(lookup, openWebhookSecret(keys.provider)));
 let sealed: SealedValue;
 
