@@ -1,5 +1,6 @@
 import { decide, type EngineOffer } from '../shared/domain/repricing.js';
 import type { PriceChange } from '../shared/domain/records.js';
+import { connectionModeOf } from '../shared/data/connection-mode.js';
 import { decisionId, priceStepOf, readProductForRepricing, recordDecisions, type RepricerDecision } from '../shared/data/repricing.js';
 
 /**
@@ -21,8 +22,10 @@ export const evaluateProduct = async (clientId: string, productCode: string, ret
   // A disabled repricer decides nothing: it costs no read of its connector's step either.
   for (const slot of product.slots.filter((s) => s.enabled)) {
     const step = await priceStepOf(slot.connector);
+    // Live: the sender takes it; suggest (or no connection): it waits for the client's apply.
+    const status = (await connectionModeOf(clientId, slot.connector)) === 'live' ? 'pending' : 'suggested';
     const lastDecided = (offerId: string) => product.decisions.get(decisionId(slot.repricerId, offerId))?.lastPrice;
-    for (const decision of decide(slot, offers, step, lastDecided)) decisions.push({ ...decision, repricerId: slot.repricerId, connector: slot.connector });
+    for (const decision of decide(slot, offers, step, lastDecided)) decisions.push({ ...decision, repricerId: slot.repricerId, connector: slot.connector, status });
   }
   return recordDecisions(clientId, product, decisions, retentionDays);
 };

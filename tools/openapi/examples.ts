@@ -1,4 +1,4 @@
-import type { Connection } from '../../lambdas/shared/domain/connections.js';
+import { DEFAULT_SAFETY, type Connection } from '../../lambdas/shared/domain/connections.js';
 import type { Webhook } from '../../lambdas/shared/domain/webhooks.js';
 import type { z } from 'zod';
 import { createRepricerBody, type CreateRepricerBody } from '../../lambdas/shared/domain/create-repricer.js';
@@ -161,7 +161,13 @@ export const priceChangeExample: PriceChange = {
   reason: 'undercut',
   lowest_competitor_price: 45.5,
   competitor_offer_id: 'OFR-000031',
+  status: 'applied',
+  status_reason: null,
+  sent_price: 44,
+  sent_at: '2026-11-22T10:15:31.480Z',
+  applied_at: '2026-11-22T10:15:33.012Z',
   created_at: '2026-11-22T10:15:30.123Z',
+  updated_at: '2026-11-22T10:15:33.012Z',
 };
 
 export const priceChangesPageExample = { meta: { total: 12, limit: 1, start: 0 }, price_changes: [priceChangeExample] };
@@ -270,6 +276,7 @@ export const connectionExample: Connection = {
   webhook_secret_set: true,
   mode: 'suggest',
   status: 'connected',
+  safety: DEFAULT_SAFETY,
   last_sync_at: null,
   last_error: null,
   sync_requested_at: null,

@@ -16,19 +16,40 @@ import { idKey } from './sort-keys.js';
  * Ids are reserved with a time later than every earlier one (counters.ts reserveTimedIds), so
  * the id order is also the `created_at` order and one order serves both sorts.
  */
-export const PRICE_CHANGE_SCHEMA_VERSION = 1;
+export const PRICE_CHANGE_SCHEMA_VERSION = 2 as const;
 
-export const storedPriceChange = z.object({
+const currentVersion = z.object({
   entity: z.literal('priceChange'),
   sv: z.literal(PRICE_CHANGE_SCHEMA_VERSION),
   record: priceChangeRecord,
 });
-export type StoredPriceChange = z.infer<typeof storedPriceChange>;
+/**
+ * Version 1 was written before prices were sent: such a decision was never sent, so it reads
+ * as `suggested` (the client may still apply it) and has nothing of the sending yet.
+ */
+const firstVersionRecord = priceChangeRecord
+  .omit({ status: true, status_reason: true, sent_price: true, sent_at: true, applied_at: true, updated_at: true })
+  .transform((old): PriceChange => ({
+    ...old,
+    status: 'suggested',
+    status_reason: null,
+    sent_price: null,
+    sent_at: null,
+    applied_at: null,
+    updated_at: old.created_at,
+  }));
+const firstVersion = z
+  .object({ entity: z.literal('priceChange'), sv: z.literal(1), record: firstVersionRecord })
+  .transform((old) => ({ entity: old.entity, sv: PRICE_CHANGE_SCHEMA_VERSION as typeof PRICE_CHANGE_SCHEMA_VERSION, record: old.record }));
+
+export const storedPriceChange = z.union([currentVersion, firstVersion]);
+export type StoredPriceChange = z.output<typeof currentVersion>;
 
 export const priceChangeSourceDigest = (stored: StoredPriceChange): string =>
   createHash('sha256').update(JSON.stringify(stored)).digest('base64url').slice(0, 16);
 
-const template: PriceChange = {
+/** The first version's template: listings written then still decode (as `suggested`). */
+const firstTemplate = {
   id: 0,
   uid: '00000000-0000-4000-8000-000000000000',
   repricer_id: 0,
@@ -42,7 +63,27 @@ const template: PriceChange = {
   competitor_offer_id: '',
   created_at: '2026-01-01T00:00:00.000Z',
 };
-const codec = recordCodec(priceChangeRecord, [dictionaryOf(template)]);
+const template: PriceChange = {
+  id: 0,
+  uid: '00000000-0000-4000-8000-000000000000',
+  repricer_id: 0,
+  offer_id: '',
+  product_code: '',
+  connector: '',
+  old_price: 0,
+  new_price: 0,
+  reason: 'undercut',
+  lowest_competitor_price: 0,
+  competitor_offer_id: '',
+  status: 'pending',
+  status_reason: null,
+  sent_price: null,
+  sent_at: null,
+  applied_at: null,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+};
+const codec = recordCodec(z.union([priceChangeRecord, firstVersionRecord]), [dictionaryOf(firstTemplate), dictionaryOf(template)]);
 const orders = { id: { keyOf: (stored: StoredPriceChange) => idKey(stored.record.id) } };
 
 export const PRICE_CHANGE_LIST: RankedList<StoredPriceChange, PriceChange> = {

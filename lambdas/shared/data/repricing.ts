@@ -103,6 +103,8 @@ export const priceStepOf = async (connector: string): Promise<number> => {
 export interface RepricerDecision extends Decision {
   readonly repricerId: number;
   readonly connector: string;
+  /** `pending` when its connection is live (the sender takes it), else `suggested` (the client applies it). */
+  readonly status: 'pending' | 'suggested';
 }
 
 /** Decisions recorded without their state before a replay, at most: a bound, not an expectation. */
@@ -145,7 +147,13 @@ export const recordDecisions = async (
         reason: decision.reason,
         lowest_competitor_price: decision.lowest?.price ?? null,
         competitor_offer_id: decision.lowest?.offerId ?? null,
+        status: decision.status,
+        status_reason: null,
+        sent_price: null,
+        sent_at: null,
+        applied_at: null,
         created_at: at,
+        updated_at: at,
       };
       const stored: StoredPriceChange = { entity: 'priceChange', sv: PRICE_CHANGE_SCHEMA_VERSION, record };
       let n = (previous?.decisions ?? 0) + 1;

@@ -16,11 +16,36 @@ export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 export const MAX_API_KEY_LENGTH = 512;
 export const MAX_WEBHOOK_SECRET_LENGTH = 512;
 
+/**
+ * The sender's safety limits of a connection (DESIGN.md section 7, docs/price-sending.md), with
+ * the defaults a seller would pick: one push moves a price by at most `max_step_percent` (a
+ * bigger move goes in steps); at most `max_changes_per_day` pushes per offer a day (UTC); the
+ * circuit breaker pauses the connection when more than `breaker_share_percent` of its repriced
+ * offers would drop by more than `breaker_drop_percent` within `breaker_window_minutes`.
+ */
+export const connectionSafety = z.strictObject({
+  max_step_percent: z.int().min(1).max(100),
+  max_changes_per_day: z.int().min(1).max(1_000),
+  breaker_drop_percent: z.int().min(1).max(100),
+  breaker_share_percent: z.int().min(1).max(100),
+  breaker_window_minutes: z.int().min(1).max(1_440),
+});
+export type ConnectionSafety = z.infer<typeof connectionSafety>;
+export const DEFAULT_SAFETY: ConnectionSafety = {
+  max_step_percent: 20,
+  max_changes_per_day: 48,
+  breaker_drop_percent: 10,
+  breaker_share_percent: 30,
+  breaker_window_minutes: 15,
+};
+
 export const putConnectionBody = z.strictObject({
   /** At least 8 characters, so the last four shown never are most of it. */
   api_key: text().min(8).max(MAX_API_KEY_LENGTH),
   webhook_secret: text().min(16).max(MAX_WEBHOOK_SECRET_LENGTH).optional(),
   mode: z.enum(CONNECTION_MODES).default('suggest'),
+  /** Any of the limits; the others keep their value (or the default). */
+  safety: connectionSafety.partial().optional(),
 });
 export type PutConnectionBody = z.infer<typeof putConnectionBody>;
 
@@ -33,6 +58,8 @@ export const connectionRecord = z.strictObject({
   webhook_secret_set: z.boolean(),
   mode: z.enum(CONNECTION_MODES),
   status: z.enum(CONNECTION_STATUSES),
+  /** Stored connections from before the sender read with the defaults. */
+  safety: connectionSafety.default(DEFAULT_SAFETY),
   last_sync_at: timestamp.nullable(),
   last_error: z.string().nullable(),
   /** When the client last asked for a full sync (`POST .../sync`). */
@@ -55,7 +82,7 @@ export const keyLast4 = (apiKey: string): string => [...apiKey].slice(-4).join('
  */
 export const connectedRecord = (
   connector: string,
-  input: { readonly apiKey: string; readonly webhookSecretSet: boolean; readonly mode: ConnectionMode },
+  input: { readonly apiKey: string; readonly webhookSecretSet: boolean; readonly mode: ConnectionMode; readonly safety?: Partial<ConnectionSafety> | undefined },
   before: Connection | undefined,
   now: string,
   newUid: () => string = () => crypto.randomUUID(),
@@ -66,6 +93,7 @@ export const connectedRecord = (
   webhook_secret_set: input.webhookSecretSet,
   mode: input.mode,
   status: 'connected',
+  safety: { ...(before?.safety ?? DEFAULT_SAFETY), ...input.safety },
   last_sync_at: before?.last_sync_at ?? null,
   last_error: null,
   sync_requested_at: before?.sync_requested_at ?? null,

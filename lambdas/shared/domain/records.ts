@@ -113,6 +113,16 @@ export const repricerRecord = z.strictObject({
 
 export const PRICE_CHANGE_REASON_VALUES = ['undercut', 'floor', 'ceiling', 'no_competition'] as const;
 
+/**
+ * Where a price change stands on its way to the marketplace (docs/price-sending.md):
+ * `suggested` waits for the client's apply (suggest mode); `pending` is queued for the sender;
+ * `sent` went out in a batch; `applied` the marketplace confirmed; `failed` will not be sent
+ * (`status_reason` says why); `superseded` a later decision for the offer took its place.
+ * Every price change ends `applied`, `failed`, `superseded` or `suggested`.
+ */
+export const PRICE_CHANGE_STATUSES = ['suggested', 'pending', 'sent', 'applied', 'failed', 'superseded'] as const;
+export type PriceChangeStatus = (typeof PRICE_CHANGE_STATUSES)[number];
+
 /** A decision of a repricer (docs/repricing.md): the price it wants for an offer, and why. */
 export const priceChangeRecord = z.strictObject({
   id: stored.id,
@@ -128,7 +138,15 @@ export const priceChangeRecord = z.strictObject({
   lowest_competitor_price: z.number().nullable(),
   /** The marketplace id of the lowest competitor's offer. */
   competitor_offer_id: z.string().nullable(),
+  status: z.enum(PRICE_CHANGE_STATUSES),
+  /** Why it failed, was superseded or is held; null while nothing needs saying. */
+  status_reason: z.string().max(500).nullable(),
+  /** The price last pushed: `new_price`, or a step toward it when the move is larger than one push may make. */
+  sent_price: z.number().nullable(),
+  sent_at: timestamp.nullable(),
+  applied_at: timestamp.nullable(),
   created_at: timestamp,
+  updated_at: timestamp,
 });
 
 /** `GET /v1/ping`: the credentials work, and whose they are. */

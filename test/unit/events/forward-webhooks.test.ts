@@ -23,7 +23,13 @@ const priceChange = (id: number, repricerId: number): PriceChange => ({
   reason: 'undercut',
   lowest_competitor_price: 50,
   competitor_offer_id: 'OFR-2',
+  status: 'suggested',
+  status_reason: null,
+  sent_price: null,
+  sent_at: null,
+  applied_at: null,
   created_at: `2026-11-22T10:15:30.${String(id).padStart(3, '0')}Z`,
+  updated_at: `2026-11-22T10:15:30.${String(id).padStart(3, '0')}Z`,
 });
 
 let sequence = 0;

@@ -1,6 +1,6 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
-import type { Connection } from '../../../lambdas/shared/domain/connections.js';
+import { DEFAULT_SAFETY, type Connection } from '../../../lambdas/shared/domain/connections.js';
 import { connectionKey, marketplaceEventKey } from '../../../lambdas/shared/data/keys.js';
 import type { StoredMarketplaceEvent } from '../../../lambdas/shared/data/marketplace-events.js';
 
@@ -14,6 +14,7 @@ export const connection = (overrides: Partial<Connection> = {}): Connection => (
   connector: 'takealot',
   uid: CONNECTION_UID,
   key_last4: 'ZZZZ',
+  safety: DEFAULT_SAFETY,
   webhook_secret_set: true,
   mode: 'live',
   status: 'connected',

@@ -8,7 +8,7 @@ import { listConnectionsRoute } from '../../../lambdas/list-connections/handler.
 import { putConnectionRoute } from '../../../lambdas/put-connection/handler.js';
 import { LOCAL_SECRETS_KEY_ENV, resetKeyProvider } from '../../../lambdas/shared/crypto/key-provider.js';
 import type { SealedValue } from '../../../lambdas/shared/crypto/envelope.js';
-import type { Connection } from '../../../lambdas/shared/domain/connections.js';
+import { DEFAULT_SAFETY, type Connection } from '../../../lambdas/shared/domain/connections.js';
 import { httpHandler } from '../../../lambdas/shared/http/handler.js';
 import { logger } from '../../../lambdas/shared/logger.js';
 import { MarketplaceRateLimited, MarketplaceUnavailable, type MarketplacePort } from '../../../lambdas/shared/marketplace/port.js';
@@ -27,6 +27,7 @@ const connection = (overrides: Partial<Connection> = {}): Connection => ({
   connector: 'takealot',
   uid: '0b6c3f0e-8d7a-4c1b-9e2f-3a4b5c6d7e8f',
   key_last4: 'ZZZZ',
+  safety: DEFAULT_SAFETY,
   webhook_secret_set: false,
   mode: 'suggest',
   status: 'unauthorized',
