@@ -4,6 +4,7 @@ import type { ImportJobMessage } from '../shared/events/import-jobs.js';
 import type { PriceChange } from '../shared/domain/records.js';
 import type { ListChangesMessage, RepricingMessage } from '../shared/events/list-changes.js';
 import { marketSyncGroup, type MarketSyncMessage } from '../shared/events/market-sync.js';
+import { priceSenderGroup, type PriceSenderMessage } from '../shared/events/price-sender.js';
 import {
   connectionStatusChangedMessage,
   connectionStatusGroup,
@@ -172,7 +173,7 @@ const OFFER_EVENT_TYPES: ReadonlySet<string> = new Set(['offer_updated', 'offer_
  * To the market-sync worker: each marketplace event just received about one offer (Offer
  * Updated, Offer Created) asks for that offer's next look now, in its connection's group.
  * What the event says is not passed on: the worker reads the offer itself. Batch Completed
- * events are recorded but not routed (the price sender will read them).
+ * events go to the price sender (pricesRoute).
  */
 export const marketSyncRoute: ChangeRoute<{ messages: MarketSyncMessage[] }, MarketSyncMessage> = {
   queue: 'marketSync',
@@ -186,10 +187,46 @@ export const marketSyncRoute: ChangeRoute<{ messages: MarketSyncMessage[] }, Mar
   groupOf: (message) => marketSyncGroup(message.uid),
 };
 
+/**
+ * To the price sender, in the connection's group: price changes that just became `pending`
+ * (one message per connector and up to 500 changes), a look at the connection when its mode or
+ * status moved or it was deleted (the kill switch, a resume, a new key), and a batch the
+ * marketplace says completed.
+ */
+type PricesWork = { clientId: string; queued: Map<string, PriceSenderRef[]>; sweeps: Set<string>; batches: PriceSenderMessage[] };
+type PriceSenderRef = { productCode: string; sk: string };
+
+export const pricesRoute: ChangeRoute<PricesWork, PriceSenderMessage> = {
+  queue: 'prices',
+  start: (clientId) => ({ clientId, queued: new Map(), sweeps: new Set(), batches: [] }),
+  add: (work, change) => {
+    if (change.kind === 'priceChange' && change.queuedFor !== undefined) {
+      work.queued.set(change.queuedFor, [...(work.queued.get(change.queuedFor) ?? []), { productCode: change.hint.productCode, sk: change.hint.sk }]);
+    }
+    if (change.kind === 'connectionStatus') work.sweeps.add(change.record.connector);
+    if (change.kind === 'connectionSending') work.sweeps.add(change.connector);
+    if (change.kind === 'marketplaceEvent') {
+      const { eventType, batchId, connector } = change.event;
+      if (eventType === 'batch_completed' && batchId !== undefined && connector !== undefined) {
+        work.batches.push({ kind: 'batch', clientId: work.clientId, connector, batchId });
+      }
+    }
+  },
+  messages: (work) => [
+    ...[...work.queued].flatMap(([connector, refs]) =>
+      chunk(refs).map((changes): PriceSenderMessage => ({ kind: 'changes', clientId: work.clientId, connector, changes })),
+    ),
+    ...[...work.sweeps].map((connector): PriceSenderMessage => ({ kind: 'sweep', clientId: work.clientId, connector, reason: 'connection' })),
+    ...work.batches,
+  ],
+  groupOf: (message) => priceSenderGroup(message.clientId, message.connector),
+};
+
 export const CHANGE_ROUTES: readonly RouteStarter[] = [
   defineRoute(listsRoute),
   defineRoute(repricingRoute),
   defineRoute(importsRoute),
   defineRoute(webhooksRoute),
   defineRoute(marketSyncRoute),
+  defineRoute(pricesRoute),
 ];

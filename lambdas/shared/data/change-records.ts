@@ -36,6 +36,8 @@ export type StreamChange =
       readonly hint: PriceChangeHint;
       /** The record, when this change created it (what webhooks announce); undefined for updates and expiries. */
       readonly created: PriceChange | undefined;
+      /** Its connector, when it has just become `pending` (created so, applied, or a next step): the sender's work. */
+      readonly queuedFor?: string;
     }
   | { readonly kind: 'rebuild'; readonly clientId: string; readonly requestId: string }
   /**
@@ -56,6 +58,8 @@ export type StreamChange =
    * (a sync's progress) are no change here.
    */
   | { readonly kind: 'connectionStatus'; readonly clientId: string; readonly record: Connection; readonly previous: ConnectionStatus }
+  /** A connection's mode moved (the kill switch, or live again) or it was deleted: what its sender must look at now. */
+  | { readonly kind: 'connectionSending'; readonly clientId: string; readonly connector: string }
   /** A verified marketplace event, recorded just now (its repeats never are; its expiry is no news). */
   | { readonly kind: 'marketplaceEvent'; readonly clientId: string; readonly event: StoredMarketplaceEvent };
 
@@ -82,10 +86,10 @@ export const streamChangeOf = (keys: Image, oldImage: Image, newImage: Image): S
     return { kind: 'import', clientId, id, ...(before ? { before } : {}), ...(after ? { after } : {}), ...(ended ? { ended } : {}) };
   }
   if (kind === 'CONN' && code === undefined) {
-    if (!oldImage || !newImage) return undefined;
     const [before, after] = [oldImage, newImage].map((image) => connectionRecord.safeParse(plain(image)?.record).data);
-    if (!before || !after || before.status === after.status) return undefined;
-    return { kind: 'connectionStatus', clientId, record: after, previous: before.status };
+    if (before && after && before.status !== after.status) return { kind: 'connectionStatus', clientId, record: after, previous: before.status };
+    if (before && (!after || before.mode !== after.mode)) return { kind: 'connectionSending', clientId, connector: before.connector };
+    return undefined;
   }
   if (kind === 'MEVT' && code !== undefined) {
     if (oldImage || !newImage) return undefined;
@@ -97,10 +101,13 @@ export const streamChangeOf = (keys: Image, oldImage: Image, newImage: Image): S
     if (!image.success) return undefined;
     const { record } = image.data;
     const created = newImage && !oldImage ? record : undefined;
+    const before = oldImage ? storedPriceChange.safeParse(plain(oldImage)).data?.record.status : undefined;
+    const queued = newImage !== undefined && record.status === 'pending' && before !== 'pending';
     return {
       kind: 'priceChange',
       clientId,
       created,
+      ...(queued ? { queuedFor: record.connector } : {}),
       hint: { productCode: record.product_code, sk, id: record.id, repricerId: record.repricer_id, reason: record.reason },
     };
   }
