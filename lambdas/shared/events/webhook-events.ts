@@ -5,8 +5,8 @@ import { WEBHOOK_EVENT_TYPES, type BuyboxChangedData, type ConnectionStatusChang
 
 /**
  * A message to the webhook worker: one event of one tenant. Its message group is the tenant
- * and the repricer (or the import), so one repricer's events are delivered in order while
- * other repricers' go on.
+ * and what the event is about (the repricer, import, connection or offer), so one subject's
+ * events are delivered in order while the others go on.
  */
 export const webhookEventMessage = z.object({
   clientId: z.string().min(1),
