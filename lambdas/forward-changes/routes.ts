@@ -6,13 +6,17 @@ import type { ListChangesMessage, RepricingMessage } from '../shared/events/list
 import { marketSyncGroup, type MarketSyncMessage } from '../shared/events/market-sync.js';
 import { priceSenderGroup, type PriceSenderMessage } from '../shared/events/price-sender.js';
 import {
+  buyboxChangedMessage,
+  buyboxGroup,
   connectionStatusChangedMessage,
   connectionStatusGroup,
   importCompletedGroup,
   importCompletedMessage,
+  priceChangeGroup,
+  priceChangeSettledMessage,
   type WebhookEventMessage,
 } from '../shared/events/webhook-events.js';
-import type { ConnectionStatusChangedData } from '../shared/domain/webhooks.js';
+import type { BuyboxChangedData, ConnectionStatusChangedData } from '../shared/domain/webhooks.js';
 
 /**
  * Where a kind of change goes: each route collects, per tenant and stream batch, what its
@@ -129,18 +133,28 @@ export const importsRoute: ChangeRoute<{ clientId: string; ids: number[] }> = {
 };
 
 /**
- * To the webhook worker: each price change as it is created, one message per event, grouped by
- * tenant and repricer so one repricer's events reach the receivers in the order they happened.
+ * To the webhook worker: one message per event (a price change created, applied or failed; an
+ * import job ended; a connection's status moved; an own offer won or lost the buy box), each
+ * in the group of what it is about (the tenant and the repricer, job, connection or offer), so
+ * one subject's events reach the receivers in the order they happened while others go on.
+ * Creations go first, in id order; `inStreamOrder` holds the rest in the stream's order (a
+ * price change created and settled in one batch is announced, then settled).
  */
-type WebhooksWork = { clientId: string; created: PriceChange[]; ended: ImportJob[]; connections: WebhookEventMessage[] };
+type WebhooksWork = { clientId: string; created: PriceChange[]; ended: ImportJob[]; inStreamOrder: WebhookEventMessage[] };
+
+/** The statuses of a price change that end its way to the marketplace and are announced. */
+const isSettled = (record: PriceChange): record is PriceChange & { status: 'applied' | 'failed' } => record.status === 'applied' || record.status === 'failed';
 
 export const webhooksRoute: ChangeRoute<WebhooksWork, WebhookEventMessage> = {
   queue: 'webhooks',
-  start: (clientId) => ({ clientId, created: [], ended: [], connections: [] }),
+  start: (clientId) => ({ clientId, created: [], ended: [], inStreamOrder: [] }),
   add: (work, change) => {
     if (change.kind === 'priceChange' && change.created) work.created.push(change.created);
     if (change.kind === 'import' && change.ended) work.ended.push(change.ended);
-    if (change.kind === 'connectionStatus') work.connections.push(connectionStatusChangedMessage(work.clientId, change.record, change.previous));
+    if (change.kind === 'connectionStatus') work.inStreamOrder.push(connectionStatusChangedMessage(work.clientId, change.record, change.previous));
+    if (change.kind === 'priceChange' && change.statusMove && isSettled(change.statusMove.record))
+      work.inStreamOrder.push(priceChangeSettledMessage(work.clientId, change.statusMove.record));
+    if (change.kind === 'offer' && change.buybox) work.inStreamOrder.push(buyboxChangedMessage(work.clientId, change.buybox.offer));
   },
   messages: (work) => [
     ...[...work.created]
@@ -156,13 +170,15 @@ export const webhooksRoute: ChangeRoute<WebhooksWork, WebhookEventMessage> = {
     ...work.ended.map((job) =>
       importCompletedMessage(work.clientId, { ...job, status: job.status === 'failed' ? 'failed' : 'completed' }, job.end_time ?? job.updated_at),
     ),
-    // In stream order: one connection's changes reach the receivers in the order they were made.
-    ...work.connections,
+    // In stream order: one connection's (price change's, offer's) changes reach the receivers in the order they were made.
+    ...work.inStreamOrder,
   ],
   groupOf: (message) => {
     if (message.eventType === 'IMPORT_COMPLETED') return importCompletedGroup(message.clientId, (message.data as ImportJob).id);
     if (message.eventType === 'CONNECTION_STATUS_CHANGED') return connectionStatusGroup(message.clientId, (message.data as ConnectionStatusChangedData).uid);
-    return `${message.clientId}#R${(message.data as PriceChange).repricer_id}`;
+    if (message.eventType === 'BUYBOX_WON' || message.eventType === 'BUYBOX_LOST') return buyboxGroup(message.clientId, (message.data as BuyboxChangedData).id);
+    // REPRICER_PRICE_CHANGED, PRICE_CHANGE_APPLIED and PRICE_CHANGE_FAILED: one group per repricer.
+    return priceChangeGroup(message.clientId, (message.data as PriceChange).repricer_id);
   },
 };
 
