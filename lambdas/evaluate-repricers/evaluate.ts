@@ -25,7 +25,8 @@ export const evaluateProduct = async (clientId: string, productCode: string, ret
     // Live: the sender takes it; suggest (or no connection): it waits for the client's apply.
     const status = (await connectionModeOf(clientId, slot.connector)) === 'live' ? 'pending' : 'suggested';
     const lastDecided = (offerId: string) => product.decisions.get(decisionId(slot.repricerId, offerId))?.lastPrice;
-    for (const decision of decide(slot, offers, step, lastDecided)) decisions.push({ ...decision, repricerId: slot.repricerId, connector: slot.connector, status });
+    for (const decision of decide(slot, offers, step, lastDecided))
+      decisions.push({ ...decision, repricerId: slot.repricerId, connector: slot.connector, status });
   }
   return recordDecisions(clientId, product, decisions, retentionDays);
 };

@@ -35,8 +35,8 @@ let loop: ReturnType<typeof marketHarness>;
 const bounds = new Map<string, { floor: number; ceiling: number }>();
 
 const connection = async (): Promise<Connection> => (await api.request<Connection>('GET', '/v1/connections/takealot', { auth: alice })).body;
-const putConnection = async (mode: 'live' | 'suggest', apiKey = market.apiKey) => {
-  const put = await api.request<Connection>('PUT', '/v1/connections/takealot', { auth: alice, body: { api_key: apiKey, mode } });
+const putConnection = async (mode: 'live' | 'suggest', apiKey = market.apiKey, safety?: Record<string, number>) => {
+  const put = await api.request<Connection>('PUT', '/v1/connections/takealot', { auth: alice, body: { api_key: apiKey, mode, ...(safety ? { safety } : {}) } });
   expect([200, 201]).toContain(put.status);
   forgetConnectionModes();
   await api.settle();
@@ -55,9 +55,20 @@ const moveCompetitors = (product: MarketProduct, price: number) => {
   for (const competitor of product.competitors) competitor.price = price;
 };
 const received = () => market.control.prices();
-/** Waits for the runtime's sender (it polls batches for a few seconds after sending). */
+/**
+ * Waits for the runtime's sender: a capped move is a chain of pushes, each step's confirmation
+ * queueing the next through the stream, so settle until no change is on its way (or a minute).
+ */
 const drained = async () => {
-  for (let round = 0; round < 5; round++) await api.settle();
+  const until = Date.now() + 60_000;
+  for (;;) {
+    await api.settle();
+    const moving = (await changesInStatus(clientId, 'takealot', 'sent', 100)).length;
+    const connectionOpen = (await connection()).status === 'connected';
+    const waiting = connectionOpen ? (await changesInStatus(clientId, 'takealot', 'pending', 100)).length : 0;
+    if (moving + waiting === 0 || Date.now() > until) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 };
 
 const expectInBounds = () => {
@@ -76,12 +87,13 @@ const expectInBounds = () => {
 };
 
 beforeAll(async () => {
-  captured.start();
+  if (!process.env.SHOW_LOGS) captured.start();
   market = await startTestMarket({ seed: 21, products: PRODUCTS, competitors: 3, batchDelayMs: 100 });
   api = await startTestApi();
   clientId = (await api.createClient(alice[0], { password: alice[1] })).clientId;
   await api.importRecords(alice[0], [connectorRecord('takealot')]);
-  await putConnection('live');
+  // The breaker would trip on the first step's sharp drops of every offer: its own step turns it back on.
+  await putConnection('live', market.apiKey, { breaker_share_percent: 100 });
   loop = marketHarness(api);
   await loop.tick();
 }, 120_000);
@@ -111,20 +123,46 @@ describe('sending prices', () => {
       await loop.tick({ uids: [(await connection()).uid] });
       await drained();
       const changes = await priceChanges();
-      expect(changes.length).toBe(PRODUCTS);
-      for (const change of changes) {
+      // A repricer decides when it is created (from the view it had) and again once the page showing the move is read.
+      const latest = new Map<string, PriceChange>();
+      for (const change of changes) if ((latest.get(change.offer_id)?.id ?? 0) < change.id) latest.set(change.offer_id, change);
+      expect(latest.size).toBe(PRODUCTS);
+      for (const change of latest.values()) {
         expect(change).toMatchObject({ status: 'applied', status_reason: null, sent_price: change.new_price });
         expect(change.applied_at).not.toBeNull();
         const product = products().find((p) => String(p.own.offer_id) === change.offer_id)!;
         expect(product.own.selling_price).toBe(change.new_price);
       }
+      for (const change of changes) expect(['applied', 'superseded']).toContain(change.status);
       // Every push moved the price by at most 20 % of the price before it: a drop to half took steps.
       for (const history of received().offers) {
         for (const entry of history.received) expect(entry.selling_price).toBeGreaterThanOrEqual(Math.ceil(entry.previous_price * 0.8));
-        expect(history.count).toBeGreaterThan(1);
       }
+      expect(received().offers.some((history) => history.count > 1)).toBe(true);
       expectInBounds();
       expect((await connection()).prices_sent).toBe(received().total);
+    });
+
+    await step('the circuit breaker pauses the connection on sharp drops of most offers; resumed, it sends', async () => {
+      await putConnection('live', market.apiKey, { breaker_share_percent: 30 });
+      const before = received().total;
+      for (const product of products()) moveCompetitors(product, Math.floor(product.own.selling_price * 0.85));
+      await loop.tick({ uids: [(await connection()).uid] });
+      await drained();
+      const paused = await connection();
+      expect(paused.status).toBe('paused');
+      expect(paused.last_error).toMatch(/circuit breaker/);
+      expect(received().total).toBe(before);
+      expect((await priceChanges()).filter((change) => change.status === 'pending').length).toBeGreaterThan(0);
+      // Only a paused connection resumes.
+      const resumed = await api.request<Connection>('POST', '/v1/connections/takealot/resume', { auth: alice });
+      expect(resumed.status).toBe(200);
+      expect(resumed.body.status).toBe('connected');
+      expect((await api.request('POST', '/v1/connections/takealot/resume', { auth: alice })).status).toBe(409);
+      await drained();
+      expect(received().total).toBeGreaterThan(before);
+      expect((await priceChanges()).filter((change) => change.status === 'pending' || change.status === 'sent')).toEqual([]);
+      expectInBounds();
     });
 
     await step('suggest mode: a decision waits as suggested and nothing reaches the marketplace', async () => {

@@ -550,6 +550,18 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     problems: [401, 404, ...SERVER_SIDE],
     problemOverrides: connectionNotFoundProblem,
   },
+  ResumeConnection: {
+    tag: 'Connections',
+    summary: 'Resume a paused connection',
+    description:
+      'Resumes a connection the circuit breaker paused (`status: paused`): `connected` again, `last_error` cleared. ' +
+      'The price changes it held are checked again against the repricers and offers as they are now and sent, the latest per offer. ' +
+      'The client hears `CONNECTION_STATUS_CHANGED`.',
+    pathParameters: { connector: connectorParameterSpec },
+    success: { status: 200, description: 'The connection, `connected` again.', body: { schema: 'Connection', example: connectionExample } },
+    problems: [401, 404, 409, ...SERVER_SIDE],
+    problemOverrides: connectionNotFoundProblem,
+  },
   Ping: {
     tag: 'Documentation',
     summary: 'Check credentials',

@@ -53,7 +53,6 @@ export interface Decision extends Target {
 
 export const BUYABLE = 'buyable';
 
-
 /** The target price for the repricer's offer; undefined when no price on the grid lies between floor and ceiling. */
 export const targetPrice = (repricer: EngineRepricer, competitors: readonly EngineOffer[], priceStep: number): Target | undefined => {
   const step = toCents(priceStep);
