@@ -1,3 +1,4 @@
+import { DeleteCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { connectorRecord, fees, offerRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { allPages, canonicalPriceChanges, type PriceChange, type PriceChangePage } from '../support/repricing.js';
@@ -31,6 +32,13 @@ const totalOf = async (path: string) => {
   return response.body.meta.total;
 };
 const apply = (id: number | string, auth = alice) => api.request<Record<string, unknown>>('POST', `/v1/price-changes/${id}/apply`, { auth });
+
+const queryAll = async (client: DynamoDBDocumentClient, table: string, pk: string): Promise<Record<string, NativeAttributeValue>[]> => {
+  const result = await client.send(
+    new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }),
+  );
+  return result.Items ?? [];
+};
 
 /** The ids listed under each status, and under none (unfiltered). */
 const idsByStatus = async (): Promise<Record<Status | 'all', number[]>> => {
@@ -166,6 +174,35 @@ describe('price change statuses', () => {
       expect((await allPages(api, alice, `/v1/repricers/${repricer}/price-changes?status=suggested`)).map((c) => c.id)).toEqual([]);
       // A failed one is no suggestion: applying it is a 409 too.
       expect((await apply(failed.id)).status).toBe(409);
+    });
+
+    await step('a rebuild lists every price change afresh in the cell of its status, a legacy listing and lost counts included', async () => {
+      // Arrange: one listing back in the legacy cell of its reason alone (as the first version
+      // wrote it), and the tenant list's counts lost
+      const { documentClient, tableName } = await import('../../lambdas/shared/data/dynamo.js');
+      const { listingPartition, nodePartition } = await import('../../lambdas/shared/data/keys.js');
+      const { PRICE_CHANGE_LIST } = await import('../../lambdas/shared/data/price-change-list.js');
+      const { rebuildClient } = await import('../../tools/admin/rebuild.js');
+      const before = await idsByStatus();
+      const [listing] = await queryAll(documentClient, tableName(), listingPartition(aliceId, PRICE_CHANGE_LIST.tag, `failed|${failed.reason}`));
+      await documentClient.send(new DeleteCommand({ TableName: tableName(), Key: { pk: listing!.pk, sk: listing!.sk } }));
+      const legacyPartition = listingPartition(aliceId, PRICE_CHANGE_LIST.tag, failed.reason);
+      await documentClient.send(new PutCommand({ TableName: tableName(), Item: { ...listing!, pk: legacyPartition, cell: failed.reason } }));
+      for (const level of ['b', 'c'] as const) {
+        const pk = nodePartition(aliceId, PRICE_CHANGE_LIST.tag, 'id', level);
+        for (const node of await queryAll(documentClient, tableName(), pk)) {
+          await documentClient.send(new DeleteCommand({ TableName: tableName(), Key: { pk: node.pk, sk: node.sk } }));
+        }
+      }
+
+      // Act
+      const request = await rebuildClient(alice[0]);
+      await api.settle();
+
+      // Assert
+      expect(request.status).toBe('done');
+      expect(await idsByStatus()).toEqual(before);
+      expect(await queryAll(documentClient, tableName(), legacyPartition)).toEqual([]);
     });
 
     await step('the totals per status add up to the whole list, and match the canonical statuses', async () => {

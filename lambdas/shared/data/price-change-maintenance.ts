@@ -43,7 +43,10 @@ const changesOf = async (list: RankedList<StoredPriceChange, PriceChange>, candi
   const listed = new Map((await batchGet(keyed.flatMap(({ keys }) => keys))).map((item): [string, Item] => [`${String(item.pk)}|${String(item.sk)}`, item]));
   const byScope = new Map<string, Change[]>();
   for (const { candidate, keys } of keyed) {
-    const current = keys.flatMap((key) => listed.get(`${key.pk}|${key.sk}`) ?? []);
+    const current = keys.flatMap((key): Item[] => {
+      const item = listed.get(`${key.pk}|${key.sk}`);
+      return item ? [item] : [];
+    });
     const keep = current.find((item) => item.cell === candidate.targetCell) ?? current[0];
     const changes = byScope.get(candidate.scope) ?? [];
     for (const extra of current) if (extra !== keep) changes.push({ current: extra });
