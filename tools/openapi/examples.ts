@@ -170,6 +170,16 @@ export const priceChangeExample: PriceChange = {
   updated_at: '2026-11-22T10:15:33.012Z',
 };
 
+/** `POST /v1/price-changes/{id}/apply`: a suggestion taken, queued for the sender. */
+export const appliedPriceChangeExample: PriceChange = {
+  ...priceChangeExample,
+  status: 'pending',
+  sent_price: null,
+  sent_at: null,
+  applied_at: null,
+  updated_at: '2026-11-22T10:20:05.250Z',
+};
+
 export const priceChangesPageExample = { meta: { total: 12, limit: 1, start: 0 }, price_changes: [priceChangeExample] };
 
 export const importJobExample: ImportJob = {

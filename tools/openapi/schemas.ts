@@ -86,6 +86,17 @@ descriptions
   .add(priceChangeRecord.shape.reason, {
     description: '`undercut` (just under the lowest competitor), `floor` (held at `min_price`), `ceiling` (held at `preferred_price`) or `no_competition`.',
   })
+  .add(priceChangeRecord.shape.status, {
+    description:
+      "`suggested` (waits for the client's apply), `pending` (queued for the sender), `sent` (pushed, not yet confirmed), `applied` (the marketplace " +
+      'confirmed it), `failed` (will not be sent; `status_reason` says why) or `superseded` (a later decision for the offer took its place).',
+  })
+  .add(priceChangeRecord.shape.status_reason, { description: 'Why it failed, was superseded or is held; null while nothing needs saying.' })
+  .add(priceChangeRecord.shape.sent_price, {
+    description: 'The price last pushed: `new_price`, or a step toward it when the move is larger than one push may make; null until sent.',
+  })
+  .add(priceChangeRecord.shape.sent_at, { description: 'When its price was last pushed; null until sent.' })
+  .add(priceChangeRecord.shape.applied_at, { description: 'When the marketplace confirmed the price; null until applied.' })
   .add(problemSchema, { description: 'RFC 9457 problem details; `errors` lists each invalid field of a 400.' })
   .add(conflictProblemSchema, { description: 'A problem whose `existing_id` names the repricer that already holds the (product, connector) slot.' })
   .add(createRepricerBody, { description: 'Unknown fields are refused and types are never coerced.' })
