@@ -59,7 +59,11 @@ const latestPerOffer = async (clientId: string, pushes: readonly Push[], now: st
 /** The breaker: trips (pausing the connection) when too many repriced offers would drop sharply in one window. */
 const breakerTripped = async (clientId: string, gate: OpenGate, pushes: readonly Push[], nowMs: number): Promise<boolean> => {
   const { safety, connector } = gate.stored.record;
-  const sharp = pushes.filter((push) => isSharpDrop(push.current, push.price, safety.breaker_drop_percent));
+  // Decisions made before the client last resumed the connection were accepted by it: not counted again.
+  const cleared = gate.stored.breakerClearedAt;
+  const sharp = pushes.filter(
+    (push) => isSharpDrop(push.current, push.price, safety.breaker_drop_percent) && (cleared === undefined || push.change.stored.record.created_at > cleared),
+  );
   if (sharp.length === 0) return false;
   const window = breakerWindow(nowMs, safety.breaker_window_minutes);
   let drops = 0;
