@@ -31,8 +31,12 @@ let market: MarketSimulator;
 let api: TestApi;
 let clientId: string;
 let loop: ReturnType<typeof marketHarness>;
-/** Each product's floor and ceiling, by SKU. */
-const bounds = new Map<string, { floor: number; ceiling: number }>();
+/** Each product's floors and ceilings by SKU, each from the count of prices its offer had received when it was set. */
+const bounds = new Map<string, { from: number; floor: number; ceiling: number }[]>();
+const repricerIds = new Map<string, number>();
+const receivedCount = (product: MarketProduct) => received().offers.find((h) => h.offer_id === product.own.offer_id)?.count ?? 0;
+const setBounds = (product: MarketProduct, floor: number, ceiling: number) =>
+  bounds.set(product.own.sku, [...(bounds.get(product.own.sku) ?? []), { from: receivedCount(product), floor, ceiling }]);
 
 const connection = async (): Promise<Connection> => (await api.request<Connection>('GET', '/v1/connections/takealot', { auth: alice })).body;
 const putConnection = async (mode: 'live' | 'suggest', apiKey = market.apiKey, safety?: Record<string, number>) => {
@@ -49,12 +53,24 @@ const priceChanges = async (): Promise<PriceChange[]> => {
   return page.body.price_changes;
 };
 const products = (): readonly MarketProduct[] => market.simulation.market.products;
-const lowestCompetitor = (product: MarketProduct) => Math.min(...product.competitors.filter((c) => c.available).map((c) => c.price));
 /** Moves every competitor of a product to a price, as a bot would, so the next page read shows it. */
 const moveCompetitors = (product: MarketProduct, price: number) => {
   for (const competitor of product.competitors) competitor.price = price;
 };
 const received = () => market.control.prices();
+/**
+ * A new decision for a product without waiting for its page's tier: its repricer's floor and
+ * ceiling both set to a price a little under the offer's, so that price is the target.
+ */
+const pinPrice = async (product: MarketProduct) => {
+  const price = product.own.selling_price - 2;
+  setBounds(product, price, price);
+  const patched = await api.request('PATCH', `/v1/repricers/${repricerIds.get(product.own.sku)}`, {
+    auth: alice,
+    body: { preferred_price: price, preferred_profit: 0 },
+  });
+  expect(patched.status).toBe(200);
+};
 /**
  * Waits for the runtime's sender: a capped move is a chain of pushes, each step's confirmation
  * queueing the next through the stream, so settle until no change is on its way (or a minute).
@@ -75,13 +91,15 @@ const expectInBounds = () => {
   const log = received();
   for (const history of log.offers) {
     const product = products().find((p) => p.own.offer_id === history.offer_id)!;
-    const limits = bounds.get(product.own.sku);
-    if (!limits) continue;
-    for (const entry of history.received) {
+    const periods = bounds.get(product.own.sku) ?? [];
+    history.received.forEach((entry, index) => {
+      // The bounds in force when it was sent: the last set at or before its place in the log.
+      const limits = periods.filter((period) => period.from <= index).at(-1);
+      if (!limits) return;
       expect(Number.isInteger(entry.selling_price)).toBe(true);
       expect(entry.selling_price).toBeGreaterThanOrEqual(limits.floor);
       expect(entry.selling_price).toBeLessThanOrEqual(Math.min(limits.ceiling, product.own.rrp));
-    }
+    });
   }
   expect(log.duplicates).toEqual({ request_id: 0, within_batch: 0, unchanged_price: 0 });
 };
@@ -112,13 +130,14 @@ describe('sending prices', () => {
         // A floor far under the market, so the target is a big drop: more than one push of 20 %.
         const floor = Math.max(1, Math.floor(price * 0.3));
         const ceiling = Math.min(product.own.rrp, price + 10);
-        bounds.set(product.own.sku, { floor, ceiling });
+        setBounds(product, floor, ceiling);
         moveCompetitors(product, Math.floor(price * 0.5));
-        const created = await api.request('POST', '/v1/repricers', {
+        const created = await api.request<{ id: number }>('POST', '/v1/repricers', {
           auth: alice,
           body: { product_code: product.own.sku, preferred_price: ceiling, preferred_profit: ceiling - floor, connector: 'takealot', enabled: true },
         });
         expect(created.status).toBe(201);
+        repricerIds.set(product.own.sku, created.body.id);
       }
       await loop.tick({ uids: [(await connection()).uid] });
       await drained();
@@ -168,8 +187,7 @@ describe('sending prices', () => {
     await step('suggest mode: a decision waits as suggested and nothing reaches the marketplace', async () => {
       await putConnection('suggest');
       const before = received().total;
-      for (const product of products()) moveCompetitors(product, lowestCompetitor(product) + 3);
-      await loop.tick({ uids: [(await connection()).uid] });
+      await pinPrice(products()[3]!);
       await drained();
       // Products whose own price already is the new target decide nothing.
       const waiting = (await priceChanges()).filter((change) => change.status === 'suggested');
@@ -185,8 +203,7 @@ describe('sending prices', () => {
       await drained();
       const newKey = market.control.revokeKey(true)!;
       const product = products()[0]!;
-      moveCompetitors(product, product.own.selling_price - 5);
-      await loop.tick({ uids: [(await connection()).uid] });
+      await pinPrice(product);
       await drained();
       const record = await connection();
       expect(record.status).toBe('unauthorized');
@@ -208,11 +225,10 @@ describe('sending prices', () => {
       const realNow = Date.now();
       await holdSending(clientId, 'takealot', new Date(realNow + 10 * 60_000).toISOString());
       const product = products()[1]!;
-      moveCompetitors(product, product.own.selling_price - 5);
-      await loop.tick({ uids: [(await connection()).uid] });
+      await pinPrice(product);
       await drained({ pending: false });
-      const pending = await changesInStatus(clientId, 'takealot', 'pending', 50);
-      expect(pending.length).toBeGreaterThan(0);
+      const pending = (await changesInStatus(clientId, 'takealot', 'pending', 50)).filter((ref) => ref.productCode === product.own.sku);
+      expect(pending.length).toBe(1);
       market.control.setFaults({ errorRate: 1 });
       const later = () => Date.now() + 20 * 60_000;
       await sendChanges(clientId, 'takealot', pending, { now: later, sleep: () => Promise.resolve(), retry: { baseDelayMs: 1 } });
@@ -228,8 +244,7 @@ describe('sending prices', () => {
 
     await step('a sender that stops between the push and its record pushes nothing twice', async () => {
       const product = products()[2]!;
-      moveCompetitors(product, product.own.selling_price - 5);
-      await loop.tick({ uids: [(await connection()).uid] });
+      await pinPrice(product);
       await drained({ pending: false });
       const pending = await changesInStatus(clientId, 'takealot', 'pending', 50);
       const ref: PriceChangeRef | undefined = pending.find((r) => r.productCode === product.own.sku);
@@ -240,7 +255,8 @@ describe('sending prices', () => {
       const realFetch = globalThis.fetch;
       const spy = jest.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
         const response = await realFetch(input, init);
-        if (init?.method === 'POST' && String(input).endsWith('/offers/batch')) pushed = true;
+        const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+        if (init?.method === 'POST' && url.endsWith('/offers/batch')) pushed = true;
         return response;
       });
       const at = Date.now() + 60 * 60_000;
