@@ -238,6 +238,18 @@ const CASES: Case[] = [
     status: 404,
   },
   {
+    route: 'ResumeConnection',
+    what: 'a connector that is not a uid',
+    event: { ...apiEvent({ method: 'POST', path: '/v1/connections/{connector}/resume' }), pathParameters: { connector: 'Not A Uid' } },
+    status: 404,
+  },
+  {
+    route: 'ResumeConnection',
+    what: 'a 400-character connector',
+    event: { ...apiEvent({ method: 'POST', path: '/v1/connections/{connector}/resume' }), pathParameters: { connector: 'c'.repeat(400) } },
+    status: 404,
+  },
+  {
     route: 'ReceiveMarketplaceEvent',
     what: 'a uid that is not a connection uid',
     event: { ...withBody('POST', '/v1/marketplace-events/{uid}', '{}'), pathParameters: { uid: 'u'.repeat(400) } },
