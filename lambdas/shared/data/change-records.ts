@@ -149,7 +149,9 @@ export const streamChangeOf = (keys: Image, oldImage: Image, newImage: Image): S
     const { record } = image.data;
     const created = newImage && !oldImage ? record : undefined;
     const before = oldImage ? storedPriceChange.safeParse(plain(oldImage)).data?.record.status : undefined;
-    const queued = newImage !== undefined && record.status === 'pending' && before !== 'pending';
+    // Pending anew: created or moved so, or a capped move's step confirmed (its next step is due).
+    const stepConfirmed = plain(newImage)?.confirmedPrice !== plain(oldImage)?.confirmedPrice;
+    const queued = newImage !== undefined && record.status === 'pending' && (before !== 'pending' || stepConfirmed);
     return {
       kind: 'priceChange',
       clientId,
