@@ -30,7 +30,11 @@ export const settleSent = async (
   outcome: Outcome,
   now: string,
 ): Promise<PriceChange | undefined> =>
-  transitionPriceChange(clientId, change.ref, { from: ['sent'], ...outcomeMove(change.record, change.record.sent_price ?? change.record.new_price, outcome, now), now });
+  transitionPriceChange(clientId, change.ref, {
+    from: ['sent'],
+    ...outcomeMove(change.record, change.record.sent_price ?? change.record.new_price, outcome, now),
+    now,
+  });
 
 /** The outcome of each offer of a settled batch; undefined while it is still pending. */
 export const outcomesOf = (status: BatchStatus, offerIds: readonly string[]): Map<string, Outcome> | undefined => {

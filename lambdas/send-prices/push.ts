@@ -188,7 +188,13 @@ const pushBatch = async (clientId: string, gate: OpenGate, pushes: readonly Push
   }
   // Not confirmed yet: `sent`, with the batch remembered for its Batch Completed event and the sweep.
   if (unconfirmed.length > 0) {
-    await saveSentBatch(clientId, connector, batchId, unconfirmed.map((push) => push.change.ref), deps.now());
+    await saveSentBatch(
+      clientId,
+      connector,
+      batchId,
+      unconfirmed.map((push) => push.change.ref),
+      deps.now(),
+    );
     for (const push of unconfirmed) {
       await transitionPriceChange(clientId, push.change.ref, {
         from: ['pending'],

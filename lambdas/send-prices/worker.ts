@@ -32,9 +32,15 @@ export const priceSenderWorker =
         return;
       }
       const message = parsed.data;
-      if (message.kind === 'changes') await sendChanges(message.clientId, message.connector, message.changes, deps);
-      else if (message.kind === 'sweep') await sweepConnection(message.clientId, message.connector, deps);
-      else await confirmBatch(message.clientId, message.connector, message.batchId, deps);
+      try {
+        if (message.kind === 'changes') await sendChanges(message.clientId, message.connector, message.changes, deps);
+        else if (message.kind === 'sweep') await sweepConnection(message.clientId, message.connector, deps);
+        else await confirmBatch(message.clientId, message.connector, message.batchId, deps);
+      } catch (error) {
+        // Redelivered by the queue; said here, since the batch processor keeps it to itself.
+        logger.error('Price sender message failed; it is tried again', { messageId: sqsRecord.messageId, kind: message.kind, error: error as Error });
+        throw error;
+      }
     };
     return processPartialResponse(event, handleRecord, new SqsFifoPartialProcessorAsync(), { throwOnFullBatchFailure: false });
   };
