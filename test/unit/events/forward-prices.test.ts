@@ -1,7 +1,5 @@
 import { forwardChanges } from '../../../lambdas/forward-changes/forward.js';
-import { priceChangePartition } from '../../../lambdas/shared/data/keys.js';
-import { PRICE_CHANGE_SCHEMA_VERSION } from '../../../lambdas/shared/data/price-change-list.js';
-import type { PriceChange } from '../../../lambdas/shared/domain/records.js';
+import { priceChange, priceChangeItem } from './price-change-fixtures.js';
 import { priceSenderGroup, priceSenderMessage } from '../../../lambdas/shared/events/price-sender.js';
 import { logger } from '../../../lambdas/shared/logger.js';
 import type { QueueMessage, QueueSender } from '../../../lambdas/shared/queue/sender.js';
@@ -12,40 +10,9 @@ import { connection, connectionItem, marketplaceEvent, marketplaceEventItem, rem
  * group. Price changes that just became `pending`, a connection whose mode or status moved or
  * that was deleted (a sweep), and a batch the marketplace says completed; nothing else.
  */
-const CREATED_AT = '2026-11-22T10:15:30.001Z';
 const MOVED_AT = '2026-11-22T10:16:00.000Z';
 
-const priceChange = (overrides: Partial<PriceChange> = {}): PriceChange => ({
-  id: 41,
-  uid: '9b0e6c2d-1f4a-4e8b-a3c5-7d2f1e0b9a61',
-  repricer_id: 7,
-  offer_id: 'OFR-1',
-  product_code: 'P-1',
-  connector: 'takealot',
-  old_price: 50,
-  new_price: 48.5,
-  reason: 'undercut',
-  lowest_competitor_price: 49,
-  competitor_offer_id: 'OFR-2',
-  status: 'pending',
-  status_reason: null,
-  sent_price: null,
-  sent_at: null,
-  applied_at: null,
-  created_at: CREATED_AT,
-  updated_at: CREATED_AT,
-  ...overrides,
-});
-
-/** The canonical price-change item, as the evaluator and the sender write it. */
-const item = (clientId: string, record: PriceChange, senderState: Record<string, unknown> = {}) => ({
-  pk: priceChangePartition(clientId, record.product_code),
-  sk: `R${record.repricer_id}#${record.id}`,
-  entity: 'priceChange',
-  sv: PRICE_CHANGE_SCHEMA_VERSION,
-  record,
-  ...senderState,
-});
+const item = priceChangeItem;
 
 const recording = () => {
   const sent: QueueMessage[] = [];
