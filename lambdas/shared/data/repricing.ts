@@ -13,8 +13,8 @@ import { storedProduct } from './products.js';
 /**
  * What the repricing evaluator reads and writes. Everything a product's repricers need is in
  * the product's partition, read with one consistent Query: the product, its offers (own and
- * other sellers'), its repricer slots (with each repricer's bounds and competitor filters) and the last decision of
- * each repricer for each offer. A decision writes the price change (in the product's price
+ * other sellers'), its repricer slots (with each repricer's bounds and competitor filters) and
+ * the last decision of each repricer for each offer. A decision writes the price change (in the product's price
  * change partition), under a key made of the repricer, the offer and the decision's number,
  * then the decision state: an evaluation run again after a failure in between writes the same
  * price change again, not a second one.

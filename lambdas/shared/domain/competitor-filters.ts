@@ -12,7 +12,7 @@ import type { CompetitorFilters } from './records.js';
  */
 export type EngineFilters = Partial<CompetitorFilters>;
 
-/** What the filters read of an offer; an engine offer from before filters may lack them (then no filter excludes it). */
+/** What the filters read of an offer; a filter never excludes an offer for a field it lacks (the demo data's engine offers have none). */
 export interface FilteredOffer {
   readonly seller_id?: string;
   readonly rating_avg?: number;
