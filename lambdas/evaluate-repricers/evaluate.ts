@@ -17,6 +17,9 @@ export const evaluateProduct = async (clientId: string, productCode: string, ret
     offer_status: offer.fields.offer_status,
     connector: offer.connector,
     own: offer.scope === 'own',
+    seller_id: offer.fields.seller_id,
+    rating_avg: offer.fields.rating_avg,
+    stock_status: offer.fields.stock_status,
   }));
   const decisions: RepricerDecision[] = [];
   // A disabled repricer decides nothing: it costs no read of its connector's step either.

@@ -65,6 +65,8 @@ export const createRepricerExample: CreateRepricerBody = createRepricerBody.pars
   buybox_approach: 'cheapest',
   repricer_approach: 'fixed',
   enabled: true,
+  exclude_seller_ids: ['29814'],
+  min_competitor_rating: 3.5,
 });
 
 /** The example product priced on its connector by the service's own pricing code. */
@@ -94,6 +96,10 @@ export const repricerExample: Repricer = {
   min_price: createdPricing.minPrice,
   min_profit: createdPricing.minProfit,
   fixed_fulfilment_fee: createdPricing.fixedFulfilmentFee,
+  exclude_seller_ids: createRepricerExample.exclude_seller_ids,
+  min_competitor_rating: createRepricerExample.min_competitor_rating,
+  competitor_stock: createRepricerExample.competitor_stock,
+  max_competitor_leadtime_days: createRepricerExample.max_competitor_leadtime_days,
   connector_type: connectorTypeExample,
   product: productExample,
   created_at: UPDATED,

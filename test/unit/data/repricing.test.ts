@@ -136,7 +136,20 @@ describe('readProductForRepricing', () => {
       ['C-1', 'other'],
       [OWN, 'own'],
     ]);
-    expect(found?.slots).toEqual([{ repricerId: 7, enabled: true, connector: 'amazon', min_price: 30.4, preferred_price: 60 }]);
+    // A slot written before competitor filters existed reads with filters that filter nothing.
+    expect(found?.slots).toEqual([
+      {
+        repricerId: 7,
+        enabled: true,
+        connector: 'amazon',
+        min_price: 30.4,
+        preferred_price: 60,
+        exclude_seller_ids: [],
+        min_competitor_rating: null,
+        competitor_stock: 'any',
+        max_competitor_leadtime_days: null,
+      },
+    ]);
     expect(found?.decisions.size).toBe(0);
   });
 
