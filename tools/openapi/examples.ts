@@ -127,10 +127,46 @@ export const updatedRepricerExample: Repricer = {
 
 /** The example repricer's product as the engine sees it: its own offer and three competitors, two of them filtered out. */
 const previewOffers: EngineOffer[] = [
-  { offer_id: 'AMZ-B0C7K2XQ9D-1', offer_price: 89.99, offer_status: 'buyable', connector: 'amazon', own: true, seller_id: '10001', rating_avg: 4.8, stock_status: 'in_stock' },
-  { offer_id: 'AMZ-B0C7K2XQ9D-4', offer_price: 79, offer_status: 'buyable', connector: 'amazon', own: false, seller_id: '29814', rating_avg: 4.9, stock_status: 'in_stock' },
-  { offer_id: 'AMZ-B0C7K2XQ9D-7', offer_price: 82, offer_status: 'buyable', connector: 'amazon', own: false, seller_id: '51234', rating_avg: 3.1, stock_status: 'in_stock' },
-  { offer_id: 'AMZ-B0C7K2XQ9D-9', offer_price: 86.5, offer_status: 'buyable', connector: 'amazon', own: false, seller_id: '40077', rating_avg: 4.6, stock_status: 'lead_time' },
+  {
+    offer_id: 'AMZ-B0C7K2XQ9D-1',
+    offer_price: 89.99,
+    offer_status: 'buyable',
+    connector: 'amazon',
+    own: true,
+    seller_id: '10001',
+    rating_avg: 4.8,
+    stock_status: 'in_stock',
+  },
+  {
+    offer_id: 'AMZ-B0C7K2XQ9D-4',
+    offer_price: 79,
+    offer_status: 'buyable',
+    connector: 'amazon',
+    own: false,
+    seller_id: '29814',
+    rating_avg: 4.9,
+    stock_status: 'in_stock',
+  },
+  {
+    offer_id: 'AMZ-B0C7K2XQ9D-7',
+    offer_price: 82,
+    offer_status: 'buyable',
+    connector: 'amazon',
+    own: false,
+    seller_id: '51234',
+    rating_avg: 3.1,
+    stock_status: 'in_stock',
+  },
+  {
+    offer_id: 'AMZ-B0C7K2XQ9D-9',
+    offer_price: 86.5,
+    offer_status: 'buyable',
+    connector: 'amazon',
+    own: false,
+    seller_id: '40077',
+    rating_avg: 4.6,
+    stock_status: 'lead_time',
+  },
 ];
 
 /** `GET /v1/repricers/{id}/preview` of the example repricer, worked out by the engine itself. */

@@ -117,7 +117,8 @@ descriptions
   .add(priceChangeRecord.shape.sent_at, { description: 'When its price was last pushed; null until sent.' })
   .add(priceChangeRecord.shape.applied_at, { description: 'When the marketplace confirmed the price; null until applied.' })
   .add(repricerPreview, {
-    description: "What the repricer would decide now, from the product's offers as stored, and why; nothing is recorded (docs/repricing.md, \"Preview and explanation\").",
+    description:
+      'What the repricer would decide now, from the product\'s offers as stored, and why; nothing is recorded (docs/repricing.md, "Preview and explanation").',
   })
   .add(repricerPreview.shape.enabled, { description: 'False: the repricer decides nothing now; `would_decide` says what it would decide once enabled.' })
   .add(repricerPreview.shape.offers, {

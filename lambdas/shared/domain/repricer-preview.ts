@@ -26,7 +26,7 @@ export const repricerPreview = z.strictObject({
 export type RepricerPreview = z.infer<typeof repricerPreview>;
 
 export const previewRepricer = (
-  repricer: Pick<Repricer, 'id' | 'buybox_approach' | 'repricer_approach' | 'product'> & EngineRepricer,
+  repricer: Pick<Repricer, 'id' | 'buybox_approach' | 'repricer_approach'> & { readonly product: Pick<Repricer['product'], 'code'> } & EngineRepricer,
   offers: readonly EngineOffer[],
   priceStep: number,
   lastDecided: (offerId: string) => number | undefined,

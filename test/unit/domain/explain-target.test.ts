@@ -34,14 +34,14 @@ const own = (offer_price: number, overrides: Partial<EngineOffer> = {}): EngineO
 });
 
 describe('explainTarget', () => {
-  it.each([
+  it.each<[string, Partial<EngineRepricer>, Partial<EngineOffer>]>([
     ['exclude_seller_ids', { exclude_seller_ids: ['s-9'] }, { seller_id: 's-9' }],
     ['min_competitor_rating', { min_competitor_rating: 4 }, { rating_avg: 3.9 }],
     ['competitor_stock', { competitor_stock: 'in_stock' as const }, { stock_status: 'lead_time' as const }],
     ['max_competitor_leadtime_days', { max_competitor_leadtime_days: 0 }, { stock_status: 'lead_time' as const }],
     ['not_buyable', {}, { offer_status: 'not_buyable' }],
     ['other_connector', {}, { connector: 'ebay' }],
-  ] as const)('names %s as what excluded an offer, and competes with the next one', (by, filters, excludedFields) => {
+  ])('names %s as what excluded an offer, and competes with the next one', (by, filters, excludedFields) => {
     // Arrange
     const offers = [own(55), competitor('CHEAP', 40, excludedFields), competitor('NEXT', 50)];
 

@@ -266,8 +266,17 @@ describe('explainTarget properties', () => {
         expect(explanation.final_price).toBe(target?.price ?? null);
         expect(explanation.reason).toBe(target?.reason ?? null);
         const { considered, excluded } = explanation.competitors;
-        expect(considered.map((offer) => offer.offer_id).sort()).toEqual(competitorsOf(repricer, offers).map((offer) => offer.offer_id).sort());
-        expect([...considered, ...excluded].map((offer) => offer.offer_id).sort()).toEqual(offers.filter((offer) => !offer.own).map((offer) => offer.offer_id).sort());
+        expect(considered.map((offer) => offer.offer_id).sort()).toEqual(
+          competitorsOf(repricer, offers)
+            .map((offer) => offer.offer_id)
+            .sort(),
+        );
+        expect([...considered, ...excluded].map((offer) => offer.offer_id).sort()).toEqual(
+          offers
+            .filter((offer) => !offer.own)
+            .map((offer) => offer.offer_id)
+            .sort(),
+        );
         if (target?.lowest) expect(considered[0]).toMatchObject({ offer_id: target.lowest.offerId, price: target.lowest.price });
       }),
       fcParameters({ numRuns: fcRuns(500, 2500) }),
