@@ -1,7 +1,7 @@
-import { decide, type EngineOffer } from '../shared/domain/repricing.js';
+import { decide } from '../shared/domain/repricing.js';
 import type { PriceChange } from '../shared/domain/records.js';
 import { connectionModeOf } from '../shared/data/connection-mode.js';
-import { decisionId, priceStepOf, readProductForRepricing, recordDecisions, type RepricerDecision } from '../shared/data/repricing.js';
+import { decisionId, engineOffersOf, priceStepOf, readProductForRepricing, recordDecisions, type RepricerDecision } from '../shared/data/repricing.js';
 
 /**
  * One product's repricing: its enabled repricers decide from its offers as they are now, and
@@ -11,16 +11,7 @@ import { decisionId, priceStepOf, readProductForRepricing, recordDecisions, type
 export const evaluateProduct = async (clientId: string, productCode: string, retentionDays: number): Promise<PriceChange[]> => {
   const product = await readProductForRepricing(clientId, productCode);
   if (!product || product.slots.length === 0) return [];
-  const offers: EngineOffer[] = product.offers.map((offer) => ({
-    offer_id: offer.fields.offer_id,
-    offer_price: offer.fields.offer_price,
-    offer_status: offer.fields.offer_status,
-    connector: offer.connector,
-    own: offer.scope === 'own',
-    seller_id: offer.fields.seller_id,
-    rating_avg: offer.fields.rating_avg,
-    stock_status: offer.fields.stock_status,
-  }));
+  const offers = engineOffersOf(product);
   const decisions: RepricerDecision[] = [];
   // A disabled repricer decides nothing: it costs no read of its connector's step either.
   for (const slot of product.slots.filter((s) => s.enabled)) {

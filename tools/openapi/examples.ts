@@ -3,6 +3,8 @@ import type { Webhook } from '../../lambdas/shared/domain/webhooks.js';
 import type { z } from 'zod';
 import { createRepricerBody, type CreateRepricerBody } from '../../lambdas/shared/domain/create-repricer.js';
 import { computePricing } from '../../lambdas/shared/domain/pricing.js';
+import { previewRepricer, type RepricerPreview } from '../../lambdas/shared/domain/repricer-preview.js';
+import type { EngineOffer } from '../../lambdas/shared/domain/repricing.js';
 import type { ImportJob } from '../../lambdas/shared/domain/import-jobs.js';
 import type { ConnectorType, Offer, OffersPage, PriceChange, Product, Repricer } from '../../lambdas/shared/domain/records.js';
 import { conflict, unprocessable, validationFailed } from '../../lambdas/shared/http/errors.js';
@@ -122,6 +124,58 @@ export const updatedRepricerExample: Repricer = {
   min_profit: updatedPricing.minProfit,
   updated_at: '2026-01-15T09:12:44.018Z',
 };
+
+/** The example repricer's product as the engine sees it: its own offer and three competitors, two of them filtered out. */
+const previewOffers: EngineOffer[] = [
+  {
+    offer_id: 'AMZ-B0C7K2XQ9D-1',
+    offer_price: 89.99,
+    offer_status: 'buyable',
+    connector: 'amazon',
+    own: true,
+    seller_id: '10001',
+    rating_avg: 4.8,
+    stock_status: 'in_stock',
+  },
+  {
+    offer_id: 'AMZ-B0C7K2XQ9D-4',
+    offer_price: 79,
+    offer_status: 'buyable',
+    connector: 'amazon',
+    own: false,
+    seller_id: '29814',
+    rating_avg: 4.9,
+    stock_status: 'in_stock',
+  },
+  {
+    offer_id: 'AMZ-B0C7K2XQ9D-7',
+    offer_price: 82,
+    offer_status: 'buyable',
+    connector: 'amazon',
+    own: false,
+    seller_id: '51234',
+    rating_avg: 3.1,
+    stock_status: 'in_stock',
+  },
+  {
+    offer_id: 'AMZ-B0C7K2XQ9D-9',
+    offer_price: 86.5,
+    offer_status: 'buyable',
+    connector: 'amazon',
+    own: false,
+    seller_id: '40077',
+    rating_avg: 4.6,
+    stock_status: 'lead_time',
+  },
+];
+
+/** `GET /v1/repricers/{id}/preview` of the example repricer, worked out by the engine itself. */
+export const repricerPreviewExample: RepricerPreview = previewRepricer(
+  { ...repricerExample, connector: repricerExample.connector_type.uid },
+  previewOffers,
+  1,
+  () => undefined,
+);
 
 /** What a profit the price cannot carry is refused with. */
 const unpricedReason = (): string => {

@@ -32,6 +32,7 @@ import {
   priceChangesPageExample,
   productExample,
   repricerExample,
+  repricerPreviewExample,
   repricersPageExample,
   updatedRepricerExample,
   updateRepricerExample,
@@ -349,6 +350,17 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     description: 'The repricer, with the entity tag a later update or delete can send in `If-Match`.',
     pathParameters: { id: repricerId },
     success: { status: 200, description: 'The repricer.', body: { schema: 'Repricer', example: repricerExample }, headers: ['ETag'] },
+    problems: [401, 404, ...SERVER_SIDE],
+    problemOverrides: { 404: { description: repricerNotFoundText } },
+  },
+  PreviewRepricer: {
+    tag: 'Repricers',
+    summary: 'Preview what a repricer would decide',
+    description:
+      "What the repricer would decide now from the product's offers as stored, with an explanation of its target; records nothing. " +
+      'A disabled repricer previews too (`enabled: false`): what it would decide once enabled.',
+    pathParameters: { id: repricerId },
+    success: { status: 200, description: 'The decisions it would make, and why.', body: { schema: 'RepricerPreview', example: repricerPreviewExample } },
     problems: [401, 404, ...SERVER_SIDE],
     problemOverrides: { 404: { description: repricerNotFoundText } },
   },

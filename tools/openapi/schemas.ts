@@ -16,6 +16,8 @@ import {
 } from '../../lambdas/shared/domain/records.js';
 import { importError, importJobRecord, importsPage } from '../../lambdas/shared/domain/import-jobs.js';
 import { updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.js';
+import { appliedBound, targetExplanation } from '../../lambdas/shared/domain/explain-target.js';
+import { repricerPreview } from '../../lambdas/shared/domain/repricer-preview.js';
 import { connectionRecord, connectionsList, putConnectionBody } from '../../lambdas/shared/domain/connections.js';
 import { createdWebhookRecord, createWebhookBody, deliveriesPage, deliveryRecord, webhookRecord, webhooksList } from '../../lambdas/shared/domain/webhooks.js';
 import { caseInsensitivePattern, regexesOf } from './patterns.js';
@@ -43,6 +45,8 @@ responseComponents
   .add(repricersPage, { id: 'RepricersPage' })
   .add(priceChangeRecord, { id: 'PriceChange' })
   .add(priceChangesPage, { id: 'PriceChangesPage' })
+  .add(repricerPreview, { id: 'RepricerPreview' })
+  .add(targetExplanation, { id: 'TargetExplanation' })
   .add(listMeta, { id: 'ListMeta' })
   .add(pong, { id: 'Pong' })
   .add(importJobRecord, { id: 'ImportJob' })
@@ -112,6 +116,25 @@ descriptions
   })
   .add(priceChangeRecord.shape.sent_at, { description: 'When its price was last pushed; null until sent.' })
   .add(priceChangeRecord.shape.applied_at, { description: 'When the marketplace confirmed the price; null until applied.' })
+  .add(repricerPreview, {
+    description:
+      'What the repricer would decide now, from the product\'s offers as stored, and why; nothing is recorded (docs/repricing.md, "Preview and explanation").',
+  })
+  .add(repricerPreview.shape.enabled, { description: 'False: the repricer decides nothing now; `would_decide` says what it would decide once enabled.' })
+  .add(repricerPreview.shape.offers, {
+    description:
+      "The client's own offers of the product on the repricer's connector. `would_decide` is the price a decision would record, or null " +
+      'when the engine would skip the offer (the target is its price already, or was its last decision).',
+  })
+  .add(targetExplanation, {
+    description:
+      'How the engine reached its target: the competitors considered and those excluded (`by` the filter, `not_buyable` or `other_connector`), ' +
+      'one step under the lowest competitor on the price grid (`raw_target`, null when alone), each bound in the order it is applied, and the result.',
+  })
+  .add(targetExplanation.shape.final_price, {
+    description: 'The target price; null (with `reason`) when no price on the step grid lies between floor and ceiling, so nothing would be decided.',
+  })
+  .add(appliedBound, { description: '`applied`: this bound set the final price (the ceiling also when there is no competitor).' })
   .add(problemSchema, { description: 'RFC 9457 problem details; `errors` lists each invalid field of a 400.' })
   .add(conflictProblemSchema, { description: 'A problem whose `existing_id` names the repricer that already holds the (product, connector) slot.' })
   .add(createRepricerBody, { description: 'Unknown fields are refused and types are never coerced.' })

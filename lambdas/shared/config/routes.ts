@@ -69,6 +69,14 @@ export const ROUTES: readonly RouteDefinition[] = [
     authorized: true,
   },
   {
+    name: 'PreviewRepricer',
+    method: 'GET',
+    path: '/v1/repricers/{id}/preview',
+    entry: 'lambdas/preview-repricer/handler.ts',
+    tableAccess: 'read',
+    authorized: true,
+  },
+  {
     name: 'ListPriceChanges',
     method: 'GET',
     path: '/v1/price-changes',

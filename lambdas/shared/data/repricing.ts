@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { DEFAULT_PRICE_STEP, type Decision } from '../domain/repricing.js';
+import { DEFAULT_PRICE_STEP, type Decision, type EngineOffer } from '../domain/repricing.js';
 import { competitorFilterFields, NO_COMPETITOR_FILTERS, priceStep, type PriceChange, type Product } from '../domain/records.js';
 import { mapLimit } from './concurrency.js';
 import { reserveTimedIds } from './counters.js';
@@ -90,6 +90,19 @@ export const readProductForRepricing = async (clientId: string, code: string): P
     decisions,
   };
 };
+
+/** The product's offers as the engine reads them: the evaluator and the preview share this view. */
+export const engineOffersOf = (product: ProductForRepricing): EngineOffer[] =>
+  product.offers.map((offer) => ({
+    offer_id: offer.fields.offer_id,
+    offer_price: offer.fields.offer_price,
+    offer_status: offer.fields.offer_status,
+    connector: offer.connector,
+    own: offer.scope === 'own',
+    seller_id: offer.fields.seller_id,
+    rating_avg: offer.fields.rating_avg,
+    stock_status: offer.fields.stock_status,
+  }));
 
 const stepCache = new Map<string, { step: number; at: number }>();
 const STEP_CACHE_MS = 60_000;

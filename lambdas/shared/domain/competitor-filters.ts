@@ -22,11 +22,24 @@ export interface FilteredOffer {
 /** The fewest days a `lead_time` offer ships in: what a maximum is compared with. */
 export const SHORTEST_LEADTIME_DAYS = 1;
 
-export const passesCompetitorFilters = (filters: EngineFilters, offer: FilteredOffer): boolean => {
+/** The filters in the order they are checked: an offer two of them exclude is named by the first. */
+export const COMPETITOR_FILTER_NAMES = [
+  'exclude_seller_ids',
+  'min_competitor_rating',
+  'competitor_stock',
+  'max_competitor_leadtime_days',
+] as const satisfies readonly (keyof EngineFilters)[];
+export type CompetitorFilterName = (typeof COMPETITOR_FILTER_NAMES)[number];
+
+/** The first filter that excludes the offer, in the order of the repricer's fields; undefined when it passes. */
+export const excludingFilter = (filters: EngineFilters, offer: FilteredOffer): CompetitorFilterName | undefined => {
   const { exclude_seller_ids, min_competitor_rating, competitor_stock, max_competitor_leadtime_days } = filters;
-  if (offer.seller_id !== undefined && exclude_seller_ids?.includes(offer.seller_id)) return false;
-  if (min_competitor_rating != null && offer.rating_avg !== undefined && offer.rating_avg < min_competitor_rating) return false;
-  if (competitor_stock === 'in_stock' && offer.stock_status !== undefined && offer.stock_status !== 'in_stock') return false;
-  if (max_competitor_leadtime_days != null && offer.stock_status === 'lead_time' && max_competitor_leadtime_days < SHORTEST_LEADTIME_DAYS) return false;
-  return true;
+  if (offer.seller_id !== undefined && exclude_seller_ids?.includes(offer.seller_id)) return 'exclude_seller_ids';
+  if (min_competitor_rating != null && offer.rating_avg !== undefined && offer.rating_avg < min_competitor_rating) return 'min_competitor_rating';
+  if (competitor_stock === 'in_stock' && offer.stock_status !== undefined && offer.stock_status !== 'in_stock') return 'competitor_stock';
+  if (max_competitor_leadtime_days != null && offer.stock_status === 'lead_time' && max_competitor_leadtime_days < SHORTEST_LEADTIME_DAYS)
+    return 'max_competitor_leadtime_days';
+  return undefined;
 };
+
+export const passesCompetitorFilters = (filters: EngineFilters, offer: FilteredOffer): boolean => excludingFilter(filters, offer) === undefined;

@@ -1,4 +1,4 @@
-import { passesCompetitorFilters, type EngineFilters, type FilteredOffer } from './competitor-filters.js';
+import { excludingFilter, type CompetitorFilterName, type EngineFilters, type FilteredOffer } from './competitor-filters.js';
 import { ceilToStep as ceilTo, centsToNumber, floorToStep as floorTo, toCents } from './money.js';
 import type { PriceChange } from './records.js';
 
@@ -56,20 +56,45 @@ export interface Decision extends Target {
 
 export const BUYABLE = 'buyable';
 
-/** The target price for the repricer's offer; undefined when no price on the grid lies between floor and ceiling. */
-export const targetPrice = (repricer: EngineRepricer, competitors: readonly EngineOffer[], priceStep: number): Target | undefined => {
+/** Why an offer is not a competitor of the repricer; undefined when it is one. */
+export type CompetitorExclusion = 'own' | 'other_connector' | 'not_buyable' | CompetitorFilterName;
+
+export const competitorExclusion = (repricer: EngineRepricer, offer: EngineOffer): CompetitorExclusion | undefined => {
+  if (offer.own) return 'own';
+  if (offer.connector !== repricer.connector) return 'other_connector';
+  if (offer.offer_status !== BUYABLE) return 'not_buyable';
+  return excludingFilter(repricer, offer);
+};
+
+const stepCents = (priceStep: number): bigint => {
   const step = toCents(priceStep);
   if (step <= 0n) throw new RangeError(`The price step must be positive, got ${priceStep}`);
-  const floor = ceilTo(toCents(repricer.min_price), step);
-  const ceiling = floorTo(toCents(repricer.preferred_price), step);
+  return step;
+};
+
+/** The floor and the ceiling on the step grid, in cents: the floor rounded up, the ceiling down. */
+export const gridBounds = (repricer: EngineRepricer, priceStep: number): { floor: bigint; ceiling: bigint } => {
+  const step = stepCents(priceStep);
+  return { floor: ceilTo(toCents(repricer.min_price), step), ceiling: floorTo(toCents(repricer.preferred_price), step) };
+};
+
+/** One step under the lowest competitor, rounded down to the grid, in cents. */
+export const undercutCents = (lowestPrice: number, priceStep: number): bigint => {
+  const step = stepCents(priceStep);
+  return floorTo(toCents(lowestPrice) - step, step);
+};
+
+/** The lowest competitor: lowest price first, among equal prices the smallest offer id, so the result never depends on input order. */
+export const lowestOf = (competitors: readonly EngineOffer[]): EngineOffer | undefined =>
+  [...competitors].sort((a, b) => Number(toCents(a.offer_price) - toCents(b.offer_price)) || (a.offer_id < b.offer_id ? -1 : 1))[0];
+
+/** The target price for the repricer's offer; undefined when no price on the grid lies between floor and ceiling. */
+export const targetPrice = (repricer: EngineRepricer, competitors: readonly EngineOffer[], priceStep: number): Target | undefined => {
+  const { floor, ceiling } = gridBounds(repricer, priceStep);
   if (floor > ceiling) return undefined;
-  const buyable = competitors.filter(
-    (offer) => !offer.own && offer.connector === repricer.connector && offer.offer_status === BUYABLE && passesCompetitorFilters(repricer, offer),
-  );
-  if (buyable.length === 0) return { price: centsToNumber(ceiling), reason: 'no_competition' };
-  // Lowest price first; among equal prices the smallest offer id, so the result never depends on input order.
-  const lowest = [...buyable].sort((a, b) => Number(toCents(a.offer_price) - toCents(b.offer_price)) || (a.offer_id < b.offer_id ? -1 : 1))[0]!;
-  const wanted = floorTo(toCents(lowest.offer_price) - step, step);
+  const lowest = lowestOf(competitors.filter((offer) => competitorExclusion(repricer, offer) === undefined));
+  if (!lowest) return { price: centsToNumber(ceiling), reason: 'no_competition' };
+  const wanted = undercutCents(lowest.offer_price, priceStep);
   const [cents, reason]: [bigint, PriceChangeReason] = wanted < floor ? [floor, 'floor'] : wanted > ceiling ? [ceiling, 'ceiling'] : [wanted, 'undercut'];
   return { price: centsToNumber(cents), reason, lowest: { price: lowest.offer_price, offerId: lowest.offer_id } };
 };

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { explainTarget } from '../../../lambdas/shared/domain/explain-target.js';
 import { decide, targetPrice, type EngineOffer, type EngineRepricer } from '../../../lambdas/shared/domain/repricing.js';
 import { fcParameters, fcRuns } from '../../support/seed.js';
 
@@ -247,6 +248,62 @@ describe('decide properties', () => {
         expect(first.every((decision) => decision.price !== decision.oldPrice)).toBe(true);
       }),
       fcParameters({ numRuns: fcRuns(300, 1500) }),
+    );
+  });
+});
+
+describe('explainTarget properties', () => {
+  const APPROACH = { buybox_approach: 'cheapest', repricer_approach: 'fixed' } as const;
+
+  it("ends at the engine's target, and accounts for every other seller's offer once", () => {
+    fc.assert(
+      fc.property(repricerArb, offersArb, stepCents, (repricer, offers, step) => {
+        // Act
+        const explanation = explainTarget({ ...repricer, ...APPROACH }, offers, money(step));
+
+        // Assert
+        const target = targetPrice(repricer, offers, money(step));
+        expect(explanation.final_price).toBe(target?.price ?? null);
+        expect(explanation.reason).toBe(target?.reason ?? null);
+        const { considered, excluded } = explanation.competitors;
+        expect(considered.map((offer) => offer.offer_id).sort()).toEqual(
+          competitorsOf(repricer, offers)
+            .map((offer) => offer.offer_id)
+            .sort(),
+        );
+        expect([...considered, ...excluded].map((offer) => offer.offer_id).sort()).toEqual(
+          offers
+            .filter((offer) => !offer.own)
+            .map((offer) => offer.offer_id)
+            .sort(),
+        );
+        if (target?.lowest) expect(considered[0]).toMatchObject({ offer_id: target.lowest.offerId, price: target.lowest.price });
+      }),
+      fcParameters({ numRuns: fcRuns(500, 2500) }),
+    );
+  });
+
+  it('reaches the final price from the raw target through the bounds it says it applied, in order', () => {
+    fc.assert(
+      fc.property(repricerArb, offersArb, stepCents, (repricer, offers, step) => {
+        // Act
+        const { raw_target, bounds, final_price } = explainTarget({ ...repricer, ...APPROACH }, offers, money(step));
+
+        // Assert
+        fc.pre(final_price !== null);
+        const [floor, ceiling] = bounds;
+        expect(bounds.map((bound) => bound.bound)).toEqual(['floor', 'ceiling']);
+        let price = raw_target === null ? cents(ceiling!.value) : cents(raw_target);
+        if (floor!.applied) price = cents(floor!.value);
+        else if (ceiling!.applied) price = cents(ceiling!.value);
+        expect(price).toBe(cents(final_price));
+        // A bound is applied exactly when the undercut lies beyond it (alone: the ceiling).
+        if (raw_target !== null) {
+          expect(floor!.applied).toBe(cents(raw_target) < cents(floor!.value));
+          expect(ceiling!.applied).toBe(!floor!.applied && cents(raw_target) > cents(ceiling!.value));
+        } else expect([floor!.applied, ceiling!.applied]).toEqual([false, true]);
+      }),
+      fcParameters({ numRuns: fcRuns(500, 2500) }),
     );
   });
 });

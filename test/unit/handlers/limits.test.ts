@@ -115,6 +115,8 @@ const CASES: Case[] = [
   { route: 'UpdateRepricer', what: 'a 400-digit id', event: withBody('PATCH', '/v1/repricers/{id}', '{"enabled":false}', { id: huge }), status: 404 },
   { route: 'GetRepricer', what: 'a 400-digit id', event: get('/v1/repricers/{id}', {}, { id: huge }), status: 404 },
   { route: 'GetRepricer', what: 'an id past the safe integers', event: get('/v1/repricers/{id}', {}, { id: '9007199254740993' }), status: 404 },
+  { route: 'PreviewRepricer', what: 'a 400-digit id', event: get('/v1/repricers/{id}/preview', {}, { id: huge }), status: 404 },
+  { route: 'PreviewRepricer', what: 'an id past the safe integers', event: get('/v1/repricers/{id}/preview', {}, { id: '9007199254740993' }), status: 404 },
   {
     route: 'DeleteRepricer',
     what: 'a 400-digit id',
@@ -350,6 +352,7 @@ const illFormed: { route: string; what: string; event: APIGatewayProxyEvent; sta
     status: 404,
   },
   { route: 'GetRepricer', what: 'an id', event: get('/v1/repricers/{id}', {}, { id: `1${LONE}` }), status: 404 },
+  { route: 'PreviewRepricer', what: 'an id', event: get('/v1/repricers/{id}/preview', {}, { id: `1${LONE}` }), status: 404 },
   { route: 'UpdateRepricer', what: 'an id', event: withBody('PATCH', '/v1/repricers/{id}', '{"enabled":false}', { id: LONE }), status: 404 },
   {
     route: 'DeleteRepricer',
