@@ -1,3 +1,5 @@
+import { PRICE_SENDING } from '../shared/config/price-sending.js';
+import { mapLimit } from '../shared/data/concurrency.js';
 import { transitionPriceChange, type PriceChangeRef, type StoredSendable, type Transition } from '../shared/data/price-change-status.js';
 import type { BatchStatus } from '../shared/marketplace/port.js';
 import type { PriceChange } from '../shared/domain/records.js';
@@ -58,10 +60,17 @@ export const settleBatch = async (clientId: string, changes: readonly StoredSend
     sent.map((change) => change.stored.record.offer_id),
   );
   if (!outcomes) return 0;
-  let settled = 0;
-  for (const change of sent) {
-    const outcome = outcomes.get(change.stored.record.offer_id) ?? { ok: false as const, message: 'no outcome' };
-    if (await settleSent(clientId, { ref: change.ref, record: change.stored.record }, outcome, now)) settled += 1;
-  }
+  const moved = await mapLimit(
+    sent,
+    (change) =>
+      settleSent(
+        clientId,
+        { ref: change.ref, record: change.stored.record },
+        outcomes.get(change.stored.record.offer_id) ?? { ok: false, message: 'no outcome' },
+        now,
+      ),
+    PRICE_SENDING.parallelCalls,
+  );
+  const settled = moved.filter((record) => record !== undefined).length;
   return settled;
 };

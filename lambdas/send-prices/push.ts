@@ -1,4 +1,5 @@
 import { PRICE_SENDING } from '../shared/config/price-sending.js';
+import { mapLimit } from '../shared/data/concurrency.js';
 import { recordSyncOutcome } from '../shared/data/connections.js';
 import { transitionPriceChange } from '../shared/data/price-change-status.js';
 import { countPricesSent, holdSending, saveSentBatch } from '../shared/data/price-sending.js';
@@ -32,17 +33,19 @@ class GateClosed extends Error {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+/** Each change's own writes, a few at once. */
+const eachOf = <T, U>(items: readonly T[], work: (item: T) => Promise<U>) => mapLimit(items, work, PRICE_SENDING.parallelCalls);
 
 /** Clears the push token (the push did not happen, or its fault is recorded), with the sender state to keep. */
 const releaseAll = async (clientId: string, pushes: readonly Push[], token: string, now: string, sender: Record<string, unknown> = {}) => {
-  for (const push of pushes) {
-    await transitionPriceChange(clientId, push.change.ref, {
+  await eachOf(pushes, (push) =>
+    transitionPriceChange(clientId, push.change.ref, {
       from: ['pending'],
       token,
       sender: { pushToken: null, pushStartedAt: null, pushPrice: null, ...sender },
       now,
-    });
-  }
+    }),
+  );
 };
 
 /**
@@ -67,15 +70,14 @@ const pushBatch = async (clientId: string, gate: OpenGate, pushes: readonly Push
   const { connector } = gate.stored.record;
   const token = crypto.randomUUID();
   const startedAt = iso(deps.now());
-  const marked: Push[] = [];
-  for (const push of pushes) {
-    const moved = await transitionPriceChange(clientId, push.change.ref, {
+  const moved = await eachOf(pushes, (push) =>
+    transitionPriceChange(clientId, push.change.ref, {
       from: ['pending'],
       sender: { pushToken: token, pushStartedAt: startedAt, pushPrice: push.price },
       now: startedAt,
-    });
-    if (moved) marked.push(push);
-  }
+    }),
+  );
+  const marked = pushes.filter((_push, index) => moved[index] !== undefined);
   if (marked.length === 0) return;
   const updates = marked.map((push) => ({ offerId: push.change.stored.record.offer_id, sellingPrice: push.price }));
   let batchId: string;
@@ -103,24 +105,22 @@ const pushBatch = async (clientId: string, gate: OpenGate, pushes: readonly Push
   );
   const now = iso(deps.now());
   const cleared = { batchId, pushToken: null, pushStartedAt: null, pushPrice: null, attempts: null, retryAt: null };
-  const unconfirmed: Push[] = [];
-  for (const push of marked) {
-    const { record } = push.change.stored;
-    const outcome = outcomes?.get(record.offer_id);
-    if (!outcome) {
-      unconfirmed.push(push);
-      continue;
-    }
-    const move = outcomeMove(record, push.price, outcome, now);
-    await transitionPriceChange(clientId, push.change.ref, {
-      from: ['pending'],
-      token,
-      ...(move.to === undefined ? {} : { to: move.to }),
-      fields: { sent_price: push.price, sent_at: sentAt, ...move.fields },
-      sender: { ...cleared, ...move.sender },
-      now,
-    });
-  }
+  const unconfirmed = marked.filter((push) => outcomes?.get(push.change.stored.record.offer_id) === undefined);
+  await eachOf(
+    marked.filter((push) => !unconfirmed.includes(push)),
+    (push) => {
+      const { record } = push.change.stored;
+      const move = outcomeMove(record, push.price, outcomes!.get(record.offer_id)!, now);
+      return transitionPriceChange(clientId, push.change.ref, {
+        from: ['pending'],
+        token,
+        ...(move.to === undefined ? {} : { to: move.to }),
+        fields: { sent_price: push.price, sent_at: sentAt, ...move.fields },
+        sender: { ...cleared, ...move.sender },
+        now,
+      });
+    },
+  );
   // Not confirmed yet: `sent`, with the batch remembered for its Batch Completed event and the sweep.
   if (unconfirmed.length > 0) {
     await saveSentBatch(
@@ -130,16 +130,16 @@ const pushBatch = async (clientId: string, gate: OpenGate, pushes: readonly Push
       unconfirmed.map((push) => push.change.ref),
       deps.now(),
     );
-    for (const push of unconfirmed) {
-      await transitionPriceChange(clientId, push.change.ref, {
+    await eachOf(unconfirmed, (push) =>
+      transitionPriceChange(clientId, push.change.ref, {
         from: ['pending'],
         to: 'sent',
         token,
         fields: { sent_price: push.price, sent_at: sentAt },
         sender: cleared,
         now,
-      });
-    }
+      }),
+    );
   }
   await countPricesSent(clientId, connector, marked.length);
   logger.info('Prices sent', { connector, batchId, prices: marked.length, confirmed: marked.length - unconfirmed.length });
@@ -160,16 +160,16 @@ const recordPushFault = async (clientId: string, gate: OpenGate, pushes: readonl
     return;
   }
   if (error instanceof MarketplaceRejected) {
-    for (const push of pushes) {
-      await transitionPriceChange(clientId, push.change.ref, {
+    await eachOf(pushes, (push) =>
+      transitionPriceChange(clientId, push.change.ref, {
         from: ['pending'],
         to: 'failed',
         token,
         fields: { status_reason: `The marketplace refused it: ${error.message}` },
         sender: { pushToken: null, pushStartedAt: null, pushPrice: null },
         now,
-      });
-    }
+      }),
+    );
     return;
   }
   if (error instanceof MarketplaceRateLimited) {
@@ -181,16 +181,16 @@ const recordPushFault = async (clientId: string, gate: OpenGate, pushes: readonl
   const name = (error as Error | undefined)?.name ?? '';
   if (name !== 'MarketplaceUnavailable' && name !== 'MarketplaceMalformed') throw error;
   // Tried again later with a doubling wait; the 24-hour limit is planChange's.
-  for (const push of pushes) {
+  await eachOf(pushes, (push) => {
     const attempts = (push.change.attempts ?? 0) + 1;
     const retryAt = iso(nowMs + retryDelayMs(attempts, PRICE_SENDING.retryBaseMs, PRICE_SENDING.retryMaxMs));
-    await transitionPriceChange(clientId, push.change.ref, {
+    return transitionPriceChange(clientId, push.change.ref, {
       from: ['pending'],
       token,
       sender: { pushToken: null, pushStartedAt: null, pushPrice: null, attempts, retryAt },
       now,
     });
-  }
+  });
   logger.warn('Price push failed; tried again later', { connector: record.connector, fault: name, prices: pushes.length });
 };
 

@@ -1,3 +1,5 @@
+import { PRICE_SENDING } from '../shared/config/price-sending.js';
+import { mapLimit } from '../shared/data/concurrency.js';
 import { recordSyncOutcome } from '../shared/data/connections.js';
 import { transitionPriceChange } from '../shared/data/price-change-status.js';
 import { countPush, enabledRepricerCount, noteSharpDrop } from '../shared/data/price-sending.js';
@@ -25,14 +27,17 @@ export const latestPerOffer = async (clientId: string, pushes: readonly Push[], 
     if (!held || held.change.stored.record.id < push.change.stored.record.id) latest.set(offerId, push);
   }
   const kept = new Set(latest.values());
-  for (const push of pushes.filter((p) => !kept.has(p))) {
-    await transitionPriceChange(clientId, push.change.ref, {
-      from: ['pending'],
-      to: 'superseded',
-      fields: { status_reason: 'A later decision for this offer took its place.' },
-      now,
-    });
-  }
+  await mapLimit(
+    pushes.filter((p) => !kept.has(p)),
+    (push) =>
+      transitionPriceChange(clientId, push.change.ref, {
+        from: ['pending'],
+        to: 'superseded',
+        fields: { status_reason: 'A later decision for this offer took its place.' },
+        now,
+      }),
+    PRICE_SENDING.parallelCalls,
+  );
   return [...kept];
 };
 
@@ -46,8 +51,13 @@ export const breakerTripped = async (clientId: string, gate: OpenGate, pushes: r
   );
   if (sharp.length === 0) return false;
   const window = breakerWindow(nowMs, safety.breaker_window_minutes);
-  let drops = 0;
-  for (const push of sharp) drops = await noteSharpDrop(clientId, connector, window, push.change.stored.record.offer_id, nowMs);
+  // Each note answers with the window's distinct offers so far: the largest answer counts them all.
+  const counts = await mapLimit(
+    sharp,
+    (push) => noteSharpDrop(clientId, connector, window, push.change.stored.record.offer_id, nowMs),
+    PRICE_SENDING.parallelCalls,
+  );
+  const drops = Math.max(...counts);
   const repriced = await enabledRepricerCount(clientId);
   if (!breakerTrips(drops, repriced, safety.breaker_share_percent)) return false;
   const reason =
@@ -62,18 +72,20 @@ export const breakerTripped = async (clientId: string, gate: OpenGate, pushes: r
 export const withinDailyCap = async (clientId: string, gate: OpenGate, pushes: readonly Push[], nowMs: number): Promise<Push[]> => {
   const cap = gate.stored.record.safety.max_changes_per_day;
   const day = utcDay(nowMs);
-  const kept: Push[] = [];
-  for (const push of pushes) {
-    const { record } = push.change.stored;
-    if (await countPush(clientId, record.product_code, record.offer_id, day, cap, nowMs)) kept.push(push);
-    else {
+  const within = await mapLimit(
+    pushes,
+    async (push) => {
+      const { record } = push.change.stored;
+      if (await countPush(clientId, record.product_code, record.offer_id, day, cap, nowMs)) return true;
       await transitionPriceChange(clientId, push.change.ref, {
         from: ['pending'],
         to: 'failed',
         fields: { status_reason: `Not sent: this offer's price was already pushed ${cap} times today (UTC), the connection's daily cap.` },
         now: iso(nowMs),
       });
-    }
-  }
-  return kept;
+      return false;
+    },
+    PRICE_SENDING.parallelCalls,
+  );
+  return pushes.filter((_push, index) => within[index]);
 };

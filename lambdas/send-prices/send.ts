@@ -1,3 +1,4 @@
+import { PRICE_SENDING } from '../shared/config/price-sending.js';
 import { mapLimit } from '../shared/data/concurrency.js';
 import { readSendable, transitionPriceChange, type PriceChangeRef, type StoredSendable } from '../shared/data/price-change-status.js';
 import { logger } from '../shared/logger.js';
@@ -13,7 +14,6 @@ import { pushAll, type PushDeps } from './push.js';
  * and the rest pushed (push.ts). Runs again harmlessly: every move is conditional on the
  * status it leaves.
  */
-const PARALLEL_READS = 8;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
@@ -55,36 +55,42 @@ const resolveDoubt = async (clientId: string, change: StoredSendable, gate: Gate
 
 export const sendChanges = async (clientId: string, connector: string, refs: readonly PriceChangeRef[], deps: PushDeps): Promise<void> => {
   const gate = await readGate(clientId, connector, deps.now());
-  const found = (await mapLimit([...refs], (ref) => readSendable(clientId, ref), PARALLEL_READS)).filter(
+  const found = (await mapLimit([...refs], (ref) => readSendable(clientId, ref), PRICE_SENDING.parallelCalls)).filter(
     (change): change is StoredSendable => change !== undefined && change.stored.record.connector === connector,
   );
   const products = new ProductReads(clientId);
-  const plans: Plan[] = [];
-  for (const change of found) {
-    let plan = await planChange(clientId, change, gate, deps.now(), products);
-    if (plan.kind === 'doubt') {
-      const cleared = await resolveDoubt(clientId, change, gate, deps);
-      plan = cleared ? await planChange(clientId, cleared, gate, deps.now(), products) : { kind: 'wait', change };
-    }
-    plans.push(plan);
-    logger.debug('Price change planned', {
-      id: change.stored.record.id,
-      plan: plan.kind,
-      ...(plan.kind === 'move' ? { to: plan.to } : {}),
-      ...(plan.kind === 'push' ? { price: plan.price } : {}),
-      gate: gate.kind,
-    });
-  }
+  const plans = await mapLimit(
+    found,
+    async (change): Promise<Plan> => {
+      let plan = await planChange(clientId, change, gate, deps.now(), products);
+      if (plan.kind === 'doubt') {
+        const cleared = await resolveDoubt(clientId, change, gate, deps);
+        plan = cleared ? await planChange(clientId, cleared, gate, deps.now(), products) : { kind: 'wait', change };
+      }
+      logger.debug('Price change planned', {
+        id: change.stored.record.id,
+        plan: plan.kind,
+        ...(plan.kind === 'move' ? { to: plan.to } : {}),
+        ...(plan.kind === 'push' ? { price: plan.price } : {}),
+        gate: gate.kind,
+      });
+      return plan;
+    },
+    PRICE_SENDING.parallelCalls,
+  );
   const now = iso(deps.now());
-  for (const plan of plans) {
-    if (plan.kind !== 'move') continue;
-    await transitionPriceChange(clientId, plan.change.ref, {
-      from: ['pending'],
-      to: plan.to,
-      fields: { status_reason: plan.reason, ...(plan.to === 'applied' ? { applied_at: now } : {}) },
-      now,
-    });
-  }
+  const moves = plans.filter((plan): plan is Extract<Plan, { kind: 'move' }> => plan.kind === 'move');
+  await mapLimit(
+    moves,
+    (plan) =>
+      transitionPriceChange(clientId, plan.change.ref, {
+        from: ['pending'],
+        to: plan.to,
+        fields: { status_reason: plan.reason, ...(plan.to === 'applied' ? { applied_at: now } : {}) },
+        now,
+      }),
+    PRICE_SENDING.parallelCalls,
+  );
   const pushes = plans.filter((plan): plan is Extract<Plan, { kind: 'push' }> => plan.kind === 'push');
   if (pushes.length > 0 && gate.kind === 'open') await pushAll(clientId, gate, pushes, deps);
 };

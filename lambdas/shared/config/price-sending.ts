@@ -28,6 +28,8 @@ export const PRICE_SENDING = {
    * offer is read and the push repeated only if its price is not there.
    */
   pushInDoubtMs: 3 * 60_000,
+  /** Reads and writes of one run in flight at once (each change's own items: no two touch the same one). */
+  parallelCalls: 8,
   /** Pending and sent changes a sweep takes per status and run. */
   sweepPageSize: 200,
   /** How long the per-offer push counters and batch references are kept (DynamoDB TTL). */
