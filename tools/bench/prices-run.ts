@@ -1,0 +1,452 @@
+/**
+ * One run of the prices benchmark: a simulator on 127.0.0.1 with the products, five competitor
+ * bots each and the static-price seller; the service as `npm start` runs it (the local event
+ * runtime: market loop, evaluator, sender; the API on a local server); the client connected
+ * live through `PUT /v1/connections/takealot`, its own offers synced, a repricer on every
+ * product (bounds as `npm start` chooses them, tools/local/demo-market.ts), the start-up's
+ * decisions drained; then a window of a set length in which the bots tick and the schedule
+ * ticks in real time, with the run's events (kill switch, faults, key revoked and put back)
+ * at set moments; then the decisions drained again and the simulator's logs read.
+ */
+import { createRepricerFor } from '../admin/repricers.js';
+import { MARKET_SYNC } from '../../lambdas/shared/config/market-sync.js';
+import { DEFAULT_PRICE_STEP, type PriceChange } from '../../lambdas/shared/domain/records.js';
+import { TAKEALOT_CONNECTOR_UID } from '../../lambdas/shared/marketplace/registry.js';
+import { demoBounds } from '../local/demo-market.js';
+import type { Product } from '../market/catalogue.js';
+import { STATIC_OFFER_SUFFIX } from '../market/catalogue.js';
+import type { TrafficSummary } from '../market/traffic.js';
+import { webhookOutcomes, type ConvergenceFigures } from './market-convergence.js';
+import { nextTick, say, sendTick, sleep, startPhase, stopPhase, syncCycle, type MarketSyncContext, type Phase } from './market-phase.js';
+import {
+  checkPrices,
+  exactlyOnce,
+  floorGroup,
+  groupShares,
+  reactionsOf,
+  spread,
+  type ExactlyOnce,
+  type FloorGroup,
+  type GroupShare,
+  type LowestPoint,
+  type PriceBounds,
+  type PriceChecks,
+  type Reaction,
+  type SlotTally,
+  type Spread,
+} from './prices-figures.js';
+import { getConnection, localApi, putConnection, readDecisions } from './prices-service.js';
+import type { PricesRun, PricesSettings } from './prices-settings.js';
+import type { WriteTally } from './write-meter.js';
+
+export interface RunPlan {
+  readonly run: PricesRun;
+  readonly webhooks: boolean;
+  /** The kill switch (mode suggest) at this share of the window; outcome and reaction are measured before it, recording cost after. */
+  readonly killSwitchAt?: number;
+  /** 5 % of calls 5xx, 2 s latency, 429 bursts, the key revoked and put back. */
+  readonly faults?: boolean;
+}
+
+/**
+ * The safety limits the runs use: the stack's defaults, the circuit breaker aside. The start-up
+ * moves every repriced price at once (many by more than its 10 %), which is what the breaker is
+ * for; here it would pause the connection before anything is measured (it has tests of its own).
+ */
+export const BENCH_SAFETY = { breaker_drop_percent: 100, breaker_share_percent: 100 } as const;
+
+export interface ReactionFigures {
+  /** The tier's period in real seconds (2 minutes of the schedule, scaled with the tick length). */
+  readonly tierSeconds: number;
+  readonly changeToSeen: Spread;
+  readonly seenToApplied: Spread;
+  readonly changeToApplied: Spread;
+  readonly notNeeded: number;
+  readonly missed: number;
+  readonly unresolved: number;
+}
+
+export interface KillSwitchFigures {
+  /** Seconds into the window when `PUT` with mode suggest answered. */
+  readonly atSeconds: number;
+  /** Prices the simulator accepted more than 1 s after. */
+  readonly lateUpdates: number;
+  readonly updatesAfter: number;
+  /** Seconds from the switch to the last price accepted after it (NaN: none). */
+  readonly lastUpdateAfterSeconds: number;
+}
+
+export interface RevokeFigures {
+  readonly revokedAtSeconds: number;
+  readonly restoredAtSeconds: number;
+  /** The connection's status as the API showed it just before the key was put back. */
+  readonly statusBeforeRestore: string;
+  readonly lastErrorBeforeRestore: string | null;
+  readonly acceptedWhileRevoked: number;
+  readonly acceptedAfterRestore: number;
+  /** Seconds from the `PUT` with the new key to the first price accepted after it (NaN: none). */
+  readonly firstAfterRestoreSeconds: number;
+  readonly burstsOf429: number;
+  readonly refusedBursts: number;
+}
+
+export interface CostFigures {
+  /** What was written while live (the window up to the kill switch), and the changes applied then. */
+  readonly live: WriteTally;
+  readonly applied: number;
+  /** What was written after the kill switch (decisions recorded as suggested), and the decisions made then. */
+  readonly suggest: WriteTally;
+  readonly suggested: number;
+}
+
+export interface RunFigures {
+  readonly run: PricesRun;
+  readonly webhooks: boolean;
+  readonly products: number;
+  readonly windowSeconds: number;
+  readonly setupSeconds: number;
+  readonly startupDecisions: number;
+  readonly drainSeconds: number;
+  readonly botTicks: number;
+  readonly scheduleTicks: number;
+  readonly reaction: ReactionFigures;
+  readonly prices: PriceChecks;
+  readonly exactlyOnce: ExactlyOnce & {
+    readonly logDuplicates: { request_id: number; within_batch: number; unchanged_price: number };
+    readonly accepted: number;
+  };
+  readonly killSwitch?: KillSwitchFigures;
+  readonly revoke?: RevokeFigures;
+  readonly outcome?: GroupShare[];
+  readonly cost?: CostFigures;
+  readonly connection: Record<string, unknown>;
+  readonly traffic: TrafficSummary;
+  readonly webhookDeliveries: ConvergenceFigures['webhooks'];
+  /** A few reactions, for the eye. */
+  readonly sample: readonly Reaction[];
+}
+
+const UNFINISHED = new Set(['pending', 'sent']);
+
+/** Lowest available competitor price per product now (the static seller included: the engine sees it too). */
+const lowestNow = (product: Product): number | undefined => {
+  const prices = product.competitors.filter((offer) => offer.available).map((offer) => offer.price);
+  return prices.length === 0 ? undefined : Math.min(...prices);
+};
+
+/** Until no decision is pending or sent (or the bound): the runtime settled between looks. */
+const drain = async (phase: Phase, codes: readonly string[], boundMs: number): Promise<{ decisions: PriceChange[]; seconds: number }> => {
+  const started = Date.now();
+  for (;;) {
+    await phase.harness.settle();
+    const decisions = await readDecisions(phase.clientId, codes);
+    const open = decisions.filter((decision) => UNFINISHED.has(decision.status)).length;
+    if (open === 0 || Date.now() - started > boundMs) {
+      if (open > 0) say(`  ${open} decisions still pending or sent after ${(boundMs / 1000).toFixed(0)} s`);
+      return { decisions, seconds: (Date.now() - started) / 1000 };
+    }
+    await sleep(2_000);
+  }
+};
+
+/** Many seller-API requests with the seller's key at once, and more for 3 s: the bucket runs dry and the sender meets 429s. */
+const burstOf429 = async (sellerApiUrl: string, apiKey: string): Promise<number> => {
+  let refused = 0;
+  const hit = async () => {
+    try {
+      const response = await fetch(`${sellerApiUrl}/offers/batch/999999999`, { headers: { 'X-API-Key': apiKey }, signal: AbortSignal.timeout(10_000) });
+      if (response.status === 429) refused += 1;
+      await response.arrayBuffer();
+    } catch {
+      // A timeout here is the latency fault; the burst is what matters.
+    }
+  };
+  await Promise.all(Array.from({ length: 120 }, hit));
+  for (let i = 0; i < 30; i++) {
+    await Promise.all(Array.from({ length: 5 }, hit));
+    await sleep(100);
+  }
+  return refused;
+};
+
+export const runPrices = async (context: MarketSyncContext, settings: PricesSettings, plan: RunPlan, seedOffset: number): Promise<RunFigures> => {
+  say(`\n== prices, ${plan.run}: ${settings.products} products, webhooks ${plan.webhooks ? 'on' : 'off'}, window ${settings.seconds} s`);
+  const setupStarted = Date.now();
+  const phase = await startPhase(
+    context,
+    `prices-${plan.run}`,
+    { seed: settings.seed + seedOffset, products: settings.products, competitors: 5, staticSeller: true, tickIntervalMs: 0 },
+    MARKET_SYNC.storefrontRequestsPerSecond,
+    'LATEST',
+    plan.webhooks,
+  );
+  const api = await localApi(phase.server);
+  const { market } = phase;
+  const sim = market.simulation;
+  const products = sim.market.products;
+  const codes = products.map((product) => product.own.sku);
+  const background: Promise<unknown>[] = [];
+  const timers: NodeJS.Timeout[] = [];
+  try {
+    let apiKey = market.apiKey;
+    await putConnection(api.url, phase.auth, {
+      apiKey,
+      mode: 'live',
+      ...(plan.webhooks ? { webhookSecret: market.webhookSecret } : {}),
+      safety: BENCH_SAFETY,
+    });
+    const syncBound = (settings.products / MARKET_SYNC.storefrontRequestsPerSecond) * 3_000 + 120_000;
+    const initial = await syncCycle(phase, syncBound);
+    say(`  connected live, first sync ${initial.seconds.toFixed(0)} s${initial.unread ? ` (${initial.unread} pages unread)` : ''}`);
+
+    let bursts = 0;
+    let refusedBursts = 0;
+    let burstsOn = false;
+    if (plan.faults) {
+      market.control.setFaults({ errorRate: 0.05, latencyMs: 2_000 });
+      burstsOn = true;
+      background.push(
+        (async () => {
+          while (burstsOn) {
+            refusedBursts += await burstOf429(market.sellerApiUrl, apiKey);
+            bursts += 1;
+            await sleep(15_000);
+          }
+        })(),
+      );
+      say('  faults on: 5 % of calls 500, 2 s latency, a 429 burst every 15 s');
+    }
+
+    // Repricers as `npm start` makes them, a few at a time; the connection is live, so each decides at once.
+    const bounds = new Map<number, PriceBounds>();
+    const groups = new Map<number, FloorGroup>();
+    const owner = { clientId: phase.clientId, defaultConnector: phase.defaultConnector };
+    for (let i = 0; i < products.length; i += 8) {
+      await Promise.all(
+        products.slice(i, i + 8).map(async (product) => {
+          const bots = product.competitors.filter((offer) => !offer.key.endsWith(STATIC_OFFER_SUFFIX));
+          const chosen = demoBounds(product.own.selling_price, product.own.rrp, lowestNow({ ...product, competitors: bots }));
+          if (!chosen) return;
+          const created = await createRepricerFor(owner, {
+            product_code: product.own.sku,
+            preferred_price: chosen.ceiling,
+            preferred_profit: chosen.ceiling - chosen.floor,
+            min_profit: 0,
+            connector: TAKEALOT_CONNECTOR_UID,
+            enabled: true,
+          });
+          if (!created.created) throw new Error(`No repricer for ${product.own.sku}`);
+          const { repricer } = created;
+          bounds.set(product.own.offer_id, { floor: repricer.min_price, ceiling: repricer.preferred_price, rrp: product.own.rrp, step: DEFAULT_PRICE_STEP });
+          groups.set(product.plid, floorGroup(repricer.min_price, bots));
+        }),
+      );
+    }
+    const startup = await drain(phase, codes, settings.drainSeconds * 1000);
+    const setupSeconds = (Date.now() - setupStarted) / 1000;
+    say(
+      `  ${bounds.size} repricers; start-up: ${startup.decisions.length} decisions, drained in ${startup.seconds.toFixed(0)} s; set-up ${setupSeconds.toFixed(0)} s`,
+    );
+
+    // The window.
+    const windowMs = settings.seconds * 1000;
+    const from = Date.now();
+    const killAt = plan.killSwitchAt === undefined ? undefined : from + windowMs * plan.killSwitchAt;
+    const lowest = new Map<number, LowestPoint[]>(products.map((product) => [product.plid, [{ at: 0, price: lowestNow(product) }]]));
+    const slots = new Map<number, SlotTally>(products.map((product) => [product.plid, { samples: 0, demo: 0, static: 0 }]));
+    let botTicks = 0;
+    timers.push(
+      setInterval(() => {
+        const before = Date.now();
+        sim.tick(1);
+        botTicks += 1;
+        // A read logged at `before` may predate the tick: later ones cannot, once the clock has moved on.
+        while (Date.now() <= before) {
+          /* a millisecond at most */
+        }
+        for (const product of products) {
+          const points = lowest.get(product.plid)!;
+          const price = lowestNow(product);
+          if (points.at(-1)!.price !== price) points.push({ at: before, price });
+        }
+      }, settings.botTickSeconds * 1000),
+    );
+    if (plan.killSwitchAt !== undefined) {
+      timers.push(
+        setInterval(() => {
+          if (killAt !== undefined && Date.now() >= killAt) return;
+          for (const product of products) {
+            const best = sim.market.buyBox(product).bestPrice?.id;
+            const tally = slots.get(product.plid)!;
+            tally.samples += 1;
+            if (best === String(product.own.offer_id)) tally.demo += 1;
+            else if (best?.endsWith(STATIC_OFFER_SUFFIX)) tally.static += 1;
+          }
+        }, 1_000),
+      );
+    }
+    let scheduleTicks = 0;
+    const firstTick = nextTick(phase);
+    const tickTimer = () => {
+      background.push(sendTick(phase, firstTick + scheduleTicks).catch((error: unknown) => context.onError(error as Error)));
+      scheduleTicks += 1;
+    };
+    tickTimer();
+    timers.push(setInterval(tickTimer, settings.tickSeconds * 1000));
+
+    const measureCost = plan.killSwitchAt !== undefined;
+    if (measureCost) phase.harness.meter.begin();
+    let killSwitch: { at: number } | undefined;
+    let live: WriteTally | undefined;
+    let revoke: { revokedAt: number; restoredAt: number; status: string; lastError: string | null } | undefined;
+    const at = (share: number) => sleep(from + windowMs * share - Date.now());
+    if (killAt !== undefined) {
+      await sleep(killAt - Date.now());
+      await putConnection(api.url, phase.auth, { apiKey, mode: 'suggest', ...(plan.webhooks ? { webhookSecret: market.webhookSecret } : {}) });
+      killSwitch = { at: Date.now() };
+      say(`  kill switch: mode suggest at ${((killSwitch.at - from) / 1000).toFixed(0)} s`);
+      await phase.harness.settle();
+      live = phase.harness.meter.end();
+      phase.harness.meter.begin();
+    }
+    if (plan.faults) {
+      await at(0.35);
+      market.control.setFaults({ latencyMs: 0 });
+      await at(0.4);
+      const newKey = market.control.revokeKey(true)!;
+      const revokedAt = Date.now();
+      say(`  key revoked at ${((revokedAt - from) / 1000).toFixed(0)} s`);
+      await at(0.6);
+      const before = await getConnection(api.url, phase.auth);
+      apiKey = newKey;
+      await putConnection(api.url, phase.auth, { apiKey, mode: 'live', ...(plan.webhooks ? { webhookSecret: market.webhookSecret } : {}) });
+      revoke = { revokedAt, restoredAt: Date.now(), status: String(before.status), lastError: (before.last_error as string | null | undefined) ?? null };
+      say(`  the connection showed ${revoke.status}; new key put in at ${((revoke.restoredAt - from) / 1000).toFixed(0)} s`);
+    }
+    await sleep(from + windowMs - Date.now());
+    const to = Date.now();
+    for (const timer of timers) clearInterval(timer);
+    timers.length = 0;
+    burstsOn = false;
+    if (plan.faults) market.control.setFaults({ errorRate: 0, latencyMs: 0 });
+    await Promise.allSettled(background);
+    const drained = await drain(phase, codes, settings.drainSeconds * 1000);
+    const suggest = measureCost ? (await phase.harness.settle(), phase.harness.meter.end()) : undefined;
+    say(`  window ended; drained in ${drained.seconds.toFixed(0)} s`);
+
+    // The simulator's logs against the decisions.
+    const priceLog = market.control.prices();
+    const reads = market.control.reads().products;
+    const log = new Map<string, { at: number; price: number }[]>();
+    const accepted: { offerId: number; price: number; at: number }[] = [];
+    for (const offer of priceLog.offers) {
+      const entries = offer.received.map((entry) => ({ at: entry.at, price: entry.selling_price }));
+      log.set(String(offer.offer_id), entries);
+      for (const entry of entries) accepted.push({ offerId: offer.offer_id, price: entry.price, at: entry.at });
+    }
+    const reactions: Reaction[] = [];
+    let notNeeded = 0;
+    let missed = 0;
+    let unresolved = 0;
+    const reactionEnd = killSwitch?.at ?? to;
+    for (const product of products) {
+      const productBounds = bounds.get(product.own.offer_id);
+      if (!productBounds) continue;
+      const history = priceLog.offers.find((offer) => offer.offer_id === product.own.offer_id);
+      const tally = reactionsOf(
+        {
+          lowest: lowest.get(product.plid)!,
+          reads: reads[String(product.plid)] ?? [],
+          applied: log.get(String(product.own.offer_id)) ?? [],
+          startPrice: history?.received[0]?.previous_price ?? product.own.selling_price,
+          bounds: productBounds,
+        },
+        { from, to: reactionEnd },
+      );
+      reactions.push(...tally.reactions);
+      notNeeded += tally.notNeeded;
+      missed += tally.missed;
+      unresolved += tally.unresolved;
+    }
+    const decisions = drained.decisions.map((decision) => ({
+      offerId: decision.offer_id,
+      status: decision.status,
+      sentPrice: decision.sent_price,
+      createdAt: Date.parse(decision.created_at),
+    }));
+    const inWindow = (time: string | null, start: number, end: number) => time !== null && Date.parse(time) >= start && Date.parse(time) < end;
+    const tierSeconds = (MARKET_SYNC.repricedEverySeconds / MARKET_SYNC.tickSeconds) * settings.tickSeconds;
+    const after = (time: number) => accepted.filter((entry) => entry.at > time);
+    const figures: RunFigures = {
+      run: plan.run,
+      webhooks: plan.webhooks,
+      products: settings.products,
+      windowSeconds: (to - from) / 1000,
+      setupSeconds,
+      startupDecisions: startup.decisions.length,
+      drainSeconds: drained.seconds,
+      botTicks,
+      scheduleTicks,
+      reaction: {
+        tierSeconds,
+        changeToSeen: spread(reactions.map((r) => r.seenAt - r.changedAt)),
+        seenToApplied: spread(reactions.map((r) => r.appliedAt - r.seenAt)),
+        changeToApplied: spread(reactions.map((r) => r.appliedAt - r.changedAt)),
+        notNeeded,
+        missed,
+        unresolved,
+      },
+      prices: checkPrices(accepted, bounds),
+      exactlyOnce: { ...exactlyOnce(decisions, log), logDuplicates: priceLog.duplicates, accepted: priceLog.total },
+      ...(killSwitch
+        ? {
+            killSwitch: {
+              atSeconds: (killSwitch.at - from) / 1000,
+              lateUpdates: after(killSwitch.at + 1_000).length,
+              updatesAfter: after(killSwitch.at).length,
+              lastUpdateAfterSeconds: after(killSwitch.at).length ? (Math.max(...after(killSwitch.at).map((e) => e.at)) - killSwitch.at) / 1000 : NaN,
+            },
+          }
+        : {}),
+      ...(revoke
+        ? {
+            revoke: {
+              revokedAtSeconds: (revoke.revokedAt - from) / 1000,
+              restoredAtSeconds: (revoke.restoredAt - from) / 1000,
+              statusBeforeRestore: revoke.status,
+              lastErrorBeforeRestore: revoke.lastError,
+              acceptedWhileRevoked: accepted.filter((entry) => entry.at > revoke.revokedAt && entry.at <= revoke.restoredAt).length,
+              acceptedAfterRestore: after(revoke.restoredAt).length,
+              firstAfterRestoreSeconds: after(revoke.restoredAt).length
+                ? (Math.min(...after(revoke.restoredAt).map((e) => e.at)) - revoke.restoredAt) / 1000
+                : NaN,
+              burstsOf429: bursts,
+              refusedBursts,
+            },
+          }
+        : {}),
+      ...(plan.killSwitchAt !== undefined
+        ? { outcome: groupShares(products.map((product) => ({ group: groups.get(product.plid) ?? 'above', tally: slots.get(product.plid)! }))) }
+        : {}),
+      ...(live && suggest && killSwitch
+        ? {
+            cost: {
+              live,
+              applied: drained.decisions.filter((d) => inWindow(d.applied_at, from, killSwitch.at)).length,
+              suggest,
+              suggested: drained.decisions.filter((d) => d.status === 'suggested' && inWindow(d.created_at, killSwitch.at, Date.now())).length,
+            },
+          }
+        : {}),
+      connection: await getConnection(api.url, phase.auth),
+      traffic: market.control.traffic(),
+      webhookDeliveries: webhookOutcomes(market),
+      sample: reactions.slice(0, 5),
+    };
+    return figures;
+  } finally {
+    for (const timer of timers) clearInterval(timer);
+    await api.close();
+    await stopPhase(phase);
+  }
+};
