@@ -291,6 +291,8 @@ const prices = async (argv: readonly string[]) => {
   process.env.AWS_REGION ??= 'local';
   const table = (process.env[TABLE_NAME_ENV] = `repricer-prices-bench-${Date.now()}`);
   process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
+  // The API's handlers would print a metrics line per request among the figures.
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const runtimeErrors: string[] = [];
   try {
     const { pricesSettings, runPricesBench } = await import('../tools/bench/prices.js');

@@ -298,16 +298,19 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
     if (measureCost) phase.harness.meter.begin();
     let killSwitch: { at: number } | undefined;
     let live: WriteTally | undefined;
+    let liveEnd = from;
     let revoke: { revokedAt: number; restoredAt: number; status: string; lastError: string | null } | undefined;
     const at = (share: number) => sleep(from + windowMs * share - Date.now());
     if (killAt !== undefined) {
       await sleep(killAt - Date.now());
+      // The live writes closed first: what the stream still brings after the switch is recorded as suggested.
+      await phase.harness.settle();
+      live = phase.harness.meter.end();
+      liveEnd = Date.now();
+      phase.harness.meter.begin();
       await putConnection(api.url, phase.auth, { apiKey, mode: 'suggest', ...(plan.webhooks ? { webhookSecret: market.webhookSecret } : {}) });
       killSwitch = { at: Date.now() };
       say(`  kill switch: mode suggest at ${((killSwitch.at - from) / 1000).toFixed(0)} s`);
-      await phase.harness.settle();
-      live = phase.harness.meter.end();
-      phase.harness.meter.begin();
     }
     if (plan.faults) {
       await at(0.35);
@@ -331,7 +334,8 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
     if (plan.faults) market.control.setFaults({ errorRate: 0, latencyMs: 0 });
     await Promise.allSettled(background);
     const drained = await drain(phase, codes, settings.drainSeconds * 1000);
-    const suggest = measureCost ? (await phase.harness.settle(), phase.harness.meter.end()) : undefined;
+    if (measureCost) await phase.harness.settle();
+    const suggest = measureCost ? phase.harness.meter.end() : undefined;
     say(`  window ended; drained in ${drained.seconds.toFixed(0)} s`);
 
     // The simulator's logs against the decisions.
@@ -432,7 +436,7 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
         ? {
             cost: {
               live,
-              applied: drained.decisions.filter((d) => inWindow(d.applied_at, from, killSwitch.at)).length,
+              applied: drained.decisions.filter((d) => inWindow(d.applied_at, from, liveEnd)).length,
               suggest,
               suggested: drained.decisions.filter((d) => d.status === 'suggested' && inWindow(d.created_at, killSwitch.at, Date.now())).length,
             },

@@ -1,7 +1,8 @@
 import { ManualClock, Simulation } from '../../../tools/market/index.js';
 import { STATIC_SELLER } from '../../../tools/market/catalogue.js';
 
-const simulation = (staticSeller: boolean) => new Simulation({ seed: 11, products: 6, competitors: 5, staticSeller, clock: new ManualClock(), tickIntervalMs: 1_000 });
+const simulation = (staticSeller: boolean) =>
+  new Simulation({ seed: 11, products: 6, competitors: 5, staticSeller, clock: new ManualClock(), tickIntervalMs: 1_000 });
 
 describe('static-price seller', () => {
   it('adds one offer per product at the demo seller’s start price, with its stock, and leaves the rest of the market as the seed makes it', () => {
