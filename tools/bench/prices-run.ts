@@ -149,6 +149,19 @@ const drain = async (phase: Phase, codes: readonly string[], boundMs: number): P
   }
 };
 
+/** A `PUT` of the connection, tried again a few times: under the faults the key check itself may meet a 500 or a 429 burst. */
+const putWithRetries = async (...args: Parameters<typeof putConnection>): Promise<Record<string, unknown>> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await putConnection(...args);
+    } catch (error) {
+      if (attempt >= 6) throw error;
+      say(`  ${(error as Error).message}; again in 3 s`);
+      await sleep(3_000);
+    }
+  }
+};
+
 /** Many seller-API requests with the seller's key at once, and more for 3 s: the bucket runs dry and the sender meets 429s. */
 const burstOf429 = async (sellerApiUrl: string, apiKey: string): Promise<number> => {
   let refused = 0;
@@ -322,7 +335,7 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
       await at(0.6);
       const before = await getConnection(api.url, phase.auth);
       apiKey = newKey;
-      await putConnection(api.url, phase.auth, { apiKey, mode: 'live', ...(plan.webhooks ? { webhookSecret: market.webhookSecret } : {}) });
+      await putWithRetries(api.url, phase.auth, { apiKey, mode: 'live', ...(plan.webhooks ? { webhookSecret: market.webhookSecret } : {}) });
       revoke = { revokedAt, restoredAt: Date.now(), status: String(before.status), lastError: (before.last_error as string | null | undefined) ?? null };
       say(`  the connection showed ${revoke.status}; new key put in at ${((revoke.restoredAt - from) / 1000).toFixed(0)} s`);
     }
