@@ -131,6 +131,8 @@ export class RepricerStack extends Stack {
     });
     // Marketplace events reach the sync worker through the change stream.
     this.market.acceptSyncRequestsFrom(this.changes.forwarder);
+    // Price changes that became pending, connection moves and batch events reach the sender the same way.
+    this.market.acceptPriceWorkFrom(this.changes.forwarder);
 
     // Webhook signing secrets are sealed by the create-webhook function and opened by the webhook worker.
     this.secretsKey = new SecretsKey(this, 'SecretsKey', { stage, removalPolicy: settings.removalPolicy });
@@ -147,6 +149,7 @@ export class RepricerStack extends Stack {
     // Marketplace keys and webhook secrets are opened by the functions that call the marketplace or verify its events.
     this.secretsKey.allowOpening(this.market.worker.function);
     this.secretsKey.allowOpening(this.market.reader.function);
+    this.secretsKey.allowOpening(this.market.sender.function);
     const receiveEvents = this.api.routeFunctions.get(MARKETPLACE_EVENT_ROUTE);
     if (receiveEvents) {
       this.secretsKey.allowOpening(receiveEvents.function);

@@ -1,5 +1,6 @@
 import { forwardChanges } from './forward.js';
 import { MARKET_SYNC_QUEUE_URL_ENV } from '../shared/config/market-sync.js';
+import { PRICE_SENDER_QUEUE_URL_ENV } from '../shared/config/price-sending.js';
 import { sqsSender } from '../shared/queue/sender.js';
 import { traced } from '../shared/traced.js';
 
@@ -17,5 +18,6 @@ export const handler = traced(
     imports: sqsSender(required('IMPORT_QUEUE_URL')),
     webhooks: sqsSender(required('WEBHOOK_QUEUE_URL')),
     marketSync: sqsSender(required(MARKET_SYNC_QUEUE_URL_ENV)),
+    prices: sqsSender(required(PRICE_SENDER_QUEUE_URL_ENV)),
   }),
 );

@@ -4,14 +4,19 @@ import type { ImportJobMessage } from '../shared/events/import-jobs.js';
 import type { PriceChange } from '../shared/domain/records.js';
 import type { ListChangesMessage, RepricingMessage } from '../shared/events/list-changes.js';
 import { marketSyncGroup, type MarketSyncMessage } from '../shared/events/market-sync.js';
+import { priceSenderGroup, type PriceSenderMessage } from '../shared/events/price-sender.js';
 import {
+  buyboxChangedMessage,
+  buyboxGroup,
   connectionStatusChangedMessage,
   connectionStatusGroup,
   importCompletedGroup,
   importCompletedMessage,
+  priceChangeGroup,
+  priceChangeSettledMessage,
   type WebhookEventMessage,
 } from '../shared/events/webhook-events.js';
-import type { ConnectionStatusChangedData } from '../shared/domain/webhooks.js';
+import type { BuyboxChangedData, ConnectionStatusChangedData } from '../shared/domain/webhooks.js';
 
 /**
  * Where a kind of change goes: each route collects, per tenant and stream batch, what its
@@ -128,18 +133,28 @@ export const importsRoute: ChangeRoute<{ clientId: string; ids: number[] }> = {
 };
 
 /**
- * To the webhook worker: each price change as it is created, one message per event, grouped by
- * tenant and repricer so one repricer's events reach the receivers in the order they happened.
+ * To the webhook worker: one message per event (a price change created, applied or failed; an
+ * import job ended; a connection's status moved; an own offer won or lost the buy box), each
+ * in the group of what it is about (the tenant and the repricer, job, connection or offer), so
+ * one subject's events reach the receivers in the order they happened while others go on.
+ * Creations go first, in id order; `inStreamOrder` holds the rest in the stream's order (a
+ * price change created and settled in one batch is announced, then settled).
  */
-type WebhooksWork = { clientId: string; created: PriceChange[]; ended: ImportJob[]; connections: WebhookEventMessage[] };
+type WebhooksWork = { clientId: string; created: PriceChange[]; ended: ImportJob[]; inStreamOrder: WebhookEventMessage[] };
+
+/** The statuses of a price change that end its way to the marketplace and are announced. */
+const isSettled = (record: PriceChange): record is PriceChange & { status: 'applied' | 'failed' } => record.status === 'applied' || record.status === 'failed';
 
 export const webhooksRoute: ChangeRoute<WebhooksWork, WebhookEventMessage> = {
   queue: 'webhooks',
-  start: (clientId) => ({ clientId, created: [], ended: [], connections: [] }),
+  start: (clientId) => ({ clientId, created: [], ended: [], inStreamOrder: [] }),
   add: (work, change) => {
     if (change.kind === 'priceChange' && change.created) work.created.push(change.created);
     if (change.kind === 'import' && change.ended) work.ended.push(change.ended);
-    if (change.kind === 'connectionStatus') work.connections.push(connectionStatusChangedMessage(work.clientId, change.record, change.previous));
+    if (change.kind === 'connectionStatus') work.inStreamOrder.push(connectionStatusChangedMessage(work.clientId, change.record, change.previous));
+    if (change.kind === 'priceChange' && change.statusMove && isSettled(change.statusMove.record))
+      work.inStreamOrder.push(priceChangeSettledMessage(work.clientId, change.statusMove.record));
+    if (change.kind === 'offer' && change.buybox) work.inStreamOrder.push(buyboxChangedMessage(work.clientId, change.buybox.offer));
   },
   messages: (work) => [
     ...[...work.created]
@@ -155,13 +170,15 @@ export const webhooksRoute: ChangeRoute<WebhooksWork, WebhookEventMessage> = {
     ...work.ended.map((job) =>
       importCompletedMessage(work.clientId, { ...job, status: job.status === 'failed' ? 'failed' : 'completed' }, job.end_time ?? job.updated_at),
     ),
-    // In stream order: one connection's changes reach the receivers in the order they were made.
-    ...work.connections,
+    // In stream order: one connection's (price change's, offer's) changes reach the receivers in the order they were made.
+    ...work.inStreamOrder,
   ],
   groupOf: (message) => {
     if (message.eventType === 'IMPORT_COMPLETED') return importCompletedGroup(message.clientId, (message.data as ImportJob).id);
     if (message.eventType === 'CONNECTION_STATUS_CHANGED') return connectionStatusGroup(message.clientId, (message.data as ConnectionStatusChangedData).uid);
-    return `${message.clientId}#R${(message.data as PriceChange).repricer_id}`;
+    if (message.eventType === 'BUYBOX_WON' || message.eventType === 'BUYBOX_LOST') return buyboxGroup(message.clientId, (message.data as BuyboxChangedData).id);
+    // REPRICER_PRICE_CHANGED, PRICE_CHANGE_APPLIED and PRICE_CHANGE_FAILED: one group per repricer.
+    return priceChangeGroup(message.clientId, (message.data as PriceChange).repricer_id);
   },
 };
 
@@ -172,7 +189,7 @@ const OFFER_EVENT_TYPES: ReadonlySet<string> = new Set(['offer_updated', 'offer_
  * To the market-sync worker: each marketplace event just received about one offer (Offer
  * Updated, Offer Created) asks for that offer's next look now, in its connection's group.
  * What the event says is not passed on: the worker reads the offer itself. Batch Completed
- * events are recorded but not routed (the price sender will read them).
+ * events go to the price sender (pricesRoute).
  */
 export const marketSyncRoute: ChangeRoute<{ messages: MarketSyncMessage[] }, MarketSyncMessage> = {
   queue: 'marketSync',
@@ -186,10 +203,46 @@ export const marketSyncRoute: ChangeRoute<{ messages: MarketSyncMessage[] }, Mar
   groupOf: (message) => marketSyncGroup(message.uid),
 };
 
+/**
+ * To the price sender, in the connection's group: price changes that just became `pending`
+ * (one message per connector and up to 500 changes), a look at the connection when its mode or
+ * status moved or it was deleted (the kill switch, a resume, a new key), and a batch the
+ * marketplace says completed.
+ */
+type PricesWork = { clientId: string; queued: Map<string, PriceSenderRef[]>; sweeps: Set<string>; batches: PriceSenderMessage[] };
+type PriceSenderRef = { productCode: string; sk: string };
+
+export const pricesRoute: ChangeRoute<PricesWork, PriceSenderMessage> = {
+  queue: 'prices',
+  start: (clientId) => ({ clientId, queued: new Map(), sweeps: new Set(), batches: [] }),
+  add: (work, change) => {
+    if (change.kind === 'priceChange' && change.queuedFor !== undefined) {
+      work.queued.set(change.queuedFor, [...(work.queued.get(change.queuedFor) ?? []), { productCode: change.hint.productCode, sk: change.hint.sk }]);
+    }
+    if (change.kind === 'connectionStatus') work.sweeps.add(change.record.connector);
+    if (change.kind === 'connectionSending') work.sweeps.add(change.connector);
+    if (change.kind === 'marketplaceEvent') {
+      const { eventType, batchId, connector } = change.event;
+      if (eventType === 'batch_completed' && batchId !== undefined && connector !== undefined) {
+        work.batches.push({ kind: 'batch', clientId: work.clientId, connector, batchId });
+      }
+    }
+  },
+  messages: (work) => [
+    ...[...work.queued].flatMap(([connector, refs]) =>
+      chunk(refs).map((changes): PriceSenderMessage => ({ kind: 'changes', clientId: work.clientId, connector, changes })),
+    ),
+    ...[...work.sweeps].map((connector): PriceSenderMessage => ({ kind: 'sweep', clientId: work.clientId, connector, reason: 'connection' })),
+    ...work.batches,
+  ],
+  groupOf: (message) => priceSenderGroup(message.clientId, message.connector),
+};
+
 export const CHANGE_ROUTES: readonly RouteStarter[] = [
   defineRoute(listsRoute),
   defineRoute(repricingRoute),
   defineRoute(importsRoute),
   defineRoute(webhooksRoute),
   defineRoute(marketSyncRoute),
+  defineRoute(pricesRoute),
 ];

@@ -60,7 +60,7 @@ export const receiveMarketplaceEventRoute =
     const headers = headersOf(event);
     const verified = market.port.verifyEvent(secret, { url: publicUrlOf(event), headers, body: rawBodyOf(event) });
     if (!verified) return refuse(hasSignature(headers) ? 'bad-signature' : 'unsigned', context);
-    const outcome = await recordMarketplaceEvent(owner.clientId, uid, verified);
+    const outcome = await recordMarketplaceEvent(owner.clientId, { uid, connector: owner.connector }, verified);
     if (outcome === 'repeat') return refuse('repeated-delivery', { ...context, deliveryId: verified.deliveryId });
     logger.info('A marketplace event was received', { ...context, deliveryId: verified.deliveryId, eventType: verified.type, offerId: verified.offerId });
     return json(200, EVENT_RECEIVED);

@@ -4,6 +4,7 @@ import { findConnectionByUid, getConnection, recordSyncOutcome, type StoredConne
 import { applyOwnOffers, UNKNOWN_SELLER_ID } from '../shared/data/market-sync.js';
 import { fullSyncWanted, heartbeatDue, ownOffersDue, tickOf } from '../shared/domain/market-schedule.js';
 import { marketSyncMessage, type MarketSyncMessage } from '../shared/events/market-sync.js';
+import { sweepMessage } from '../shared/events/price-sender.js';
 import { logger } from '../shared/logger.js';
 import {
   MarketplaceUnauthorized,
@@ -29,6 +30,8 @@ import { syncOwnOffers, type OwnOffersSync } from './own-offers.js';
 export interface MarketSyncDeps {
   /** The storefront reader's queue. */
   readonly storefront: QueueSender;
+  /** The price sender's queue: each tick asks it to sweep the connection (due retries, missing confirmations). */
+  readonly prices?: QueueSender;
   /** Tests shorten the waits between marketplace retries. */
   readonly retry?: Partial<RetryOptions>;
   readonly now?: () => number;
@@ -109,6 +112,8 @@ const handleTick = async (message: Extract<MarketSyncMessage, { kind: 'tick' }>,
       if (unauthorized) return;
     }
   }
+  const refusedSweep = await deps.prices?.send([sweepMessage(target.clientId, connection.connector, message.at)]);
+  if (refusedSweep && refusedSweep.length > 0) logger.error('Price sweep refused by the queue', { connector: connection.connector });
   const reads = await dueReads(target.clientId, connection.connector, connection.uid, tick, { full: full && sync !== undefined, at: now });
   const refused = await deps.storefront.send(reads.messages);
   if (refused && refused.length > 0) logger.error('Storefront reads refused by the queue', { count: refused.length });

@@ -8,6 +8,7 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { visibilityTimeoutFor } from '../../lambdas/shared/config/event-sources.js';
 import { MARKET_SYNC, MARKET_SYNC_QUEUE_URL_ENV, STOREFRONT_QUEUE_URL_ENV, STOREFRONT_RATE_ENV } from '../../lambdas/shared/config/market-sync.js';
+import { PRICE_SENDER_QUEUE_URL_ENV, PRICE_SENDING } from '../../lambdas/shared/config/price-sending.js';
 import { TABLE_NAME_ENV } from '../../lambdas/shared/config/table-schema.js';
 import type { MonitoredFunction } from './alarms.js';
 import { ApiFunction } from './api-function.js';
@@ -20,6 +21,7 @@ export const MARKET_LOOP_DESCRIPTIONS = {
   schedule: 'the market schedule (a sync tick per connection, once a minute)',
   worker: 'the market sync worker (own offers, storefront reads due)',
   reader: 'the storefront reader (product pages at the stage pace)',
+  sender: 'the price sender (pushes, confirmations, safety caps)',
 } as const;
 
 export interface MarketLoopProps {
@@ -46,6 +48,8 @@ export class MarketLoop extends Construct {
   readonly schedule: ApiFunction;
   readonly worker: ApiFunction;
   readonly reader: ApiFunction;
+  readonly prices: FifoWork;
+  readonly sender: ApiFunction;
   readonly tick: Rule;
   /** Both work queues and their dead letters, for the alarms and the dashboard. */
   readonly queues: readonly MonitoredQueue[];
@@ -64,11 +68,17 @@ export class MarketLoop extends Construct {
       visibilityTimeout: Duration.seconds(visibilityTimeoutFor(MARKET_SYNC.readerTimeoutSeconds)),
       maxReceiveCount: MARKET_SYNC.readerMaxReceiveCount,
     });
+    this.prices = new FifoWork(this, 'Prices', {
+      visibilityTimeout: Duration.seconds(visibilityTimeoutFor(PRICE_SENDING.senderTimeoutSeconds)),
+      maxReceiveCount: PRICE_SENDING.senderMaxReceiveCount,
+    });
     this.queues = [
       // A connection's ticks wait, by design, while its full sync runs (minutes).
       ...this.marketSync.monitored('MarketSync', { ageAlarm: false }),
       // Reads wait, by design, for the host's pace and after a refusal for its Retry-After.
       ...this.storefront.monitored('Storefront', { ageAlarm: false }),
+      // Prices wait only for the connection's earlier pushes: an old message means sending is stuck.
+      ...this.prices.monitored('Prices', { ageAlarm: true }),
     ];
 
     this.schedule = new ApiFunction(this, 'Schedule', {
@@ -92,12 +102,19 @@ export class MarketLoop extends Construct {
       ...shared,
       entry: MARKET_SYNC.workerEntry,
       description: MARKET_LOOP_DESCRIPTIONS.worker,
-      environment: { [TABLE_NAME_ENV]: props.table.tableName, [STOREFRONT_QUEUE_URL_ENV]: this.storefront.queue.queueUrl, ...props.marketplaceEnvironment },
+      environment: {
+        [TABLE_NAME_ENV]: props.table.tableName,
+        [STOREFRONT_QUEUE_URL_ENV]: this.storefront.queue.queueUrl,
+        [PRICE_SENDER_QUEUE_URL_ENV]: this.prices.queue.queueUrl,
+        ...props.marketplaceEnvironment,
+      },
       timeout: Duration.seconds(MARKET_SYNC.workerTimeoutSeconds),
       memorySize: MARKET_SYNC.workerMemoryMb,
     });
     grantTableAccess(this.worker.role, props.table, TABLE_GRANTS.marketSync);
     this.storefront.queue.grantSendMessages(this.worker.role);
+    // Each tick asks the sender to sweep the connection.
+    this.prices.queue.grantSendMessages(this.worker.role);
     this.worker.function.addEventSource(new SqsEventSource(this.marketSync.queue, { batchSize: MARKET_SYNC.workerBatchSize, reportBatchItemFailures: true }));
 
     this.reader = new ApiFunction(this, 'Reader', {
@@ -125,11 +142,29 @@ export class MarketLoop extends Construct {
       }),
     );
 
+    this.sender = new ApiFunction(this, 'Sender', {
+      ...shared,
+      entry: PRICE_SENDING.senderEntry,
+      description: MARKET_LOOP_DESCRIPTIONS.sender,
+      environment: { [TABLE_NAME_ENV]: props.table.tableName, ...props.marketplaceEnvironment },
+      timeout: Duration.seconds(PRICE_SENDING.senderTimeoutSeconds),
+      memorySize: PRICE_SENDING.senderMemoryMb,
+    });
+    grantTableAccess(this.sender.role, props.table, TABLE_GRANTS.priceSender);
+    this.sender.function.addEventSource(new SqsEventSource(this.prices.queue, { batchSize: PRICE_SENDING.senderBatchSize, reportBatchItemFailures: true }));
+
     this.functions = [
       { name: 'MarketSchedule', function: this.schedule.function },
       { name: 'MarketSyncWorker', function: this.worker.function },
       { name: 'StorefrontReader', function: this.reader.function },
+      { name: 'PriceSender', function: this.sender.function },
     ];
+  }
+
+  /** The change forwarder: sends price changes that became pending, connection moves and batch events to the sender. */
+  acceptPriceWorkFrom(fn: ApiFunction): void {
+    fn.function.addEnvironment(PRICE_SENDER_QUEUE_URL_ENV, this.prices.queue.queueUrl);
+    this.prices.queue.grantSendMessages(fn.role);
   }
 
   /** A function that brings a connection's next look forward (the change forwarder): may send to the market-sync queue, and is told where it is. */

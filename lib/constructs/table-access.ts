@@ -77,6 +77,12 @@ export const TABLE_GRANTS = {
    * offers; the storefront hosts' holds, read and written by every reader.
    */
   marketSync: { read: [tenant, connector, counter, connectionUid, hostHold], write: [tenant, counter, hostHold], batchWrite: true },
+  /**
+   * The price sender: the tenant's price changes, products, repricer list counts, connections and
+   * its own items (push counts, breaker windows, sent batches); connector price steps. It creates
+   * nothing but its own items, so no ids.
+   */
+  priceSender: { read: [tenant, connector], write: [tenant], writeActions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] },
 } as const satisfies Record<string, TableGrant>;
 
 /** Index ARNs listed by name, so no policy holds an `index/*` wildcard. */

@@ -16,6 +16,7 @@ import { handler as processImports } from '../../lambdas/process-imports/handler
 import { storefrontReader } from '../../lambdas/read-storefront/read.js';
 import { scheduleMarketSyncs } from '../../lambdas/schedule-market-syncs/schedule.js';
 import { marketSyncWorker } from '../../lambdas/sync-market/sync.js';
+import { priceSenderWorker } from '../../lambdas/send-prices/worker.js';
 import { batchingSender, type QueueSender } from '../../lambdas/shared/queue/sender.js';
 import { CHANGE_HANDLERS, IMPORT_WORKER } from '../../lambdas/shared/config/event-sources.js';
 import { WEBHOOK_DELIVERY } from '../../lambdas/shared/config/event-sources.js';
@@ -77,7 +78,12 @@ export const localSender = (queue: LocalFifoQueue): QueueSender =>
   });
 
 /** The handlers of the market loop, as deployed. */
-const MARKET_HANDLERS: MarketLoopHandlers = { schedule: scheduleMarketSyncs, worker: marketSyncWorker, reader: storefrontReader };
+const MARKET_HANDLERS: MarketLoopHandlers = {
+  schedule: scheduleMarketSyncs,
+  worker: marketSyncWorker,
+  reader: storefrontReader,
+  prices: () => priceSenderWorker(),
+};
 
 /** The handler as the runtime invokes it: announced to `onInvoke`, and twice with `deliverTwice`. */
 const invoking =
@@ -130,6 +136,7 @@ export const startEventRuntime = async (options: EventRuntimeOptions): Promise<E
     imports: queue('imports.fifo', processImports, 'import-worker', { batchSize: IMPORT_WORKER.batchSize, maxReceiveCount: IMPORT_WORKER.maxReceiveCount }),
     webhooks: webhookQueue,
     marketSync: market.marketSyncQueue,
+    prices: market.priceSenderQueue,
   };
   const queues = [...Object.values(byName), market.storefrontQueue];
   const forward = invoking(options, 'change-forwarder', forwardChanges(Object.fromEntries(Object.entries(byName).map(([name, q]) => [name, localSender(q)]))));

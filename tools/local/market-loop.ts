@@ -1,17 +1,20 @@
 /**
  * The market loop run locally (lambdas/shared/config/market-sync.ts): the schedule's tick, the
- * market-sync queue driving the sync worker, and the storefront queue driving the reader, with
+ * market-sync queue driving the sync worker, the storefront queue driving the reader, and the
+ * price-sender queue driving the sender (lambdas/shared/config/price-sending.ts), with
  * the batch sizes and retry limits the stack deploys (lib/constructs/market-loop.ts). The
  * handlers are given, so the event runtime passes the real ones and a test passes fakes.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { MARKET_SYNC } from '../../lambdas/shared/config/market-sync.js';
+import { PRICE_SENDING } from '../../lambdas/shared/config/price-sending.js';
 import type { QueueSender } from '../../lambdas/shared/queue/sender.js';
 import type { LocalFifoQueue, QueueHandler } from './fifo-queue.js';
 
 export interface MarketLoopHandlers {
   readonly schedule: (sender: QueueSender) => (event: { time?: string }) => Promise<unknown>;
-  readonly worker: (deps: { readonly storefront: QueueSender }) => (event: SQSEvent) => Promise<SQSBatchResponse>;
+  readonly worker: (deps: { readonly storefront: QueueSender; readonly prices: QueueSender }) => (event: SQSEvent) => Promise<SQSBatchResponse>;
+  readonly prices: () => (event: SQSEvent) => Promise<SQSBatchResponse>;
   readonly reader: (
     hold: (record: SQSRecord, delayMs: number) => Promise<void>,
     options: { readonly requestsPerSecond: number },
@@ -42,6 +45,8 @@ export interface LocalMarketLoop {
   /** The forwarder's target for marketplace events (its route `marketSync`). */
   readonly marketSyncQueue: LocalFifoQueue;
   readonly storefrontQueue: LocalFifoQueue;
+  /** The price sender's queue (the forwarder's route `prices`, and each tick's sweep). */
+  readonly priceSenderQueue: LocalFifoQueue;
   /** One tick now: one message per connection to the market-sync queue. */
   tick(time?: string): Promise<void>;
   /** Starts the timer, with `tickMs` (once the rest of the runtime runs). */
@@ -63,7 +68,12 @@ export const startLocalMarketLoop = (handlers: MarketLoopHandlers, options: Mark
     maxReceiveCount: MARKET_SYNC.readerMaxReceiveCount,
     maxConcurrency: 1,
   });
-  const marketSyncQueue = options.queue('market-sync.fifo', handlers.worker({ storefront: options.sender(storefrontQueue) }), 'market-sync-worker', {
+  const priceSenderQueue = options.queue('price-sender.fifo', handlers.prices(), 'price-sender', {
+    batchSize: PRICE_SENDING.senderBatchSize,
+    maxReceiveCount: PRICE_SENDING.senderMaxReceiveCount,
+  });
+  const worker = handlers.worker({ storefront: options.sender(storefrontQueue), prices: options.sender(priceSenderQueue) });
+  const marketSyncQueue = options.queue('market-sync.fifo', worker, 'market-sync-worker', {
     batchSize: MARKET_SYNC.workerBatchSize,
     maxReceiveCount: MARKET_SYNC.workerMaxReceiveCount,
   });
@@ -88,6 +98,7 @@ export const startLocalMarketLoop = (handlers: MarketLoopHandlers, options: Mark
   return {
     marketSyncQueue,
     storefrontQueue,
+    priceSenderQueue,
     tick,
     startTicks() {
       if (options.tickMs === undefined || timer) return;

@@ -222,6 +222,14 @@ export const ROUTES: readonly RouteDefinition[] = [
     tableAccess: 'readWrite',
     authorized: true,
   },
+  {
+    name: 'ResumeConnection',
+    method: 'POST',
+    path: '/v1/connections/{connector}/resume',
+    entry: 'lambdas/resume-connection/handler.ts',
+    tableAccess: 'readWrite',
+    authorized: true,
+  },
   // Called by the marketplace, which cannot do Basic auth: each request is signed with the
   // connection's webhook secret instead (docs/connections.md, "Marketplace events"). It reads the
   // uid lookup outside the tenant, opens the secret and puts one dedup item under the tenant.

@@ -4,11 +4,11 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import * as z from 'zod';
 import { connectionRecord, type Connection, type ConnectionStatus } from '../domain/connections.js';
 import { IMPORT_STATUSES, importJobRecord, type ImportJob, type ImportStatus } from '../domain/import-jobs.js';
-import type { PriceChange } from '../domain/records.js';
+import type { PriceChange, PriceChangeStatus } from '../domain/records.js';
 import { clientIdOfKey, offerIdOfSortKey, OFFER_SK_PREFIX, SLOT_SK_PREFIX } from './keys.js';
 import { storedMarketplaceEvent, type StoredMarketplaceEvent } from './marketplace-events.js';
 import { storedPriceChange } from './price-change-list.js';
-import { OFFER_LIST, storedOffer } from './offer-list.js';
+import { OFFER_LIST, storedOffer, type StoredOffer } from './offer-list.js';
 import type { OfferHint } from './offer-maintenance.js';
 
 /**
@@ -26,8 +26,32 @@ export interface PriceChangeHint {
   readonly reason: string;
 }
 
+/**
+ * A price change whose status moved (what PRICE_CHANGE_APPLIED and PRICE_CHANGE_FAILED
+ * announce): the record as it is now, and the status it left.
+ */
+export interface PriceChangeStatusMove {
+  readonly record: PriceChange;
+  readonly previous: PriceChangeStatus;
+}
+
+/**
+ * The client's own offer started or stopped winning the buy box (what BUYBOX_WON and
+ * BUYBOX_LOST announce): the offer as it is now; `offer.fields.winning` says which.
+ */
+export interface BuyboxMove {
+  readonly offer: StoredOffer;
+}
+
 export type StreamChange =
-  | { readonly kind: 'offer'; readonly clientId: string; readonly hint: OfferHint; readonly products: readonly string[] }
+  | {
+      readonly kind: 'offer';
+      readonly clientId: string;
+      readonly hint: OfferHint;
+      readonly products: readonly string[];
+      /** Only when an own offer was modified and its `winning` flipped; never for a new, moved or removed offer. */
+      readonly buybox?: BuyboxMove;
+    }
   | { readonly kind: 'product'; readonly clientId: string; readonly code: string }
   | { readonly kind: 'slot'; readonly clientId: string; readonly code: string }
   | {
@@ -36,6 +60,10 @@ export type StreamChange =
       readonly hint: PriceChangeHint;
       /** The record, when this change created it (what webhooks announce); undefined for updates and expiries. */
       readonly created: PriceChange | undefined;
+      /** Its connector, when it has just become `pending` (created so, applied, or a next step): the sender's work. */
+      readonly queuedFor?: string;
+      /** Only when a modify moved the record's status (never for a new record or an expiry). */
+      readonly statusMove?: PriceChangeStatusMove;
     }
   | { readonly kind: 'rebuild'; readonly clientId: string; readonly requestId: string }
   /**
@@ -56,6 +84,8 @@ export type StreamChange =
    * (a sync's progress) are no change here.
    */
   | { readonly kind: 'connectionStatus'; readonly clientId: string; readonly record: Connection; readonly previous: ConnectionStatus }
+  /** A connection's mode moved (the kill switch, or live again) or it was deleted: what its sender must look at now. */
+  | { readonly kind: 'connectionSending'; readonly clientId: string; readonly connector: string }
   /** A verified marketplace event, recorded just now (its repeats never are; its expiry is no news). */
   | { readonly kind: 'marketplaceEvent'; readonly clientId: string; readonly event: StoredMarketplaceEvent };
 
@@ -64,6 +94,26 @@ const importStatus = z.object({ id: z.int().positive(), status: z.enum(IMPORT_ST
 type Image = Record<string, LambdaAttributeValue> | undefined;
 
 const plain = (image: Image): Record<string, unknown> | undefined => (image ? unmarshall(image as Record<string, AttributeValue>) : undefined);
+
+/** A modify that moved a price change's status: both images are needed, so a new record or an expiry is none. */
+const statusMoveOf = (oldImage: Image, newImage: Image): { statusMove?: PriceChangeStatusMove } => {
+  if (!oldImage || !newImage) return {};
+  const [before, after] = [oldImage, newImage].map((image) => storedPriceChange.safeParse(plain(image)).data?.record);
+  if (!before || !after || before.status === after.status) return {};
+  return { statusMove: { record: after, previous: before.status } };
+};
+
+/**
+ * A modify of the client's own offer that flipped `winning`. A new offer that wins from the
+ * start has no old image (it never lost), so it is none; so is a removal, and an offer that
+ * moved product (a delete under the old product and a new item under the new one).
+ */
+const buyboxOf = (oldImage: Image, newImage: Image): { buybox?: BuyboxMove } => {
+  if (!oldImage || !newImage) return {};
+  const [before, after] = [oldImage, newImage].map((image) => storedOffer.safeParse(plain(image)).data);
+  if (!before || !after || before.scope !== 'own' || after.scope !== 'own' || before.fields.winning === after.fields.winning) return {};
+  return { buybox: { offer: after } };
+};
 
 export const streamChangeOf = (keys: Image, oldImage: Image, newImage: Image): StreamChange | undefined => {
   const key = plain(keys);
@@ -82,10 +132,10 @@ export const streamChangeOf = (keys: Image, oldImage: Image, newImage: Image): S
     return { kind: 'import', clientId, id, ...(before ? { before } : {}), ...(after ? { after } : {}), ...(ended ? { ended } : {}) };
   }
   if (kind === 'CONN' && code === undefined) {
-    if (!oldImage || !newImage) return undefined;
     const [before, after] = [oldImage, newImage].map((image) => connectionRecord.safeParse(plain(image)?.record).data);
-    if (!before || !after || before.status === after.status) return undefined;
-    return { kind: 'connectionStatus', clientId, record: after, previous: before.status };
+    if (before && after && before.status !== after.status) return { kind: 'connectionStatus', clientId, record: after, previous: before.status };
+    if (before && (!after || before.mode !== after.mode)) return { kind: 'connectionSending', clientId, connector: before.connector };
+    return undefined;
   }
   if (kind === 'MEVT' && code !== undefined) {
     if (oldImage || !newImage) return undefined;
@@ -97,10 +147,14 @@ export const streamChangeOf = (keys: Image, oldImage: Image, newImage: Image): S
     if (!image.success) return undefined;
     const { record } = image.data;
     const created = newImage && !oldImage ? record : undefined;
+    const before = oldImage ? storedPriceChange.safeParse(plain(oldImage)).data?.record.status : undefined;
+    const queued = newImage !== undefined && record.status === 'pending' && before !== 'pending';
     return {
       kind: 'priceChange',
       clientId,
+      ...statusMoveOf(oldImage, newImage),
       created,
+      ...(queued ? { queuedFor: record.connector } : {}),
       hint: { productCode: record.product_code, sk, id: record.id, repricerId: record.repricer_id, reason: record.reason },
     };
   }
@@ -115,6 +169,7 @@ export const streamChangeOf = (keys: Image, oldImage: Image, newImage: Image): S
   return {
     kind: 'offer',
     clientId,
+    ...buyboxOf(oldImage, newImage),
     // The product the offer left needs a decision too, when it moved.
     products: [...new Set([decodeURIComponent(code), ...images.map((offer) => offer.product_code)])],
     hint: {

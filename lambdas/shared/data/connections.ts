@@ -20,6 +20,8 @@ const storedConnection = z.object({
   sealedWebhookSecret: sealedValue.optional(),
   /** The client's seller id on the marketplace, as the syncs learned it from a product page (never client input). */
   sellerId: z.string().optional(),
+  /** The price sender waits until then: the marketplace asked it to slow down for longer than a run waits. */
+  sendHoldUntil: z.string().optional(),
 });
 export type StoredConnection = z.infer<typeof storedConnection>;
 
@@ -182,6 +184,33 @@ export const recordSyncOutcome = async (clientId: string, seen: Connection, outc
     return true;
   } catch (error) {
     if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+};
+
+/**
+ * Resumes a connection the circuit breaker paused: `connected` again, its last error cleared.
+ * The record as it now is; undefined when there is none, `not_paused` when it was not paused.
+ */
+export const resumeConnection = async (clientId: string, connector: string): Promise<Connection | undefined | 'not_paused'> => {
+  const stored = await getConnection(clientId, connector);
+  if (!stored) return undefined;
+  if (stored.record.status !== 'paused') return 'not_paused';
+  try {
+    const result = await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: connectionKey(clientId, connector),
+        UpdateExpression: 'SET #record.#status = :connected, #record.last_error = :null',
+        ConditionExpression: '#record.#status = :paused AND #record.#uid = :uid',
+        ExpressionAttributeNames: { '#record': 'record', '#status': 'status', '#uid': 'uid' },
+        ExpressionAttributeValues: { ':connected': 'connected', ':paused': 'paused', ':null': null, ':uid': stored.record.uid },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return storedConnection.parse(result.Attributes).record;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return 'not_paused';
     throw error;
   }
 };

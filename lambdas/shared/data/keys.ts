@@ -122,3 +122,22 @@ export const marketplaceEventKey = (clientId: string, connectionUid: string, del
   pk: marketplaceEventPartition(clientId, connectionUid),
   sk: part(deliveryId),
 });
+
+/**
+ * The price sender's own items of a tenant, one partition: the circuit breaker's windows of sharp
+ * drops (per connector) and the price changes each sent batch carried. Both expire (TTL).
+ */
+export const senderPartition = (clientId: string) => `${tenant(clientId)}#SEND`;
+export const breakerWindowKey = (clientId: string, connector: string, window: string) => ({
+  pk: senderPartition(clientId),
+  sk: `BREAKER#${part(connector)}#${window}`,
+});
+export const sentBatchKey = (clientId: string, connector: string, batchId: string) => ({
+  pk: senderPartition(clientId),
+  sk: `BATCH#${part(connector)}#${part(batchId)}`,
+});
+/** An offer's pushes of one day (the daily cap), beside the product's price changes. */
+export const pushCountKey = (clientId: string, productCode: string, offerId: string, day: string) => ({
+  pk: priceChangePartition(clientId, productCode),
+  sk: `PUSHES#${part(offerId)}#${day}`,
+});

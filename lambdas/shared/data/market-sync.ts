@@ -118,7 +118,7 @@ const newProduct = (snapshot: OwnSnapshot, imageUrl: string): Omit<Product, 'id'
   fee_estimates: null,
 });
 
-/** Upserts the products of the snapshots (code = SKU): title, barcode and product line id kept current, nothing else touched. */
+/** Upserts the products of the snapshots (code = SKU): title, barcode, RRP and product line id kept current, nothing else touched. */
 const applyProducts = async (clientId: string, snapshots: readonly OwnSnapshot[], imageUrl: string, now: string): Promise<WriteCounts> => {
   const stored = await getStoredProducts(
     clientId,
@@ -133,7 +133,13 @@ const applyProducts = async (clientId: string, snapshots: readonly OwnSnapshot[]
       items.push(productItem(clientId, { id: next++, ...newProduct(snapshot, imageUrl), created_at: now, updated_at: now }, snapshot.productLineId));
       continue;
     }
-    const record = { ...before.record, title: snapshot.title, barcode: snapshot.barcode ?? before.record.barcode };
+    // The marketplace's RRP is the ceiling it enforces on prices, so the sender checks against it: kept current.
+    const record = {
+      ...before.record,
+      title: snapshot.title,
+      barcode: snapshot.barcode ?? before.record.barcode,
+      retail_price: snapshot.rrp ?? before.record.retail_price,
+    };
     const lineId = snapshot.productLineId ?? before.productLineId;
     if (sameJson(record, before.record) && lineId === before.productLineId) continue;
     // A new product line id alone leaves the record (and so every listing of the product) as it was.

@@ -17,6 +17,8 @@ export const MARKETPLACE_EVENT_RETENTION_SECONDS = 7 * 24 * 3600;
 export const storedMarketplaceEvent = z.object({
   entity: z.literal('marketplaceEvent'),
   uid: z.string().min(1),
+  /** The connection's connector: where the price sender reads a batch an event names. */
+  connector: z.string().min(1).optional(),
   deliveryId: z.string().min(1),
   eventType: z.enum(['offer_updated', 'offer_created', 'batch_completed', 'other']),
   offerId: z.string().min(1).optional(),
@@ -30,13 +32,15 @@ export type RecordEventResult = 'recorded' | 'repeat';
 /** Records a verified event once per delivery id: `repeat` (and nothing written) when its delivery was seen before. */
 export const recordMarketplaceEvent = async (
   clientId: string,
-  connectionUid: string,
+  connection: { readonly uid: string; readonly connector: string },
   event: MarketplaceEvent,
   now = new Date(),
 ): Promise<RecordEventResult> => {
+  const connectionUid = connection.uid;
   const item: StoredMarketplaceEvent = {
     entity: 'marketplaceEvent',
     uid: connectionUid,
+    connector: connection.connector,
     deliveryId: event.deliveryId,
     eventType: event.type,
     ...(event.offerId === undefined ? {} : { offerId: event.offerId }),

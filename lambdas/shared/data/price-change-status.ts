@@ -27,8 +27,12 @@ export interface SenderState {
   /** Faults met so far, and not before when the next push may be tried. */
   readonly attempts?: number;
   readonly retryAt?: string;
+  /** The price of the push in flight (with `pushToken`): what to look for when its outcome was lost. */
+  readonly pushPrice?: number;
   /** Asked for by the client's apply (suggest mode): sent whatever the connection's mode. */
   readonly requested?: boolean;
+  /** A step of a capped move the marketplace confirmed: where the next step starts. */
+  readonly confirmedPrice?: number;
 }
 
 export interface StoredSendable extends SenderState {
@@ -39,7 +43,7 @@ export interface StoredSendable extends SenderState {
 type Item = Record<string, NativeAttributeValue>;
 
 const UPGRADED_FIELDS = ['status_reason', 'sent_price', 'sent_at', 'applied_at'] as const;
-const SENDER_FIELDS = ['batchId', 'pushToken', 'pushStartedAt', 'attempts', 'retryAt', 'requested'] as const;
+const SENDER_FIELDS = ['batchId', 'pushToken', 'pushStartedAt', 'pushPrice', 'attempts', 'retryAt', 'requested', 'confirmedPrice'] as const;
 
 export const senderStateOf = (item: Item): SenderState => {
   const state: Record<string, unknown> = {};
@@ -72,9 +76,18 @@ export interface Transition {
 
 /** Moves one price change; its record after, or undefined when its status (or token) was not what the move expects, or it is gone. */
 export const transitionPriceChange = async (clientId: string, ref: PriceChangeRef, move: Transition): Promise<PriceChange | undefined> => {
-  const names: Record<string, string> = { '#r': 'record', '#status': 'status', '#updated': 'updated_at', '#sv': 'sv' };
-  const values: Record<string, NativeAttributeValue> = { ':now': move.now, ':sv': PRICE_CHANGE_SCHEMA_VERSION, ':null': null };
-  const sets = ['#r.#updated = :now', '#sv = :sv'];
+  const names: Record<string, string> = { '#r': 'record', '#status': 'status', '#sv': 'sv' };
+  const values: Record<string, NativeAttributeValue> = { ':sv': PRICE_CHANGE_SCHEMA_VERSION, ':null': null };
+  const sets = ['#sv = :sv'];
+  // Only a change of the record is news to the lists (a push's token is the sender's alone).
+  if (move.to !== undefined || Object.keys(move.fields ?? {}).length > 0) {
+    names['#updated'] = 'updated_at';
+    values[':now'] = move.now;
+    sets.push('#r.#updated = :now');
+  } else {
+    names['#updated'] = 'updated_at';
+    sets.push('#r.#updated = if_not_exists(#r.#updated, #r.created_at)');
+  }
   const removes: string[] = [];
   if (move.to !== undefined) {
     sets.push('#r.#status = :to');

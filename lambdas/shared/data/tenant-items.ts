@@ -5,6 +5,7 @@ import { directoryValues } from './directory.js';
 import { documentClient, tableName } from './dynamo.js';
 import {
   connectionPartition,
+  senderPartition,
   connectionUidKey,
   deliveryPartition,
   importBodyKey,
@@ -190,11 +191,12 @@ export const findTenantItems = async (clientId: string): Promise<TenantItems> =>
   const offerNodes = await reader.nodesOf(clientId, OFFER_LIST);
   const offerListings = await reader.listingsOf(clientId, OFFER_LIST, [...offerCells, ...offerNodes.cells]);
 
-  const [imports, webhooks, rebuilds, connections] = await Promise.all([
+  const [imports, webhooks, rebuilds, connections, sender] = await Promise.all([
     reader.partition(importsPartition(clientId)),
     reader.partition(webhookPartition(clientId)),
     reader.partition(rebuildKey(clientId, '').pk),
     reader.partition(connectionPartition(clientId)),
+    reader.partition(senderPartition(clientId)),
   ]);
   // A connection's uid lookup sits outside the tenant (the marketplace-events route reads it by
   // uid alone): the connection names it.
@@ -221,6 +223,7 @@ export const findTenantItems = async (clientId: string): Promise<TenantItems> =>
       ...deliveries,
       ...rebuilds,
       ...connections,
+      ...sender,
     ].map(keyOf),
     listings: [...changeListings, ...scoped.flatMap((product) => product.listings), ...repricerListings, ...offerListings].map(keyOf),
     nodes: [...changeNodes.items, ...scoped.flatMap((product) => product.nodes), ...repricerNodes.items, ...offerNodes.items].map(keyOf),

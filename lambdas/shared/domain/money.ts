@@ -42,3 +42,12 @@ export const ceilDiv = (numerator: bigint, denominator: bigint): bigint => {
   const quotient = numerator / denominator;
   return numerator % denominator > 0n ? quotient + 1n : quotient;
 };
+
+/** Down to a multiple of `step` (cents), also below zero (bigint division truncates toward zero). */
+export const floorToStep = (cents: bigint, step: bigint): bigint => {
+  const quotient = cents / step;
+  return (cents % step < 0n ? quotient - 1n : quotient) * step;
+};
+
+/** Up to a multiple of `step` (cents). */
+export const ceilToStep = (cents: bigint, step: bigint): bigint => ceilDiv(cents, step) * step;

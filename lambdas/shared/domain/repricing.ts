@@ -1,4 +1,4 @@
-import { ceilDiv, centsToNumber, toCents } from './money.js';
+import { ceilToStep as ceilTo, centsToNumber, floorToStep as floorTo, toCents } from './money.js';
 import type { PriceChange } from './records.js';
 
 /**
@@ -53,12 +53,6 @@ export interface Decision extends Target {
 
 export const BUYABLE = 'buyable';
 
-/** Down to the grid, also below zero (bigint division truncates toward zero). */
-const floorTo = (cents: bigint, step: bigint) => {
-  const quotient = cents / step;
-  return (cents % step < 0n ? quotient - 1n : quotient) * step;
-};
-const ceilTo = (cents: bigint, step: bigint) => ceilDiv(cents, step) * step;
 
 /** The target price for the repricer's offer; undefined when no price on the grid lies between floor and ceiling. */
 export const targetPrice = (repricer: EngineRepricer, competitors: readonly EngineOffer[], priceStep: number): Target | undefined => {

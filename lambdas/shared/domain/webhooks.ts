@@ -8,7 +8,15 @@ import { text } from './text.js';
  * Webhooks (DESIGN.md section 6, docs/webhooks.md): what a client subscribes to, what a
  * delivery carries and how it is signed, and when a failed delivery is tried again.
  */
-export const WEBHOOK_EVENT_TYPES = ['REPRICER_PRICE_CHANGED', 'IMPORT_COMPLETED', 'CONNECTION_STATUS_CHANGED'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'REPRICER_PRICE_CHANGED',
+  'IMPORT_COMPLETED',
+  'CONNECTION_STATUS_CHANGED',
+  'PRICE_CHANGE_APPLIED',
+  'PRICE_CHANGE_FAILED',
+  'BUYBOX_WON',
+  'BUYBOX_LOST',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** At most this many webhooks per client: each event is POSTed once per subscribed webhook. */
@@ -87,6 +95,22 @@ export interface ConnectionStatusChangedData {
   readonly status: ConnectionStatus;
   readonly previous_status: ConnectionStatus;
   readonly last_error: string | null;
+  readonly changed_at: string;
+}
+
+/**
+ * `BUYBOX_WON` / `BUYBOX_LOST`: the client's own offer started or stopped winning the buy box
+ * (its `winning` flipped). `id` is the API's offer id (`GET /v1/offers/{id}`), `offer_id` the
+ * marketplace's; `changed_at` is the offer's `updated_at` as the change wrote it.
+ */
+export interface BuyboxChangedData {
+  readonly id: number;
+  readonly offer_id: string;
+  readonly product_code: string;
+  readonly connector: string;
+  readonly offer_price: number;
+  readonly winning_price: number;
+  readonly total_competitors: number;
   readonly changed_at: string;
 }
 

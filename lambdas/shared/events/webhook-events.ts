@@ -1,11 +1,12 @@
 import * as z from 'zod';
 import type { Connection, ConnectionStatus } from '../domain/connections.js';
-import { WEBHOOK_EVENT_TYPES, type ConnectionStatusChangedData, type ImportCompletedData } from '../domain/webhooks.js';
+import type { OfferFields, PriceChange } from '../domain/records.js';
+import { WEBHOOK_EVENT_TYPES, type BuyboxChangedData, type ConnectionStatusChangedData, type ImportCompletedData } from '../domain/webhooks.js';
 
 /**
  * A message to the webhook worker: one event of one tenant. Its message group is the tenant
- * and the repricer (or the import), so one repricer's events are delivered in order while
- * other repricers' go on.
+ * and what the event is about (the repricer, import, connection or offer), so one subject's
+ * events are delivered in order while the others go on.
  */
 export const webhookEventMessage = z.object({
   clientId: z.string().min(1),
@@ -57,3 +58,51 @@ export const connectionStatusChangedMessage = (clientId: string, record: Connect
 
 /** Its message group: one connection's changes in order, everything else in parallel. */
 export const connectionStatusGroup = (clientId: string, connectionUid: string): string => `${clientId}#C${connectionUid}`;
+
+/**
+ * The message announcing that a price change reached `applied` or `failed`, with its record.
+ * Its id names the price change and the write that moved it (`updated_at`): the same move read
+ * twice from the stream is one delivery, while a later move to the same status would be another.
+ */
+export const priceChangeSettledMessage = (clientId: string, record: PriceChange & { status: 'applied' | 'failed' }): WebhookEventMessage => {
+  const eventType = record.status === 'applied' ? 'PRICE_CHANGE_APPLIED' : 'PRICE_CHANGE_FAILED';
+  return { clientId, eventId: `${eventType}-${record.id}-${record.updated_at}`, eventType, eventTimestamp: record.updated_at, data: record };
+};
+
+/**
+ * The group of every event about a price change (REPRICER_PRICE_CHANGED and its outcome): the
+ * tenant and the repricer, so a change's outcome never overtakes its announcement.
+ */
+export const priceChangeGroup = (clientId: string, repricerId: number): string => `${clientId}#R${repricerId}`;
+
+/** What a buy-box event is made of: the stored own offer as the change wrote it. */
+export interface BuyboxOffer {
+  readonly id: number;
+  readonly product_code: string;
+  readonly connector: string;
+  readonly fields: Pick<OfferFields, 'offer_id' | 'offer_price' | 'winning' | 'winning_price' | 'total_competitors'>;
+  readonly updated_at: string;
+}
+
+/**
+ * The message announcing that the client's own offer won or lost the buy box. Its id names the
+ * offer, the write that flipped it (`updated_at`) and the direction, so the same write read
+ * twice is one delivery, and every flip is one.
+ */
+export const buyboxChangedMessage = (clientId: string, offer: BuyboxOffer): WebhookEventMessage => {
+  const eventType = offer.fields.winning ? 'BUYBOX_WON' : 'BUYBOX_LOST';
+  const data: BuyboxChangedData = {
+    id: offer.id,
+    offer_id: offer.fields.offer_id,
+    product_code: offer.product_code,
+    connector: offer.connector,
+    offer_price: offer.fields.offer_price,
+    winning_price: offer.fields.winning_price,
+    total_competitors: offer.fields.total_competitors,
+    changed_at: offer.updated_at,
+  };
+  return { clientId, eventId: `${eventType}-${offer.id}-${offer.updated_at}`, eventType, eventTimestamp: offer.updated_at, data };
+};
+
+/** Its message group: one offer's flips in order, other offers in parallel. */
+export const buyboxGroup = (clientId: string, offerId: number): string => `${clientId}#O${offerId}`;

@@ -65,3 +65,9 @@ export const streamRecord = (
     dynamodb: { Keys: image({ pk: item.pk, sk: item.sk }), NewImage: image(item), ...(before ? { OldImage: image(before) } : {}), SequenceNumber: n },
   };
 };
+
+/** The stream record of an item's removal (a delete or a TTL expiry): its old image only. */
+export const removedRecord = (item: { pk: string; sk: string } & Record<string, unknown>): DynamoDBRecord => {
+  const n = String(++sequence).padStart(6, '0');
+  return { eventID: `event-${n}`, eventName: 'REMOVE', dynamodb: { Keys: image({ pk: item.pk, sk: item.sk }), OldImage: image(item), SequenceNumber: n } };
+};

@@ -1,5 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { MARKET_SYNC } from '../../../lambdas/shared/config/market-sync.js';
+import { PRICE_SENDING } from '../../../lambdas/shared/config/price-sending.js';
 import type { QueueSender } from '../../../lambdas/shared/queue/sender.js';
 import { localSender } from '../../../tools/local/event-runtime.js';
 import { createLocalFifoQueue, type LocalFifoQueue, type QueueHandler } from '../../../tools/local/fifo-queue.js';
@@ -10,6 +11,7 @@ const fakeMarket = (connections: readonly string[]) => {
   const ticks: string[] = [];
   const worked: string[] = [];
   const read: string[] = [];
+  const swept: string[] = [];
   const readerOptions: { requestsPerSecond: number }[] = [];
   let scheduleRuns = 0;
   let releaseSchedule: (() => void) | undefined;
@@ -24,13 +26,20 @@ const fakeMarket = (connections: readonly string[]) => {
       return { connections: connections.length };
     },
     worker:
-      ({ storefront }) =>
+      ({ storefront, prices }) =>
       async (event: SQSEvent): Promise<SQSBatchResponse> => {
         for (const record of event.Records) {
           const { uid, at } = JSON.parse(record.body) as { uid: string; at: string };
           worked.push(uid);
           await storefront.send([{ groupId: `${uid}#p`, deduplicationId: `${uid}:${at}:p`, body: JSON.stringify({ uid }) }]);
+          await prices.send([{ groupId: `${uid}#s`, deduplicationId: `${uid}:${at}:s`, body: JSON.stringify({ uid }) }]);
         }
+        return { batchItemFailures: [] };
+      },
+    prices:
+      () =>
+      async (event: SQSEvent): Promise<SQSBatchResponse> => {
+        swept.push(...event.Records.map((record) => (JSON.parse(record.body) as { uid: string }).uid));
         return { batchItemFailures: [] };
       },
     reader: (_hold, options) => {
@@ -47,6 +56,7 @@ const fakeMarket = (connections: readonly string[]) => {
     ticks,
     worked,
     read,
+    swept,
     readerOptions,
     runs: () => scheduleRuns,
     blockNextSchedule: () => {
@@ -74,7 +84,7 @@ const waitFor = async (condition: () => boolean, timeoutMs = 2_000) => {
 };
 
 describe('the local market loop', () => {
-  it('sends one tick per connection to the sync worker, whose storefront reads reach the reader', async () => {
+  it('sends one tick per connection to the sync worker, whose storefront reads reach the reader and sweeps the price sender', async () => {
     // Prepare
     const market = fakeMarket(['c1', 'c2', 'c3']);
     const built = new Map<string, QueueLimits>();
@@ -89,6 +99,8 @@ describe('the local market loop', () => {
     expect(market.ticks).toEqual(['2026-11-25T17:00:00.000Z']);
     expect([...market.worked].sort()).toEqual(['c1', 'c2', 'c3']);
     expect([...market.read].sort()).toEqual(['c1', 'c2', 'c3']);
+    expect([...market.swept].sort()).toEqual(['c1', 'c2', 'c3']);
+    expect(built.get('price-sender')).toEqual({ batchSize: PRICE_SENDING.senderBatchSize, maxReceiveCount: PRICE_SENDING.senderMaxReceiveCount });
     expect(market.readerOptions).toEqual([{ requestsPerSecond: 4 }]);
     expect(built.get('market-sync-worker')).toEqual({ batchSize: MARKET_SYNC.workerBatchSize, maxReceiveCount: MARKET_SYNC.workerMaxReceiveCount });
     expect(built.get('storefront-reader')).toEqual({

@@ -1,6 +1,6 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { ReadStats } from '../read-stats.js';
-import { keyAttributeOf, readListingRange, recordOfListing } from './listings.js';
+import { keyAttributeOf, originOfListing, readListingRange, recordOfListing, type ListingOrigin } from './listings.js';
 import { readNodes, type NodeLocation } from './node-store.js';
 import { filteredCount, FIRST_BOUND, type RankNode } from './nodes.js';
 import type { ListFilter, RankedList } from './ranked-list.js';
@@ -16,6 +16,8 @@ export interface PageRequest {
 export interface Page<R> {
   readonly total: number;
   readonly records: R[];
+  /** Where each record's canonical item is, when its listing names it (in the order of `records`). */
+  readonly origins: (ListingOrigin | undefined)[];
   readonly stats: ReadStats;
 }
 
@@ -55,7 +57,7 @@ export const readRankedPage = async <S, R>(clientId: string, list: RankedList<S,
   const chunkCounts = chunks.map((chunk) => filteredCount(chunk, filter));
   const total = chunkCounts.reduce((sum, n) => sum + n, 0);
   const size = Math.min(request.limit, total - request.start);
-  if (size <= 0) return { total, records: [], stats };
+  if (size <= 0) return { total, records: [], origins: [], stats };
   // Positions count in ascending key order; a descending page is the mirror image.
   const first = request.direction === 'ASC' ? request.start : total - request.start - size;
   const last = first + size - 1;
@@ -97,5 +99,5 @@ export const readRankedPage = async <S, R>(clientId: string, list: RankedList<S,
   const merged = perCell.flat().sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
   const page = merged.slice(first - firstBucket.before, first - firstBucket.before + size);
   if (request.direction === 'DESC') page.reverse();
-  return { total, records: page.map((item) => recordOfListing(list, item)), stats };
+  return { total, records: page.map((item) => recordOfListing(list, item)), origins: page.map(originOfListing), stats };
 };

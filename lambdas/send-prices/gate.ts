@@ -1,0 +1,32 @@
+import { getConnection, type StoredConnection } from '../shared/data/connections.js';
+import type { MarketplacePort } from '../shared/marketplace/port.js';
+import { marketplaceFor } from '../shared/marketplace/registry.js';
+import { openConnectionSecret } from '../shared/marketplace/secrets.js';
+
+/**
+ * Whether a connection may send now, read afresh (a consistent read) at the start of every run
+ * and again just before every push: the kill switch (`suggest`, a delete) and a pause take
+ * effect on the next push, whatever was queued.
+ */
+export type Gate =
+  /** Deleted: nothing more is sent; what waits is `failed`. */
+  | { readonly kind: 'gone' }
+  /** Sending waits (pending changes stay pending): paused, key refused, or held by a long rate limit. */
+  | { readonly kind: 'closed'; readonly stored: StoredConnection; readonly why: string }
+  | { readonly kind: 'open'; readonly stored: StoredConnection; readonly port: MarketplacePort; readonly apiKey: string };
+
+export const readGate = async (clientId: string, connector: string, nowMs: number): Promise<Gate> => {
+  const stored = await getConnection(clientId, connector);
+  if (!stored) return { kind: 'gone' };
+  const { status } = stored.record;
+  if (status === 'paused') return { kind: 'closed', stored, why: 'paused' };
+  if (status === 'unauthorized') return { kind: 'closed', stored, why: 'unauthorized' };
+  if (stored.sendHoldUntil !== undefined && Date.parse(stored.sendHoldUntil) > nowMs) return { kind: 'closed', stored, why: 'rate limited' };
+  const lookup = marketplaceFor(connector);
+  if (lookup.kind !== 'adapter') return { kind: 'closed', stored, why: `no marketplace for ${connector} on this stage` };
+  const apiKey = await openConnectionSecret('marketplace-key', clientId, connector, stored.sealedKey);
+  return { kind: 'open', stored, port: lookup.port, apiKey };
+};
+
+/** Whether a change may go out through this gate: a live connection sends its decisions; suggest mode only what the client applied. */
+export const mayPush = (gate: Extract<Gate, { kind: 'open' }>, requested: boolean): boolean => gate.stored.record.mode === 'live' || requested;

@@ -1,0 +1,79 @@
+import { PRICE_SENDING } from '../shared/config/price-sending.js';
+import type { StoredSendable } from '../shared/data/price-change-status.js';
+import { newestDecisionSk } from '../shared/data/price-sending.js';
+import { priceStepOf, readProductForRepricing, type ProductForRepricing } from '../shared/data/repricing.js';
+import { checkSendable, nextPush, type SendBounds } from '../shared/domain/price-push.js';
+import type { PriceChangeStatus } from '../shared/domain/records.js';
+import { mayPush, type Gate } from './gate.js';
+
+/**
+ * What to do with one pending price change now, from the change, its connection, the repricer
+ * and the offer as they are at send time (DESIGN.md section 7):
+ *  - the connection deleted: `failed`; in suggest mode a decision the client did not apply
+ *    becomes `suggested` again (the kill switch); paused, key refused, rate-limit hold: wait;
+ *  - a later decision for the offer exists: `superseded`;
+ *  - a fault earlier: wait until its retry time; past 24 hours of faults: `failed`;
+ *  - the repricer gone or disabled: `failed` / `superseded`; the price off the grid, under the
+ *    floor, over the ceiling or the rrp: `failed` with the reason; the offer already there: `applied`;
+ *  - else push: the price itself, or a step toward it when the move is larger than the cap.
+ */
+export type Plan =
+  | { readonly kind: 'push'; readonly change: StoredSendable; readonly price: number; readonly current: number; readonly bounds: SendBounds }
+  | { readonly kind: 'move'; readonly change: StoredSendable; readonly to: PriceChangeStatus; readonly reason: string | null }
+  /** A push in flight whose outcome was never recorded: look at the offer before pushing again. */
+  | { readonly kind: 'doubt'; readonly change: StoredSendable }
+  | { readonly kind: 'wait'; readonly change: StoredSendable };
+
+/** Per run: each product read once however many of its changes are planned. */
+export class ProductReads {
+  private readonly products = new Map<string, Promise<ProductForRepricing | undefined>>();
+  constructor(private readonly clientId: string) {}
+  get(code: string): Promise<ProductForRepricing | undefined> {
+    let read = this.products.get(code);
+    if (!read) {
+      read = readProductForRepricing(this.clientId, code);
+      this.products.set(code, read);
+    }
+    return read;
+  }
+}
+
+const move = (change: StoredSendable, to: PriceChangeStatus, reason: string | null): Plan => ({ kind: 'move', change, to, reason });
+
+export const planChange = async (clientId: string, change: StoredSendable, gate: Gate, nowMs: number, products: ProductReads): Promise<Plan> => {
+  const { record } = change.stored;
+  if (record.status !== 'pending') return { kind: 'wait', change };
+  if (gate.kind === 'gone') return move(change, 'failed', 'The connection was deleted before this price was sent.');
+  if (gate.kind === 'open' && !mayPush(gate, change.requested === true)) {
+    return move(change, 'suggested', 'The connection is in suggest mode: apply this price change to send it.');
+  }
+  if (gate.kind === 'closed') return { kind: 'wait', change };
+  if (change.pushToken !== undefined) {
+    const started = Date.parse(change.pushStartedAt ?? '');
+    return Number.isNaN(started) || nowMs - started >= PRICE_SENDING.pushInDoubtMs ? { kind: 'doubt', change } : { kind: 'wait', change };
+  }
+  if ((await newestDecisionSk(clientId, record)) !== change.ref.sk) return move(change, 'superseded', 'A later decision for this offer took its place.');
+  if ((change.attempts ?? 0) > 0 && nowMs - Date.parse(record.created_at) >= PRICE_SENDING.retryWindowMs) {
+    return move(change, 'failed', 'The marketplace could not be reached for 24 hours.');
+  }
+  if (change.retryAt !== undefined && Date.parse(change.retryAt) > nowMs) return { kind: 'wait', change };
+
+  const product = await products.get(record.product_code);
+  const slot = product?.slots.find((s) => s.repricerId === record.repricer_id);
+  if (!product || !slot) return move(change, 'failed', 'The repricer was deleted before this price was sent.');
+  if (!slot.enabled && change.requested !== true) return move(change, 'superseded', 'The repricer was disabled before this price was sent.');
+  const offer = product.offers.find((o) => o.scope === 'own' && o.fields.offer_id === record.offer_id);
+  if (!offer) return move(change, 'failed', 'The offer is no longer known.');
+  const rrp = product.product.retail_price > 0 ? product.product.retail_price : undefined;
+  const bounds: SendBounds = { min_price: slot.min_price, preferred_price: slot.preferred_price, rrp, step: await priceStepOf(slot.connector) };
+  const check = checkSendable(record.new_price, bounds);
+  if (!check.ok) return move(change, 'failed', `Not sent: ${check.reason}.`);
+  const current = change.confirmedPrice ?? offer.fields.offer_price;
+  if (current === record.new_price) return move(change, 'applied', 'The offer already had this price.');
+  const safety = gate.stored.record.safety;
+  const price = nextPush(current, record.new_price, bounds, safety.max_step_percent);
+  // Never reached: nextPush stays inside the bounds; checked again so no code path can send outside them.
+  const pushCheck = checkSendable(price, bounds);
+  if (!pushCheck.ok) return move(change, 'failed', `Not sent: ${pushCheck.reason}.`);
+  return { kind: 'push', change, price, current, bounds };
+};

@@ -1,0 +1,86 @@
+import { PRICE_SENDING } from '../shared/config/price-sending.js';
+import { mapLimit } from '../shared/data/concurrency.js';
+import { readSendable, transitionPriceChange, type PriceChangeRef, type StoredSendable } from '../shared/data/price-change-status.js';
+import { changesInStatus, readSentBatch } from '../shared/data/price-sending.js';
+import { readProductForRepricing } from '../shared/data/repricing.js';
+import { MarketplaceNotFound } from '../shared/marketplace/port.js';
+import { settleBatch, settleSent } from './confirm.js';
+import { readGate, type Gate } from './gate.js';
+import type { PushDeps } from './push.js';
+import { sendChanges } from './send.js';
+
+/**
+ * The connection's sweep: its pending changes (faults whose retry is due, changes held while
+ * the connection was paused, unauthorized or rate-limited, and those a kill switch turns back
+ * to `suggested` or a delete to `failed`) go through the sender again; its sent changes not yet
+ * confirmed are confirmed from the offer as synced (an Offer Updated event or a sync that shows
+ * the price) or from their batch's status, and `failed` when the marketplace never confirms.
+ */
+const PARALLEL_READS = 8;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+const readAll = async (clientId: string, refs: readonly PriceChangeRef[]): Promise<StoredSendable[]> =>
+  (await mapLimit([...refs], (ref) => readSendable(clientId, ref), PARALLEL_READS)).filter((change): change is StoredSendable => change !== undefined);
+
+/** Whether the offer, as the syncs last saw it, has the price that was sent. */
+const showsSentPrice = async (clientId: string, change: StoredSendable): Promise<boolean> => {
+  const { record } = change.stored;
+  const product = await readProductForRepricing(clientId, record.product_code);
+  const offer = product?.offers.find((o) => o.scope === 'own' && o.fields.offer_id === record.offer_id);
+  return offer !== undefined && offer.fields.offer_price === record.sent_price;
+};
+
+/** Confirms sent changes from their batch's status (read once per batch). */
+export const confirmFromBatches = async (clientId: string, gate: Gate, changes: readonly StoredSendable[], nowMs: number): Promise<void> => {
+  if (gate.kind !== 'open') return;
+  const byBatch = new Map<string, StoredSendable[]>();
+  for (const change of changes) {
+    if (change.batchId === undefined) continue;
+    byBatch.set(change.batchId, [...(byBatch.get(change.batchId) ?? []), change]);
+  }
+  for (const [batchId, batch] of byBatch) {
+    try {
+      await settleBatch(clientId, batch, await gate.port.readBatch(gate.apiKey, batchId), iso(nowMs));
+    } catch (error) {
+      // A batch the marketplace no longer knows cannot confirm anything: the offer's price still can.
+      if (!(error instanceof MarketplaceNotFound)) return;
+    }
+  }
+};
+
+const confirmSent = async (clientId: string, gate: Gate, refs: readonly PriceChangeRef[], nowMs: number): Promise<void> => {
+  const sent = (await readAll(clientId, refs)).filter(
+    (change) => change.stored.record.status === 'sent' && nowMs - Date.parse(change.stored.record.sent_at ?? '') >= PRICE_SENDING.unconfirmedAfterMs,
+  );
+  const unconfirmed: StoredSendable[] = [];
+  for (const change of sent) {
+    if (await showsSentPrice(clientId, change)) await settleSent(clientId, { ref: change.ref, record: change.stored.record }, { ok: true }, iso(nowMs));
+    else unconfirmed.push(change);
+  }
+  await confirmFromBatches(clientId, gate, unconfirmed, nowMs);
+  for (const change of unconfirmed) {
+    const age = nowMs - Date.parse(change.stored.record.sent_at ?? '');
+    if (gate.kind !== 'gone' && age < PRICE_SENDING.confirmWindowMs) continue;
+    const reason =
+      gate.kind === 'gone'
+        ? 'The connection was deleted before the marketplace confirmed this price.'
+        : 'The marketplace did not confirm this price within 24 hours.';
+    await transitionPriceChange(clientId, change.ref, { from: ['sent'], to: 'failed', fields: { status_reason: reason }, now: iso(nowMs) });
+  }
+};
+
+export const sweepConnection = async (clientId: string, connector: string, deps: PushDeps): Promise<void> => {
+  const pending = await changesInStatus(clientId, connector, 'pending', PRICE_SENDING.sweepPageSize);
+  if (pending.length > 0) await sendChanges(clientId, connector, pending, deps);
+  const sent = await changesInStatus(clientId, connector, 'sent', PRICE_SENDING.sweepPageSize);
+  if (sent.length > 0) await confirmSent(clientId, await readGate(clientId, connector, deps.now()), sent, deps.now());
+};
+
+/** A Batch Completed event: the batch's outcome for the changes it carried, read now. */
+export const confirmBatch = async (clientId: string, connector: string, batchId: string, deps: PushDeps): Promise<void> => {
+  const refs = await readSentBatch(clientId, connector, batchId);
+  if (!refs) return;
+  const changes = (await readAll(clientId, refs)).filter((change) => change.stored.record.status === 'sent');
+  if (changes.length === 0) return;
+  await confirmFromBatches(clientId, await readGate(clientId, connector, deps.now()), changes, deps.now());
+};

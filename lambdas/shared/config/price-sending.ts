@@ -1,0 +1,45 @@
+/**
+ * The price sender's settings (docs/price-sending.md), as plain numbers: the stack, the local
+ * runtime and the sender read the same ones. The safety limits are the connection's own
+ * (domain/connections.ts `safety`); these are the mechanics around them.
+ */
+export const PRICE_SENDING = {
+  /** Price updates per `POST /offers/batch` (the adapter's bound, well under Takealot's 10,000). */
+  maxBatchUpdates: 1_000,
+  /**
+   * Waits before each look at a batch's status after sending it, inside the same run: most
+   * batches settle within seconds, so most changes are confirmed without waiting for an event.
+   */
+  confirmPollsMs: [400, 800, 1_200, 2_000, 3_000],
+  /** A fault (5xx, timeout, 429 beyond a short wait) is tried again for this long, then the change is `failed`. */
+  retryWindowMs: 24 * 3_600_000,
+  /** The first try again after a fault comes after this; each next one after twice as long, at most `retryMaxMs`. */
+  retryBaseMs: 30_000,
+  retryMaxMs: 30 * 60_000,
+  /** A Retry-After up to this is waited for in the run; a longer one holds the connection's sending until it passes. */
+  rateLimitWaitMaxMs: 20_000,
+  /** A `sent` change not confirmed after this is looked up by the sweep (its batch, or the offer as synced). */
+  unconfirmedAfterMs: 30_000,
+  /** A `sent` change the marketplace never confirms within this is `failed`. */
+  confirmWindowMs: 24 * 3_600_000,
+  /**
+   * A push that started but whose outcome was never recorded (the sender stopped in between)
+   * is left alone this long, so a batch the marketplace took can settle and show; then the
+   * offer is read and the push repeated only if its price is not there.
+   */
+  pushInDoubtMs: 3 * 60_000,
+  /** Pending and sent changes a sweep takes per status and run. */
+  sweepPageSize: 200,
+  /** How long the per-offer push counters and batch references are kept (DynamoDB TTL). */
+  pushCountRetentionDays: 2,
+  batchRetentionDays: 3,
+  /** The sender's event source: messages per invocation, receives before the dead-letter queue, and its function's timeout. */
+  senderBatchSize: 10,
+  senderMaxReceiveCount: 5,
+  senderTimeoutSeconds: 120,
+  senderMemoryMb: 512,
+  senderEntry: 'lambdas/send-prices/handler.ts',
+} as const;
+
+/** The sender queue's URL, for the functions that send to it. */
+export const PRICE_SENDER_QUEUE_URL_ENV = 'PRICE_SENDER_QUEUE_URL';

@@ -1,0 +1,242 @@
+/**
+ * Prices out, end to end (docs/price-sending.md): decisions of a live connection are sent to the
+ * marketplace simulator on 127.0.0.1 by the price sender the event runtime runs, confirmed, and
+ * never leave their bounds; a big move goes in capped steps; `suggest` stops sending; a revoked
+ * key holds the prices until a new key is put; a marketplace that fails keeps them pending with
+ * a retry, and a sender that stops between the push and its record pushes nothing twice.
+ */
+import { jest } from '@jest/globals';
+import { sweepConnection } from '../../lambdas/send-prices/sweep.js';
+import { sendChanges } from '../../lambdas/send-prices/send.js';
+import { forgetConnectionModes } from '../../lambdas/shared/data/connection-mode.js';
+import { readSendable, transitionPriceChange, type PriceChangeRef } from '../../lambdas/shared/data/price-change-status.js';
+import { changesInStatus, holdSending } from '../../lambdas/shared/data/price-sending.js';
+import type { PriceChange } from '../../lambdas/shared/domain/records.js';
+import type { MarketSimulator } from '../../tools/market/index.js';
+import type { Product as MarketProduct } from '../../tools/market/catalogue.js';
+import { connectorRecord } from '../support/fixtures.js';
+import { startTestApi, type TestApi } from '../support/local-api.js';
+import { marketHarness } from '../support/market-harness.js';
+import { captureOutput } from '../support/output-capture.js';
+import { step } from '../support/story.js';
+import { startTestMarket, stopTestMarket } from '../support/test-market.js';
+
+type Connection = { uid: string; status: string; mode: string; last_error: string | null; prices_sent: number };
+type Page = { price_changes: PriceChange[]; meta: { total: number } };
+
+const PRODUCTS = 4;
+const captured = captureOutput();
+const alice: [string, string] = ['send-alice', 'send-alice-password-1'];
+let market: MarketSimulator;
+let api: TestApi;
+let clientId: string;
+let loop: ReturnType<typeof marketHarness>;
+/** Each product's floor and ceiling, by SKU. */
+const bounds = new Map<string, { floor: number; ceiling: number }>();
+
+const connection = async (): Promise<Connection> => (await api.request<Connection>('GET', '/v1/connections/takealot', { auth: alice })).body;
+const putConnection = async (mode: 'live' | 'suggest', apiKey = market.apiKey) => {
+  const put = await api.request<Connection>('PUT', '/v1/connections/takealot', { auth: alice, body: { api_key: apiKey, mode } });
+  expect([200, 201]).toContain(put.status);
+  forgetConnectionModes();
+  await api.settle();
+  return put.body;
+};
+/** Every price change of the client, read from the canonical items through the list (all of them: a few dozen here). */
+const priceChanges = async (): Promise<PriceChange[]> => {
+  const page = await api.request<Page>('GET', '/v1/price-changes?_limit=100', { auth: alice });
+  expect(page.status).toBe(200);
+  return page.body.price_changes;
+};
+const products = (): readonly MarketProduct[] => market.simulation.market.products;
+const lowestCompetitor = (product: MarketProduct) => Math.min(...product.competitors.filter((c) => c.available).map((c) => c.price));
+/** Moves every competitor of a product to a price, as a bot would, so the next page read shows it. */
+const moveCompetitors = (product: MarketProduct, price: number) => {
+  for (const competitor of product.competitors) competitor.price = price;
+};
+const received = () => market.control.prices();
+/** Waits for the runtime's sender (it polls batches for a few seconds after sending). */
+const drained = async () => {
+  for (let round = 0; round < 5; round++) await api.settle();
+};
+
+const expectInBounds = () => {
+  const log = received();
+  for (const history of log.offers) {
+    const product = products().find((p) => p.own.offer_id === history.offer_id)!;
+    const limits = bounds.get(product.own.sku);
+    if (!limits) continue;
+    for (const entry of history.received) {
+      expect(Number.isInteger(entry.selling_price)).toBe(true);
+      expect(entry.selling_price).toBeGreaterThanOrEqual(limits.floor);
+      expect(entry.selling_price).toBeLessThanOrEqual(Math.min(limits.ceiling, product.own.rrp));
+    }
+  }
+  expect(log.duplicates).toEqual({ request_id: 0, within_batch: 0, unchanged_price: 0 });
+};
+
+beforeAll(async () => {
+  captured.start();
+  market = await startTestMarket({ seed: 21, products: PRODUCTS, competitors: 3, batchDelayMs: 100 });
+  api = await startTestApi();
+  clientId = (await api.createClient(alice[0], { password: alice[1] })).clientId;
+  await api.importRecords(alice[0], [connectorRecord('takealot')]);
+  await putConnection('live');
+  loop = marketHarness(api);
+  await loop.tick();
+}, 120_000);
+
+afterAll(async () => {
+  captured.stop();
+  await api?.close();
+  await stopTestMarket(market);
+});
+
+describe('sending prices', () => {
+  it('sends, confirms, caps, stops, holds and never sends twice', async () => {
+    await step('a live connection sends its decisions in capped steps; each ends applied, in bounds, once', async () => {
+      for (const product of products()) {
+        const price = product.own.selling_price;
+        // A floor far under the market, so the target is a big drop: more than one push of 20 %.
+        const floor = Math.max(1, Math.floor(price * 0.3));
+        const ceiling = Math.min(product.own.rrp, price + 10);
+        bounds.set(product.own.sku, { floor, ceiling });
+        moveCompetitors(product, Math.floor(price * 0.5));
+        const created = await api.request('POST', '/v1/repricers', {
+          auth: alice,
+          body: { product_code: product.own.sku, preferred_price: ceiling, preferred_profit: ceiling - floor, connector: 'takealot', enabled: true },
+        });
+        expect(created.status).toBe(201);
+      }
+      await loop.tick({ uids: [(await connection()).uid] });
+      await drained();
+      const changes = await priceChanges();
+      expect(changes.length).toBe(PRODUCTS);
+      for (const change of changes) {
+        expect(change).toMatchObject({ status: 'applied', status_reason: null, sent_price: change.new_price });
+        expect(change.applied_at).not.toBeNull();
+        const product = products().find((p) => String(p.own.offer_id) === change.offer_id)!;
+        expect(product.own.selling_price).toBe(change.new_price);
+      }
+      // Every push moved the price by at most 20 % of the price before it: a drop to half took steps.
+      for (const history of received().offers) {
+        for (const entry of history.received) expect(entry.selling_price).toBeGreaterThanOrEqual(Math.ceil(entry.previous_price * 0.8));
+        expect(history.count).toBeGreaterThan(1);
+      }
+      expectInBounds();
+      expect((await connection()).prices_sent).toBe(received().total);
+    });
+
+    await step('suggest mode: a decision waits as suggested and nothing reaches the marketplace', async () => {
+      await putConnection('suggest');
+      const before = received().total;
+      for (const product of products()) moveCompetitors(product, lowestCompetitor(product) + 3);
+      await loop.tick({ uids: [(await connection()).uid] });
+      await drained();
+      const waiting = (await priceChanges()).filter((change) => change.status === 'suggested');
+      expect(waiting.length).toBe(PRODUCTS);
+      expect(received().total).toBe(before);
+    });
+
+    await step('a revoked key: the change is held, the connection unauthorized; a new key sends it', async () => {
+      const newKey = market.control.revokeKey(true)!;
+      await putConnection('live');
+      // The PUT is refused with the revoked key, so the connection still holds it: put the new one after a decision is held.
+      const product = products()[0]!;
+      moveCompetitors(product, lowestCompetitor(product) - 2);
+      await loop.tick({ uids: [(await connection()).uid] });
+      await drained();
+      const record = await connection();
+      expect(record.status).toBe('unauthorized');
+      const held = (await priceChanges()).filter((change) => change.status === 'pending');
+      expect(held.length).toBeGreaterThan(0);
+      const sentBefore = received().total;
+      market.apiKey = newKey;
+      await putConnection('live', newKey);
+      await drained();
+      expect((await connection()).status).toBe('connected');
+      const after = await priceChanges();
+      for (const change of held) expect(after.find((c) => c.id === change.id)?.status).toMatch(/^(applied|superseded)$/);
+      expect(received().total).toBeGreaterThan(sentBefore);
+      expectInBounds();
+    });
+
+    await step('a failing marketplace keeps a change pending with its retry; once healed, the sweep sends it', async () => {
+      // The runtime's own sender is held (as after a long rate limit) so this test drives the sender's clock.
+      const realNow = Date.now();
+      await holdSending(clientId, 'takealot', new Date(realNow + 10 * 60_000).toISOString());
+      const product = products()[1]!;
+      moveCompetitors(product, lowestCompetitor(product) - 2);
+      await loop.tick({ uids: [(await connection()).uid] });
+      await drained();
+      const pending = await changesInStatus(clientId, 'takealot', 'pending', 50);
+      expect(pending.length).toBeGreaterThan(0);
+      market.control.setFaults({ errorRate: 1 });
+      const later = () => Date.now() + 20 * 60_000;
+      await sendChanges(clientId, 'takealot', pending, { now: later, sleep: () => Promise.resolve(), retry: { baseDelayMs: 1 } });
+      const stored = await readSendable(clientId, pending[0]!);
+      expect(stored?.stored.record.status).toBe('pending');
+      expect(stored?.attempts).toBe(1);
+      expect(Date.parse(stored!.retryAt!)).toBeGreaterThan(later());
+      market.control.setFaults({ errorRate: 0 });
+      await sweepConnection(clientId, 'takealot', { now: () => Date.now() + 40 * 60_000, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
+      expect((await readSendable(clientId, pending[0]!))?.stored.record.status).toMatch(/^(sent|applied)$/);
+      expectInBounds();
+    });
+
+    await step('a sender that stops between the push and its record pushes nothing twice', async () => {
+      const product = products()[2]!;
+      moveCompetitors(product, lowestCompetitor(product) - 2);
+      await loop.tick({ uids: [(await connection()).uid] });
+      await drained();
+      const pending = await changesInStatus(clientId, 'takealot', 'pending', 50);
+      const ref: PriceChangeRef | undefined = pending.find((r) => r.productCode === product.own.sku);
+      expect(ref).toBeDefined();
+      const before = received().offers.find((h) => h.offer_id === product.own.offer_id)?.count ?? 0;
+      // The process "dies" at its first look at the clock after the batch was accepted.
+      let pushed = false;
+      const realFetch = globalThis.fetch;
+      const spy = jest.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+        const response = await realFetch(input, init);
+        if (init?.method === 'POST' && String(input).endsWith('/offers/batch')) pushed = true;
+        return response;
+      });
+      const at = Date.now() + 60 * 60_000;
+      await expect(
+        sendChanges(clientId, 'takealot', [ref!], {
+          now: () => {
+            if (pushed) throw new Error('the sender stopped');
+            return at;
+          },
+          sleep: () => Promise.resolve(),
+        }),
+      ).rejects.toThrow('the sender stopped');
+      spy.mockRestore();
+      const stranded = await readSendable(clientId, ref!);
+      expect(stranded?.stored.record.status).toBe('pending');
+      expect(stranded?.pushToken).toBeDefined();
+      // The marketplace settles the batch; the next sweep finds the price there and records it, no second push.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      market.control.settleBatches();
+      await sweepConnection(clientId, 'takealot', { now: () => at + 5 * 60_000, sleep: () => Promise.resolve() });
+      const settled = await readSendable(clientId, ref!);
+      expect(settled?.stored.record.status).toMatch(/^(applied|pending)$/);
+      expect(settled?.pushToken).toBeUndefined();
+      const after = received().offers.find((h) => h.offer_id === product.own.offer_id)!;
+      // Exactly one push of that price: the stranded one; a further one only for a next capped step.
+      const prices = after.received.slice(before).map((entry) => entry.selling_price);
+      expect(new Set(prices).size).toBe(prices.length);
+      expectInBounds();
+    });
+
+    await step('nothing is lost: every price change ends applied, failed, superseded or suggested', async () => {
+      await transitionPriceChange(clientId, { productCode: 'none', sk: 'none' }, { from: ['pending'], to: 'failed', now: new Date().toISOString() });
+      await holdSending(clientId, 'takealot', new Date(0).toISOString());
+      await sweepConnection(clientId, 'takealot', { now: () => Date.now() + 2 * 3_600_000, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
+      await drained();
+      const statuses = new Set((await priceChanges()).map((change) => change.status));
+      for (const status of statuses) expect(['applied', 'failed', 'superseded', 'suggested']).toContain(status);
+      expect(api.failures()).toEqual([]);
+    });
+  });
+});
