@@ -171,7 +171,7 @@ export interface ExactlyOnce {
   readonly byStatus: Readonly<Record<string, number>>;
   /** Still pending or sent after the drain. */
   readonly notTerminal: number;
-  /** Applied, with no price the marketplace accepted for its offer at its sent price after it was made. */
+  /** Applied after a push, with no price the marketplace accepted for its offer at its sent price after it was made. */
   readonly appliedNotInLog: number;
   /** Prices the marketplace accepted for an offer with no decision made before them. */
   readonly unattributed: number;
@@ -190,10 +190,11 @@ export const exactlyOnce = (
   for (const decision of decisions) {
     byStatus[decision.status] = (byStatus[decision.status] ?? 0) + 1;
     if (!(TERMINAL_STATUSES as readonly string[]).includes(decision.status)) notTerminal += 1;
-    if (decision.status === 'applied') {
+    // Applied without a push (the offer already had the price) has nothing to find in the log.
+    const sentPrice = decision.sentPrice;
+    if (decision.status === 'applied' && sentPrice !== null) {
       const entries = log.get(decision.offerId) ?? [];
-      if (!entries.some((entry) => entry.at >= decision.createdAt && decision.sentPrice !== null && toCents(entry.price) === toCents(decision.sentPrice)))
-        appliedNotInLog += 1;
+      if (!entries.some((entry) => entry.at >= decision.createdAt && toCents(entry.price) === toCents(sentPrice))) appliedNotInLog += 1;
     }
   }
   let unattributed = 0;

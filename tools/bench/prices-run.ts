@@ -268,22 +268,21 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
     const lowest = new Map<number, LowestPoint[]>(products.map((product) => [product.plid, [{ at: 0, price: lowestNow(product) }]]));
     const slots = new Map<number, SlotTally>(products.map((product) => [product.plid, { samples: 0, demo: 0, static: 0 }]));
     let botTicks = 0;
-    timers.push(
-      setInterval(() => {
-        const before = Date.now();
-        sim.tick(1);
-        botTicks += 1;
-        // A read logged at `before` may predate the tick: later ones cannot, once the clock has moved on.
-        while (Date.now() <= before) {
-          /* a millisecond at most */
-        }
-        for (const product of products) {
-          const points = lowest.get(product.plid)!;
-          const price = lowestNow(product);
-          if (points.at(-1)!.price !== price) points.push({ at: before, price });
-        }
-      }, settings.botTickSeconds * 1000),
-    );
+    const botTimer = setInterval(() => {
+      const before = Date.now();
+      sim.tick(1);
+      botTicks += 1;
+      // A read logged at `before` may predate the tick: later ones cannot, once the clock has moved on.
+      while (Date.now() <= before) {
+        /* a millisecond at most */
+      }
+      for (const product of products) {
+        const points = lowest.get(product.plid)!;
+        const price = lowestNow(product);
+        if (points.at(-1)!.price !== price) points.push({ at: before, price });
+      }
+    }, settings.botTickSeconds * 1000);
+    timers.push(botTimer);
     if (plan.killSwitchAt !== undefined) {
       timers.push(
         setInterval(() => {
@@ -341,12 +340,14 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
     }
     await sleep(from + windowMs - Date.now());
     const to = Date.now();
-    for (const timer of timers) clearInterval(timer);
-    timers.length = 0;
+    // The bots stop; the schedule goes on ticking through the drain (each tick sweeps the sender's retries and confirmations).
+    clearInterval(botTimer);
     burstsOn = false;
     if (plan.faults) market.control.setFaults({ errorRate: 0, latencyMs: 0 });
-    await Promise.allSettled(background);
     const drained = await drain(phase, codes, settings.drainSeconds * 1000);
+    for (const timer of timers) clearInterval(timer);
+    timers.length = 0;
+    await Promise.allSettled(background);
     if (measureCost) await phase.harness.settle();
     const suggest = measureCost ? phase.harness.meter.end() : undefined;
     say(`  window ended; drained in ${drained.seconds.toFixed(0)} s`);

@@ -29,10 +29,10 @@ const FULL: Omit<PricesSettings, 'skip'> = {
   seconds: 300,
   tickSeconds: 60,
   botTickSeconds: 20,
-  drainSeconds: 120,
+  drainSeconds: 240,
 };
 
-const QUICK: Omit<PricesSettings, 'skip'> = { ...FULL, quick: true, products: 100, seconds: 60, tickSeconds: 15, botTickSeconds: 5, drainSeconds: 60 };
+const QUICK: Omit<PricesSettings, 'skip'> = { ...FULL, quick: true, products: 100, seconds: 60, tickSeconds: 15, botTickSeconds: 5, drainSeconds: 150 };
 
 const FLAGS: Readonly<Record<string, keyof typeof FULL>> = {
   '--seed': 'seed',

@@ -113,6 +113,8 @@ describe('prices benchmark: checks', () => {
         { offerId: 'A', status: 'superseded', sentPrice: null, createdAt: 2_000 },
         { offerId: 'B', status: 'applied', sentPrice: 50, createdAt: 1_000 },
         { offerId: 'C', status: 'pending', sentPrice: null, createdAt: 1_000 },
+        // Applied without a push: the offer already had the price.
+        { offerId: 'D', status: 'applied', sentPrice: null, createdAt: 1_000 },
       ],
       new Map([
         [
@@ -126,8 +128,8 @@ describe('prices benchmark: checks', () => {
       ]),
     );
     expect(figures).toEqual({
-      decisions: 4,
-      byStatus: { applied: 2, superseded: 1, pending: 1 },
+      decisions: 5,
+      byStatus: { applied: 3, superseded: 1, pending: 1 },
       notTerminal: 1,
       // B's price was accepted before B's decision was made.
       appliedNotInLog: 1,
