@@ -122,6 +122,8 @@ export interface RunFigures {
   readonly connection: Record<string, unknown>;
   readonly traffic: TrafficSummary;
   readonly webhookDeliveries: ConvergenceFigures['webhooks'];
+  /** From the price changes' own times: made -> sent, sent -> applied (the window's and the start-up's decisions). */
+  readonly serviceTimes: { readonly createdToSent: Spread; readonly sentToApplied: Spread; readonly startupCreatedToApplied: Spread };
   /** A few reactions, for the eye. */
   readonly sample: readonly Reaction[];
 }
@@ -134,11 +136,18 @@ const lowestNow = (product: Product): number | undefined => {
   return prices.length === 0 ? undefined : Math.min(...prices);
 };
 
+/**
+ * The runtime settled, or `ms` passed: while the schedule ticks, the storefront queue may never
+ * be empty (a tick's reads arrive before the last ones are done), and a settle would not end.
+ */
+const settleWithin = (phase: Phase, ms: number): Promise<unknown> =>
+  Promise.race([phase.harness.settle().catch((error: unknown) => say(`  settle: ${(error as Error).message}`)), sleep(ms)]);
+
 /** Until no decision is pending or sent (or the bound): the runtime settled between looks. */
 const drain = async (phase: Phase, codes: readonly string[], boundMs: number): Promise<{ decisions: PriceChange[]; seconds: number }> => {
   const started = Date.now();
   for (;;) {
-    await phase.harness.settle();
+    await settleWithin(phase, 15_000);
     const decisions = await readDecisions(phase.clientId, codes);
     const open = decisions.filter((decision) => UNFINISHED.has(decision.status)).length;
     if (open === 0 || Date.now() - started > boundMs) {
@@ -147,6 +156,30 @@ const drain = async (phase: Phase, codes: readonly string[], boundMs: number): P
     }
     await sleep(2_000);
   }
+};
+
+const span = (decisions: readonly PriceChange[], start: (d: PriceChange) => string | null, end: (d: PriceChange) => string | null) =>
+  spread(decisions.flatMap((d) => (start(d) !== null && end(d) !== null ? [Date.parse(end(d)!) - Date.parse(start(d)!)] : [])));
+
+const serviceTimes = (all: readonly PriceChange[], startup: readonly PriceChange[], from: number): RunFigures['serviceTimes'] => {
+  const window = all.filter((d) => Date.parse(d.created_at) >= from);
+  return {
+    createdToSent: span(
+      window,
+      (d) => d.created_at,
+      (d) => d.sent_at,
+    ),
+    sentToApplied: span(
+      window,
+      (d) => d.sent_at,
+      (d) => d.applied_at,
+    ),
+    startupCreatedToApplied: span(
+      startup,
+      (d) => d.created_at,
+      (d) => d.applied_at,
+    ),
+  };
 };
 
 /** A `PUT` of the connection, tried again a few times: under the faults the key check itself may meet a 500 or a 429 burst. */
@@ -316,7 +349,7 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
     if (killAt !== undefined) {
       await sleep(killAt - Date.now());
       // The live writes closed first: what the stream still brings after the switch is recorded as suggested.
-      await phase.harness.settle();
+      await settleWithin(phase, 10_000);
       live = phase.harness.meter.end();
       liveEnd = Date.now();
       phase.harness.meter.begin();
@@ -348,7 +381,7 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
     for (const timer of timers) clearInterval(timer);
     timers.length = 0;
     await Promise.allSettled(background);
-    if (measureCost) await phase.harness.settle();
+    if (measureCost) await settleWithin(phase, 10_000);
     const suggest = measureCost ? phase.harness.meter.end() : undefined;
     say(`  window ended; drained in ${drained.seconds.toFixed(0)} s`);
 
@@ -459,6 +492,7 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
       connection: await getConnection(api.url, phase.auth),
       traffic: market.control.traffic(),
       webhookDeliveries: webhookOutcomes(market),
+      serviceTimes: serviceTimes(drained.decisions, startup.decisions, from),
       sample: reactions.slice(0, 5),
     };
     return figures;

@@ -66,6 +66,10 @@ export const pricesLines = (runs: readonly RunFigures[]): { lines: string[]; tar
       `    seen -> applied in the simulator (the part the service controls): p50 ${seconds(r.seenToApplied.p50)}, p99 ${seconds(r.seenToApplied.p99)}, max ${seconds(r.seenToApplied.max)}`,
     );
     lines.push(`    change -> applied: p50 ${seconds(r.changeToApplied.p50)}, p99 ${seconds(r.changeToApplied.p99)}, max ${seconds(r.changeToApplied.max)}`);
+    const t = run.serviceTimes;
+    lines.push(
+      `    the service's own times: decision -> sent p50 ${seconds(t.createdToSent.p50)}, p99 ${seconds(t.createdToSent.p99)}; sent -> applied (confirmed) p50 ${seconds(t.sentToApplied.p50)}, p99 ${seconds(t.sentToApplied.p99)}; start-up decisions -> applied p50 ${seconds(t.startupCreatedToApplied.p50)}, p99 ${seconds(t.startupCreatedToApplied.p99)}`,
+    );
     if (run.run !== 'faults') {
       judge({
         label: `${run.run}: seen -> applied p50 (the service's part; the 3 s target of competitor change -> applied)`,
