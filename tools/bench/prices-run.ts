@@ -59,6 +59,8 @@ export interface ReactionFigures {
   /** The tier's period in real seconds (2 minutes of the schedule, scaled with the tick length). */
   readonly tierSeconds: number;
   readonly changeToSeen: Spread;
+  /** The read, to the decision the evaluator made from it (its price change's created_at). */
+  readonly seenToDecided: Spread;
   readonly seenToApplied: Spread;
   readonly changeToApplied: Spread;
   readonly notNeeded: number;
@@ -129,6 +131,8 @@ export interface RunFigures {
 }
 
 const UNFINISHED = new Set(['pending', 'sent']);
+/** Reads this close to the kill switch are not timed: their answer may fall after it. */
+export const REACTION_MARGIN_MS = 20_000;
 
 /** Lowest available competitor price per product now (the static seller included: the engine sees it too). */
 const lowestNow = (product: Product): number | undefined => {
@@ -344,6 +348,7 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
     let killSwitch: { at: number } | undefined;
     let live: WriteTally | undefined;
     let liveEnd = from;
+    let suggestFrom = from;
     let revoke: { revokedAt: number; restoredAt: number; status: string; lastError: string | null } | undefined;
     const at = (share: number) => sleep(from + windowMs * share - Date.now());
     if (killAt !== undefined) {
@@ -352,10 +357,14 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
       await settleWithin(phase, 10_000);
       live = phase.harness.meter.end();
       liveEnd = Date.now();
-      phase.harness.meter.begin();
       await putConnection(api.url, phase.auth, { apiKey, mode: 'suggest', ...(plan.webhooks ? { webhookSecret: market.webhookSecret } : {}) });
       killSwitch = { at: Date.now() };
       say(`  kill switch: mode suggest at ${((killSwitch.at - from) / 1000).toFixed(0)} s`);
+      // The switch's own writes (pending changes turned back to suggested) settle unmeasured: after them, only new decisions are recorded.
+      await settleWithin(phase, 10_000);
+      await sleep(killSwitch.at + 5_000 - Date.now());
+      suggestFrom = Date.now();
+      phase.harness.meter.begin();
     }
     if (plan.faults) {
       await at(0.35);
@@ -396,10 +405,12 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
       for (const entry of entries) accepted.push({ offerId: offer.offer_id, price: entry.price, at: entry.at });
     }
     const reactions: Reaction[] = [];
+    const seenToDecided: number[] = [];
     let notNeeded = 0;
     let missed = 0;
     let unresolved = 0;
-    const reactionEnd = killSwitch?.at ?? to;
+    // Before the kill switch, reads late enough to be answered after it are left out.
+    const reactionEnd = killSwitch ? killSwitch.at - REACTION_MARGIN_MS : to;
     for (const product of products) {
       const productBounds = bounds.get(product.own.offer_id);
       if (!productBounds) continue;
@@ -415,6 +426,14 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
         { from, to: reactionEnd },
       );
       reactions.push(...tally.reactions);
+      const made = drained.decisions
+        .filter((decision) => decision.offer_id === String(product.own.offer_id))
+        .map((decision) => Date.parse(decision.created_at))
+        .sort((a, b) => a - b);
+      for (const reaction of tally.reactions) {
+        const decided = made.find((time) => time >= reaction.seenAt && time <= reaction.appliedAt);
+        if (decided !== undefined) seenToDecided.push(decided - reaction.seenAt);
+      }
       notNeeded += tally.notNeeded;
       missed += tally.missed;
       unresolved += tally.unresolved;
@@ -441,6 +460,7 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
       reaction: {
         tierSeconds,
         changeToSeen: spread(reactions.map((r) => r.seenAt - r.changedAt)),
+        seenToDecided: spread(seenToDecided),
         seenToApplied: spread(reactions.map((r) => r.appliedAt - r.seenAt)),
         changeToApplied: spread(reactions.map((r) => r.appliedAt - r.changedAt)),
         notNeeded,
@@ -485,7 +505,7 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
               live,
               applied: drained.decisions.filter((d) => inWindow(d.applied_at, from, liveEnd)).length,
               suggest,
-              suggested: drained.decisions.filter((d) => d.status === 'suggested' && inWindow(d.created_at, killSwitch.at, Date.now())).length,
+              suggested: drained.decisions.filter((d) => d.status === 'suggested' && inWindow(d.created_at, suggestFrom, Date.now())).length,
             },
           }
         : {}),

@@ -32,7 +32,7 @@ const FULL: Omit<PricesSettings, 'skip'> = {
   drainSeconds: 240,
 };
 
-const QUICK: Omit<PricesSettings, 'skip'> = { ...FULL, quick: true, products: 100, seconds: 60, tickSeconds: 15, botTickSeconds: 5, drainSeconds: 150 };
+const QUICK: Omit<PricesSettings, 'skip'> = { ...FULL, quick: true, products: 100, seconds: 90, tickSeconds: 15, botTickSeconds: 5, drainSeconds: 150 };
 
 const FLAGS: Readonly<Record<string, keyof typeof FULL>> = {
   '--seed': 'seed',

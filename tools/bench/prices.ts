@@ -3,7 +3,7 @@
  * reaching the marketplace simulator through the service as `npm start` runs it. Three runs,
  * each skippable (`--skip webhooks,polling,faults`):
  *  - webhooks: the marketplace's webhooks on; reaction, outcome against the static-price
- *    seller, the kill switch (mode suggest) at 3/4 of the window, and the write cost;
+ *    seller, the kill switch (mode suggest) at 2/3 of the window, and the write cost;
  *  - polling: the webhooks off; reaction;
  *  - faults: 5 % of calls 500, 2 s latency (the start-up and the first third), 429 bursts, the
  *    key revoked at 40 % and put back at 60 % of the window.
@@ -13,14 +13,14 @@
 import { useLocalSecretsKey } from '../local/secrets-key.js';
 import { met, verdictLine, type Target } from './market-figures.js';
 import type { MarketSyncContext } from './market-phase.js';
-import { runPrices, BENCH_SAFETY, type RunFigures, type RunPlan } from './prices-run.js';
+import { runPrices, BENCH_SAFETY, REACTION_MARGIN_MS, type RunFigures, type RunPlan } from './prices-run.js';
 import type { PricesSettings } from './prices-settings.js';
 import { tallyOf, type ItemKind, type WriteTally } from './write-meter.js';
 
 export { pricesSettings } from './prices-settings.js';
 
 const PLANS: readonly RunPlan[] = [
-  { run: 'webhooks', webhooks: true, killSwitchAt: 0.75 },
+  { run: 'webhooks', webhooks: true, killSwitchAt: 2 / 3 },
   { run: 'polling', webhooks: false },
   { run: 'faults', webhooks: true, faults: true },
 ];
@@ -57,13 +57,16 @@ export const pricesLines = (runs: readonly RunFigures[]): { lines: string[]; tar
       `Run "${run.run}" (${run.products} products x 5 bots + the static seller, webhooks ${run.webhooks ? 'on' : 'off'}${run.run === 'faults' ? ', faults' : ''}; window ${run.windowSeconds.toFixed(0)} s, ${run.botTicks} bot ticks, ${run.scheduleTicks} schedule ticks; set-up ${run.setupSeconds.toFixed(0)} s with ${run.startupDecisions} start-up decisions; drained in ${run.drainSeconds.toFixed(0)} s):`,
     );
     lines.push(
-      `  Reaction (${r.seenToApplied.count} reads calling for a new price answered, ${r.missed} not before the page's next read, ${r.unresolved} not by the end, ${r.notNeeded} needing none; tier ${r.tierSeconds} s${run.killSwitch ? ', up to the kill switch' : ''}):`,
+      `  Reaction (${r.seenToApplied.count} reads calling for a new price answered, ${r.missed} not before the page's next read, ${r.unresolved} not by the end, ${r.notNeeded} needing none; tier ${r.tierSeconds} s${run.killSwitch ? `, reads up to ${REACTION_MARGIN_MS / 1000} s before the kill switch` : ''}):`,
     );
     lines.push(
       `    competitor change -> seen by the service (its storefront read): p50 ${seconds(r.changeToSeen.p50)}, p99 ${seconds(r.changeToSeen.p99)}, max ${seconds(r.changeToSeen.max)}`,
     );
     lines.push(
       `    seen -> applied in the simulator (the part the service controls): p50 ${seconds(r.seenToApplied.p50)}, p99 ${seconds(r.seenToApplied.p99)}, max ${seconds(r.seenToApplied.max)}`,
+    );
+    lines.push(
+      `      of which seen -> decision made (the evaluator's price change): p50 ${seconds(r.seenToDecided.p50)}, p99 ${seconds(r.seenToDecided.p99)} (${r.seenToDecided.count} matched)`,
     );
     lines.push(`    change -> applied: p50 ${seconds(r.changeToApplied.p50)}, p99 ${seconds(r.changeToApplied.p99)}, max ${seconds(r.changeToApplied.max)}`);
     const t = run.serviceTimes;
