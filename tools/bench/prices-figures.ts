@@ -63,10 +63,12 @@ export interface ReactionTally {
   readonly reactions: Reaction[];
   /** Reads showing a new lowest price whose target was the own price already. */
   readonly notNeeded: number;
-  /** Reads that called for a new price, answered by none before the page's next read. */
+  /** Reads that called for a new price, answered by none (the page was read again later). */
   readonly missed: number;
-  /** Likewise, with no later read and none by the end of the logs. */
+  /** Likewise, with no later read. */
   readonly unresolved: number;
+  /** Reactions whose price came only after the page's next read. */
+  readonly afterNextRead: number;
 }
 
 /** The engine's own target (lambdas/shared/domain/repricing.ts) for a lowest competitor price. */
@@ -89,8 +91,7 @@ const lastBefore = <T extends { at: number }>(points: readonly T[], time: number
 /**
  * For each read within (from, to] that showed a lowest competitor price other than the read
  * before it: whether the own price had to move (the engine's target against the own price at
- * the read), and when it did: the first own price accepted after the read and no later than
- * the page's next read.
+ * the read), and when it did: the first own price accepted after the read.
  */
 export const reactionsOf = (input: ReactionInput, window: { readonly from: number; readonly to: number }): ReactionTally => {
   const lowestAt = (time: number) => lastBefore(input.lowest, time, true)?.price;
@@ -98,6 +99,7 @@ export const reactionsOf = (input: ReactionInput, window: { readonly from: numbe
   let notNeeded = 0;
   let missed = 0;
   let unresolved = 0;
+  let afterNextRead = 0;
   const before = input.reads.filter((read) => read <= window.from).at(-1);
   let previousRead = before ?? window.from;
   let seen = lowestAt(previousRead + (before === undefined ? 1 : 0));
@@ -116,12 +118,15 @@ export const reactionsOf = (input: ReactionInput, window: { readonly from: numbe
       return;
     }
     const next = reads[i + 1] ?? input.reads.find((later) => later > read);
-    const answer = input.applied.find((entry) => entry.at > read && (next === undefined || entry.at <= next));
-    if (answer) reactions.push({ changedAt, seenAt: read, appliedAt: answer.at });
-    else if (next !== undefined) missed += 1;
+    // The own price's next move after the read answers it, however late: a slow answer is what the spans must show.
+    const answer = input.applied.find((entry) => entry.at > read);
+    if (answer) {
+      reactions.push({ changedAt, seenAt: read, appliedAt: answer.at });
+      if (next !== undefined && answer.at > next) afterNextRead += 1;
+    } else if (next !== undefined) missed += 1;
     else unresolved += 1;
   });
-  return { reactions, notNeeded, missed, unresolved };
+  return { reactions, notNeeded, missed, unresolved, afterNextRead };
 };
 
 export interface PriceChecks {

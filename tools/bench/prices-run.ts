@@ -35,7 +35,7 @@ import {
   type SlotTally,
   type Spread,
 } from './prices-figures.js';
-import { getConnection, localApi, putConnection, readDecisions } from './prices-service.js';
+import { getConnection, localApi, putConnection, readDecisions, type ReadDecision } from './prices-service.js';
 import type { PricesRun, PricesSettings } from './prices-settings.js';
 import type { WriteTally } from './write-meter.js';
 
@@ -46,6 +46,8 @@ export interface RunPlan {
   readonly killSwitchAt?: number;
   /** 5 % of calls 5xx, 2 s latency, 429 bursts, the key revoked and put back. */
   readonly faults?: boolean;
+  /** Write units of the price changes' items counted over the window and the drain (no kill switch cuts changes short). */
+  readonly liveCost?: boolean;
 }
 
 /**
@@ -66,13 +68,16 @@ export interface ReactionFigures {
   readonly notNeeded: number;
   readonly missed: number;
   readonly unresolved: number;
+  readonly afterNextRead: number;
 }
 
 export interface KillSwitchFigures {
   /** Seconds into the window when `PUT` with mode suggest answered. */
   readonly atSeconds: number;
-  /** Prices the simulator accepted more than 1 s after. */
+  /** Prices that reached the simulator (the request's arrival) more than 1 s after. */
   readonly lateUpdates: number;
+  /** Prices the simulator applied more than 1 s after (a batch sent before the switch is applied batchDelayMs after it arrived). */
+  readonly appliedLate: number;
   readonly updatesAfter: number;
   /** Seconds from the switch to the last price accepted after it (NaN: none). */
   readonly lastUpdateAfterSeconds: number;
@@ -84,6 +89,7 @@ export interface RevokeFigures {
   /** The connection's status as the API showed it just before the key was put back. */
   readonly statusBeforeRestore: string;
   readonly lastErrorBeforeRestore: string | null;
+  /** Prices that reached the simulator between the revoke and the new key (it refuses a revoked key: any here came with a key it took). */
   readonly acceptedWhileRevoked: number;
   readonly acceptedAfterRestore: number;
   /** Seconds from the `PUT` with the new key to the first price accepted after it (NaN: none). */
@@ -92,12 +98,15 @@ export interface RevokeFigures {
   readonly refusedBursts: number;
 }
 
-export interface CostFigures {
-  /** What was written while live (the window up to the kill switch), and the changes applied then. */
-  readonly live: WriteTally;
+/** What was written over a live window and its drain, and the changes applied meanwhile. */
+export interface LiveCost {
+  readonly tally: WriteTally;
   readonly applied: number;
-  /** What was written after the kill switch (decisions recorded as suggested), and the decisions made then. */
-  readonly suggest: WriteTally;
+}
+
+/** What was written after the kill switch (once its own writes settled), and the decisions recorded then as suggested. */
+export interface SuggestCost {
+  readonly tally: WriteTally;
   readonly suggested: number;
 }
 
@@ -120,7 +129,10 @@ export interface RunFigures {
   readonly killSwitch?: KillSwitchFigures;
   readonly revoke?: RevokeFigures;
   readonly outcome?: GroupShare[];
-  readonly cost?: CostFigures;
+  readonly liveCost?: LiveCost;
+  readonly suggestCost?: SuggestCost;
+  /** Decisions still pending or sent after the drain: their faults so far and when the sender tries again. */
+  readonly unfinished: readonly { readonly status: string; readonly attempts: number; readonly retryInSeconds: number | null }[];
   readonly connection: Record<string, unknown>;
   readonly traffic: TrafficSummary;
   readonly webhookDeliveries: ConvergenceFigures['webhooks'];
@@ -148,7 +160,7 @@ const settleWithin = (phase: Phase, ms: number): Promise<unknown> =>
   Promise.race([phase.harness.settle().catch((error: unknown) => say(`  settle: ${(error as Error).message}`)), sleep(ms)]);
 
 /** Until no decision is pending or sent (or the bound): the runtime settled between looks. */
-const drain = async (phase: Phase, codes: readonly string[], boundMs: number): Promise<{ decisions: PriceChange[]; seconds: number }> => {
+const drain = async (phase: Phase, codes: readonly string[], boundMs: number): Promise<{ decisions: ReadDecision[]; seconds: number }> => {
   const started = Date.now();
   for (;;) {
     await settleWithin(phase, 15_000);
@@ -343,20 +355,13 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
     tickTimer();
     timers.push(setInterval(tickTimer, settings.tickSeconds * 1000));
 
-    const measureCost = plan.killSwitchAt !== undefined;
-    if (measureCost) phase.harness.meter.begin();
+    if (plan.liveCost) phase.harness.meter.begin();
     let killSwitch: { at: number } | undefined;
-    let live: WriteTally | undefined;
-    let liveEnd = from;
-    let suggestFrom = from;
+    let suggestFrom: number | undefined;
     let revoke: { revokedAt: number; restoredAt: number; status: string; lastError: string | null } | undefined;
     const at = (share: number) => sleep(from + windowMs * share - Date.now());
     if (killAt !== undefined) {
       await sleep(killAt - Date.now());
-      // The live writes closed first: what the stream still brings after the switch is recorded as suggested.
-      await settleWithin(phase, 10_000);
-      live = phase.harness.meter.end();
-      liveEnd = Date.now();
       await putConnection(api.url, phase.auth, { apiKey, mode: 'suggest', ...(plan.webhooks ? { webhookSecret: market.webhookSecret } : {}) });
       killSwitch = { at: Date.now() };
       say(`  kill switch: mode suggest at ${((killSwitch.at - from) / 1000).toFixed(0)} s`);
@@ -390,8 +395,8 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
     for (const timer of timers) clearInterval(timer);
     timers.length = 0;
     await Promise.allSettled(background);
-    if (measureCost) await settleWithin(phase, 10_000);
-    const suggest = measureCost ? phase.harness.meter.end() : undefined;
+    if (plan.liveCost || suggestFrom !== undefined) await settleWithin(phase, 10_000);
+    const tally = plan.liveCost || suggestFrom !== undefined ? phase.harness.meter.end() : undefined;
     say(`  window ended; drained in ${drained.seconds.toFixed(0)} s`);
 
     // The simulator's logs against the decisions.
@@ -399,16 +404,22 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
     const reads = market.control.reads().products;
     const log = new Map<string, { at: number; price: number }[]>();
     const accepted: { offerId: number; price: number; at: number }[] = [];
+    // When a price reached the simulator: its batch's submission (a batch is applied batchDelayMs later), or the PATCH.
+    const arrivedAt = (entry: { at: number; batch_id?: number }) =>
+      entry.batch_id === undefined ? entry.at : (sim.batches.get(entry.batch_id)?.submitted_at ?? entry.at);
+    const arrivals: number[] = [];
     for (const offer of priceLog.offers) {
       const entries = offer.received.map((entry) => ({ at: entry.at, price: entry.selling_price }));
       log.set(String(offer.offer_id), entries);
       for (const entry of entries) accepted.push({ offerId: offer.offer_id, price: entry.price, at: entry.at });
+      for (const entry of offer.received) arrivals.push(arrivedAt(entry));
     }
     const reactions: Reaction[] = [];
     const seenToDecided: number[] = [];
     let notNeeded = 0;
     let missed = 0;
     let unresolved = 0;
+    let afterNextRead = 0;
     // Before the kill switch, reads late enough to be answered after it are left out.
     const reactionEnd = killSwitch ? killSwitch.at - REACTION_MARGIN_MS : to;
     for (const product of products) {
@@ -437,6 +448,7 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
       notNeeded += tally.notNeeded;
       missed += tally.missed;
       unresolved += tally.unresolved;
+      afterNextRead += tally.afterNextRead;
     }
     const decisions = drained.decisions.map((decision) => ({
       offerId: decision.offer_id,
@@ -447,6 +459,7 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
     const inWindow = (time: string | null, start: number, end: number) => time !== null && Date.parse(time) >= start && Date.parse(time) < end;
     const tierSeconds = (MARKET_SYNC.repricedEverySeconds / MARKET_SYNC.tickSeconds) * settings.tickSeconds;
     const after = (time: number) => accepted.filter((entry) => entry.at > time);
+    const arrivedAfter = (time: number) => arrivals.filter((arrival) => arrival > time);
     const figures: RunFigures = {
       run: plan.run,
       webhooks: plan.webhooks,
@@ -466,6 +479,7 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
         notNeeded,
         missed,
         unresolved,
+        afterNextRead,
       },
       prices: checkPrices(accepted, bounds),
       exactlyOnce: { ...exactlyOnce(decisions, log), logDuplicates: priceLog.duplicates, accepted: priceLog.total },
@@ -473,7 +487,8 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
         ? {
             killSwitch: {
               atSeconds: (killSwitch.at - from) / 1000,
-              lateUpdates: after(killSwitch.at + 1_000).length,
+              lateUpdates: arrivedAfter(killSwitch.at + 1_000).length,
+              appliedLate: after(killSwitch.at + 1_000).length,
               updatesAfter: after(killSwitch.at).length,
               lastUpdateAfterSeconds: after(killSwitch.at).length ? (Math.max(...after(killSwitch.at).map((e) => e.at)) - killSwitch.at) / 1000 : NaN,
             },
@@ -486,7 +501,7 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
               restoredAtSeconds: (revoke.restoredAt - from) / 1000,
               statusBeforeRestore: revoke.status,
               lastErrorBeforeRestore: revoke.lastError,
-              acceptedWhileRevoked: accepted.filter((entry) => entry.at > revoke.revokedAt && entry.at <= revoke.restoredAt).length,
+              acceptedWhileRevoked: arrivals.filter((arrival) => arrival > revoke.revokedAt && arrival <= revoke.restoredAt).length,
               acceptedAfterRestore: after(revoke.restoredAt).length,
               firstAfterRestoreSeconds: after(revoke.restoredAt).length
                 ? (Math.min(...after(revoke.restoredAt).map((e) => e.at)) - revoke.restoredAt) / 1000
@@ -499,16 +514,22 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
       ...(plan.killSwitchAt !== undefined
         ? { outcome: groupShares(products.map((product) => ({ group: groups.get(product.plid) ?? 'above', tally: slots.get(product.plid)! }))) }
         : {}),
-      ...(live && suggest && killSwitch
+      ...(tally && plan.liveCost ? { liveCost: { tally, applied: drained.decisions.filter((d) => inWindow(d.applied_at, from, Date.now())).length } } : {}),
+      ...(tally && suggestFrom !== undefined
         ? {
-            cost: {
-              live,
-              applied: drained.decisions.filter((d) => inWindow(d.applied_at, from, liveEnd)).length,
-              suggest,
-              suggested: drained.decisions.filter((d) => d.status === 'suggested' && inWindow(d.created_at, suggestFrom, Date.now())).length,
+            suggestCost: {
+              tally,
+              suggested: drained.decisions.filter((d) => d.status === 'suggested' && inWindow(d.created_at, suggestFrom!, Date.now())).length,
             },
           }
         : {}),
+      unfinished: drained.decisions
+        .filter((d) => UNFINISHED.has(d.status))
+        .map((d) => ({
+          status: d.status,
+          attempts: d.sender.attempts ?? 0,
+          retryInSeconds: d.sender.retryAt ? (Date.parse(d.sender.retryAt) - Date.now()) / 1000 : null,
+        })),
       connection: await getConnection(api.url, phase.auth),
       traffic: market.control.traffic(),
       webhookDeliveries: webhookOutcomes(market),

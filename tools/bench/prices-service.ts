@@ -10,6 +10,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../../lambdas/shared/data/dynamo.js';
 import { priceChangePartition } from '../../lambdas/shared/data/keys.js';
 import { storedPriceChange } from '../../lambdas/shared/data/price-change-list.js';
+import { senderStateOf, type SenderState } from '../../lambdas/shared/data/price-change-status.js';
 import type { ConnectionSafety } from '../../lambdas/shared/domain/connections.js';
 import type { PriceChange } from '../../lambdas/shared/domain/records.js';
 import { TAKEALOT_CONNECTOR_UID } from '../../lambdas/shared/marketplace/registry.js';
@@ -77,8 +78,11 @@ export const getConnection = async (apiUrl: string, auth: Auth): Promise<Record<
   return answer.status === 200 ? (answer.body as Record<string, unknown>) : { status: `(GET answered ${answer.status})` };
 };
 
-const productDecisions = async (clientId: string, productCode: string): Promise<PriceChange[]> => {
-  const decisions: PriceChange[] = [];
+/** A price change with what only the sender keeps beside it (its faults so far, when it tries again). */
+export type ReadDecision = PriceChange & { readonly sender: SenderState };
+
+const productDecisions = async (clientId: string, productCode: string): Promise<ReadDecision[]> => {
+  const decisions: ReadDecision[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const page = await documentClient.send(
@@ -90,15 +94,16 @@ const productDecisions = async (clientId: string, productCode: string): Promise<
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );
-    for (const item of page.Items ?? []) if (item.entity === 'priceChange') decisions.push(storedPriceChange.parse(item).record);
+    for (const item of page.Items ?? [])
+      if (item.entity === 'priceChange') decisions.push({ ...storedPriceChange.parse(item).record, sender: senderStateOf(item) });
     start = page.LastEvaluatedKey;
   } while (start);
   return decisions;
 };
 
 /** Every price change of the products, a few partitions at a time. */
-export const readDecisions = async (clientId: string, productCodes: readonly string[], concurrency = 8): Promise<PriceChange[]> => {
-  const all: PriceChange[] = [];
+export const readDecisions = async (clientId: string, productCodes: readonly string[], concurrency = 8): Promise<ReadDecision[]> => {
+  const all: ReadDecision[] = [];
   for (let i = 0; i < productCodes.length; i += concurrency) {
     const pages = await Promise.all(productCodes.slice(i, i + concurrency).map((code) => productDecisions(clientId, code)));
     for (const page of pages) all.push(...page);

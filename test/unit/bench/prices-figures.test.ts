@@ -44,7 +44,7 @@ describe('prices benchmark: reactions', () => {
       { from: 500, to: 10_000 },
     );
     expect(tally.reactions).toEqual([{ changedAt: 1_500, seenAt: 4_000, appliedAt: 6_500 }]);
-    expect(tally).toMatchObject({ notNeeded: 0, missed: 0, unresolved: 0 });
+    expect(tally).toMatchObject({ notNeeded: 0, missed: 0, unresolved: 0, afterNextRead: 0 });
   });
 
   it('counts a read whose target is the own price already as needing nothing, and a move made on the read’s millisecond as unseen by it', () => {
@@ -66,8 +66,8 @@ describe('prices benchmark: reactions', () => {
     expect(tally).toMatchObject({ notNeeded: 1, missed: 0, unresolved: 1 });
   });
 
-  it('counts a read answered only after the page’s next read as missed', () => {
-    const tally = reactionsOf(
+  it('times a read answered only after the page’s next read to that answer, and counts it; one never answered is missed', () => {
+    const late = reactionsOf(
       input({
         lowest: [
           { at: 0, price: 110 },
@@ -78,7 +78,18 @@ describe('prices benchmark: reactions', () => {
       }),
       { from: 0, to: 10_000 },
     );
-    expect(tally).toMatchObject({ reactions: [], missed: 1 });
+    expect(late).toMatchObject({ reactions: [{ changedAt: 100, seenAt: 1_000, appliedAt: 6_000 }], afterNextRead: 1, missed: 0 });
+    const never = reactionsOf(
+      input({
+        lowest: [
+          { at: 0, price: 110 },
+          { at: 100, price: 100 },
+        ],
+        reads: [1_000, 5_000],
+      }),
+      { from: 0, to: 2_000 },
+    );
+    expect(never).toMatchObject({ reactions: [], missed: 1, unresolved: 0 });
   });
 
   it('uses the engine’s target: under the lowest by a step, within floor and ceiling', () => {
