@@ -51,13 +51,10 @@ export class Simulation {
     const webhookIds = root.fork();
     const products = generateCatalogue(catalogue, { products: this.options.products, competitors: this.options.competitors, epoch: Date.UTC(2026, 0, 1) });
     if (this.options.staticSeller) for (const product of products) product.competitors.push(staticSellerOffer(product));
-    this.market = new Market(
-      products,
-      {
-        seller_id: Number(this.options.sellerId),
-        display_name: this.options.sellerName,
-      },
-    );
+    this.market = new Market(products, {
+      seller_id: Number(this.options.sellerId),
+      display_name: this.options.sellerName,
+    });
     this.faultSettings = { ...this.options.faults };
     this.initialApiKey = this.options.apiKey ?? generateSecret();
     this.keys = new ApiKeyring(this.initialApiKey);
