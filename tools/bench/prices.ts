@@ -109,8 +109,10 @@ export const pricesLines = (runs: readonly RunFigures[]): { lines: string[]; tar
     judge({ label: `${run.run}: decisions not ended (pending or sent after the drain)`, value: e.notTerminal, kind: 'max', limit: 0 });
     if (run.unfinished.length > 0) {
       const retries = run.unfinished.map((u) => u.retryInSeconds).filter((t): t is number => t !== null);
+      const groups = new Map<string, number>();
+      for (const u of run.unfinished) groups.set(`${u.status} after ${u.attempts} faults`, (groups.get(`${u.status} after ${u.attempts} faults`) ?? 0) + 1);
       lines.push(
-        `    not ended: ${run.unfinished.map((u) => `${u.status} after ${u.attempts} faults`).join(', ')}${retries.length ? `; the sender's next tries due within ${Math.max(...retries).toFixed(0)} s` : ''}`,
+        `    not ended: ${[...groups].map(([what, count]) => `${count} ${what}`).join(', ')}${retries.length ? `; the sender's next tries due within ${Math.max(...retries).toFixed(0)} s` : ''}`,
       );
     }
     judge({ label: `${run.run}: applied decisions whose price the simulator never accepted`, value: e.appliedNotInLog, kind: 'max', limit: 0 });

@@ -81,7 +81,7 @@ describe('prices benchmark lines', () => {
     ]);
     expect(verdict(lines, 'webhooks: prices reaching the simulator')).toMatch(/: 1 \(target <= 0\) MISSED$/);
     expect(verdict(lines, 'webhooks: decisions not ended')).toMatch(/MISSED$/);
-    expect(verdict(lines, 'not ended:')).toContain("pending after 2 faults; the sender's next tries due within 40 s");
+    expect(verdict(lines, 'not ended:')).toContain("1 pending after 2 faults; the sender's next tries due within 40 s");
   });
 
   it('sets the writes per applied change of a live run against the writes per decision recorded after the kill switch', () => {
