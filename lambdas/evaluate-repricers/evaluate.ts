@@ -17,6 +17,9 @@ export const evaluateProduct = async (clientId: string, productCode: string, ret
     offer_status: offer.fields.offer_status,
     connector: offer.connector,
     own: offer.scope === 'own',
+    seller_id: offer.fields.seller_id,
+    rating_avg: offer.fields.rating_avg,
+    stock_status: offer.fields.stock_status,
   }));
   const decisions: RepricerDecision[] = [];
   // A disabled repricer decides nothing: it costs no read of its connector's step either.
@@ -25,7 +28,8 @@ export const evaluateProduct = async (clientId: string, productCode: string, ret
     // Live: the sender takes it; suggest (or no connection): it waits for the client's apply.
     const status = (await connectionModeOf(clientId, slot.connector)) === 'live' ? 'pending' : 'suggested';
     const lastDecided = (offerId: string) => product.decisions.get(decisionId(slot.repricerId, offerId))?.lastPrice;
-    for (const decision of decide(slot, offers, step, lastDecided)) decisions.push({ ...decision, repricerId: slot.repricerId, connector: slot.connector, status });
+    for (const decision of decide(slot, offers, step, lastDecided))
+      decisions.push({ ...decision, repricerId: slot.repricerId, connector: slot.connector, status });
   }
   return recordDecisions(clientId, product, decisions, retentionDays);
 };

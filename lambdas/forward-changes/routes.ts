@@ -96,7 +96,7 @@ export const listsRoute: ChangeRoute<ListChangesMessage> = {
   add: (work, change) => {
     if (change.kind === 'offer') work.offers.push({ ...change.hint, cells: [...change.hint.cells] });
     if (change.kind === 'product') work.products.push(change.code);
-    if (change.kind === 'priceChange') work.priceChanges.push(change.hint);
+    if (change.kind === 'priceChange') work.priceChanges.push({ ...change.hint, cells: [...change.hint.cells] });
     if (change.kind === 'rebuild') work.rebuilds.push(change.requestId);
   },
   // A rebuild step goes alone: each message is one pass of the maintainer, counted once per node.

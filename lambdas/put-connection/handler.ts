@@ -57,7 +57,12 @@ export const putConnectionRoute =
 
     const before = (await getConnection(tenant.clientId, connector))?.record;
     const now = new Date().toISOString();
-    const record = connectedRecord(connector, { apiKey: body.api_key, webhookSecretSet: body.webhook_secret !== undefined, mode: body.mode, safety: body.safety }, before, now);
+    const record = connectedRecord(
+      connector,
+      { apiKey: body.api_key, webhookSecretSet: body.webhook_secret !== undefined, mode: body.mode, safety: body.safety },
+      before,
+      now,
+    );
     const sealedKey = await sealConnectionSecret('marketplace-key', tenant.clientId, connector, body.api_key);
     const sealedWebhookSecret =
       body.webhook_secret === undefined ? undefined : await sealConnectionSecret('marketplace-webhook-secret', tenant.clientId, connector, body.webhook_secret);

@@ -1,4 +1,4 @@
-import { transitionPriceChange, type PriceChangeRef, type StoredSendable } from '../shared/data/price-change-status.js';
+import { transitionPriceChange, type PriceChangeRef, type StoredSendable, type Transition } from '../shared/data/price-change-status.js';
 import type { BatchStatus } from '../shared/marketplace/port.js';
 import type { PriceChange } from '../shared/domain/records.js';
 
@@ -9,36 +9,35 @@ import type { PriceChange } from '../shared/domain/records.js';
  * sent like a new decision); refused: `failed` with the marketplace's message. Conditional on
  * `sent`, so an outcome learned twice is written once.
  */
+export type Outcome = { readonly ok: true } | { readonly ok: false; readonly message: string };
+
+/** Where a pushed price change goes once its outcome is known: `applied`, `pending` for a capped move's next step, or `failed`. */
+export const outcomeMove = (record: PriceChange, sentPrice: number, outcome: Outcome, now: string): Pick<Transition, 'to' | 'fields' | 'sender'> => {
+  if (!outcome.ok) return { to: 'failed', fields: { status_reason: `The marketplace refused it: ${outcome.message}` } };
+  if (sentPrice !== record.new_price) {
+    return {
+      to: 'pending',
+      fields: { status_reason: `Moved to ${sentPrice} on the way to ${record.new_price}: one push moves a price by at most the connection's step cap.` },
+      sender: { confirmedPrice: sentPrice, batchId: null },
+    };
+  }
+  return { to: 'applied', fields: { applied_at: now, status_reason: null } };
+};
+
 export const settleSent = async (
   clientId: string,
   change: { readonly ref: PriceChangeRef; readonly record: PriceChange },
-  outcome: { readonly ok: true } | { readonly ok: false; readonly message: string },
+  outcome: Outcome,
   now: string,
-): Promise<PriceChange | undefined> => {
-  const { record, ref } = change;
-  if (!outcome.ok) {
-    return transitionPriceChange(clientId, ref, {
-      from: ['sent'],
-      to: 'failed',
-      fields: { status_reason: `The marketplace refused it: ${outcome.message}` },
-      now,
-    });
-  }
-  const sent = record.sent_price ?? record.new_price;
-  if (sent !== record.new_price) {
-    return transitionPriceChange(clientId, ref, {
-      from: ['sent'],
-      to: 'pending',
-      fields: { status_reason: `Moved to ${sent} on the way to ${record.new_price}: one push moves a price by at most the connection's step cap.` },
-      sender: { confirmedPrice: sent, batchId: null },
-      now,
-    });
-  }
-  return transitionPriceChange(clientId, ref, { from: ['sent'], to: 'applied', fields: { applied_at: now, status_reason: null }, now });
-};
+): Promise<PriceChange | undefined> =>
+  transitionPriceChange(clientId, change.ref, {
+    from: ['sent'],
+    ...outcomeMove(change.record, change.record.sent_price ?? change.record.new_price, outcome, now),
+    now,
+  });
 
 /** The outcome of each offer of a settled batch; undefined while it is still pending. */
-export const outcomesOf = (status: BatchStatus, offerIds: readonly string[]): Map<string, { ok: true } | { ok: false; message: string }> | undefined => {
+export const outcomesOf = (status: BatchStatus, offerIds: readonly string[]): Map<string, Outcome> | undefined => {
   if (status.state === 'pending') return undefined;
   const byOffer = new Map(status.results.map((result) => [result.offerId, result]));
   return new Map(

@@ -1,14 +1,14 @@
 import { PRICE_SENDING } from '../shared/config/price-sending.js';
 import { recordSyncOutcome } from '../shared/data/connections.js';
-import { transitionPriceChange, type StoredSendable } from '../shared/data/price-change-status.js';
-import { countPricesSent, countPush, enabledRepricerCount, holdSending, noteSharpDrop, saveSentBatch } from '../shared/data/price-sending.js';
-import { breakerTrips, breakerWindow, isSharpDrop, retryDelayMs, utcDay } from '../shared/domain/price-push.js';
+import { transitionPriceChange } from '../shared/data/price-change-status.js';
+import { countPricesSent, holdSending, saveSentBatch } from '../shared/data/price-sending.js';
+import { retryDelayMs } from '../shared/domain/price-push.js';
 import { logger } from '../shared/logger.js';
-import { MarketplaceRateLimited, MarketplaceRejected, MarketplaceUnauthorized, type BatchStatus } from '../shared/marketplace/port.js';
+import { MarketplaceRateLimited, MarketplaceRejected, MarketplaceUnauthorized } from '../shared/marketplace/port.js';
 import { withMarketplaceRetries, type RetryOptions } from '../shared/marketplace/retrying.js';
-import { settleBatch } from './confirm.js';
+import { outcomeMove, outcomesOf, type Outcome } from './confirm.js';
 import { mayPush, readGate, type Gate } from './gate.js';
-import type { Plan } from './plan.js';
+import { breakerTripped, latestPerOffer, withinDailyCap, type OpenGate, type Push } from './safety.js';
 
 /**
  * Pushing planned prices: the safety caps first (the circuit breaker over the connection's sharp
@@ -23,9 +23,6 @@ export interface PushDeps {
   readonly retry?: Partial<RetryOptions>;
 }
 
-type Push = Extract<Plan, { kind: 'push' }>;
-type OpenGate = Extract<Gate, { kind: 'open' }>;
-
 /** The connection closed between planning and the push: nothing is sent. */
 class GateClosed extends Error {
   override readonly name = 'GateClosed';
@@ -35,64 +32,6 @@ class GateClosed extends Error {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** The latest decision per offer goes; an older one in the same run is superseded (one price per offer per batch). */
-const latestPerOffer = async (clientId: string, pushes: readonly Push[], now: string): Promise<Push[]> => {
-  const latest = new Map<string, Push>();
-  for (const push of pushes) {
-    const offerId = push.change.stored.record.offer_id;
-    const held = latest.get(offerId);
-    if (!held || held.change.stored.record.id < push.change.stored.record.id) latest.set(offerId, push);
-  }
-  const kept = new Set(latest.values());
-  for (const push of pushes.filter((p) => !kept.has(p))) {
-    await transitionPriceChange(clientId, push.change.ref, {
-      from: ['pending'],
-      to: 'superseded',
-      fields: { status_reason: 'A later decision for this offer took its place.' },
-      now,
-    });
-  }
-  return [...kept];
-};
-
-/** The breaker: trips (pausing the connection) when too many repriced offers would drop sharply in one window. */
-const breakerTripped = async (clientId: string, gate: OpenGate, pushes: readonly Push[], nowMs: number): Promise<boolean> => {
-  const { safety, connector } = gate.stored.record;
-  const sharp = pushes.filter((push) => isSharpDrop(push.current, push.price, safety.breaker_drop_percent));
-  if (sharp.length === 0) return false;
-  const window = breakerWindow(nowMs, safety.breaker_window_minutes);
-  let drops = 0;
-  for (const push of sharp) drops = await noteSharpDrop(clientId, connector, window, push.change.stored.record.offer_id, nowMs);
-  const repriced = await enabledRepricerCount(clientId);
-  if (!breakerTrips(drops, repriced, safety.breaker_share_percent)) return false;
-  const reason =
-    `Paused by the circuit breaker: ${drops} of ${repriced} repriced offers would drop by more than ` +
-    `${safety.breaker_drop_percent} % within ${safety.breaker_window_minutes} minutes. Nothing is sent until the connection is resumed.`;
-  await recordSyncOutcome(clientId, gate.stored.record, { status: 'paused', last_error: reason });
-  logger.warn('Circuit breaker tripped', { connector, drops, repriced });
-  return true;
-};
-
-/** Each offer's daily cap: a push over it is `failed`, the others go on. */
-const withinDailyCap = async (clientId: string, gate: OpenGate, pushes: readonly Push[], nowMs: number): Promise<Push[]> => {
-  const cap = gate.stored.record.safety.max_changes_per_day;
-  const day = utcDay(nowMs);
-  const kept: Push[] = [];
-  for (const push of pushes) {
-    const { record } = push.change.stored;
-    if (await countPush(clientId, record.product_code, record.offer_id, day, cap, nowMs)) kept.push(push);
-    else {
-      await transitionPriceChange(clientId, push.change.ref, {
-        from: ['pending'],
-        to: 'failed',
-        fields: { status_reason: `Not sent: this offer's price was already pushed ${cap} times today (UTC), the connection's daily cap.` },
-        now: iso(nowMs),
-      });
-    }
-  }
-  return kept;
-};
 
 /** Clears the push token (the push did not happen, or its fault is recorded), with the sender state to keep. */
 const releaseAll = async (clientId: string, pushes: readonly Push[], token: string, now: string, sender: Record<string, unknown> = {}) => {
@@ -106,24 +45,22 @@ const releaseAll = async (clientId: string, pushes: readonly Push[], token: stri
   }
 };
 
-const sentView = (push: Push, batchId: string, now: string): StoredSendable => ({
-  ...push.change,
-  batchId,
-  stored: { ...push.change.stored, record: { ...push.change.stored.record, status: 'sent', sent_price: push.price, sent_at: now } },
-});
-
-/** Looks at a batch's status a few times right after sending: most batches settle within seconds. */
-const confirmSoon = async (clientId: string, gate: OpenGate, sent: readonly StoredSendable[], batchId: string, deps: PushDeps): Promise<void> => {
+/**
+ * Looks at a batch's status a few times right after sending: most batches settle within
+ * seconds, and a change confirmed here is written once (applied) instead of twice (sent, then
+ * applied). Undefined when it has not settled by the last look (or could not be read).
+ */
+const outcomesSoon = async (gate: OpenGate, batchId: string, offerIds: readonly string[], deps: PushDeps): Promise<Map<string, Outcome> | undefined> => {
   for (const wait of PRICE_SENDING.confirmPollsMs) {
     await deps.sleep(wait);
-    let status: BatchStatus;
     try {
-      status = await gate.port.readBatch(gate.apiKey, batchId);
+      const outcomes = outcomesOf(await gate.port.readBatch(gate.apiKey, batchId), offerIds);
+      if (outcomes) return outcomes;
     } catch {
-      return; // The sweep (or the Batch Completed event) confirms it later.
+      return undefined; // The sweep (or the Batch Completed event) confirms it later.
     }
-    if ((await settleBatch(clientId, sent, status, iso(deps.now()))) > 0 || status.state !== 'pending') return;
   }
+  return undefined;
 };
 
 const pushBatch = async (clientId: string, gate: OpenGate, pushes: readonly Push[], deps: PushDeps): Promise<void> => {
@@ -158,28 +95,54 @@ const pushBatch = async (clientId: string, gate: OpenGate, pushes: readonly Push
     return;
   }
   const sentAt = iso(deps.now());
-  await saveSentBatch(
-    clientId,
-    connector,
+  const outcomes = await outcomesSoon(
+    gate,
     batchId,
-    marked.map((push) => push.change.ref),
-    deps.now(),
+    marked.map((push) => push.change.stored.record.offer_id),
+    deps,
   );
-  const sent: StoredSendable[] = [];
+  const now = iso(deps.now());
+  const cleared = { batchId, pushToken: null, pushStartedAt: null, pushPrice: null, attempts: null, retryAt: null };
+  const unconfirmed: Push[] = [];
   for (const push of marked) {
-    const moved = await transitionPriceChange(clientId, push.change.ref, {
+    const { record } = push.change.stored;
+    const outcome = outcomes?.get(record.offer_id);
+    if (!outcome) {
+      unconfirmed.push(push);
+      continue;
+    }
+    const move = outcomeMove(record, push.price, outcome, now);
+    await transitionPriceChange(clientId, push.change.ref, {
       from: ['pending'],
-      to: 'sent',
       token,
-      fields: { sent_price: push.price, sent_at: sentAt },
-      sender: { batchId, pushToken: null, pushStartedAt: null, pushPrice: null, attempts: null, retryAt: null },
-      now: sentAt,
+      ...(move.to === undefined ? {} : { to: move.to }),
+      fields: { sent_price: push.price, sent_at: sentAt, ...move.fields },
+      sender: { ...cleared, ...move.sender },
+      now,
     });
-    if (moved) sent.push(sentView(push, batchId, sentAt));
   }
-  await countPricesSent(clientId, connector, sent.length);
-  logger.info('Prices sent', { connector, batchId, prices: sent.length });
-  await confirmSoon(clientId, gate, sent, batchId, deps);
+  // Not confirmed yet: `sent`, with the batch remembered for its Batch Completed event and the sweep.
+  if (unconfirmed.length > 0) {
+    await saveSentBatch(
+      clientId,
+      connector,
+      batchId,
+      unconfirmed.map((push) => push.change.ref),
+      deps.now(),
+    );
+    for (const push of unconfirmed) {
+      await transitionPriceChange(clientId, push.change.ref, {
+        from: ['pending'],
+        to: 'sent',
+        token,
+        fields: { sent_price: push.price, sent_at: sentAt },
+        sender: cleared,
+        now,
+      });
+    }
+  }
+  await countPricesSent(clientId, connector, marked.length);
+  logger.info('Prices sent', { connector, batchId, prices: marked.length, confirmed: marked.length - unconfirmed.length });
 };
 
 const recordPushFault = async (clientId: string, gate: OpenGate, pushes: readonly Push[], token: string, error: unknown, deps: PushDeps): Promise<void> => {

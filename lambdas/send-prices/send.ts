@@ -1,5 +1,6 @@
 import { mapLimit } from '../shared/data/concurrency.js';
 import { readSendable, transitionPriceChange, type PriceChangeRef, type StoredSendable } from '../shared/data/price-change-status.js';
+import { logger } from '../shared/logger.js';
 import { withMarketplaceRetries } from '../shared/marketplace/retrying.js';
 import { settleSent } from './confirm.js';
 import { readGate, type Gate } from './gate.js';
@@ -66,6 +67,13 @@ export const sendChanges = async (clientId: string, connector: string, refs: rea
       plan = cleared ? await planChange(clientId, cleared, gate, deps.now(), products) : { kind: 'wait', change };
     }
     plans.push(plan);
+    logger.debug('Price change planned', {
+      id: change.stored.record.id,
+      plan: plan.kind,
+      ...(plan.kind === 'move' ? { to: plan.to } : {}),
+      ...(plan.kind === 'push' ? { price: plan.price } : {}),
+      gate: gate.kind,
+    });
   }
   const now = iso(deps.now());
   for (const plan of plans) {

@@ -39,8 +39,10 @@ export interface MarketLoopProps {
  * rule ticks the schedule function once a minute; it sends one message per connection to the
  * market-sync queue (FIFO, grouped by connection), whose worker syncs own offers and sends
  * storefront reads to the storefront queue (FIFO, grouped by connection and product), whose
- * readers read pages at the stage's pace. Every number comes from MARKET_SYNC, the same
- * settings `npm start` runs the same handlers with (tools/local/market-loop.ts).
+ * readers read pages at the stage's pace; and the price sender, fed by the change forwarder and
+ * each tick's sweep through its FIFO queue (grouped by connection). Every number comes from
+ * MARKET_SYNC and PRICE_SENDING, the settings `npm start` runs the same handlers with
+ * (tools/local/market-loop.ts).
  */
 export class MarketLoop extends Construct {
   readonly marketSync: FifoWork;
@@ -51,9 +53,9 @@ export class MarketLoop extends Construct {
   readonly prices: FifoWork;
   readonly sender: ApiFunction;
   readonly tick: Rule;
-  /** Both work queues and their dead letters, for the alarms and the dashboard. */
+  /** The three work queues and their dead letters, for the alarms and the dashboard. */
   readonly queues: readonly MonitoredQueue[];
-  /** The three functions, for the alarms. */
+  /** The four functions, for the alarms. */
   readonly functions: readonly MonitoredFunction[];
 
   constructor(scope: Construct, id: string, props: MarketLoopProps) {

@@ -17,9 +17,9 @@ describe('CloudWatch alarms', () => {
     alarms = Object.values(resourcesOfType(synthesized.template, 'AWS::CloudWatch::Alarm'));
   });
 
-  it('has two API alarms, two per function, two for the table, ten for the event handlers and one for refused queue messages', () => {
-    // Routes, the authorizer, the three change handlers, the import worker, the webhook worker and the market loop's three; seven dead-letter depths, two queue ages and the stream's iterator age
-    expect(alarms).toHaveLength(2 + 2 * (FUNCTION_NAMES.length + 5 + 3) + 2 + 10 + 1);
+  it('has two API alarms, two per function, two for the table, twelve for the event handlers and one for refused queue messages', () => {
+    // Routes, the authorizer, the three change handlers, the import worker, the webhook worker and the market loop's four (schedule, sync worker, storefront reader, price sender); eight dead-letter depths, three queue ages (list changes, repricing, prices) and the stream's iterator age
+    expect(alarms).toHaveLength(2 + 2 * (FUNCTION_NAMES.length + 5 + 4) + 2 + 12 + 1);
   });
 
   it('alarms on the API 5XX error rate', () => {
@@ -49,6 +49,7 @@ describe('CloudWatch alarms', () => {
     ['MarketSchedule', () => functionDescribed(synthesized.template, MARKET_LOOP_DESCRIPTIONS.schedule)] as const,
     ['MarketSyncWorker', () => functionDescribed(synthesized.template, MARKET_LOOP_DESCRIPTIONS.worker)] as const,
     ['StorefrontReader', () => functionDescribed(synthesized.template, MARKET_LOOP_DESCRIPTIONS.reader)] as const,
+    ['PriceSender', () => functionDescribed(synthesized.template, MARKET_LOOP_DESCRIPTIONS.sender)] as const,
   ])('alarms on errors and throttles of the %s function', (name, find) => {
     // Prepare
     const [functionId] = find();

@@ -2,6 +2,7 @@ import { ALARM_THRESHOLDS } from '../../lib/constructs/alarms.js';
 import { CHANGE_HANDLERS, IMPORT_WORKER } from '../../lambdas/shared/config/event-sources.js';
 import { KEY_PREFIXES } from '../../lib/constructs/table-access.js';
 import { MAX_IMPORT_ATTEMPTS } from '../../lambdas/shared/events/import-jobs.js';
+import { PRICE_SENDER_QUEUE_URL_ENV } from '../../lambdas/shared/config/price-sending.js';
 import {
   actionsOf,
   resourceId,
@@ -127,6 +128,7 @@ describe('change handlers', () => {
       expect(variables.LIST_QUEUE_URL).toEqual({ Ref: work.lists.queue });
       expect(variables.REPRICING_QUEUE_URL).toEqual({ Ref: work.repricing.queue });
       expect(variables.IMPORT_QUEUE_URL).toEqual({ Ref: work.imports.queue });
+      expect(variables[PRICE_SENDER_QUEUE_URL_ENV]).toEqual({ Ref: resourceId(synthesized.template, 'AWS::SQS::Queue', 'MarketPricesQueue') });
       expect(variables.TABLE_NAME).toBeUndefined();
     });
 
@@ -155,6 +157,8 @@ describe('change handlers', () => {
           getAtt(ids.streamFailures, 'Arn'),
           // Marketplace events bring a connection's next sync forward (lib/constructs/market-loop.ts).
           getAtt(resourceId(synthesized.template, 'AWS::SQS::Queue', 'MarketMarketSyncQueue'), 'Arn'),
+          // Price changes that became pending, connection moves and batch events reach the price sender.
+          getAtt(resourceId(synthesized.template, 'AWS::SQS::Queue', 'MarketPricesQueue'), 'Arn'),
         ]
           .map((arn) => JSON.stringify(arn))
           .sort(),

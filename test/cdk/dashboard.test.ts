@@ -70,6 +70,7 @@ describe('dashboard', () => {
       'ChangesWebhooksQueue',
       'MarketMarketSyncQueue',
       'MarketStorefrontQueue',
+      'MarketPricesQueue',
     ].map((prefix) => resourceId(synthesized.template, 'AWS::SQS::Queue', prefix));
     expect(metricsOf('Queues: age of the oldest message').map((metric) => metric.slice(0, 4))).toEqual(
       queues.map((queue) => ['AWS/SQS', 'ApproximateAgeOfOldestMessage', 'QueueName', `<${queue}.QueueName>`]),
@@ -85,6 +86,7 @@ describe('dashboard', () => {
       'ChangesStreamFailures',
       'MarketMarketSyncDeadLetters',
       'MarketStorefrontDeadLetters',
+      'MarketPricesDeadLetters',
     ].map((prefix) => resourceId(synthesized.template, 'AWS::SQS::Queue', prefix));
     expect(metricsOf('Dead-letter queues: messages').map((metric) => metric[3])).toEqual(deadLetters.map((queue) => `<${queue}.QueueName>`));
   });

@@ -16,8 +16,8 @@ describe('Lambda functions', () => {
     prod = synthStack({ stage: 'prod' });
   });
 
-  it('has one function per route, the authorizer, the three change handlers (forwarder, list maintainer, repricing evaluator), the import worker, the webhook worker and the market loop (schedule, sync worker, storefront reader)', () => {
-    dev.template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1 + 3 + 2 + 3);
+  it('has one function per route, the authorizer, the three change handlers (forwarder, list maintainer, repricing evaluator), the import worker, the webhook worker and the market loop (schedule, sync worker, storefront reader, price sender)', () => {
+    dev.template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1 + 3 + 2 + 4);
   });
 
   it.each(FUNCTIONS)('$name runs on Node.js 24 / arm64 with the shared settings', ({ name, usesTable }) => {
@@ -69,7 +69,8 @@ describe('Lambda functions', () => {
   it('gives every function a role of its own, without managed policies', () => {
     const roleIds = Object.values(resourcesOfType(dev.template, 'AWS::Lambda::Function')).map((fn) => fn.Properties.Role['Fn::GetAtt'][0] as string);
     expect(new Set(roleIds).size).toBe(roleIds.length);
-    expect(roleIds).toHaveLength(FUNCTIONS.length + 8);
+    // The change handlers (3), the import and webhook workers (2) and the market loop (4).
+    expect(roleIds).toHaveLength(FUNCTIONS.length + 9);
     for (const role of Object.values(resourcesOfType(dev.template, 'AWS::IAM::Role'))) {
       expect(role.Properties.ManagedPolicyArns).toBeUndefined();
     }

@@ -61,6 +61,7 @@ describe('the secrets key', () => {
   it.each([
     ['market sync worker', MARKET_LOOP_DESCRIPTIONS.worker],
     ['storefront reader', MARKET_LOOP_DESCRIPTIONS.reader],
+    ['price sender', MARKET_LOOP_DESCRIPTIONS.sender],
   ])('lets the %s decrypt data keys and nothing else', (_name, description) => {
     const [id] = functionDescribed(synthesized.template, description);
     expect(kmsActions(synthesized, id, keyId)).toEqual(['kms:Decrypt']);
@@ -77,8 +78,9 @@ describe('the secrets key', () => {
     const [worker] = functionDescribed(synthesized.template, WORKER_DESCRIPTION);
     const [marketWorker] = functionDescribed(synthesized.template, MARKET_LOOP_DESCRIPTIONS.worker);
     const [reader] = functionDescribed(synthesized.template, MARKET_LOOP_DESCRIPTIONS.reader);
+    const [sender] = functionDescribed(synthesized.template, MARKET_LOOP_DESCRIPTIONS.sender);
     const [receiveEvents] = functionNamed(synthesized.template, MARKETPLACE_EVENT_ROUTE);
-    const granted = [createWebhook, worker, putConnection, marketWorker, reader, receiveEvents];
+    const granted = [createWebhook, worker, putConnection, marketWorker, reader, sender, receiveEvents];
     const functions = Object.entries(resourcesOfType(synthesized.template, 'AWS::Lambda::Function'));
     const others = functions.filter(([id]) => !granted.includes(id));
     expect(others.length).toBeGreaterThan(10);

@@ -14,7 +14,7 @@ import { startTestApi, type ApiResponse, type TestApi } from '../support/local-a
 import { itemsUnder, scanTable } from '../support/table-snapshot.js';
 import { B_MARKERS, seedTwoTenants, type SeededTenant } from '../support/two-tenants.js';
 
-type IdentifierKind = 'repricerId' | 'offerId' | 'productCode' | 'importId' | 'webhookId' | 'connector' | 'connectionUid';
+type IdentifierKind = 'repricerId' | 'offerId' | 'productCode' | 'importId' | 'webhookId' | 'connector' | 'connectionUid' | 'priceChangeId';
 
 /** What a path parameter names, by the collection it sits under. */
 const KIND_BY_COLLECTION: Record<string, IdentifierKind> = {
@@ -24,6 +24,7 @@ const KIND_BY_COLLECTION: Record<string, IdentifierKind> = {
   imports: 'importId',
   webhooks: 'webhookId',
   connections: 'connector',
+  'price-changes': 'priceChangeId',
   /** The public marketplace-events route names a connection by its uid. */
   'marketplace-events': 'connectionUid',
 };
@@ -38,6 +39,7 @@ const UNKNOWN: Record<IdentifierKind, string> = {
   webhookId: '987654324',
   connector: 'no-such-connector',
   connectionUid: '00000000-0000-4000-8000-000000000000',
+  priceChangeId: '987654325',
 };
 
 /**
@@ -62,7 +64,7 @@ const bodyFor = (route: RouteDefinition, productCode: string): unknown => {
   // A valid PUT only ever writes the caller's own connection (B's items stay as they were: the last test);
   // an invalid one must be refused alike whether or not B is connected there.
   if (route.method === 'PUT') return { api_key: 'short' };
-  if (route.path.startsWith('/v1/connections/')) return undefined;
+  if (route.path.startsWith('/v1/connections/') || route.path.startsWith('/v1/price-changes/')) return undefined;
   if (route.method === 'POST') return { product_code: productCode, preferred_price: 100, preferred_profit: 20 };
   if (route.method === 'PATCH') return { preferred_price: 90 };
   return undefined;
@@ -76,6 +78,8 @@ let bItemsBefore: Map<string, string>;
 let importIds: { a: number[]; b: number[] };
 /** Webhook ids, created alternately like the repricers, so B's sit between A's. */
 const webhookIds = { a: [] as number[], b: [] as number[] };
+/** The price changes the seeded repricers decided (ids come from one counter, so B's sit between A's). */
+const priceChangeIds = { a: [] as number[], b: [] as number[] };
 
 /**
  * Subscribed to an event none of these tests causes, so nothing is ever delivered; B's URL
@@ -104,7 +108,9 @@ const foreignIdentifiers = (kind: IdentifierKind): string[] => {
         ? [importIds.a, importIds.b]
         : kind === 'webhookId'
           ? [webhookIds.a, webhookIds.b]
-          : [a.offerIds, b.offerIds];
+          : kind === 'priceChangeId'
+            ? [priceChangeIds.a, priceChangeIds.b]
+            : [a.offerIds, b.offerIds];
   const all = [...own, ...theirs];
   const guessed = inclusiveRange(Math.min(...all) - 1, Math.max(...all) + 2).filter((id) => id > 0 && !own.includes(id));
   return [...new Set([...theirs, ...guessed])].map(String);
@@ -216,6 +222,13 @@ beforeAll(async () => {
   }
   // B's items are taken once the stream's work is done.
   await api.settle();
+  for (const [tenant, ids] of [
+    [a, priceChangeIds.a],
+    [b, priceChangeIds.b],
+  ] as const) {
+    const listed = await api.request<{ price_changes: { id: number }[] }>('GET', '/v1/price-changes', { auth: [...tenant.auth] as [string, string] });
+    ids.push(...listed.body.price_changes.map((change) => change.id));
+  }
   bItemsBefore = itemsUnder(await scanTable(api.tableName), `T#${b.clientId}#`);
 }, 120_000);
 
@@ -227,6 +240,8 @@ describe('object-level authorization', () => {
     expect(b.repricerIds).toHaveLength(2);
     expect(b.offerIds.length).toBeGreaterThan(0);
     expect(foreignIdentifiers('repricerId')).toEqual(expect.arrayContaining(b.repricerIds.map(String)));
+    expect(priceChangeIds.b.length).toBeGreaterThan(0);
+    expect(foreignIdentifiers('priceChangeId')).toEqual(expect.arrayContaining(priceChangeIds.b.map(String)));
   });
 
   describe.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route] as const))('%s', (_name, route) => {
@@ -265,7 +280,9 @@ describe('object-level authorization', () => {
                     ? String(webhookIds.a[0])
                     : kind === 'connector'
                       ? CONNECTORS.a
-                      : String(a.repricerIds[0]),
+                      : kind === 'priceChangeId'
+                        ? String(priceChangeIds.a[0])
+                        : String(a.repricerIds[0]),
           ),
         ),
       route.path,

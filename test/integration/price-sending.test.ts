@@ -31,12 +31,16 @@ let market: MarketSimulator;
 let api: TestApi;
 let clientId: string;
 let loop: ReturnType<typeof marketHarness>;
-/** Each product's floor and ceiling, by SKU. */
-const bounds = new Map<string, { floor: number; ceiling: number }>();
+/** Each product's floors and ceilings by SKU, each from the count of prices its offer had received when it was set. */
+const bounds = new Map<string, { from: number; floor: number; ceiling: number }[]>();
+const repricerIds = new Map<string, number>();
+const receivedCount = (product: MarketProduct) => received().offers.find((h) => h.offer_id === product.own.offer_id)?.count ?? 0;
+const setBounds = (product: MarketProduct, floor: number, ceiling: number) =>
+  bounds.set(product.own.sku, [...(bounds.get(product.own.sku) ?? []), { from: receivedCount(product), floor, ceiling }]);
 
 const connection = async (): Promise<Connection> => (await api.request<Connection>('GET', '/v1/connections/takealot', { auth: alice })).body;
-const putConnection = async (mode: 'live' | 'suggest', apiKey = market.apiKey) => {
-  const put = await api.request<Connection>('PUT', '/v1/connections/takealot', { auth: alice, body: { api_key: apiKey, mode } });
+const putConnection = async (mode: 'live' | 'suggest', apiKey = market.apiKey, safety?: Record<string, number>) => {
+  const put = await api.request<Connection>('PUT', '/v1/connections/takealot', { auth: alice, body: { api_key: apiKey, mode, ...(safety ? { safety } : {}) } });
   expect([200, 201]).toContain(put.status);
   forgetConnectionModes();
   await api.settle();
@@ -49,39 +53,65 @@ const priceChanges = async (): Promise<PriceChange[]> => {
   return page.body.price_changes;
 };
 const products = (): readonly MarketProduct[] => market.simulation.market.products;
-const lowestCompetitor = (product: MarketProduct) => Math.min(...product.competitors.filter((c) => c.available).map((c) => c.price));
 /** Moves every competitor of a product to a price, as a bot would, so the next page read shows it. */
 const moveCompetitors = (product: MarketProduct, price: number) => {
   for (const competitor of product.competitors) competitor.price = price;
 };
 const received = () => market.control.prices();
-/** Waits for the runtime's sender (it polls batches for a few seconds after sending). */
-const drained = async () => {
-  for (let round = 0; round < 5; round++) await api.settle();
+/**
+ * A new decision for a product without waiting for its page's tier: its repricer's floor and
+ * ceiling both set to a price a little under the offer's, so that price is the target.
+ */
+const pinPrice = async (product: MarketProduct) => {
+  const price = product.own.selling_price - 2;
+  setBounds(product, price, price);
+  const patched = await api.request('PATCH', `/v1/repricers/${repricerIds.get(product.own.sku)}`, {
+    auth: alice,
+    body: { preferred_price: price, preferred_profit: 0 },
+  });
+  expect(patched.status).toBe(200);
+};
+/**
+ * Waits for the runtime's sender: a capped move is a chain of pushes, each step's confirmation
+ * queueing the next through the stream, so settle until no change is on its way (or a minute).
+ */
+const drained = async ({ pending = true }: { readonly pending?: boolean } = {}) => {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    await api.settle();
+    const moving = (await changesInStatus(clientId, 'takealot', 'sent', 100)).length;
+    const connectionOpen = (await connection()).status === 'connected';
+    const waiting = pending && connectionOpen ? (await changesInStatus(clientId, 'takealot', 'pending', 100)).length : 0;
+    if (moving + waiting === 0 || Date.now() > until) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 };
 
 const expectInBounds = () => {
   const log = received();
   for (const history of log.offers) {
     const product = products().find((p) => p.own.offer_id === history.offer_id)!;
-    const limits = bounds.get(product.own.sku);
-    if (!limits) continue;
-    for (const entry of history.received) {
+    const periods = bounds.get(product.own.sku) ?? [];
+    history.received.forEach((entry, index) => {
+      // The bounds in force when it was sent: the last set at or before its place in the log.
+      const limits = periods.filter((period) => period.from <= index).at(-1);
+      if (!limits) return;
       expect(Number.isInteger(entry.selling_price)).toBe(true);
       expect(entry.selling_price).toBeGreaterThanOrEqual(limits.floor);
       expect(entry.selling_price).toBeLessThanOrEqual(Math.min(limits.ceiling, product.own.rrp));
-    }
+    });
   }
   expect(log.duplicates).toEqual({ request_id: 0, within_batch: 0, unchanged_price: 0 });
 };
 
 beforeAll(async () => {
-  captured.start();
+  if (!process.env.SHOW_LOGS) captured.start();
   market = await startTestMarket({ seed: 21, products: PRODUCTS, competitors: 3, batchDelayMs: 100 });
   api = await startTestApi();
   clientId = (await api.createClient(alice[0], { password: alice[1] })).clientId;
   await api.importRecords(alice[0], [connectorRecord('takealot')]);
-  await putConnection('live');
+  // The breaker would trip on the first step's sharp drops of every offer: its own step turns it back on.
+  await putConnection('live', market.apiKey, { breaker_share_percent: 100 });
   loop = marketHarness(api);
   await loop.tick();
 }, 120_000);
@@ -100,51 +130,80 @@ describe('sending prices', () => {
         // A floor far under the market, so the target is a big drop: more than one push of 20 %.
         const floor = Math.max(1, Math.floor(price * 0.3));
         const ceiling = Math.min(product.own.rrp, price + 10);
-        bounds.set(product.own.sku, { floor, ceiling });
+        setBounds(product, floor, ceiling);
         moveCompetitors(product, Math.floor(price * 0.5));
-        const created = await api.request('POST', '/v1/repricers', {
+        const created = await api.request<{ id: number }>('POST', '/v1/repricers', {
           auth: alice,
           body: { product_code: product.own.sku, preferred_price: ceiling, preferred_profit: ceiling - floor, connector: 'takealot', enabled: true },
         });
         expect(created.status).toBe(201);
+        repricerIds.set(product.own.sku, created.body.id);
       }
       await loop.tick({ uids: [(await connection()).uid] });
       await drained();
       const changes = await priceChanges();
-      expect(changes.length).toBe(PRODUCTS);
-      for (const change of changes) {
+      // A repricer decides when it is created (from the view it had) and again once the page showing the move is read.
+      const latest = new Map<string, PriceChange>();
+      for (const change of changes) if ((latest.get(change.offer_id)?.id ?? 0) < change.id) latest.set(change.offer_id, change);
+      expect(latest.size).toBe(PRODUCTS);
+      for (const change of latest.values()) {
         expect(change).toMatchObject({ status: 'applied', status_reason: null, sent_price: change.new_price });
         expect(change.applied_at).not.toBeNull();
         const product = products().find((p) => String(p.own.offer_id) === change.offer_id)!;
         expect(product.own.selling_price).toBe(change.new_price);
       }
+      for (const change of changes) expect(['applied', 'superseded']).toContain(change.status);
       // Every push moved the price by at most 20 % of the price before it: a drop to half took steps.
       for (const history of received().offers) {
         for (const entry of history.received) expect(entry.selling_price).toBeGreaterThanOrEqual(Math.ceil(entry.previous_price * 0.8));
-        expect(history.count).toBeGreaterThan(1);
       }
+      expect(received().offers.some((history) => history.count > 1)).toBe(true);
       expectInBounds();
       expect((await connection()).prices_sent).toBe(received().total);
+    });
+
+    await step('the circuit breaker pauses the connection on sharp drops of most offers; resumed, it sends', async () => {
+      await putConnection('live', market.apiKey, { breaker_share_percent: 30 });
+      const before = received().total;
+      for (const product of products()) moveCompetitors(product, Math.floor(product.own.selling_price * 0.85));
+      await loop.tick({ uids: [(await connection()).uid] });
+      await drained();
+      const paused = await connection();
+      expect(paused.status).toBe('paused');
+      expect(paused.last_error).toMatch(/circuit breaker/);
+      expect(received().total).toBe(before);
+      expect((await priceChanges()).filter((change) => change.status === 'pending').length).toBeGreaterThan(0);
+      // Only a paused connection resumes.
+      const resumed = await api.request<Connection>('POST', '/v1/connections/takealot/resume', { auth: alice });
+      expect(resumed.status).toBe(200);
+      expect(resumed.body.status).toBe('connected');
+      expect((await api.request('POST', '/v1/connections/takealot/resume', { auth: alice })).status).toBe(409);
+      await drained();
+      expect(received().total).toBeGreaterThan(before);
+      expect((await priceChanges()).filter((change) => change.status === 'pending' || change.status === 'sent')).toEqual([]);
+      expectInBounds();
     });
 
     await step('suggest mode: a decision waits as suggested and nothing reaches the marketplace', async () => {
       await putConnection('suggest');
       const before = received().total;
-      for (const product of products()) moveCompetitors(product, lowestCompetitor(product) + 3);
-      await loop.tick({ uids: [(await connection()).uid] });
+      await pinPrice(products()[3]!);
       await drained();
+      // Products whose own price already is the new target decide nothing.
       const waiting = (await priceChanges()).filter((change) => change.status === 'suggested');
-      expect(waiting.length).toBe(PRODUCTS);
+      expect(waiting.length).toBeGreaterThan(0);
+      expect((await priceChanges()).filter((change) => change.status === 'pending' || change.status === 'sent')).toEqual([]);
       expect(received().total).toBe(before);
     });
 
     await step('a revoked key: the change is held, the connection unauthorized; a new key sends it', async () => {
-      const newKey = market.control.revokeKey(true)!;
-      await putConnection('live');
-      // The PUT is refused with the revoked key, so the connection still holds it: put the new one after a decision is held.
-      const product = products()[0]!;
-      moveCompetitors(product, lowestCompetitor(product) - 2);
+      await putConnection('live', market.apiKey, { breaker_share_percent: 100 });
+      // A new key's first tick syncs everything; the key is revoked after it, so only the next push meets the refusal.
       await loop.tick({ uids: [(await connection()).uid] });
+      await drained();
+      const newKey = market.control.revokeKey(true)!;
+      const product = products()[0]!;
+      await pinPrice(product);
       await drained();
       const record = await connection();
       expect(record.status).toBe('unauthorized');
@@ -166,11 +225,10 @@ describe('sending prices', () => {
       const realNow = Date.now();
       await holdSending(clientId, 'takealot', new Date(realNow + 10 * 60_000).toISOString());
       const product = products()[1]!;
-      moveCompetitors(product, lowestCompetitor(product) - 2);
-      await loop.tick({ uids: [(await connection()).uid] });
-      await drained();
-      const pending = await changesInStatus(clientId, 'takealot', 'pending', 50);
-      expect(pending.length).toBeGreaterThan(0);
+      await pinPrice(product);
+      await drained({ pending: false });
+      const pending = (await changesInStatus(clientId, 'takealot', 'pending', 50)).filter((ref) => ref.productCode === product.own.sku);
+      expect(pending.length).toBe(1);
       market.control.setFaults({ errorRate: 1 });
       const later = () => Date.now() + 20 * 60_000;
       await sendChanges(clientId, 'takealot', pending, { now: later, sleep: () => Promise.resolve(), retry: { baseDelayMs: 1 } });
@@ -186,9 +244,8 @@ describe('sending prices', () => {
 
     await step('a sender that stops between the push and its record pushes nothing twice', async () => {
       const product = products()[2]!;
-      moveCompetitors(product, lowestCompetitor(product) - 2);
-      await loop.tick({ uids: [(await connection()).uid] });
-      await drained();
+      await pinPrice(product);
+      await drained({ pending: false });
       const pending = await changesInStatus(clientId, 'takealot', 'pending', 50);
       const ref: PriceChangeRef | undefined = pending.find((r) => r.productCode === product.own.sku);
       expect(ref).toBeDefined();
@@ -198,7 +255,8 @@ describe('sending prices', () => {
       const realFetch = globalThis.fetch;
       const spy = jest.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
         const response = await realFetch(input, init);
-        if (init?.method === 'POST' && String(input).endsWith('/offers/batch')) pushed = true;
+        const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+        if (init?.method === 'POST' && url.endsWith('/offers/batch')) pushed = true;
         return response;
       });
       const at = Date.now() + 60 * 60_000;
@@ -238,5 +296,5 @@ describe('sending prices', () => {
       for (const status of statuses) expect(['applied', 'failed', 'superseded', 'suggested']).toContain(status);
       expect(api.failures()).toEqual([]);
     });
-  });
+  }, 240_000);
 });

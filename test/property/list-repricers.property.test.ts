@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { connectorRecord, fees, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
-import type { ConnectorType, Product } from '../../lambdas/shared/domain/records.js';
+import { NO_COMPETITOR_FILTERS, type ConnectorType, type Product } from '../../lambdas/shared/domain/records.js';
 import { fcParameters, fcRuns } from '../support/seed.js';
 
 /**
@@ -155,6 +155,7 @@ it('pages stay exact in a tenant large enough to split rank buckets', async () =
       min_price: 80,
       min_profit: 0,
       fixed_fulfilment_fee: 0,
+      ...NO_COMPETITOR_FILTERS,
       connector_type: connector(`c${n}`),
       product: { ...product, code: PRODUCTS[n % PRODUCTS.length]! },
     });

@@ -19,7 +19,13 @@ export interface PriceChange {
   readonly reason: 'undercut' | 'floor' | 'ceiling' | 'no_competition';
   readonly lowest_competitor_price: number | null;
   readonly competitor_offer_id: string | null;
+  readonly status: 'suggested' | 'pending' | 'sent' | 'applied' | 'failed' | 'superseded';
+  readonly status_reason: string | null;
+  readonly sent_price: number | null;
+  readonly sent_at: string | null;
+  readonly applied_at: string | null;
   readonly created_at: string;
+  readonly updated_at: string;
 }
 
 export interface PriceChangePage {

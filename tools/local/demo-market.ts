@@ -9,10 +9,12 @@ import * as z from 'zod';
 export const DEMO_MARKET_CONNECTOR = 'takealot';
 /** Enough to watch, few enough that every product's page is read every 2 minutes at the storefront's pace. */
 export const DEMO_MARKET_REPRICER_COUNT = 20;
-/** The floor: this percentage of the lower of the own price and the cheapest competitor's, so the repricer can undercut and win. */
+/**
+ * The floor: this percentage of the own price. No first move is then a sharp drop (more than the
+ * circuit breaker's 10 % by default), so the demo shows prices applied and buy boxes taken where
+ * the market allows, not the breaker pausing a catalogue priced far above its competitors.
+ */
 const FLOOR_PERCENT = 90;
-/** ... but never under this percentage of the own price: a demo seller would not sell at any price. */
-const LOWEST_FLOOR_PERCENT = 50;
 /** The ceiling: this percentage of the own price, within the RRP (the marketplace refuses a price above it). */
 const CEILING_PERCENT = 110;
 
@@ -53,17 +55,13 @@ export interface DemoBounds {
 
 /**
  * Floor below and ceiling at or above the current price, in whole rand (Takealot's price step):
- * the floor reaches under the cheapest competitor so the repricer can take the buy box, but
- * stays above half the current price; the ceiling leaves room to rise when winning, up to the
- * RRP. Undefined when there is no room below the price (a price of 1 rand).
+ * the floor 10 % under the price (one step under it for the smallest prices), the ceiling
+ * leaving room to rise when winning, up to the RRP. Undefined when there is no room below the
+ * price (a price of 1 rand).
  */
-export const demoBounds = (price: number, rrp: number, lowestCompetitor: number | undefined): DemoBounds | undefined => {
+export const demoBounds = (price: number, rrp: number): DemoBounds | undefined => {
   if (!Number.isInteger(price) || price < 2) return undefined;
-  const reference = Math.min(price, lowestCompetitor ?? price);
-  const floor = Math.min(
-    price - 1,
-    Math.max(1, percentOf(price, LOWEST_FLOOR_PERCENT, Math.floor), percentOf(Math.floor(reference), FLOOR_PERCENT, Math.floor)),
-  );
+  const floor = Math.max(1, Math.min(price - 1, percentOf(price, FLOOR_PERCENT, Math.ceil)));
   const ceiling = Math.max(price, Math.min(Math.floor(rrp), percentOf(price, CEILING_PERCENT, Math.ceil)));
   return { floor, ceiling };
 };
@@ -82,7 +80,7 @@ export const demoMarketRepricers = (
     if (chosen.length >= count) break;
     const prices = competitors.filter((c) => c.available).map((c) => c.price);
     if (own.status !== 'buyable' || prices.length === 0 || !syncedCodes.has(own.sku)) continue;
-    const bounds = demoBounds(own.selling_price, own.rrp, Math.min(...prices));
+    const bounds = demoBounds(own.selling_price, own.rrp);
     if (!bounds) continue;
     chosen.push({
       product_code: own.sku,

@@ -118,8 +118,12 @@ const printMarketUsage = ({ market, publicUrl, auth, say }: MarketDemoInput, web
   say(`  curl -u '${user}' '${publicUrl}/v1/connections/${DEMO_MARKET_CONNECTOR}'`);
   say('Offers with their buy-box fields (competitiveness, winning, winning_price, total_competitors), latest first:');
   say(`  curl -u '${user}' '${publicUrl}/v1/offers?_sort=updated_at:DESC&_limit=5&_include_other_offers=true'`);
-  say('Price changes (the decisions; sending them to the marketplace is not built yet):');
+  say('Price changes: decided, sent to the simulator and applied within seconds (status, sent_price, applied_at):');
   say(`  curl -u '${user}' '${publicUrl}/v1/price-changes?_sort=created_at:DESC&_limit=10'`);
+  say(`  curl -u '${user}' '${publicUrl}/v1/price-changes?status=applied&_sort=created_at:DESC&_limit=10'`);
+  say('Own offers that hold a buy-box slot or are within one price step of it (see "winning" on each):');
+  say(`  curl -u '${user}' '${publicUrl}/v1/offers?competitiveness=high&_limit=20'`);
+  say(`The kill switch: \`PUT ${publicUrl}/v1/connections/${DEMO_MARKET_CONNECTOR}\` with "mode": "suggest" sends nothing more.`);
   say('The market as the simulator holds it, and every price it has received:');
   say(`  curl '${market.url}/_control/state'`);
   say(`  curl '${market.url}/_control/prices'`);

@@ -65,6 +65,8 @@ export const createRepricerExample: CreateRepricerBody = createRepricerBody.pars
   buybox_approach: 'cheapest',
   repricer_approach: 'fixed',
   enabled: true,
+  exclude_seller_ids: ['29814'],
+  min_competitor_rating: 3.5,
 });
 
 /** The example product priced on its connector by the service's own pricing code. */
@@ -94,6 +96,10 @@ export const repricerExample: Repricer = {
   min_price: createdPricing.minPrice,
   min_profit: createdPricing.minProfit,
   fixed_fulfilment_fee: createdPricing.fixedFulfilmentFee,
+  exclude_seller_ids: createRepricerExample.exclude_seller_ids,
+  min_competitor_rating: createRepricerExample.min_competitor_rating,
+  competitor_stock: createRepricerExample.competitor_stock,
+  max_competitor_leadtime_days: createRepricerExample.max_competitor_leadtime_days,
   connector_type: connectorTypeExample,
   product: productExample,
   created_at: UPDATED,
@@ -168,6 +174,16 @@ export const priceChangeExample: PriceChange = {
   applied_at: '2026-11-22T10:15:33.012Z',
   created_at: '2026-11-22T10:15:30.123Z',
   updated_at: '2026-11-22T10:15:33.012Z',
+};
+
+/** `POST /v1/price-changes/{id}/apply`: a suggestion taken, queued for the sender. */
+export const appliedPriceChangeExample: PriceChange = {
+  ...priceChangeExample,
+  status: 'pending',
+  sent_price: null,
+  sent_at: null,
+  applied_at: null,
+  updated_at: '2026-11-22T10:20:05.250Z',
 };
 
 export const priceChangesPageExample = { meta: { total: 12, limit: 1, start: 0 }, price_changes: [priceChangeExample] };

@@ -3,11 +3,11 @@ import type { z } from 'zod';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../lambdas/shared/domain/list-parameters.js';
 import { offerQueryParameters } from '../../lambdas/shared/domain/offer-query.js';
 import { priceChangeQueryParameters, repricerPriceChangeQueryParameters } from '../../lambdas/shared/domain/price-change-query.js';
-import { offerRecord, productRecord, repricerRecord } from '../../lambdas/shared/domain/records.js';
+import { offerRecord, priceChangeRecord, productRecord, repricerRecord } from '../../lambdas/shared/domain/records.js';
 import { repricerQueryParameters } from '../../lambdas/shared/domain/repricer-query.js';
 import { updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.js';
 import { webhookDeliveriesQuery } from '../../lambdas/shared/domain/webhook-query.js';
-import { importNotFound, offerNotFound, productNotFound } from '../../lambdas/shared/http/not-found.js';
+import { importNotFound, offerNotFound, priceChangeNotFound, productNotFound } from '../../lambdas/shared/http/not-found.js';
 import {
   createImportParameters,
   importJobRecord,
@@ -27,6 +27,8 @@ import {
   importsPageExample,
   offerExample,
   offersPageExample,
+  appliedPriceChangeExample,
+  priceChangeExample,
   priceChangesPageExample,
   productExample,
   repricerExample,
@@ -147,6 +149,11 @@ const ifMatchProblems = {
 const priceChangeFilters = {
   ...listParameters('`id` or `created_at` (ids are given in creation order, so both give the same order)'),
   reason: { description: '`undercut`, `floor`, `ceiling` or `no_competition`: only decisions made for this reason.', example: 'undercut' },
+  status: {
+    description:
+      '`suggested`, `pending`, `sent`, `applied`, `failed` or `superseded`: only price changes with this status now (docs/api.md, "Price change statuses").',
+    example: 'suggested',
+  },
   product_code: { description: "Only the decisions of this product's repricers.", example: 'DEMO-0001' },
 };
 
@@ -256,6 +263,27 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     success: { status: 200, description: "A page of the repricer's price changes.", body: { schema: 'PriceChangesPage', example: priceChangesPageExample } },
     problems: [400, 401, 404, ...SERVER_SIDE],
     problemOverrides: { 404: { description: repricerNotFoundText } },
+  },
+  ApplyPriceChange: {
+    tag: 'Price changes',
+    summary: 'Apply a suggested price change',
+    description:
+      'Takes a `suggested` price change (a decision made while the connection is not live) and makes it `pending`: the sender pushes its ' +
+      "price to the marketplace, whatever the connection's mode. Only a `suggested` price change can be applied, once. A price change " +
+      'is found by `id` a moment after it is listed; no body.',
+    pathParameters: { id: { schema: priceChangeRecord.shape.id, description: "The price change's `id`.", example: priceChangeExample.id } },
+    success: { status: 200, description: 'Applied: the price change, now `pending`.', body: { schema: 'PriceChange', example: appliedPriceChangeExample } },
+    problems: [401, 404, 409, ...SERVER_SIDE],
+    problemOverrides: {
+      404: {
+        description: "No price change with this id exists for this client (unknown, another client's, or not a valid id).",
+        example: () => priceChangeNotFound().problem,
+      },
+      409: {
+        description: 'The price change is not `suggested` (already applied, sent, failed or superseded); `detail` names its status.',
+        example: () => conflict(`Price change ${priceChangeExample.id} is pending: only a suggested price change can be applied.`).problem,
+      },
+    },
   },
   CreateRepricer: {
     tag: 'Repricers',
@@ -548,6 +576,18 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
       body: { schema: 'Connection', example: { ...connectionExample, sync_requested_at: connectionExample.updated_at } },
     },
     problems: [401, 404, ...SERVER_SIDE],
+    problemOverrides: connectionNotFoundProblem,
+  },
+  ResumeConnection: {
+    tag: 'Connections',
+    summary: 'Resume a paused connection',
+    description:
+      'Resumes a connection the circuit breaker paused (`status: paused`): `connected` again, `last_error` cleared. ' +
+      'The price changes it held are checked again against the repricers and offers as they are now and sent, the latest per offer. ' +
+      'The client hears `CONNECTION_STATUS_CHANGED`.',
+    pathParameters: { connector: connectorParameterSpec },
+    success: { status: 200, description: 'The connection, `connected` again.', body: { schema: 'Connection', example: connectionExample } },
+    problems: [401, 404, 409, ...SERVER_SIDE],
     problemOverrides: connectionNotFoundProblem,
   },
   Ping: {

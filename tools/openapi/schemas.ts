@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { createRepricerBody } from '../../lambdas/shared/domain/create-repricer.js';
 import {
+  competitorFilterFields,
   connectorTypeRecord,
   feeEstimates,
   listMeta,
@@ -81,11 +82,36 @@ descriptions
     description: "Computed: the `fulfilment` fee of the product's fee estimate for the connector and stock mode.",
   })
   .add(repricerRecord.shape.min_profit, { description: "The request's `min_profit` (default 0)." })
+  .add(competitorFilterFields.exclude_seller_ids, {
+    description: "Competitor filter: offers of these sellers (their `seller_id`) are ignored, e.g. the client's own other stores. Default `[]`.",
+  })
+  .add(competitorFilterFields.min_competitor_rating, {
+    description: 'Competitor filter: offers whose seller `rating_avg` is below this are ignored; null (default) keeps every rating.',
+  })
+  .add(competitorFilterFields.competitor_stock, {
+    description: '`any` (default): compete with every offer; `in_stock`: only with offers whose `stock_status` is `in_stock`.',
+  })
+  .add(competitorFilterFields.max_competitor_leadtime_days, {
+    description:
+      'Competitor filter: null (default) keeps every offer. Offers store only whether they ship now, not their leadtime days, and a leadtime ' +
+      'offer takes at least 1 day: 0 ignores every `lead_time` offer, a larger maximum keeps them (docs/repricing.md, "Competitor filters").',
+  })
   .add(offerRecord.shape.rating_count, { description: 'Numeric text, not a number.' })
   .add(priceChangeRecord, { description: "A repricing decision: the price a repricer wants for the client's offer, and why (docs/repricing.md)." })
   .add(priceChangeRecord.shape.reason, {
     description: '`undercut` (just under the lowest competitor), `floor` (held at `min_price`), `ceiling` (held at `preferred_price`) or `no_competition`.',
   })
+  .add(priceChangeRecord.shape.status, {
+    description:
+      "`suggested` (waits for the client's apply), `pending` (queued for the sender), `sent` (pushed, not yet confirmed), `applied` (the marketplace " +
+      'confirmed it), `failed` (will not be sent; `status_reason` says why) or `superseded` (a later decision for the offer took its place).',
+  })
+  .add(priceChangeRecord.shape.status_reason, { description: 'Why it failed, was superseded or is held; null while nothing needs saying.' })
+  .add(priceChangeRecord.shape.sent_price, {
+    description: 'The price last pushed: `new_price`, or a step toward it when the move is larger than one push may make; null until sent.',
+  })
+  .add(priceChangeRecord.shape.sent_at, { description: 'When its price was last pushed; null until sent.' })
+  .add(priceChangeRecord.shape.applied_at, { description: 'When the marketplace confirmed the price; null until applied.' })
   .add(problemSchema, { description: 'RFC 9457 problem details; `errors` lists each invalid field of a 400.' })
   .add(conflictProblemSchema, { description: 'A problem whose `existing_id` names the repricer that already holds the (product, connector) slot.' })
   .add(createRepricerBody, { description: 'Unknown fields are refused and types are never coerced.' })

@@ -77,6 +77,14 @@ export const ROUTES: readonly RouteDefinition[] = [
     authorized: true,
   },
   {
+    name: 'ApplyPriceChange',
+    method: 'POST',
+    path: '/v1/price-changes/{id}/apply',
+    entry: 'lambdas/apply-price-change/handler.ts',
+    tableAccess: 'readWrite',
+    authorized: true,
+  },
+  {
     name: 'ListOffers',
     method: 'GET',
     path: '/v1/offers',

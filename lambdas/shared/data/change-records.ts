@@ -7,7 +7,7 @@ import { IMPORT_STATUSES, importJobRecord, type ImportJob, type ImportStatus } f
 import type { PriceChange, PriceChangeStatus } from '../domain/records.js';
 import { clientIdOfKey, offerIdOfSortKey, OFFER_SK_PREFIX, SLOT_SK_PREFIX } from './keys.js';
 import { storedMarketplaceEvent, type StoredMarketplaceEvent } from './marketplace-events.js';
-import { storedPriceChange } from './price-change-list.js';
+import { priceChangeCellsOfItem, storedPriceChange } from './price-change-list.js';
 import { OFFER_LIST, storedOffer, type StoredOffer } from './offer-list.js';
 import type { OfferHint } from './offer-maintenance.js';
 
@@ -23,7 +23,8 @@ export interface PriceChangeHint {
   readonly sk: string;
   readonly id: number;
   readonly repricerId: number;
-  readonly reason: string;
+  /** The tenant-list cells the item was in before this change and is in after it (its status may have moved). */
+  readonly cells: readonly string[];
 }
 
 /**
@@ -148,14 +149,22 @@ export const streamChangeOf = (keys: Image, oldImage: Image, newImage: Image): S
     const { record } = image.data;
     const created = newImage && !oldImage ? record : undefined;
     const before = oldImage ? storedPriceChange.safeParse(plain(oldImage)).data?.record.status : undefined;
-    const queued = newImage !== undefined && record.status === 'pending' && before !== 'pending';
+    // Pending anew: created or moved so, or a capped move's step confirmed (its next step is due).
+    const stepConfirmed = plain(newImage)?.confirmedPrice !== plain(oldImage)?.confirmedPrice;
+    const queued = newImage !== undefined && record.status === 'pending' && (before !== 'pending' || stepConfirmed);
     return {
       kind: 'priceChange',
       clientId,
       ...statusMoveOf(oldImage, newImage),
       created,
       ...(queued ? { queuedFor: record.connector } : {}),
-      hint: { productCode: record.product_code, sk, id: record.id, repricerId: record.repricer_id, reason: record.reason },
+      hint: {
+        productCode: record.product_code,
+        sk,
+        id: record.id,
+        repricerId: record.repricer_id,
+        cells: [...new Set([oldImage, newImage].flatMap((image) => priceChangeCellsOfItem(plain(image) ?? {})))],
+      },
     };
   }
   if (kind !== 'P' || code === undefined) return undefined;

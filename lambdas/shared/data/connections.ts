@@ -22,6 +22,8 @@ const storedConnection = z.object({
   sellerId: z.string().optional(),
   /** The price sender waits until then: the marketplace asked it to slow down for longer than a run waits. */
   sendHoldUntil: z.string().optional(),
+  /** When the client last resumed the connection: decisions made before it were accepted, the breaker no longer counts them. */
+  breakerClearedAt: z.string().optional(),
 });
 export type StoredConnection = z.infer<typeof storedConnection>;
 
@@ -189,10 +191,11 @@ export const recordSyncOutcome = async (clientId: string, seen: Connection, outc
 };
 
 /**
- * Resumes a connection the circuit breaker paused: `connected` again, its last error cleared.
- * The record as it now is; undefined when there is none, `not_paused` when it was not paused.
+ * Resumes a connection the circuit breaker paused: `connected` again, its last error cleared,
+ * and the decisions made until now accepted (the breaker does not count them again when the
+ * sender takes the ones it held). The record as it now is; undefined when there is none, `not_paused` when it was not paused.
  */
-export const resumeConnection = async (clientId: string, connector: string): Promise<Connection | undefined | 'not_paused'> => {
+export const resumeConnection = async (clientId: string, connector: string, now = new Date().toISOString()): Promise<Connection | undefined | 'not_paused'> => {
   const stored = await getConnection(clientId, connector);
   if (!stored) return undefined;
   if (stored.record.status !== 'paused') return 'not_paused';
@@ -201,10 +204,10 @@ export const resumeConnection = async (clientId: string, connector: string): Pro
       new UpdateCommand({
         TableName: tableName(),
         Key: connectionKey(clientId, connector),
-        UpdateExpression: 'SET #record.#status = :connected, #record.last_error = :null',
+        UpdateExpression: 'SET #record.#status = :connected, #record.last_error = :null, breakerClearedAt = :now',
         ConditionExpression: '#record.#status = :paused AND #record.#uid = :uid',
         ExpressionAttributeNames: { '#record': 'record', '#status': 'status', '#uid': 'uid' },
-        ExpressionAttributeValues: { ':connected': 'connected', ':paused': 'paused', ':null': null, ':uid': stored.record.uid },
+        ExpressionAttributeValues: { ':connected': 'connected', ':paused': 'paused', ':null': null, ':uid': stored.record.uid, ':now': now },
         ReturnValues: 'ALL_NEW',
       }),
     );

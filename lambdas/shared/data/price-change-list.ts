@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
-import { priceChangeRecord, type PriceChange } from '../domain/records.js';
+import { PRICE_CHANGE_REASON_VALUES, PRICE_CHANGE_STATUSES, priceChangeRecord, type PriceChange, type PriceChangeStatus } from '../domain/records.js';
 import { part } from './keys.js';
 import { dictionaryOf, recordCodec } from './ranked/record-codec.js';
 import type { RankedList } from './ranked/ranked-list.js';
@@ -10,9 +10,12 @@ import { idKey } from './sort-keys.js';
  * The price-change entity, declared once. The canonical item is written by the repricing
  * evaluator under the product (one per decision, keyed so that a replayed evaluation writes
  * the same item again); two lists are derived from it by the list maintainer:
- *  - the tenant's, with one cell per reason (`GET /v1/price-changes`, `reason` filter);
- *  - each product's, with one cell per repricer and reason (the `product_code` and
+ *  - the tenant's, with one cell per status and reason (`GET /v1/price-changes`, `status`
+ *    and `reason` filters);
+ *  - each product's, with one cell per repricer, status and reason (the `product_code` and
  *    `repricer_id` filters, and `GET /v1/repricers/{id}/price-changes`).
+ * The status moves after creation (price-change-status.ts), so a listing moves with it: the
+ * maintainer is told the cells of the item before and after the write.
  * Ids are reserved with a time later than every earlier one (counters.ts reserveTimedIds), so
  * the id order is also the `created_at` order and one order serves both sorts.
  */
@@ -86,24 +89,63 @@ const template: PriceChange = {
 const codec = recordCodec(z.union([priceChangeRecord, firstVersionRecord]), [dictionaryOf(firstTemplate), dictionaryOf(template)]);
 const orders = { id: { keyOf: (stored: StoredPriceChange) => idKey(stored.record.id) } };
 
+/** The tenant list's cell: `status|reason`. */
+export const priceChangeCell = (status: PriceChangeStatus, reason: PriceChange['reason']) => `${status}|${reason}`;
+
+/**
+ * Listings written before price changes had a status sit in a cell of the reason alone (and
+ * `repricerId|reason` in a product's list); they are all `suggested`. The maintainer moves one
+ * when its item next changes, a rebuild moves them all.
+ */
+export const legacyPriceChangeCell = (reason: PriceChange['reason']) => reason;
+
+/** Every cell the tenant list can hold, legacy ones included: what a rebuild sweeps and counts. */
+export const PRICE_CHANGE_CELLS: readonly string[] = [
+  ...PRICE_CHANGE_STATUSES.flatMap((status) => PRICE_CHANGE_REASON_VALUES.map((reason) => priceChangeCell(status, reason))),
+  ...PRICE_CHANGE_REASON_VALUES.map(legacyPriceChangeCell),
+];
+
+/** The status and reason a tenant cell (or the tail of a product cell) stands for. */
+export const parsePriceChangeCell = (cell: string): { readonly status: string; readonly reason: string } => {
+  const [first = '', second] = cell.split('|');
+  return second === undefined ? { status: 'suggested', reason: first } : { status: first, reason: second };
+};
+
 export const PRICE_CHANGE_LIST: RankedList<StoredPriceChange, PriceChange> = {
   entity: 'priceChange',
   tag: 'CL',
   idOf: (stored) => stored.record.id,
-  cellOf: (stored) => stored.record.reason,
+  cellOf: (stored) => priceChangeCell(stored.record.status, stored.record.reason),
   orders,
   codec,
 };
 
-export const productChangeCell = (repricerId: number, reason: string) => `${repricerId}|${reason}`;
+/** A product list's cell: the repricer, then the tenant list's cell (so legacy ones read alike). */
+export const productChangeCell = (repricerId: number, tenantCell: string) => `${repricerId}|${tenantCell}`;
+
+export const parseProductChangeCell = (cell: string): { readonly repricerId: string; readonly status: string; readonly reason: string } => {
+  const separator = cell.indexOf('|');
+  return { repricerId: cell.slice(0, separator), ...parsePriceChangeCell(cell.slice(separator + 1)) };
+};
 
 export const PRODUCT_PRICE_CHANGE_LIST: RankedList<StoredPriceChange, PriceChange> = {
   entity: 'productPriceChange',
   tag: 'PCL',
   idOf: (stored) => stored.record.id,
-  cellOf: (stored) => productChangeCell(stored.record.repricer_id, stored.record.reason),
+  cellOf: (stored) => productChangeCell(stored.record.repricer_id, PRICE_CHANGE_LIST.cellOf(stored)),
   orders,
   codec,
+};
+
+/**
+ * The tenant cells an item may be listed in, as the stream shows it: its current cell, and the
+ * legacy one while the item is still of the first version (its listing was written then).
+ */
+export const priceChangeCellsOfItem = (item: Record<string, unknown>): string[] => {
+  const parsed = storedPriceChange.safeParse(item);
+  if (!parsed.success) return [];
+  const cell = PRICE_CHANGE_LIST.cellOf(parsed.data);
+  return item.sv === 1 ? [cell, legacyPriceChangeCell(parsed.data.record.reason)] : [cell];
 };
 
 /** The lists of one product live under a scope of their own inside the tenant's keys. */

@@ -1,3 +1,4 @@
+import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { batchGet } from './batch.js';
 import type { PriceChangeHint } from './change-records.js';
 import { priceChangePartition } from './keys.js';
@@ -11,15 +12,60 @@ import {
   type StoredPriceChange,
 } from './price-change-list.js';
 import { applyBatched, type Reconciliation } from './ranked/apply-batched.js';
-import { listingKey } from './ranked/listings.js';
+import { listingKey, type ListingOrigin } from './ranked/listings.js';
+import type { RankedList } from './ranked/ranked-list.js';
 import type { PriceChange } from '../domain/records.js';
 
 /**
  * Derives the two price-change lists (the tenant's and each product's) from the canonical
- * price changes: a new one is listed, one that expired (TTL) or was deleted is unlisted. Like
- * offers, from the current state, so a change delivered twice or late changes nothing.
+ * price changes: a new one is listed, one whose status moved is moved to its new cell, one
+ * that expired (TTL) or was deleted is unlisted. Like offers, from the current state, so a
+ * change delivered twice or late changes nothing: the hint only names the cells to look in.
  */
 type Change = Reconciliation<StoredPriceChange, PriceChange>;
+type Item = Record<string, NativeAttributeValue>;
+type Target = NonNullable<Change['target']>;
+
+interface Candidate {
+  readonly scope: string;
+  readonly id: number;
+  readonly cells: ReadonlySet<string>;
+  readonly target: Target | undefined;
+  readonly targetCell: string | undefined;
+}
+
+/** The changes that leave one listing of each candidate, in its target's cell, and none elsewhere. */
+const changesOf = async (list: RankedList<StoredPriceChange, PriceChange>, candidates: readonly Candidate[]): Promise<Map<string, Change[]>> => {
+  const keyed = candidates.map((candidate) => ({
+    candidate,
+    keys: [...candidate.cells].map((cell) => listingKey(candidate.scope, list, cell, candidate.id)),
+  }));
+  const listed = new Map((await batchGet(keyed.flatMap(({ keys }) => keys))).map((item): [string, Item] => [`${String(item.pk)}|${String(item.sk)}`, item]));
+  const byScope = new Map<string, Change[]>();
+  for (const { candidate, keys } of keyed) {
+    const current = keys.flatMap((key): Item[] => {
+      const item = listed.get(`${key.pk}|${key.sk}`);
+      return item ? [item] : [];
+    });
+    const keep = current.find((item) => item.cell === candidate.targetCell) ?? current[0];
+    const changes = byScope.get(candidate.scope) ?? [];
+    for (const extra of current) if (extra !== keep) changes.push({ current: extra });
+    if (keep || candidate.target) changes.push({ ...(keep ? { current: keep } : {}), ...(candidate.target ? { target: candidate.target } : {}) });
+    byScope.set(candidate.scope, changes);
+  }
+  return byScope;
+};
+
+/** One hint per price change: a batch may hold its creation and a status move (each node counts it once). */
+const mergedHints = (hints: readonly PriceChangeHint[]): PriceChangeHint[] => {
+  const merged = new Map<string, PriceChangeHint>();
+  for (const hint of hints) {
+    const key = `${hint.productCode}|${hint.sk}`;
+    const known = merged.get(key);
+    merged.set(key, known ? { ...known, cells: [...new Set([...known.cells, ...hint.cells])] } : hint);
+  }
+  return [...merged.values()];
+};
 
 export const reconcilePriceChanges = async (
   clientId: string,
@@ -28,43 +74,37 @@ export const reconcilePriceChanges = async (
   options: { readonly force?: boolean } = {},
 ): Promise<number> => {
   if (hints.length === 0) return 0;
+  const unique = mergedHints(hints);
   const canonical = new Map(
-    (await batchGet(hints.map((hint) => ({ pk: priceChangePartition(clientId, hint.productCode), sk: hint.sk })))).map((item) => [
-      String(item.sk),
+    (await batchGet(unique.map((hint) => ({ pk: priceChangePartition(clientId, hint.productCode), sk: hint.sk })))).map((item) => [
+      `${String(item.pk)}|${String(item.sk)}`,
       storedPriceChange.parse(item),
     ]),
   );
-  const tenantListed = new Map(
-    (await batchGet(hints.map((hint) => listingKey(clientId, PRICE_CHANGE_LIST, hint.reason, hint.id)))).map((item) => [String(item.sk), item]),
-  );
-  const productListed = new Map(
-    (
-      await batchGet(
-        hints.map((hint) =>
-          listingKey(productScope(clientId, hint.productCode), PRODUCT_PRICE_CHANGE_LIST, productChangeCell(hint.repricerId, hint.reason), hint.id),
-        ),
-      )
-    ).map((item) => [`${String(item.pk)}|${String(item.sk)}`, item]),
-  );
 
-  const tenantChanges: Change[] = [];
-  const productChanges = new Map<string, Change[]>();
-  for (const hint of hints) {
-    const stored = canonical.get(hint.sk);
-    const origin = { pk: priceChangePartition(clientId, hint.productCode), sk: hint.sk };
+  const tenant: Candidate[] = [];
+  const products: Candidate[] = [];
+  for (const hint of unique) {
+    const origin: ListingOrigin = { pk: priceChangePartition(clientId, hint.productCode), sk: hint.sk };
+    const stored = canonical.get(`${origin.pk}|${origin.sk}`);
     const target = stored ? { source: stored, record: stored.record, src: priceChangeSourceDigest(stored), origin } : undefined;
-    const tenantKey = listingKey(clientId, PRICE_CHANGE_LIST, hint.reason, hint.id);
-    const tenantCurrent = tenantListed.get(tenantKey.sk);
-    tenantChanges.push({ ...(tenantCurrent ? { current: tenantCurrent } : {}), ...(target ? { target } : {}) });
-    const scope = productScope(clientId, hint.productCode);
-    const productKey = listingKey(scope, PRODUCT_PRICE_CHANGE_LIST, productChangeCell(hint.repricerId, hint.reason), hint.id);
-    const productCurrent = productListed.get(`${productKey.pk}|${productKey.sk}`);
-    productChanges.set(scope, [
-      ...(productChanges.get(scope) ?? []),
-      { ...(productCurrent ? { current: productCurrent } : {}), ...(target ? { target } : {}) },
-    ]);
+    // Where it may be listed: the cells the change saw it in, and where it belongs now.
+    const tenantCell = stored ? PRICE_CHANGE_LIST.cellOf(stored) : undefined;
+    const tenantCells = new Set([...hint.cells, ...(tenantCell === undefined ? [] : [tenantCell])]);
+    tenant.push({ scope: clientId, id: hint.id, cells: tenantCells, target, targetCell: tenantCell });
+    products.push({
+      scope: productScope(clientId, hint.productCode),
+      id: hint.id,
+      cells: new Set([...tenantCells].map((cell) => productChangeCell(hint.repricerId, cell))),
+      target,
+      targetCell: stored ? PRODUCT_PRICE_CHANGE_LIST.cellOf(stored) : undefined,
+    });
   }
-  let moved = await applyBatched(clientId, PRICE_CHANGE_LIST, tenantChanges, seq, options);
-  for (const [scope, changes] of productChanges) moved += await applyBatched(scope, PRODUCT_PRICE_CHANGE_LIST, changes, seq, options);
+
+  let moved = 0;
+  for (const [scope, changes] of await changesOf(PRICE_CHANGE_LIST, tenant)) moved += await applyBatched(scope, PRICE_CHANGE_LIST, changes, seq, options);
+  for (const [scope, changes] of await changesOf(PRODUCT_PRICE_CHANGE_LIST, products)) {
+    moved += await applyBatched(scope, PRODUCT_PRICE_CHANGE_LIST, changes, seq, options);
+  }
   return moved;
 };

@@ -77,7 +77,7 @@ export interface Transition {
 /** Moves one price change; its record after, or undefined when its status (or token) was not what the move expects, or it is gone. */
 export const transitionPriceChange = async (clientId: string, ref: PriceChangeRef, move: Transition): Promise<PriceChange | undefined> => {
   const names: Record<string, string> = { '#r': 'record', '#status': 'status', '#sv': 'sv' };
-  const values: Record<string, NativeAttributeValue> = { ':sv': PRICE_CHANGE_SCHEMA_VERSION, ':null': null };
+  const values: Record<string, NativeAttributeValue> = { ':sv': PRICE_CHANGE_SCHEMA_VERSION };
   const sets = ['#sv = :sv'];
   // Only a change of the record is news to the lists (a push's token is the sender's alone).
   if (move.to !== undefined || Object.keys(move.fields ?? {}).length > 0) {
@@ -104,6 +104,7 @@ export const transitionPriceChange = async (clientId: string, ref: PriceChangeRe
     values[`:f${n}`] = value;
     sets.push(`#r.#f${n} = :f${n}`);
   });
+  if (upgraded.length > 0) values[':null'] = null;
   upgraded.forEach((field, n) => {
     names[`#u${n}`] = field;
     sets.push(`#r.#u${n} = if_not_exists(#r.#u${n}, :null)`);

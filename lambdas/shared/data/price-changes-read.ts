@@ -1,6 +1,6 @@
 import type { PriceChangeQuery } from '../domain/price-change-query.js';
 import type { PriceChange } from '../domain/records.js';
-import { PRICE_CHANGE_LIST, PRODUCT_PRICE_CHANGE_LIST, productScope } from './price-change-list.js';
+import { parsePriceChangeCell, parseProductChangeCell, PRICE_CHANGE_LIST, PRODUCT_PRICE_CHANGE_LIST, productScope } from './price-change-list.js';
 import { readRankedPage } from './ranked/read-page.js';
 import { ReadStats } from './read-stats.js';
 import { getRepricer } from './repricers-read.js';
@@ -16,13 +16,15 @@ export const emptyPriceChangePage = (): PriceChangePage => ({ total: 0, priceCha
 /**
  * One page of price changes in three round trips (data/ranked/read-page.ts): from the tenant's
  * list, or, filtered by product or repricer, from that product's list (a repricer's product is
- * read first). Ids are in creation order, so both sorts read the id order. Undefined when the
+ * read first). Status and reason are cells of both lists, so their filters cost no read of
+ * what they leave out. Ids are in creation order, so both sorts read the id order. Undefined when the
  * query names a repricer the client does not have.
  */
 export const listPriceChanges = async (clientId: string, query: PriceChangeQuery): Promise<PriceChangePage | undefined> => {
   const order = 'id';
   const window = { order, direction: query.sort.direction, start: query.start, limit: query.limit } as const;
-  const reasonMatches = (reason: string) => query.reason === undefined || reason === query.reason;
+  const matches = ({ status, reason }: { readonly status: string; readonly reason: string }) =>
+    (query.reason === undefined || reason === query.reason) && (query.status === undefined || status === query.status);
   let productCode = query.productCode;
   if (query.repricerId !== undefined) {
     const repricer = await getRepricer(clientId, query.repricerId);
@@ -31,7 +33,7 @@ export const listPriceChanges = async (clientId: string, query: PriceChangeQuery
     productCode = repricer.record.product.code;
   }
   if (productCode === undefined) {
-    const page = await readRankedPage(clientId, PRICE_CHANGE_LIST, { ...window, filter: { cells: reasonMatches } });
+    const page = await readRankedPage(clientId, PRICE_CHANGE_LIST, { ...window, filter: { cells: (cell) => matches(parsePriceChangeCell(cell)) } });
     return { total: page.total, priceChanges: page.records, stats: page.stats };
   }
   const wanted = query.repricerId === undefined ? undefined : String(query.repricerId);
@@ -39,8 +41,8 @@ export const listPriceChanges = async (clientId: string, query: PriceChangeQuery
     ...window,
     filter: {
       cells: (cell) => {
-        const [repricer = '', reason = ''] = cell.split('|');
-        return (wanted === undefined || repricer === wanted) && reasonMatches(reason);
+        const place = parseProductChangeCell(cell);
+        return (wanted === undefined || place.repricerId === wanted) && matches(place);
       },
     },
   });

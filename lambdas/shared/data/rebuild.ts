@@ -10,9 +10,16 @@ import { hintOf, reconcileOffers } from './offer-maintenance.js';
 import { readLookups } from './offers-write.js';
 import { applyBatched, type Reconciliation } from './ranked/apply-batched.js';
 import { listingKey, originOfListing, placeOfListing, recordOfListing } from './ranked/listings.js';
-import { PRICE_CHANGE_LIST, PRODUCT_PRICE_CHANGE_LIST, productScope, storedPriceChange, type StoredPriceChange } from './price-change-list.js';
+import {
+  legacyPriceChangeCell,
+  PRICE_CHANGE_CELLS,
+  PRICE_CHANGE_LIST,
+  PRODUCT_PRICE_CHANGE_LIST,
+  productScope,
+  storedPriceChange,
+  type StoredPriceChange,
+} from './price-change-list.js';
 import { reconcilePriceChanges } from './price-change-maintenance.js';
-import { PRICE_CHANGE_REASONS } from '../domain/repricing.js';
 import { countedCells, readAllPlaces, recountOrder } from './ranked/recount.js';
 import { REPRICER_LIST, repricerCell, repricerSourceDigest, storedRepricer, type StoredRepricer } from './repricer-list.js';
 import type { Repricer } from '../domain/records.js';
@@ -23,7 +30,8 @@ import type { Repricer } from '../domain/records.js';
  * the change stream like any other change, so the rebuild runs one step at a time in the
  * tenant's queue, between the tenant's other changes, and is safe while the API serves. Each
  * step records its progress on the request, which starts the next step:
- *  1. products: every product's offers, repricers and price changes are listed afresh
+ *  1. products: every product's offers, repricers and price changes are listed afresh (a
+ *     price change in the cell of its status, out of the legacy cell of its reason alone)
  *     (PRODUCTS_PER_STEP at a time); the product's own price-change list is swept and recounted;
  *  2. sweep: tenant-wide listing items no canonical item accounts for are removed, one page of
  *     one cell a step;
@@ -126,7 +134,14 @@ const relistPriceChanges = (clientId: string, byProduct: ReadonlyMap<string, Can
   reconcilePriceChanges(
     clientId,
     [...byProduct].flatMap(([code, canonical]) =>
-      canonical.map(({ sk, stored }) => ({ productCode: code, sk, id: stored.record.id, repricerId: stored.record.repricer_id, reason: stored.record.reason })),
+      // The legacy cell too: a listing written before statuses moves to its status's cell.
+      canonical.map(({ sk, stored }) => ({
+        productCode: code,
+        sk,
+        id: stored.record.id,
+        repricerId: stored.record.repricer_id,
+        cells: [PRICE_CHANGE_LIST.cellOf(stored), legacyPriceChangeCell(stored.record.reason)],
+      })),
     ),
     seq,
     { force: true },
@@ -201,7 +216,7 @@ const productsStep = async (clientId: string, request: RebuildRequest, seq: stri
     sweep: [
       ...cells.map((cell) => `${OFFER_LIST.tag}|${cell}`),
       ...[true, false].map((on) => `${REPRICER_LIST.tag}|${repricerCell(on)}`),
-      ...PRICE_CHANGE_REASONS.map((reason) => `${PRICE_CHANGE_LIST.tag}|${reason}`),
+      ...PRICE_CHANGE_CELLS.map((cell) => `${PRICE_CHANGE_LIST.tag}|${cell}`),
     ],
   };
 };
@@ -246,13 +261,18 @@ const strayRepricers = async (clientId: string, items: readonly Item[]): Promise
   });
 };
 
-/** Price changes listed tenant-wide whose canonical item (named by the listing's origin) is gone. */
+/** Price changes listed tenant-wide whose canonical item (named by the listing's origin) is gone, or now in another cell. */
 const strayPriceChanges = async (items: readonly Item[]): Promise<Item[]> => {
   const origins = items.map((item) => originOfListing(item));
-  const found = new Set((await batchGet(origins.flatMap((origin) => (origin ? [origin] : [])))).map((item) => `${String(item.pk)}|${String(item.sk)}`));
-  return items.filter((_, i) => {
+  const found = new Map(
+    (await batchGet(origins.flatMap((origin) => (origin ? [origin] : [])))).map((item) => [
+      `${String(item.pk)}|${String(item.sk)}`,
+      PRICE_CHANGE_LIST.cellOf(storedPriceChange.parse(item)),
+    ]),
+  );
+  return items.filter((item, i) => {
     const origin = origins[i];
-    return !origin || !found.has(`${origin.pk}|${origin.sk}`);
+    return !origin || found.get(`${origin.pk}|${origin.sk}`) !== placeOfListing(PRICE_CHANGE_LIST, item).cell;
   });
 };
 
@@ -309,7 +329,7 @@ const countStep = async (clientId: string, request: RebuildRequest): Promise<Par
   for (const order of Object.keys(OFFER_LIST.orders)) written += await recountOrder(clientId, OFFER_LIST, order, offerPlaces);
   const repricerPlaces = await readAllPlaces(clientId, REPRICER_LIST, [repricerCell(true), repricerCell(false)]);
   for (const order of Object.keys(REPRICER_LIST.orders)) written += await recountOrder(clientId, REPRICER_LIST, order, repricerPlaces);
-  const changePlaces = await readAllPlaces(clientId, PRICE_CHANGE_LIST, PRICE_CHANGE_REASONS);
+  const changePlaces = await readAllPlaces(clientId, PRICE_CHANGE_LIST, [...PRICE_CHANGE_CELLS, ...(await countedCells(clientId, PRICE_CHANGE_LIST))]);
   written += await recountOrder(clientId, PRICE_CHANGE_LIST, 'id', changePlaces);
   return { phase: 'done', status: 'done', nodesWritten: request.nodesWritten + written };
 };

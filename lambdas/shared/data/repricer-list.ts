@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
-import { repricerRecord, type Repricer } from '../domain/records.js';
+import { COMPETITOR_STOCK_VALUES, NO_COMPETITOR_FILTERS, repricerRecord, type Repricer } from '../domain/records.js';
 import { LISTING_INDEXES } from '../config/table-schema.js';
 import { dictionaryOf, recordCodec } from './ranked/record-codec.js';
 import type { RankedList } from './ranked/ranked-list.js';
@@ -12,18 +12,32 @@ import { idKey, timeKey } from './sort-keys.js';
  */
 export const REPRICER_SCHEMA_VERSION = 1;
 
+/**
+ * A repricer stored before competitor filters existed has none of their fields: it reads with
+ * the defaults, which filter nothing, so it decides as it did (docs/repricing.md).
+ */
+const unfilteredRepricerRecord = repricerRecord
+  .omit({ exclude_seller_ids: true, min_competitor_rating: true, competitor_stock: true, max_competitor_leadtime_days: true })
+  .transform((old): Repricer => {
+    const { connector_type, product, created_at, updated_at, ...rest } = old;
+    // In the order of the record, so a re-encoded listing is the same bytes as a new one.
+    return { ...rest, ...NO_COMPETITOR_FILTERS, exclude_seller_ids: [], connector_type, product, created_at, updated_at };
+  });
+const readableRepricerRecord = z.union([repricerRecord, unfilteredRepricerRecord]);
+
 export const storedRepricer = z.object({
   entity: z.literal('repricer'),
   sv: z.literal(REPRICER_SCHEMA_VERSION),
   version: z.int().positive(),
-  record: repricerRecord,
+  record: readableRepricerRecord,
 });
-export type StoredRepricer = z.infer<typeof storedRepricer>;
+export type StoredRepricer = z.output<typeof storedRepricer>;
 
 export const repricerSourceDigest = (stored: StoredRepricer): string => createHash('sha256').update(JSON.stringify(stored)).digest('base64url').slice(0, 16);
 
 const stamp = '2026-01-01T00:00:00.000Z';
-const template: Repricer = {
+/** The first dictionary's template (before competitor filters): listings written then still decode. */
+const unfilteredTemplate: Omit<Repricer, keyof typeof NO_COMPETITOR_FILTERS> = {
   id: 0,
   uid: '00000000-0000-4000-8000-000000000000',
   buybox_approach: 'cheapest',
@@ -64,6 +78,19 @@ const template: Repricer = {
   updated_at: stamp,
 };
 
+const { connector_type, product, created_at, updated_at, ...head } = unfilteredTemplate;
+const template: Repricer = {
+  ...head,
+  exclude_seller_ids: [''],
+  min_competitor_rating: 0,
+  competitor_stock: COMPETITOR_STOCK_VALUES[1],
+  max_competitor_leadtime_days: 0,
+  connector_type,
+  product,
+  created_at,
+  updated_at,
+};
+
 /** Enabled and disabled repricers are listed apart, so the `enabled` filter reads only what it returns. */
 export const repricerCell = (enabled: boolean) => (enabled ? 'on' : 'off');
 
@@ -77,5 +104,5 @@ export const REPRICER_LIST: RankedList<StoredRepricer, Repricer> = {
     updated_at: { keyOf: (stored) => timeKey(stored.record.updated_at, stored.record.id), index: LISTING_INDEXES.byUpdated },
     created_at: { keyOf: (stored) => timeKey(stored.record.created_at, stored.record.id), index: LISTING_INDEXES.byCreated },
   },
-  codec: recordCodec(repricerRecord, [dictionaryOf(template)]),
+  codec: recordCodec(readableRepricerRecord, [dictionaryOf(unfilteredTemplate), dictionaryOf(template)]),
 };

@@ -27,6 +27,10 @@ const slotItem = (clientId: string, record: Repricer) => ({
   connector: record.connector_type.uid,
   min_price: record.min_price,
   preferred_price: record.preferred_price,
+  exclude_seller_ids: record.exclude_seller_ids,
+  min_competitor_rating: record.min_competitor_rating,
+  competitor_stock: record.competitor_stock,
+  max_competitor_leadtime_days: record.max_competitor_leadtime_days,
 });
 const slotKeyOf = (clientId: string, record: Repricer) => repricerSlotKey(clientId, record.product.code, record.connector_type.uid);
 

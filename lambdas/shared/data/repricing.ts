@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { DEFAULT_PRICE_STEP, type Decision } from '../domain/repricing.js';
-import { priceStep, type PriceChange, type Product } from '../domain/records.js';
+import { competitorFilterFields, NO_COMPETITOR_FILTERS, priceStep, type PriceChange, type Product } from '../domain/records.js';
 import { mapLimit } from './concurrency.js';
 import { reserveTimedIds } from './counters.js';
 import { documentClient, tableName } from './dynamo.js';
@@ -13,8 +13,8 @@ import { storedProduct } from './products.js';
 /**
  * What the repricing evaluator reads and writes. Everything a product's repricers need is in
  * the product's partition, read with one consistent Query: the product, its offers (own and
- * other sellers'), its repricer slots (with each repricer's bounds) and the last decision of
- * each repricer for each offer. A decision writes the price change (in the product's price
+ * other sellers'), its repricer slots (with each repricer's bounds and competitor filters) and
+ * the last decision of each repricer for each offer. A decision writes the price change (in the product's price
  * change partition), under a key made of the repricer, the offer and the decision's number,
  * then the decision state: an evaluation run again after a failure in between writes the same
  * price change again, not a second one.
@@ -27,6 +27,11 @@ export const repricerSlot = z.object({
   connector: z.string(),
   min_price: z.number(),
   preferred_price: z.number(),
+  // A slot written before competitor filters existed has none: it filters nothing, as it did.
+  exclude_seller_ids: competitorFilterFields.exclude_seller_ids.default(() => []),
+  min_competitor_rating: competitorFilterFields.min_competitor_rating.default(NO_COMPETITOR_FILTERS.min_competitor_rating),
+  competitor_stock: competitorFilterFields.competitor_stock.default(NO_COMPETITOR_FILTERS.competitor_stock),
+  max_competitor_leadtime_days: competitorFilterFields.max_competitor_leadtime_days.default(NO_COMPETITOR_FILTERS.max_competitor_leadtime_days),
 });
 export type RepricerSlot = z.infer<typeof repricerSlot>;
 

@@ -1,5 +1,4 @@
 import { QueryCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { PRICE_CHANGE_REASONS } from '../domain/repricing.js';
 import { mapLimit } from './concurrency.js';
 import { directoryValues } from './directory.js';
 import { documentClient, tableName } from './dynamo.js';
@@ -23,7 +22,16 @@ import {
   WEBHOOK_SK_PREFIX,
 } from './keys.js';
 import { OFFER_LIST, storedOffer } from './offer-list.js';
-import { PRICE_CHANGE_LIST, PRODUCT_PRICE_CHANGE_LIST, productChangeCell, productScope, storedPriceChange } from './price-change-list.js';
+import {
+  legacyPriceChangeCell,
+  PRICE_CHANGE_CELLS,
+  PRICE_CHANGE_LIST,
+  priceChangeCell,
+  PRODUCT_PRICE_CHANGE_LIST,
+  productChangeCell,
+  productScope,
+  storedPriceChange,
+} from './price-change-list.js';
 import { originOfListing } from './ranked/listings.js';
 import { decodeNode } from './ranked/nodes.js';
 import { REPRICER_LIST, repricerCell } from './repricer-list.js';
@@ -148,7 +156,7 @@ export const findTenantItems = async (clientId: string): Promise<TenantItems> =>
 
   // The tenant-wide price-change list names the partition of every price change it lists.
   const changeNodes = await reader.nodesOf(clientId, PRICE_CHANGE_LIST);
-  const changeListings = await reader.listingsOf(clientId, PRICE_CHANGE_LIST, [...PRICE_CHANGE_REASONS, ...changeNodes.cells]);
+  const changeListings = await reader.listingsOf(clientId, PRICE_CHANGE_LIST, [...PRICE_CHANGE_CELLS, ...changeNodes.cells]);
   for (const listing of changeListings) {
     const code = codeOfPriceChangePartition(clientId, originOfListing(listing)?.pk ?? '');
     if (code !== undefined) codes.add(code);
@@ -170,7 +178,8 @@ export const findTenantItems = async (clientId: string): Promise<TenantItems> =>
         const change = tryOr(() => storedPriceChange.parse(item).record, undefined);
         if (!change) continue;
         repricerIds.add(change.repricer_id);
-        cells.add(productChangeCell(change.repricer_id, change.reason));
+        cells.add(productChangeCell(change.repricer_id, legacyPriceChangeCell(change.reason)));
+        cells.add(productChangeCell(change.repricer_id, priceChangeCell(change.status, change.reason)));
       }
       const scope = productScope(clientId, code);
       const nodes = await reader.nodesOf(scope, PRODUCT_PRICE_CHANGE_LIST);

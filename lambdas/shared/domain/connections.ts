@@ -82,7 +82,12 @@ export const keyLast4 = (apiKey: string): string => [...apiKey].slice(-4).join('
  */
 export const connectedRecord = (
   connector: string,
-  input: { readonly apiKey: string; readonly webhookSecretSet: boolean; readonly mode: ConnectionMode; readonly safety?: Partial<ConnectionSafety> | undefined },
+  input: {
+    readonly apiKey: string;
+    readonly webhookSecretSet: boolean;
+    readonly mode: ConnectionMode;
+    readonly safety?: Partial<ConnectionSafety> | undefined;
+  },
   before: Connection | undefined,
   now: string,
   newUid: () => string = () => crypto.randomUUID(),

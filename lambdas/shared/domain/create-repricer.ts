@@ -4,9 +4,11 @@ import { storableNumber } from './numbers.js';
 import { computedFields } from './pricing.js';
 import {
   BUYBOX_APPROACHES,
+  competitorFilterFields,
   connectorUid,
   MAX_MONEY,
   productCode,
+  NO_COMPETITOR_FILTERS,
   REPRICER_APPROACHES,
   type ConnectorType,
   type FeeEstimates,
@@ -37,6 +39,11 @@ export const createRepricerBody = z.strictObject({
   enabled: z.boolean().default(true),
   connector: connectorUid.optional(),
   min_profit: amount('nonnegative').default(0),
+  // Left out, a filter filters nothing: a repricer competes with every buyable offer, as before filters existed.
+  exclude_seller_ids: competitorFilterFields.exclude_seller_ids.default(() => [...NO_COMPETITOR_FILTERS.exclude_seller_ids]),
+  min_competitor_rating: competitorFilterFields.min_competitor_rating.default(NO_COMPETITOR_FILTERS.min_competitor_rating),
+  competitor_stock: competitorFilterFields.competitor_stock.default(NO_COMPETITOR_FILTERS.competitor_stock),
+  max_competitor_leadtime_days: competitorFilterFields.max_competitor_leadtime_days.default(NO_COMPETITOR_FILTERS.max_competitor_leadtime_days),
 });
 export type CreateRepricerBody = z.output<typeof createRepricerBody>;
 
@@ -80,6 +87,10 @@ export const pricedRepricer = (preferences: RepricerPreferences, product: Produc
       preferred_price: preferences.preferred_price,
       preferred_profit: preferences.preferred_profit,
       ...computed.fields,
+      exclude_seller_ids: preferences.exclude_seller_ids,
+      min_competitor_rating: preferences.min_competitor_rating,
+      competitor_stock: preferences.competitor_stock,
+      max_competitor_leadtime_days: preferences.max_competitor_leadtime_days,
       connector_type: connectorType,
       product,
     },

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { DEFAULT_LIMIT, integerText, limitText, sortText, startText, type SortDirection } from './list-parameters.js';
-import { PRICE_CHANGE_REASON_VALUES, productCode, type PriceChange } from './records.js';
+import { PRICE_CHANGE_REASON_VALUES, PRICE_CHANGE_STATUSES, productCode, type PriceChange, type PriceChangeStatus } from './records.js';
 
 export const PRICE_CHANGE_SORT_FIELDS = ['id', 'created_at'] as const;
 export type PriceChangeSortField = (typeof PRICE_CHANGE_SORT_FIELDS)[number];
@@ -10,6 +10,7 @@ export interface PriceChangeQuery {
   readonly repricerId?: number;
   readonly productCode?: string;
   readonly reason?: PriceChange['reason'];
+  readonly status?: PriceChangeStatus;
   readonly sort: { readonly field: PriceChangeSortField; readonly direction: SortDirection };
   readonly limit: number;
   readonly start: number;
@@ -20,6 +21,7 @@ const listParameters = {
   _start: startText.optional(),
   _sort: sortText(PRICE_CHANGE_SORT_FIELDS).optional(),
   reason: z.enum(PRICE_CHANGE_REASON_VALUES, { message: `reason must be one of ${PRICE_CHANGE_REASON_VALUES.join(', ')}.` }).optional(),
+  status: z.enum(PRICE_CHANGE_STATUSES, { message: `status must be one of ${PRICE_CHANGE_STATUSES.join(', ')}.` }).optional(),
 };
 
 /** `GET /v1/price-changes`: unknown parameters are refused by the strict object, repeated ones by the HTTP layer. */
@@ -41,6 +43,7 @@ export const planPriceChangeQuery = (
     ...(id === undefined ? {} : { repricerId: id }),
     ...(params.product_code === undefined ? {} : { productCode: params.product_code }),
     ...(params.reason === undefined ? {} : { reason: params.reason }),
+    ...(params.status === undefined ? {} : { status: params.status }),
     sort: params._sort ?? { field: 'id', direction: 'ASC' },
     limit: params._limit ?? DEFAULT_LIMIT,
     start: params._start ?? 0,

@@ -94,6 +94,28 @@ export const offerRecord = z.strictObject({
 export const BUYBOX_APPROACHES = ['cheapest'] as const;
 export const REPRICER_APPROACHES = ['fixed'] as const;
 
+/**
+ * Competitor filters of a repricer (docs/repricing.md, "Competitor filters"): which other
+ * sellers' offers it competes with. The defaults (`[]`, `null`, `any`, `null`) filter nothing,
+ * which is how repricers behaved before the filters existed.
+ */
+export const COMPETITOR_STOCK_VALUES = ['any', 'in_stock'] as const;
+export const MAX_EXCLUDED_SELLERS = 50;
+export const MAX_LEADTIME_DAYS = 365;
+export const competitorFilterFields = {
+  exclude_seller_ids: z.array(text().min(1).max(128)).max(MAX_EXCLUDED_SELLERS),
+  min_competitor_rating: storableNumber().min(0).max(5).nullable(),
+  competitor_stock: z.enum(COMPETITOR_STOCK_VALUES),
+  max_competitor_leadtime_days: z.int().min(0).max(MAX_LEADTIME_DAYS).nullable(),
+};
+export type CompetitorFilters = { [Field in keyof typeof competitorFilterFields]: z.output<(typeof competitorFilterFields)[Field]> };
+export const NO_COMPETITOR_FILTERS: CompetitorFilters = {
+  exclude_seller_ids: [],
+  min_competitor_rating: null,
+  competitor_stock: 'any',
+  max_competitor_leadtime_days: null,
+};
+
 export const repricerRecord = z.strictObject({
   id: stored.id,
   uid: z.uuid(),
@@ -105,6 +127,7 @@ export const repricerRecord = z.strictObject({
   min_price: z.number(),
   min_profit: z.number(),
   fixed_fulfilment_fee: z.number(),
+  ...competitorFilterFields,
   connector_type: connectorTypeRecord,
   product: productRecord,
   created_at: timestamp,

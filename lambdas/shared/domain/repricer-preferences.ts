@@ -5,7 +5,18 @@ import type { Repricer } from './records.js';
  * import upsert may change later. The rest of a repricer is its identity (product, connector,
  * id, uid), its timestamps, or computed from these (docs/api.md, "Computed fields").
  */
-export const UPDATABLE_FIELDS = ['enabled', 'preferred_price', 'preferred_profit', 'min_profit', 'buybox_approach', 'repricer_approach'] as const;
+export const UPDATABLE_FIELDS = [
+  'enabled',
+  'preferred_price',
+  'preferred_profit',
+  'min_profit',
+  'buybox_approach',
+  'repricer_approach',
+  'exclude_seller_ids',
+  'min_competitor_rating',
+  'competitor_stock',
+  'max_competitor_leadtime_days',
+] as const;
 export type UpdatableField = (typeof UPDATABLE_FIELDS)[number];
 export type RepricerPreferences = Pick<Repricer, UpdatableField>;
 

@@ -1,3 +1,4 @@
+import { passesCompetitorFilters, type EngineFilters, type FilteredOffer } from './competitor-filters.js';
 import { ceilToStep as ceilTo, centsToNumber, floorToStep as floorTo, toCents } from './money.js';
 import type { PriceChange } from './records.js';
 
@@ -7,7 +8,8 @@ import type { PriceChange } from './records.js';
  * exact: every amount is integer cents.
  *
  * `buybox_approach: cheapest` with `repricer_approach: fixed`:
- *  - competitors are the other sellers' buyable offers of the same product and connector;
+ *  - competitors are the other sellers' buyable offers of the same product and connector that
+ *    pass the repricer's competitor filters (competitor-filters.ts);
  *  - none: the target is `preferred_price` (`no_competition`);
  *  - else `lowest - step`, rounded down to the step grid, then clamped: below `min_price` it is
  *    the floor rounded up to the grid (`floor`: never under the floor, even to win), above
@@ -23,14 +25,15 @@ export { DEFAULT_PRICE_STEP } from './records.js';
 /** Days a price change is kept (a stack parameter; DynamoDB's TTL deletes it after). */
 export const DEFAULT_PRICE_CHANGE_RETENTION_DAYS = 90;
 
-export interface EngineRepricer {
+/** The filters are optional: left out, they filter nothing (the defaults of a repricer). */
+export interface EngineRepricer extends EngineFilters {
   readonly enabled: boolean;
   readonly min_price: number;
   readonly preferred_price: number;
   readonly connector: string;
 }
 
-export interface EngineOffer {
+export interface EngineOffer extends FilteredOffer {
   readonly offer_id: string;
   readonly offer_price: number;
   readonly offer_status: string;
@@ -53,7 +56,6 @@ export interface Decision extends Target {
 
 export const BUYABLE = 'buyable';
 
-
 /** The target price for the repricer's offer; undefined when no price on the grid lies between floor and ceiling. */
 export const targetPrice = (repricer: EngineRepricer, competitors: readonly EngineOffer[], priceStep: number): Target | undefined => {
   const step = toCents(priceStep);
@@ -61,7 +63,9 @@ export const targetPrice = (repricer: EngineRepricer, competitors: readonly Engi
   const floor = ceilTo(toCents(repricer.min_price), step);
   const ceiling = floorTo(toCents(repricer.preferred_price), step);
   if (floor > ceiling) return undefined;
-  const buyable = competitors.filter((offer) => !offer.own && offer.connector === repricer.connector && offer.offer_status === BUYABLE);
+  const buyable = competitors.filter(
+    (offer) => !offer.own && offer.connector === repricer.connector && offer.offer_status === BUYABLE && passesCompetitorFilters(repricer, offer),
+  );
   if (buyable.length === 0) return { price: centsToNumber(ceiling), reason: 'no_competition' };
   // Lowest price first; among equal prices the smallest offer id, so the result never depends on input order.
   const lowest = [...buyable].sort((a, b) => Number(toCents(a.offer_price) - toCents(b.offer_price)) || (a.offer_id < b.offer_id ? -1 : 1))[0]!;

@@ -31,7 +31,10 @@ export const nextTimestamp = (previous: string, now: string): string =>
  * copy. Id, uid, connector and `created_at` stay; `updated_at` moves.
  */
 export const applyRepricerPatch = (current: Repricer, patch: UpdateRepricerBody, product: Product, now: string): PatchOutcome => {
-  const preferences = Object.fromEntries(UPDATABLE_FIELDS.map((field) => [field, patch[field] ?? current[field]])) as RepricerPreferences;
+  // `null` is a value of its own (a filter turned off), so only a field left out keeps the current one.
+  const preferences = Object.fromEntries(
+    UPDATABLE_FIELDS.map((field) => [field, patch[field] === undefined ? current[field] : patch[field]]),
+  ) as RepricerPreferences;
   const priced = pricedRepricer(preferences, product, current.connector_type);
   if (!priced.ok) return priced;
   return { ok: true, record: { ...current, ...priced.repricer, updated_at: nextTimestamp(current.updated_at, now) } };

@@ -16,7 +16,17 @@ export const listChangesMessage = z.object({
   ),
   products: z.array(z.string().min(1)),
   priceChanges: z.array(
-    z.object({ productCode: z.string().min(1), sk: z.string().min(1), id: z.int().positive(), repricerId: z.int().positive(), reason: z.string() }),
+    z
+      .object({
+        productCode: z.string().min(1),
+        sk: z.string().min(1),
+        id: z.int().positive(),
+        repricerId: z.int().positive(),
+        cells: z.array(z.string()).optional(),
+        /** A message of the version before statuses named the reason alone (its legacy cell). */
+        reason: z.string().optional(),
+      })
+      .transform(({ reason, cells, ...hint }) => ({ ...hint, cells: cells ?? (reason === undefined ? [] : [reason]) })),
   ),
   rebuilds: z.array(z.string().min(1)),
 });

@@ -9,3 +9,4 @@ export const offerNotFound = () => notFound('No offer with this id exists for th
 export const productNotFound = () => notFound('No product with this code exists for this client.');
 export const importNotFound = () => notFound('No import with this id exists for this client.');
 export const webhookNotFound = () => notFound('No webhook with this id exists for this client.');
+export const priceChangeNotFound = () => notFound('No price change with this id exists for this client.');

@@ -1,4 +1,5 @@
 import { streamChangeOf } from '../../../lambdas/shared/data/change-records.js';
+import { DEFAULT_SAFETY } from '../../../lambdas/shared/domain/connections.js';
 import { connection, connectionItem, image, marketplaceEvent, marketplaceEventItem } from '../events/market-event-fixtures.js';
 
 const keysOf = (item: { pk: string; sk: string }) => image({ pk: item.pk, sk: item.sk });
@@ -24,11 +25,38 @@ describe('streamChangeOf: connections', () => {
     expect(streamChangeOf(keysOf(counted), image(before), image(counted))).toBeUndefined();
   });
 
+  it('names nothing for a new connection (it has nothing pending to send yet)', () => {
+    expect(streamChangeOf(keysOf(before), undefined, image(before))).toBeUndefined();
+  });
+
+  it("names a deleted connection's sending, by its connector, for the sender to look at", () => {
+    expect(streamChangeOf(keysOf(before), image(before), undefined)).toEqual({ kind: 'connectionSending', clientId: 'c1', connector: 'takealot' });
+  });
+
   it.each([
-    ['a new connection', undefined, image(before)],
-    ['a deleted connection', image(before), undefined],
-  ])('names nothing for %s', (_case, oldImage, newImage) => {
-    expect(streamChangeOf(keysOf(before), oldImage, newImage)).toBeUndefined();
+    ['live to suggest (the kill switch)', connection({ mode: 'live' }), connection({ mode: 'suggest', updated_at: '2026-11-22T10:00:00.000Z' })],
+    ['suggest to live', connection({ mode: 'suggest' }), connection({ mode: 'live', updated_at: '2026-11-22T10:00:00.000Z' })],
+  ])("names a mode move %s as the connection's sending, by its connector", (_case, was, now) => {
+    const [old, current] = [connectionItem('c1', was), connectionItem('c1', now)];
+    expect(streamChangeOf(keysOf(current), image(old), image(current))).toEqual({ kind: 'connectionSending', clientId: 'c1', connector: 'takealot' });
+  });
+
+  it('names only the status change when a write moves both the status and the mode', () => {
+    const moved = connectionItem('c1', connection({ mode: 'suggest', status: 'paused', updated_at: '2026-11-22T10:00:00.000Z' }));
+    expect(streamChangeOf(keysOf(moved), image(before), image(moved))).toEqual({
+      kind: 'connectionStatus',
+      clientId: 'c1',
+      record: moved.record,
+      previous: 'connected',
+    });
+  });
+
+  it('names nothing for a write that kept both the mode and the status (new safety limits, a price counted)', () => {
+    const kept = connectionItem(
+      'c1',
+      connection({ safety: { ...DEFAULT_SAFETY, max_step_percent: 5 }, prices_sent: 3, updated_at: '2026-11-22T10:00:00.000Z' }),
+    );
+    expect(streamChangeOf(keysOf(kept), image(before), image(kept))).toBeUndefined();
   });
 
   it('names nothing for an image that is not a connection', () => {

@@ -69,7 +69,20 @@ describe('createRepricer', () => {
       ConditionExpression: 'attribute_not_exists(pk)',
     });
     expect(slot?.Put).toMatchObject({
-      Item: { pk: 'T#c1#P#SKU-1', sk: 'SLOT#takealot', entity: 'repricerSlot', repricerId: 7, enabled: true, min_price: 76.48, preferred_price: 100 },
+      // With the competitor filters, so the evaluator needs no other read
+      Item: {
+        pk: 'T#c1#P#SKU-1',
+        sk: 'SLOT#takealot',
+        entity: 'repricerSlot',
+        repricerId: 7,
+        enabled: true,
+        min_price: 76.48,
+        preferred_price: 100,
+        exclude_seller_ids: [],
+        min_competitor_rating: null,
+        competitor_stock: 'any',
+        max_competitor_leadtime_days: null,
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     });
@@ -146,6 +159,31 @@ describe('updateRepricer', () => {
     expect(await listed(true)).toEqual([8]);
     expect(table.partition('T#c1#RL#on').map((listing) => listing.sk)).toEqual(['00000008']);
     expectExactNodes();
+  });
+
+  it("rewrites the slot with the repricer's competitor filters", async () => {
+    // Prepare
+    await create();
+    const filter = async (current: StoredRepricer): Promise<Repricer> => ({
+      ...current.record,
+      exclude_seller_ids: ['sister'],
+      min_competitor_rating: 4,
+      competitor_stock: 'in_stock',
+      max_competitor_leadtime_days: 0,
+      updated_at: LATER,
+    });
+
+    // Act
+    await updateRepricer('c1', 7, filter);
+
+    // Assess
+    expect(table.get(repricerSlotKey('c1', 'SKU-1', 'takealot'))).toMatchObject({
+      repricerId: 7,
+      exclude_seller_ids: ['sister'],
+      min_competitor_rating: 4,
+      competitor_stock: 'in_stock',
+      max_competitor_leadtime_days: 0,
+    });
   });
 
   it('re-reads and decides again after another write changed the repricer first', async () => {

@@ -136,7 +136,20 @@ describe('readProductForRepricing', () => {
       ['C-1', 'other'],
       [OWN, 'own'],
     ]);
-    expect(found?.slots).toEqual([{ repricerId: 7, enabled: true, connector: 'amazon', min_price: 30.4, preferred_price: 60 }]);
+    // A slot written before competitor filters existed reads with filters that filter nothing.
+    expect(found?.slots).toEqual([
+      {
+        repricerId: 7,
+        enabled: true,
+        connector: 'amazon',
+        min_price: 30.4,
+        preferred_price: 60,
+        exclude_seller_ids: [],
+        min_competitor_rating: null,
+        competitor_stock: 'any',
+        max_competitor_leadtime_days: null,
+      },
+    ]);
     expect(found?.decisions.size).toBe(0);
   });
 
@@ -163,12 +176,15 @@ describe('evaluateProduct', () => {
       competitor_offer_id: 'C-1',
     };
     expect(changes).toEqual([expect.objectContaining({ ...expected, id: 1 })]);
+    // No connection is live here: the decision waits for the client's apply.
+    expect(changes[0]).toMatchObject({ status: 'suggested', status_reason: null, sent_price: null, sent_at: null, applied_at: null });
+    expect(changes[0]!.updated_at).toBe(changes[0]!.created_at);
     const [stored] = priceChanges();
     expect(stored).toMatchObject({
       pk: `T#${CLIENT}#PC#SKU%2F1%23a`,
       sk: 'PC#7#OWN%2F1#00000001',
       entity: 'priceChange',
-      sv: 1,
+      sv: 2,
       record: changes[0],
     });
     expect(stored?.expiresAt).toBe(Math.floor(Date.parse(changes[0]!.created_at) / 1000) + RETENTION_DAYS * 86_400);
@@ -305,7 +321,9 @@ describe('evaluateProduct', () => {
       expect.objectContaining({ repricer_id: 8, connector: 'fine', new_price: 44.95, lowest_competitor_price: 45.03, competitor_offer_id: 'C-1' }),
     ]);
     expect(next).toEqual([expect.objectContaining({ new_price: 45.95 })]);
-    expect(ddb.commandCalls(GetCommand).map((call) => call.args[0].input.Key)).toEqual([{ pk: 'CONNECTOR#fine', sk: 'CONNECTOR' }]);
+    // (The connection's mode is read too, cached per connection: connection-mode.ts.)
+    const connectorReads = ddb.commandCalls(GetCommand).filter((call) => String(call.args[0].input.Key?.pk).startsWith('CONNECTOR#'));
+    expect(connectorReads.map((call) => call.args[0].input.Key)).toEqual([{ pk: 'CONNECTOR#fine', sk: 'CONNECTOR' }]);
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { connectedRecord, connectionRecord, keyLast4, putConnectionBody, type Connection } from '../../../lambdas/shared/domain/connections.js';
+import { connectedRecord, connectionRecord, DEFAULT_SAFETY, keyLast4, putConnectionBody, type Connection } from '../../../lambdas/shared/domain/connections.js';
 
 const NOW = '2026-11-25T10:00:00.000Z';
 const UID = '0b6c3f0e-8d7a-4c1b-9e2f-3a4b5c6d7e8f';
@@ -17,8 +17,21 @@ describe('putConnectionBody', () => {
     ['a short webhook secret', { api_key: 'abcdefgh1234', webhook_secret: 'short' }],
     ['an unknown mode', { api_key: 'abcdefgh1234', mode: 'auto' }],
     ['a number for a key', { api_key: 12345678 }],
+    ['an unknown safety limit', { api_key: 'abcdefgh1234', safety: { max_step_percent: 10, max_drop: 5 } }],
+    ['a step of 0%', { api_key: 'abcdefgh1234', safety: { max_step_percent: 0 } }],
+    ['a step over 100%', { api_key: 'abcdefgh1234', safety: { max_step_percent: 101 } }],
+    ['a fractional daily cap', { api_key: 'abcdefgh1234', safety: { max_changes_per_day: 4.5 } }],
+    ['a breaker window over a day', { api_key: 'abcdefgh1234', safety: { breaker_window_minutes: 1_441 } }],
   ])('refuses %s', (_what, body) => {
     expect(putConnectionBody.safeParse(body).success).toBe(false);
+  });
+
+  it('takes any of the safety limits alone, adding none of the others', () => {
+    expect(putConnectionBody.parse({ api_key: 'abcdefgh1234', safety: { breaker_drop_percent: 5 } })).toEqual({
+      api_key: 'abcdefgh1234',
+      mode: 'suggest',
+      safety: { breaker_drop_percent: 5 },
+    });
   });
 });
 
@@ -39,6 +52,7 @@ describe('connectedRecord', () => {
       webhook_secret_set: false,
       mode: 'live',
       status: 'connected',
+      safety: { max_step_percent: 20, max_changes_per_day: 48, breaker_drop_percent: 10, breaker_share_percent: 30, breaker_window_minutes: 15 },
       last_sync_at: null,
       last_error: null,
       sync_requested_at: null,
@@ -47,6 +61,34 @@ describe('connectedRecord', () => {
       created_at: NOW,
       updated_at: NOW,
     });
+  });
+
+  it('starts a new connection with the safety limits given and the defaults for the rest', () => {
+    const record = connectedRecord(
+      'takealot',
+      { apiKey: 'tk_live_abcd1234', webhookSecretSet: false, mode: 'live', safety: { max_step_percent: 5, breaker_window_minutes: 60 } },
+      undefined,
+      NOW,
+      () => UID,
+    );
+    expect(record.safety).toEqual({ ...DEFAULT_SAFETY, max_step_percent: 5, breaker_window_minutes: 60 });
+  });
+
+  it("keeps the replaced connection's safety limits, except those the PUT gives", () => {
+    const before = connectedRecord(
+      'takealot',
+      { apiKey: 'old-key-0000', webhookSecretSet: true, mode: 'live', safety: { max_changes_per_day: 12, breaker_share_percent: 50 } },
+      undefined,
+      '2026-11-01T00:00:00.000Z',
+      () => UID,
+    );
+    const record = connectedRecord(
+      'takealot',
+      { apiKey: 'new-key-9999', webhookSecretSet: true, mode: 'live', safety: { breaker_share_percent: 40 } },
+      before,
+      NOW,
+    );
+    expect(record.safety).toEqual({ ...DEFAULT_SAFETY, max_changes_per_day: 12, breaker_share_percent: 40 });
   });
 
   it('keeps the uid, the history and the counters of the connection it replaces, and clears its error', () => {
@@ -68,5 +110,18 @@ describe('connectedRecord', () => {
       last_error: null,
       updated_at: NOW,
     });
+  });
+});
+
+describe('connectionRecord', () => {
+  it('reads a connection stored before the safety limits with the defaults', () => {
+    const stored = connectedRecord('takealot', { apiKey: 'tk_live_abcd1234', webhookSecretSet: false, mode: 'suggest' }, undefined, NOW, () => UID);
+    const { safety: _safety, ...withoutSafety } = stored;
+    expect(connectionRecord.parse(withoutSafety)).toEqual({ ...stored, safety: DEFAULT_SAFETY });
+  });
+
+  it('refuses a stored safety limit out of range', () => {
+    const stored = connectedRecord('takealot', { apiKey: 'tk_live_abcd1234', webhookSecretSet: false, mode: 'suggest' }, undefined, NOW, () => UID);
+    expect(connectionRecord.safeParse({ ...stored, safety: { ...DEFAULT_SAFETY, max_step_percent: 0 } }).success).toBe(false);
   });
 });

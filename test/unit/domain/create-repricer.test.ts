@@ -65,6 +65,11 @@ describe('createRepricerBody', () => {
       repricer_approach: 'fixed',
       enabled: true,
       min_profit: 0,
+      // Filters that filter nothing: a repricer without them competes as before they existed.
+      exclude_seller_ids: [],
+      min_competitor_rating: null,
+      competitor_stock: 'any',
+      max_competitor_leadtime_days: null,
     });
     expect(body).not.toHaveProperty('connector');
   });
@@ -78,6 +83,10 @@ describe('createRepricerBody', () => {
       enabled: false,
       connector: 'take-a_lot1',
       min_profit: 5.5,
+      exclude_seller_ids: ['seller-2', 'x'.repeat(128)],
+      min_competitor_rating: 3.5,
+      competitor_stock: 'in_stock',
+      max_competitor_leadtime_days: 365,
     };
 
     // Act & Assert
@@ -90,6 +99,11 @@ describe('createRepricerBody', () => {
     ['preferred_profit of 0', { preferred_profit: 0 }],
     ['two decimals', { preferred_price: 19.99, preferred_profit: 0.1 }],
     ['a product code of 64 characters', { product_code: 'x'.repeat(64) }],
+    ['50 excluded sellers', { exclude_seller_ids: Array.from({ length: 50 }, (_, i) => `s${i}`) }],
+    ['the lowest and highest ratings', { min_competitor_rating: 0 }],
+    ['a rating of 5', { min_competitor_rating: 5 }],
+    ['filters turned off with null', { min_competitor_rating: null, max_competitor_leadtime_days: null }],
+    ['a leadtime maximum of 0', { max_competitor_leadtime_days: 0 }],
   ])('accepts %s', (_case, overrides) => {
     expect(createRepricerBody.safeParse({ ...minimal, ...overrides }).success).toBe(true);
   });
@@ -111,6 +125,20 @@ describe('createRepricerBody', () => {
     ['an empty product code', { product_code: '' }, 'product_code'],
     ['a product code of 65 characters', { product_code: 'x'.repeat(65) }, 'product_code'],
     ['a null price', { preferred_price: null }, 'preferred_price'],
+    ['a seller id that is not a list', { exclude_seller_ids: 'seller-2' }, 'exclude_seller_ids'],
+    ['a number among the seller ids', { exclude_seller_ids: ['seller-2', 7] }, 'exclude_seller_ids.1'],
+    ['an empty seller id', { exclude_seller_ids: [''] }, 'exclude_seller_ids.0'],
+    ['a seller id of 129 characters', { exclude_seller_ids: ['x'.repeat(129)] }, 'exclude_seller_ids.0'],
+    ['51 excluded sellers', { exclude_seller_ids: Array.from({ length: 51 }, (_, i) => `s${i}`) }, 'exclude_seller_ids'],
+    ['a null seller list', { exclude_seller_ids: null }, 'exclude_seller_ids'],
+    ['a rating above 5', { min_competitor_rating: 5.01 }, 'min_competitor_rating'],
+    ['a negative rating', { min_competitor_rating: -1 }, 'min_competitor_rating'],
+    ['a rating as text', { min_competitor_rating: '4' }, 'min_competitor_rating'],
+    ['an unknown stock filter', { competitor_stock: 'lead_time' }, 'competitor_stock'],
+    ['a null stock filter', { competitor_stock: null }, 'competitor_stock'],
+    ['a fractional leadtime', { max_competitor_leadtime_days: 1.5 }, 'max_competitor_leadtime_days'],
+    ['a leadtime over a year', { max_competitor_leadtime_days: 366 }, 'max_competitor_leadtime_days'],
+    ['a negative leadtime', { max_competitor_leadtime_days: -1 }, 'max_competitor_leadtime_days'],
   ])('refuses %s', (_case, overrides, field) => {
     // Act
     const result = createRepricerBody.safeParse({ ...minimal, ...overrides });

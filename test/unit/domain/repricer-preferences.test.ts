@@ -37,6 +37,10 @@ describe('preferencesOf', () => {
       min_profit: 0,
       buybox_approach: 'cheapest',
       repricer_approach: 'fixed',
+      exclude_seller_ids: [],
+      min_competitor_rating: null,
+      competitor_stock: 'any',
+      max_competitor_leadtime_days: null,
     });
     expect(Object.keys(preferencesOf(repricer()))).toEqual([...UPDATABLE_FIELDS]);
   });

@@ -3,17 +3,32 @@ import { decide, targetPrice, type EngineOffer, type EngineRepricer } from '../.
 import { fcParameters, fcRuns } from '../../support/seed.js';
 
 /**
- * The engine's properties (issue "Automated repricing", item 2), over random repricers,
- * competitors and steps. Amounts are drawn in whole cents and checked in whole cents.
+ * The engine's properties (issue "Automated repricing", item 2, and the competitor filters of
+ * docs/repricing.md), over random repricers, filters, competitors and steps. Amounts are drawn
+ * in whole cents and checked in whole cents.
  */
 const cents = (amount: number) => Math.round(amount * 100);
 const money = (value: number) => value / 100;
 
 const stepCents = fc.oneof(fc.constantFrom(1, 5, 10, 25, 50, 100, 500), fc.integer({ min: 1, max: 1_000 }));
 
-const repricerArb: fc.Arbitrary<EngineRepricer> = fc
+const SELLERS = ['s1', 's2', 's3', 's4'];
+
+/** Competitor filters, the defaults (which filter nothing) as often as not. */
+const filtersArb = fc.oneof(
+  fc.constant({}),
+  fc.record({
+    exclude_seller_ids: fc.subarray(SELLERS),
+    min_competitor_rating: fc.option(fc.integer({ min: 0, max: 10 }).map((half) => half / 2)),
+    competitor_stock: fc.constantFrom('any' as const, 'in_stock' as const),
+    max_competitor_leadtime_days: fc.option(fc.integer({ min: 0, max: 3 })),
+  }),
+);
+
+const unfilteredRepricerArb: fc.Arbitrary<EngineRepricer> = fc
   .record({ min: fc.integer({ min: 1, max: 100_000 }), spread: fc.integer({ min: 0, max: 50_000 }), enabled: fc.constant(true) })
   .map(({ min, spread, enabled }) => ({ enabled, min_price: money(min), preferred_price: money(min + spread), connector: 'amazon' }));
+const repricerArb: fc.Arbitrary<EngineRepricer> = fc.tuple(unfilteredRepricerArb, filtersArb).map(([repricer, filters]) => ({ ...repricer, ...filters }));
 
 const offerArb: fc.Arbitrary<EngineOffer> = fc.record({
   offer_id: fc.string({ minLength: 1, maxLength: 6 }),
@@ -21,11 +36,21 @@ const offerArb: fc.Arbitrary<EngineOffer> = fc.record({
   offer_status: fc.constantFrom('buyable', 'buyable', 'buyable', 'not_buyable'),
   connector: fc.constantFrom('amazon', 'amazon', 'amazon', 'ebay'),
   own: fc.constantFrom(false, false, false, true),
+  seller_id: fc.constantFrom(...SELLERS),
+  rating_avg: fc.integer({ min: 0, max: 50 }).map((tenths) => tenths / 10),
+  stock_status: fc.constantFrom('in_stock' as const, 'lead_time' as const),
 });
 const offersArb = fc.uniqueArray(offerArb, { maxLength: 12, selector: (offer) => offer.offer_id });
 
+/** The filter rules as docs/repricing.md states them, written out here as the oracle. */
+const passes = (repricer: EngineRepricer, offer: EngineOffer): boolean =>
+  !(repricer.exclude_seller_ids ?? []).includes(offer.seller_id!) &&
+  (repricer.min_competitor_rating == null || offer.rating_avg! >= repricer.min_competitor_rating) &&
+  (repricer.competitor_stock !== 'in_stock' || offer.stock_status === 'in_stock') &&
+  // A leadtime offer ships in at least 1 day; its days are not stored.
+  (repricer.max_competitor_leadtime_days == null || offer.stock_status === 'in_stock' || repricer.max_competitor_leadtime_days >= 1);
 const competitorsOf = (repricer: EngineRepricer, offers: readonly EngineOffer[]) =>
-  offers.filter((offer) => !offer.own && offer.connector === repricer.connector && offer.offer_status === 'buyable');
+  offers.filter((offer) => !offer.own && offer.connector === repricer.connector && offer.offer_status === 'buyable' && passes(repricer, offer));
 const gridFloor = (value: number, step: number) => Math.floor(value / step) * step;
 const gridCeil = (value: number, step: number) => Math.ceil(value / step) * step;
 
@@ -127,12 +152,90 @@ describe('targetPrice properties', () => {
   });
 });
 
+describe('competitor filter properties', () => {
+  const unfiltered = ({ exclude_seller_ids, min_competitor_rating, competitor_stock, max_competitor_leadtime_days, ...rest }: EngineRepricer) => rest;
+
+  it('decides as if the excluded competitors were not there: they never influence the target', () => {
+    fc.assert(
+      fc.property(repricerArb, offersArb, stepCents, (repricer, offers, step) => {
+        // Arrange
+        const kept = offers.filter((offer) => offer.own || passes(repricer, offer));
+
+        // Act
+        const filtered = targetPrice(repricer, offers, money(step));
+        const withoutExcluded = targetPrice(unfiltered(repricer), kept, money(step));
+
+        // Assert
+        expect(filtered).toEqual(withoutExcluded);
+      }),
+      fcParameters({ numRuns: fcRuns(500, 2500) }),
+    );
+  });
+
+  it("ignores an excluded competitor's price, however low or high it moves", () => {
+    fc.assert(
+      fc.property(repricerArb, offersArb, stepCents, fc.nat(), fc.integer({ min: 0, max: 200_000 }), (repricer, offers, step, which, newPrice) => {
+        // Arrange
+        const excluded = offers.filter((offer) => !offer.own && !passes(repricer, offer));
+        fc.pre(excluded.length > 0);
+        const moving = excluded[which % excluded.length]!;
+        const moved = offers.map((offer) => (offer === moving ? { ...offer, offer_price: money(newPrice) } : offer));
+
+        // Act & Assert
+        expect(targetPrice(repricer, moved, money(step))).toEqual(targetPrice(repricer, offers, money(step)));
+      }),
+      fcParameters({ numRuns: fcRuns(300, 1500) }),
+    );
+  });
+
+  it('with the default filters, decides exactly as a repricer without filters', () => {
+    fc.assert(
+      fc.property(unfilteredRepricerArb, offersArb, stepCents, (repricer, offers, step) => {
+        // Arrange
+        const defaults: EngineRepricer = {
+          ...repricer,
+          exclude_seller_ids: [],
+          min_competitor_rating: null,
+          competitor_stock: 'any',
+          max_competitor_leadtime_days: null,
+        };
+
+        // Act & Assert
+        expect(targetPrice(defaults, offers, money(step))).toEqual(targetPrice(repricer, offers, money(step)));
+      }),
+      fcParameters({ numRuns: fcRuns(300, 1500) }),
+    );
+  });
+
+  it('never lowers the target by excluding more: a stricter filter keeps the price or raises it', () => {
+    fc.assert(
+      fc.property(unfilteredRepricerArb, filtersArb, offersArb, stepCents, fc.constantFrom(...SELLERS), (repricer, filters, offers, step, seller) => {
+        // Arrange
+        const loose: EngineRepricer = { ...repricer, ...filters };
+        const strict: EngineRepricer = { ...loose, exclude_seller_ids: [...(loose.exclude_seller_ids ?? []), seller] };
+        const before = targetPrice(loose, offers, money(step));
+        fc.pre(before !== undefined);
+
+        // Act
+        const after = targetPrice(strict, offers, money(step))!;
+
+        // Assert
+        expect(after.price).toBeGreaterThanOrEqual(before.price);
+      }),
+      fcParameters({ numRuns: fcRuns(300, 1500) }),
+    );
+  });
+});
+
 describe('decide properties', () => {
   it('decides nothing the second time: with its decisions recorded, the same inputs decide nothing', () => {
     fc.assert(
       fc.property(repricerArb, offersArb, fc.integer({ min: 0, max: 200_000 }), stepCents, (repricer, competitors, ownPrice, step) => {
         // Arrange
-        const offers = [...competitors, { offer_id: 'OWN', offer_price: money(ownPrice), offer_status: 'buyable', connector: 'amazon', own: true }];
+        const offers: EngineOffer[] = [
+          ...competitors,
+          { offer_id: 'OWN', offer_price: money(ownPrice), offer_status: 'buyable', connector: 'amazon', own: true },
+        ];
         const first = decide(repricer, offers, money(step), () => undefined);
         const recorded = new Map(first.map((decision) => [decision.offerId, decision.price]));
 

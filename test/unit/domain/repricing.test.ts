@@ -16,6 +16,9 @@ const competitor = (offer_price: number, overrides: Partial<EngineOffer> = {}): 
   offer_status: 'buyable',
   connector: 'amazon',
   own: false,
+  seller_id: `seller-${sequence}`,
+  rating_avg: 4.5,
+  stock_status: 'in_stock',
   ...overrides,
 });
 const own = (offer_price: number, overrides: Partial<EngineOffer> = {}): EngineOffer => ({
@@ -97,6 +100,67 @@ describe('targetPrice', () => {
   ])('is undefined when no price on the grid lies between floor and ceiling (%s)', (_, overrides, step) => {
     expect(targetPrice(repricer(overrides), [competitor(45)], step)).toBeUndefined();
     expect(targetPrice(repricer(overrides), [], step)).toBeUndefined();
+  });
+
+  describe('competitor filters', () => {
+    const rival = (offer_price: number, seller_id: string, overrides: Partial<EngineOffer> = {}) => competitor(offer_price, { seller_id, ...overrides });
+
+    it.each<[string, Partial<EngineRepricer>, EngineOffer]>([
+      ['an excluded seller', { exclude_seller_ids: ['sister', 'seller-x'] }, rival(40, 'sister')],
+      ['a rating below the minimum', { min_competitor_rating: 4 }, rival(40, 'junk', { rating_avg: 3.99 })],
+      ['a leadtime offer when only in-stock ones count', { competitor_stock: 'in_stock' }, rival(40, 'slow', { stock_status: 'lead_time' })],
+      ['a leadtime offer when the maximum leadtime is 0 days', { max_competitor_leadtime_days: 0 }, rival(40, 'slow', { stock_status: 'lead_time' })],
+    ])('ignores %s: the next eligible competitor sets the target', (_, filters, excluded) => {
+      // Act
+      const target = targetPrice(repricer(filters), [excluded, rival(45, 'kept', { offer_id: 'KEPT' })], 1);
+
+      // Assert
+      expect(target).toEqual({ price: 44, reason: 'undercut', lowest: { price: 45, offerId: 'KEPT' } });
+    });
+
+    it.each<[string, Partial<EngineRepricer>, EngineOffer]>([
+      ['a seller not in the list', { exclude_seller_ids: ['sister'] }, rival(40, 'sisters')],
+      ['a rating exactly at the minimum', { min_competitor_rating: 4 }, rival(40, 'ok', { rating_avg: 4 })],
+      ['a rating of 0 with the minimum 0', { min_competitor_rating: 0 }, rival(40, 'new', { rating_avg: 0 })],
+      ['an in-stock offer when only in-stock ones count', { competitor_stock: 'in_stock' }, rival(40, 'fast')],
+      // The stored offer has no leadtime days: nothing says a leadtime offer exceeds a maximum of a day or more.
+      ['a leadtime offer under a maximum of 1 day', { max_competitor_leadtime_days: 1 }, rival(40, 'slow', { stock_status: 'lead_time' })],
+      ['an in-stock offer under a maximum of 0 days', { max_competitor_leadtime_days: 0 }, rival(40, 'fast')],
+      [
+        'any offer with the defaults',
+        { exclude_seller_ids: [], min_competitor_rating: null, competitor_stock: 'any', max_competitor_leadtime_days: null },
+        rival(40, 'x', { rating_avg: 0, stock_status: 'lead_time' }),
+      ],
+    ])('keeps %s', (_, filters, kept) => {
+      const target = targetPrice(repricer(filters), [kept, rival(45, 'other')], 1);
+      expect(target).toEqual({ price: 39, reason: 'undercut', lowest: { price: 40, offerId: kept.offer_id } });
+    });
+
+    it('treats a repricer whose filters exclude every competitor as alone: the ceiling, no competition', () => {
+      // Arrange
+      const filtered = repricer({ exclude_seller_ids: ['sister'], min_competitor_rating: 4.9, competitor_stock: 'in_stock' });
+      const offers = [rival(35, 'sister'), rival(36, 'junk', { rating_avg: 2 }), rival(37, 'slow', { stock_status: 'lead_time' }), own(50)];
+
+      // Act
+      const decisions = decide(filtered, offers, 1, never);
+
+      // Assert
+      expect(decisions).toEqual([{ offerId: 'OWN-1', oldPrice: 50, price: 60, reason: 'no_competition' }]);
+    });
+
+    it('combines the filters: a competitor passes only when no filter excludes it', () => {
+      // Arrange
+      const filtered = repricer({ exclude_seller_ids: ['sister'], min_competitor_rating: 4, competitor_stock: 'in_stock' });
+      const offers = [
+        rival(31, 'sister', { rating_avg: 5 }),
+        rival(32, 'great-but-slow', { rating_avg: 5, stock_status: 'lead_time' }),
+        rival(33, 'fast-but-junk', { rating_avg: 1 }),
+        rival(50, 'good', { offer_id: 'GOOD', rating_avg: 4.2 }),
+      ];
+
+      // Act & Assert
+      expect(targetPrice(filtered, offers, 1)).toEqual({ price: 49, reason: 'undercut', lowest: { price: 50, offerId: 'GOOD' } });
+    });
   });
 
   it('refuses a step that is not positive', () => {

@@ -13,12 +13,17 @@ const fieldsOf = (body: unknown) => {
 };
 
 describe('updateRepricerBody', () => {
-  it.each([{ enabled: false }, { preferred_price: 0.01 }, { preferred_profit: 0, min_profit: 0 }, { buybox_approach: 'cheapest', repricer_approach: 'fixed' }])(
-    'accepts %p as given, adding no defaults',
-    (body) => {
-      expect(updateRepricerBody.parse(body)).toEqual(body);
-    },
-  );
+  it.each([
+    { enabled: false },
+    { preferred_price: 0.01 },
+    { preferred_profit: 0, min_profit: 0 },
+    { buybox_approach: 'cheapest', repricer_approach: 'fixed' },
+    { exclude_seller_ids: ['sister'], competitor_stock: 'in_stock' },
+    { min_competitor_rating: null, max_competitor_leadtime_days: null },
+    { exclude_seller_ids: [] },
+  ])('accepts %p as given, adding no defaults', (body) => {
+    expect(updateRepricerBody.parse(body)).toEqual(body);
+  });
 
   it.each<[unknown, string[]]>([
     [{}, ['(body)']],
@@ -36,12 +41,41 @@ describe('updateRepricerBody', () => {
     [{ product_code: 'SKU-2' }, ['product_code']],
     [{ connector: 'takealot' }, ['connector']],
     [{ created_at: NOW, updated_at: NOW }, ['created_at,updated_at']],
+    [{ exclude_seller_ids: 'sister' }, ['exclude_seller_ids']],
+    [{ exclude_seller_ids: null }, ['exclude_seller_ids']],
+    [{ exclude_seller_ids: [1] }, ['exclude_seller_ids.0']],
+    [{ min_competitor_rating: 6 }, ['min_competitor_rating']],
+    [{ competitor_stock: 'any_stock' }, ['competitor_stock']],
+    [{ max_competitor_leadtime_days: 2.5 }, ['max_competitor_leadtime_days']],
   ])('refuses %p naming %p', (body, fields) => {
     expect(fieldsOf(body)).toEqual(fields);
   });
 });
 
 describe('applyRepricerPatch', () => {
+  it('sets competitor filters, and turns one off with null, keeping the others', () => {
+    // Arrange
+    const filtered = applyRepricerPatch(
+      current,
+      { exclude_seller_ids: ['sister'], min_competitor_rating: 4, max_competitor_leadtime_days: 0 },
+      current.product,
+      NOW,
+    );
+    if (!filtered.ok) throw new Error(filtered.reason);
+
+    // Act
+    const cleared = applyRepricerPatch(filtered.record, { min_competitor_rating: null }, current.product, NOW);
+
+    // Assert
+    expect(filtered.record).toMatchObject({
+      exclude_seller_ids: ['sister'],
+      min_competitor_rating: 4,
+      competitor_stock: 'any',
+      max_competitor_leadtime_days: 0,
+    });
+    expect(cleared).toMatchObject({ ok: true, record: { exclude_seller_ids: ['sister'], min_competitor_rating: null, max_competitor_leadtime_days: 0 } });
+  });
+
   it('changes the given fields and recomputes from the product and the repricer connector', () => {
     // Act: soh > 0 prices with the instock fees (F 5, r 0.15): 200 - (20 - 5) / 0.85 = 182.35.. -> 182.36
     const outcome = applyRepricerPatch(current, { preferred_price: 200, min_profit: 5 }, current.product, NOW);

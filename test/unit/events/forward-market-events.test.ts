@@ -1,5 +1,6 @@
 import { forwardChanges } from '../../../lambdas/forward-changes/forward.js';
 import { marketSyncMessage } from '../../../lambdas/shared/events/market-sync.js';
+import { priceSenderMessage } from '../../../lambdas/shared/events/price-sender.js';
 import { webhookEventMessage } from '../../../lambdas/shared/events/webhook-events.js';
 import { logger } from '../../../lambdas/shared/logger.js';
 import type { QueueMessage, QueueSender } from '../../../lambdas/shared/queue/sender.js';
@@ -12,11 +13,19 @@ const recording = () => {
 };
 
 const senders = () => {
-  const [lists, repricing, imports, webhooks, marketSync] = [recording(), recording(), recording(), recording(), recording()];
+  const [lists, repricing, imports, webhooks, marketSync, prices] = [recording(), recording(), recording(), recording(), recording(), recording()];
   return {
     webhooks,
     marketSync,
-    all: { lists: lists.sender, repricing: repricing.sender, imports: imports.sender, webhooks: webhooks.sender, marketSync: marketSync.sender },
+    prices,
+    all: {
+      lists: lists.sender,
+      repricing: repricing.sender,
+      imports: imports.sender,
+      webhooks: webhooks.sender,
+      marketSync: marketSync.sender,
+      prices: prices.sender,
+    },
   };
 };
 
@@ -46,8 +55,8 @@ describe('the marketSync route of the forwarder', () => {
 
   it.each([
     [
-      'a Batch Completed event (recorded for the price sender, not routed yet)',
-      marketplaceEvent({ eventType: 'batch_completed', offerId: undefined, batchId: '88' }),
+      "a Batch Completed event (the price sender's: forward-prices.test.ts)",
+      marketplaceEvent({ eventType: 'batch_completed', offerId: undefined, batchId: '88', connector: 'takealot' }),
     ],
     ['an Offer Updated event that names no offer', marketplaceEvent({ offerId: undefined })],
     ['an event of another type', marketplaceEvent({ eventType: 'other' })],
@@ -97,6 +106,10 @@ describe('CONNECTION_STATUS_CHANGED in the webhooks route of the forwarder', () 
     });
     expect(queues.webhooks.sent[0]!.groupId).toBe(`c1#C${CONNECTION_UID}`);
     expect(queues.marketSync.sent).toEqual([]);
+    // The sender looks at the connection too (forward-prices.test.ts).
+    expect(queues.prices.sent.map((message) => priceSenderMessage.parse(JSON.parse(message.body)))).toEqual([
+      { kind: 'sweep', clientId: 'c1', connector: 'takealot', reason: 'connection' },
+    ]);
   });
 
   it('gives the same change read twice the same event id, and two changes two, in the order made', async () => {

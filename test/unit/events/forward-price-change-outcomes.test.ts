@@ -1,6 +1,5 @@
 import { forwardChanges } from '../../../lambdas/forward-changes/forward.js';
-import { priceChangePartition } from '../../../lambdas/shared/data/keys.js';
-import { PRICE_CHANGE_SCHEMA_VERSION } from '../../../lambdas/shared/data/price-change-list.js';
+import { priceChange, priceChangeItem } from './price-change-fixtures.js';
 import type { PriceChange } from '../../../lambdas/shared/domain/records.js';
 import { webhookEventMessage, type WebhookEventMessage } from '../../../lambdas/shared/events/webhook-events.js';
 import { logger } from '../../../lambdas/shared/logger.js';
@@ -11,29 +10,6 @@ import { removedRecord, streamRecord } from './market-event-fixtures.js';
  * PRICE_CHANGE_APPLIED and PRICE_CHANGE_FAILED: the forwarder announces a price change whose
  * canonical item's status moved to `applied` or `failed`, and nothing else about it.
  */
-const CREATED_AT = '2026-11-22T10:15:30.001Z';
-
-const priceChange = (overrides: Partial<PriceChange> = {}): PriceChange => ({
-  id: 41,
-  uid: '9b0e6c2d-1f4a-4e8b-a3c5-7d2f1e0b9a61',
-  repricer_id: 7,
-  offer_id: 'OFR-1',
-  product_code: 'P-1',
-  connector: 'takealot',
-  old_price: 50,
-  new_price: 48.5,
-  reason: 'undercut',
-  lowest_competitor_price: 49,
-  competitor_offer_id: 'OFR-2',
-  status: 'pending',
-  status_reason: null,
-  sent_price: null,
-  sent_at: null,
-  applied_at: null,
-  created_at: CREATED_AT,
-  updated_at: CREATED_AT,
-  ...overrides,
-});
 
 const SENT_AT = '2026-11-22T10:16:00.000Z';
 const SETTLED_AT = '2026-11-22T10:17:00.000Z';
@@ -47,15 +23,7 @@ const failed = priceChange({
   updated_at: SETTLED_AT,
 });
 
-/** The canonical item, with the sender's own state beside the record as the sender keeps it. */
-const item = (clientId: string, record: PriceChange, senderState: Record<string, unknown> = {}) => ({
-  pk: priceChangePartition(clientId, record.product_code),
-  sk: `R${record.repricer_id}#${record.id}`,
-  entity: 'priceChange',
-  sv: PRICE_CHANGE_SCHEMA_VERSION,
-  record,
-  ...senderState,
-});
+const item = priceChangeItem;
 
 const webhooksQueue = () => {
   const sent: QueueMessage[] = [];

@@ -134,6 +134,13 @@ const CASES: Case[] = [
     status: 400,
   },
   { route: 'ListRepricerPriceChanges', what: 'a 400-digit id', event: get('/v1/repricers/{id}/price-changes', {}, { id: huge }), status: 404 },
+  { route: 'ListPriceChanges', what: 'an unknown status', event: get('/v1/price-changes', { status: ['x'.repeat(1_000)] }), status: 400 },
+  {
+    route: 'ApplyPriceChange',
+    what: 'a 400-digit id',
+    event: { ...apiEvent({ method: 'POST', path: '/v1/price-changes/{id}/apply' }), pathParameters: { id: huge } },
+    status: 404,
+  },
   {
     route: 'CreateImport',
     what: 'a body one byte over 5 MB',
@@ -228,6 +235,18 @@ const CASES: Case[] = [
     route: 'SyncConnection',
     what: 'a connector that is not a uid',
     event: { ...apiEvent({ method: 'POST', path: '/v1/connections/{connector}/sync' }), pathParameters: { connector: 'Not A Uid' } },
+    status: 404,
+  },
+  {
+    route: 'ResumeConnection',
+    what: 'a connector that is not a uid',
+    event: { ...apiEvent({ method: 'POST', path: '/v1/connections/{connector}/resume' }), pathParameters: { connector: 'Not A Uid' } },
+    status: 404,
+  },
+  {
+    route: 'ResumeConnection',
+    what: 'a 400-character connector',
+    event: { ...apiEvent({ method: 'POST', path: '/v1/connections/{connector}/resume' }), pathParameters: { connector: 'c'.repeat(400) } },
     status: 404,
   },
   {

@@ -6,33 +6,32 @@ import { controlState } from '../../../tools/market/control-routes.js';
 
 describe('demoBounds', () => {
   it.each([
-    // price, rrp, lowest competitor -> floor, ceiling
-    [100, 199, 95, 85, 110], // floor under the cheapest competitor, ceiling 10 % up
-    [100, 105, 120, 90, 105], // competitors dearer: 90 % of the own price; the RRP caps the ceiling
-    [100, 100, undefined, 90, 100], // at the RRP: no room up
-    [100, 500, 20, 50, 110], // a competitor far below: never under half the price
-    [2, 9, 1, 1, 3],
-    [3, 3, 3, 2, 3],
-  ])('price %d, rrp %d, lowest competitor %s: floor %d, ceiling %d', (price, rrp, lowest, floor, ceiling) => {
-    expect(demoBounds(price, rrp, lowest)).toEqual({ floor, ceiling });
+    // price, rrp -> floor, ceiling
+    [100, 199, 90, 110], // floor 10 % down (never a sharp drop for the breaker), ceiling 10 % up
+    [100, 105, 90, 105], // the RRP caps the ceiling
+    [100, 100, 90, 100], // at the RRP: no room up
+    [2, 9, 1, 3],
+    [3, 3, 2, 3],
+  ])('price %d, rrp %d: floor %d, ceiling %d', (price, rrp, floor, ceiling) => {
+    expect(demoBounds(price, rrp)).toEqual({ floor, ceiling });
   });
 
   it('has no room under a price of 1, or for a price that is not whole rand', () => {
-    expect(demoBounds(1, 10, 1)).toBeUndefined();
-    expect(demoBounds(10.5, 20, 9)).toBeUndefined();
+    expect(demoBounds(1, 10)).toBeUndefined();
+    expect(demoBounds(10.5, 20)).toBeUndefined();
   });
 
   it('keeps the floor below and the ceiling at or above the price, in whole rand, within the RRP', () => {
     for (let price = 2; price <= 3000; price += 7) {
       for (const rrp of [price, price + 1, price * 2]) {
-        for (const lowest of [undefined, 1, Math.floor(price / 2), price, price * 2]) {
-          const { floor, ceiling } = demoBounds(price, rrp, lowest)!;
-          expect([Number.isInteger(floor), Number.isInteger(ceiling)]).toEqual([true, true]);
-          expect(floor).toBeGreaterThanOrEqual(1);
-          expect(floor).toBeLessThan(price);
-          expect(ceiling).toBeGreaterThanOrEqual(price);
-          expect(ceiling).toBeLessThanOrEqual(rrp);
-        }
+        const { floor, ceiling } = demoBounds(price, rrp)!;
+        expect([Number.isInteger(floor), Number.isInteger(ceiling)]).toEqual([true, true]);
+        expect(floor).toBeGreaterThanOrEqual(1);
+        expect(floor).toBeLessThan(price);
+        // No first move takes more than 10 % off: the circuit breaker's sharp drop.
+        expect(floor * 10).toBeGreaterThanOrEqual(price * 9 - 10);
+        expect(ceiling).toBeGreaterThanOrEqual(price);
+        expect(ceiling).toBeLessThanOrEqual(rrp);
       }
     }
   });

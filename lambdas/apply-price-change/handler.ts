@@ -1,0 +1,26 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { tenantOf } from '../shared/auth/tenant.js';
+import { applyPriceChange } from '../shared/data/price-change-find.js';
+import { conflict } from '../shared/http/errors.js';
+import { httpHandler } from '../shared/http/handler.js';
+import { priceChangeNotFound } from '../shared/http/not-found.js';
+import { idParameter } from '../shared/http/path.js';
+import { json } from '../shared/http/responses.js';
+
+/**
+ * POST /v1/price-changes/{id}/apply: the client takes a suggestion (suggest mode); 200 with
+ * the price change, now `pending` for the sender. 409 when it is no longer `suggested`.
+ */
+export const applyPriceChangeRoute = async (event: APIGatewayProxyEvent) => {
+  const tenant = tenantOf(event);
+  const id = idParameter(event);
+  if (id === undefined) throw priceChangeNotFound();
+  const outcome = await applyPriceChange(tenant.clientId, id, new Date().toISOString());
+  if (outcome.kind === 'notFound') throw priceChangeNotFound();
+  if (outcome.kind === 'notSuggested') {
+    throw conflict(`Price change ${id} is ${outcome.status}: only a suggested price change can be applied.`);
+  }
+  return json(200, outcome.record);
+};
+
+export const handler = httpHandler(applyPriceChangeRoute);

@@ -1,0 +1,79 @@
+import { recordSyncOutcome } from '../shared/data/connections.js';
+import { transitionPriceChange } from '../shared/data/price-change-status.js';
+import { countPush, enabledRepricerCount, noteSharpDrop } from '../shared/data/price-sending.js';
+import { breakerTrips, breakerWindow, isSharpDrop, utcDay } from '../shared/domain/price-push.js';
+import { logger } from '../shared/logger.js';
+import type { Gate } from './gate.js';
+import type { Plan } from './plan.js';
+
+/**
+ * What stands between planned pushes and the marketplace (docs/price-sending.md, "Safety"): one
+ * price per offer per batch (the latest decision), the circuit breaker over the connection's
+ * sharp drops, and each offer's daily cap.
+ */
+export type Push = Extract<Plan, { kind: 'push' }>;
+export type OpenGate = Extract<Gate, { kind: 'open' }>;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The latest decision per offer goes; an older one in the same run is superseded (one price per offer per batch). */
+export const latestPerOffer = async (clientId: string, pushes: readonly Push[], now: string): Promise<Push[]> => {
+  const latest = new Map<string, Push>();
+  for (const push of pushes) {
+    const offerId = push.change.stored.record.offer_id;
+    const held = latest.get(offerId);
+    if (!held || held.change.stored.record.id < push.change.stored.record.id) latest.set(offerId, push);
+  }
+  const kept = new Set(latest.values());
+  for (const push of pushes.filter((p) => !kept.has(p))) {
+    await transitionPriceChange(clientId, push.change.ref, {
+      from: ['pending'],
+      to: 'superseded',
+      fields: { status_reason: 'A later decision for this offer took its place.' },
+      now,
+    });
+  }
+  return [...kept];
+};
+
+/** The breaker: trips (pausing the connection) when too many repriced offers would drop sharply in one window. */
+export const breakerTripped = async (clientId: string, gate: OpenGate, pushes: readonly Push[], nowMs: number): Promise<boolean> => {
+  const { safety, connector } = gate.stored.record;
+  // Decisions made before the client last resumed the connection were accepted by it: not counted again.
+  const cleared = gate.stored.breakerClearedAt;
+  const sharp = pushes.filter(
+    (push) => isSharpDrop(push.current, push.price, safety.breaker_drop_percent) && (cleared === undefined || push.change.stored.record.created_at > cleared),
+  );
+  if (sharp.length === 0) return false;
+  const window = breakerWindow(nowMs, safety.breaker_window_minutes);
+  let drops = 0;
+  for (const push of sharp) drops = await noteSharpDrop(clientId, connector, window, push.change.stored.record.offer_id, nowMs);
+  const repriced = await enabledRepricerCount(clientId);
+  if (!breakerTrips(drops, repriced, safety.breaker_share_percent)) return false;
+  const reason =
+    `Paused by the circuit breaker: ${drops} of ${repriced} repriced offers would drop by more than ` +
+    `${safety.breaker_drop_percent} % within ${safety.breaker_window_minutes} minutes. Nothing is sent until the connection is resumed.`;
+  await recordSyncOutcome(clientId, gate.stored.record, { status: 'paused', last_error: reason });
+  logger.warn('Circuit breaker tripped', { connector, drops, repriced });
+  return true;
+};
+
+/** Each offer's daily cap: a push over it is `failed`, the others go on. */
+export const withinDailyCap = async (clientId: string, gate: OpenGate, pushes: readonly Push[], nowMs: number): Promise<Push[]> => {
+  const cap = gate.stored.record.safety.max_changes_per_day;
+  const day = utcDay(nowMs);
+  const kept: Push[] = [];
+  for (const push of pushes) {
+    const { record } = push.change.stored;
+    if (await countPush(clientId, record.product_code, record.offer_id, day, cap, nowMs)) kept.push(push);
+    else {
+      await transitionPriceChange(clientId, push.change.ref, {
+        from: ['pending'],
+        to: 'failed',
+        fields: { status_reason: `Not sent: this offer's price was already pushed ${cap} times today (UTC), the connection's daily cap.` },
+        now: iso(nowMs),
+      });
+    }
+  }
+  return kept;
+};
