@@ -287,7 +287,7 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
       await Promise.all(
         products.slice(i, i + 8).map(async (product) => {
           const bots = product.competitors.filter((offer) => !offer.key.endsWith(STATIC_OFFER_SUFFIX));
-          const chosen = demoBounds(product.own.selling_price, product.own.rrp, lowestNow({ ...product, competitors: bots }));
+          const chosen = demoBounds(product.own.selling_price, product.own.rrp);
           if (!chosen) return;
           const created = await createRepricerFor(owner, {
             product_code: product.own.sku,
