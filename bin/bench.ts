@@ -29,6 +29,9 @@
  *   npm run bench -- --market-sync [--quick] [--offers 1000] ...   (the market loop against the
  *     marketplace simulator: convergence, cost, freshness, politeness; tools/bench/market-sync.ts,
  *     docs/performance.md; printed, and written to .bench/market-sync.json)
+ *   npm run bench -- --prices [--quick] [--skip faults] ...   (decisions reaching the simulator:
+ *     reaction, safety under faults, exactly once, kill switch, outcome, cost; tools/bench/prices.ts,
+ *     docs/performance.md; printed, and written to .bench/prices.json)
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -280,7 +283,53 @@ const marketSync = async (argv: readonly string[]) => {
   }
 };
 
-(process.argv[2] === '--market-sync' ? marketSync(process.argv.slice(3)) : process.argv[2] ? rework(process.argv[2]) : main()).catch((error: unknown) => {
+/** `--prices`: its own DynamoDB Local and table, like `--market-sync`. */
+const prices = async (argv: readonly string[]) => {
+  const dynamo = process.env.DYNAMODB_ENDPOINT ? undefined : await startDynamoDbLocal({ port: await freePort() });
+  const endpoint = process.env.DYNAMODB_ENDPOINT ?? dynamo!.endpoint;
+  process.env.DYNAMODB_ENDPOINT = endpoint;
+  process.env.AWS_REGION ??= 'local';
+  const table = (process.env[TABLE_NAME_ENV] = `repricer-prices-bench-${Date.now()}`);
+  process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
+  // The API's handlers would print a metrics line per request among the figures.
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+  const runtimeErrors: string[] = [];
+  try {
+    const { pricesSettings, runPricesBench } = await import('../tools/bench/prices.js');
+    const settings = pricesSettings(argv);
+    await createTable(createLocalDynamoClient(endpoint), table);
+    say(`DynamoDB ${endpoint}, table ${table}`);
+    const began = Date.now();
+    const report = await runPricesBench(
+      { endpoint, tableName: table, onError: (error) => runtimeErrors.push(error.message), runId: Date.now().toString(36) },
+      settings,
+    );
+    const lines = [
+      `Prices benchmark${settings.quick ? ' (quick)' : ''}, ${new Date().toISOString()}, ${machine()}, ${((Date.now() - began) / 60_000).toFixed(1)} minutes`,
+      `Settings: ${settings.products} products, window ${settings.seconds} s per run, schedule ticks ${settings.tickSeconds} s apart, bot ticks ${settings.botTickSeconds} s apart, seed ${settings.seed}; circuit breaker off (${JSON.stringify(report.safety)})`,
+      ...report.lines,
+      `Runtime errors: ${runtimeErrors.length}${runtimeErrors.length ? ` (first: ${runtimeErrors[0]})` : ''}`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+    mkdirSync(path.join(root, '.bench'), { recursive: true });
+    writeFileSync(
+      path.join(root, '.bench', 'prices.json'),
+      `${JSON.stringify({ date: new Date().toISOString(), machine: machine(), ...report, runtimeErrors }, null, 2)}\n`,
+    );
+    if (report.targets.some((target) => !target.met)) process.exitCode = 2;
+  } finally {
+    await dynamo?.stop();
+  }
+};
+
+(process.argv[2] === '--market-sync'
+  ? marketSync(process.argv.slice(3))
+  : process.argv[2] === '--prices'
+    ? prices(process.argv.slice(3))
+    : process.argv[2]
+      ? rework(process.argv[2])
+      : main()
+).catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
   process.exitCode = 1;
 });

@@ -41,6 +41,8 @@ export interface Phase {
   readonly harness: Harness;
   readonly runtime: () => MarketRuntime;
   readonly clientId: string;
+  /** The client's credentials for the API's routes (Basic). */
+  readonly auth: readonly [username: string, password: string];
   readonly sellerId: string;
   readonly defaultConnector: string;
   /** The connection's uid (its schedule phase). */
@@ -123,6 +125,7 @@ export const startPhase = async (
       return current;
     },
     clientId: account.clientId,
+    auth: [account.username, account.password],
     sellerId: account.sellerId,
     defaultConnector: account.defaultConnector,
     uid: record.uid,

@@ -199,3 +199,30 @@ export const generateCatalogue = (prng: Prng, settings: CatalogueSettings): Prod
 
 /** The own offer is in stock when Takealot's warehouses hold some of it. */
 export const ownInStock = (offer: OwnOffer): boolean => offer.takealot_warehouse_stock.some((stock) => stock.quantity_available > 0);
+
+/**
+ * The static-price seller (`staticSeller` option): one seller on every product, at the demo
+ * seller's start price and with its stock and lead time, that never moves. Benchmarks compare
+ * how long a repriced demo seller holds Best Price with how long this one does in the same market.
+ */
+export const STATIC_SELLER: CompetitorSeller = { seller_id: 29_900_001, display_name: 'Static Prices', rating_avg: 4.5, rating_count: 120, is_takealot: false };
+export const STATIC_OFFER_SUFFIX = 'static';
+
+/**
+ * The static seller's offer on a product, from the own offer as the catalogue made it. Listed a
+ * moment before the own offer, so a tie at the same price goes to the static seller: the demo
+ * seller holds Best Price only by being cheaper. Draws nothing from a PRNG (a seed's market is
+ * the same with or without it).
+ */
+export const staticSellerOffer = (product: Product): CompetitorOffer => ({
+  key: `${product.plid}-${STATIC_OFFER_SUFFIX}`,
+  sku: `C${STATIC_SELLER.seller_id}-${product.plid}`,
+  seller: STATIC_SELLER,
+  price: product.own.selling_price,
+  in_stock: ownInStock(product.own),
+  leadtime_days: product.own.minimum_leadtime_days,
+  available: true,
+  listed_at: product.own.listed_at - 1,
+  bot: { kind: 'fixed' },
+  botState: {},
+});

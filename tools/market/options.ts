@@ -39,6 +39,8 @@ export interface MarketOptions {
   products: number;
   /** Competitor offers per product, beside the demo seller's own. */
   competitors: number;
+  /** One more competitor on every product: a seller at the demo seller's start prices that never moves (catalogue.ts, staticSellerOffer). */
+  staticSeller: boolean;
   /** Base path of the seller API (Takealot's is `/v1`). */
   basePath: string;
   sellerId: string;
@@ -86,6 +88,7 @@ export const DEFAULT_OPTIONS: Omit<MarketOptions, 'clock' | 'apiKey'> = {
   seed: 1,
   products: 50,
   competitors: 5,
+  staticSeller: false,
   basePath: '/v1',
   sellerId: '1000001',
   sellerName: 'Demo Seller',
@@ -162,6 +165,7 @@ export const resolveOptions = (input: MarketOptionsInput = {}): MarketOptions =>
   requireInteger('seed', options.seed, -2_147_483_648, 4_294_967_295);
   requireInteger('products', options.products, 1, 100_000);
   requireInteger('competitors', options.competitors, 0, 50);
+  if (typeof options.staticSeller !== 'boolean') throw new MarketOptionError('staticSeller must be true or false');
   requireInteger('tickIntervalMs', options.tickIntervalMs, 0, 3_600_000);
   requireInteger('maxTicks', options.maxTicks, 0, 10_000_000);
   requireInteger('lifetimeMs', options.lifetimeMs, 0, 7 * 24 * 3_600_000);

@@ -5,7 +5,7 @@
  */
 import { ApiKeyring, generateSecret } from './api-key.js';
 import { BatchStore, type Batch, type BatchEntryResult } from './batches.js';
-import { generateCatalogue } from './catalogue.js';
+import { generateCatalogue, staticSellerOffer } from './catalogue.js';
 import { systemClock, ManualClock, type Clock } from './clock.js';
 import { checkFaults, resolveOptions, type MarketOptions, type MarketOptionsInput } from './options.js';
 import type { FaultSettings } from './faults.js';
@@ -49,13 +49,12 @@ export class Simulation {
     const catalogue = root.fork();
     this.streams = { bots: root.fork(), faults: root.fork(), storefront: root.fork() };
     const webhookIds = root.fork();
-    this.market = new Market(
-      generateCatalogue(catalogue, { products: this.options.products, competitors: this.options.competitors, epoch: Date.UTC(2026, 0, 1) }),
-      {
-        seller_id: Number(this.options.sellerId),
-        display_name: this.options.sellerName,
-      },
-    );
+    const products = generateCatalogue(catalogue, { products: this.options.products, competitors: this.options.competitors, epoch: Date.UTC(2026, 0, 1) });
+    if (this.options.staticSeller) for (const product of products) product.competitors.push(staticSellerOffer(product));
+    this.market = new Market(products, {
+      seller_id: Number(this.options.sellerId),
+      display_name: this.options.sellerName,
+    });
     this.faultSettings = { ...this.options.faults };
     this.initialApiKey = this.options.apiKey ?? generateSecret();
     this.keys = new ApiKeyring(this.initialApiKey);
