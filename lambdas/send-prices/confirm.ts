@@ -1,5 +1,6 @@
 import { PRICE_SENDING } from '../shared/config/price-sending.js';
 import { mapLimit } from '../shared/data/concurrency.js';
+import { noteConfirmedPrice } from '../shared/data/repricing.js';
 import { transitionPriceChange, type PriceChangeRef, type StoredSendable, type Transition } from '../shared/data/price-change-status.js';
 import type { BatchStatus } from '../shared/marketplace/port.js';
 import type { PriceChange } from '../shared/domain/records.js';
@@ -26,17 +27,35 @@ export const outcomeMove = (record: PriceChange, sentPrice: number, outcome: Out
   return { to: 'applied', fields: { applied_at: now, status_reason: null } };
 };
 
-export const settleSent = async (
+/**
+ * Records a pushed change's outcome (from `sent`, or from `pending` with its push token when
+ * learned right after the push); an accepted price is also noted on the offer's decision state,
+ * where the next push for the offer starts from it.
+ */
+export const recordOutcome = async (
+  clientId: string,
+  change: { readonly ref: PriceChangeRef; readonly record: PriceChange },
+  sentPrice: number,
+  outcome: Outcome,
+  move: Pick<Transition, 'from' | 'token' | 'fields' | 'sender'> & { readonly now: string },
+): Promise<PriceChange | undefined> => {
+  const next = outcomeMove(change.record, sentPrice, outcome, move.now);
+  const moved = await transitionPriceChange(clientId, change.ref, {
+    ...move,
+    ...(next.to === undefined ? {} : { to: next.to }),
+    fields: { ...move.fields, ...next.fields },
+    sender: { ...move.sender, ...next.sender },
+  });
+  if (moved && outcome.ok) await noteConfirmedPrice(clientId, change.record, sentPrice, move.now);
+  return moved;
+};
+
+export const settleSent = (
   clientId: string,
   change: { readonly ref: PriceChangeRef; readonly record: PriceChange },
   outcome: Outcome,
   now: string,
-): Promise<PriceChange | undefined> =>
-  transitionPriceChange(clientId, change.ref, {
-    from: ['sent'],
-    ...outcomeMove(change.record, change.record.sent_price ?? change.record.new_price, outcome, now),
-    now,
-  });
+): Promise<PriceChange | undefined> => recordOutcome(clientId, change, change.record.sent_price ?? change.record.new_price, outcome, { from: ['sent'], now });
 
 /** The outcome of each offer of a settled batch; undefined while it is still pending. */
 export const outcomesOf = (status: BatchStatus, offerIds: readonly string[]): Map<string, Outcome> | undefined => {

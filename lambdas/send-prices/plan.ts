@@ -1,7 +1,7 @@
 import { PRICE_SENDING } from '../shared/config/price-sending.js';
 import type { StoredSendable } from '../shared/data/price-change-status.js';
 import { newestDecisionSk } from '../shared/data/price-sending.js';
-import { priceStepOf, readProductForRepricing, type ProductForRepricing } from '../shared/data/repricing.js';
+import { decisionId, priceStepOf, readProductForRepricing, type ProductForRepricing } from '../shared/data/repricing.js';
 import { checkSendable, nextPush, type SendBounds } from '../shared/domain/price-push.js';
 import type { PriceChangeStatus } from '../shared/domain/records.js';
 import { mayPush, type Gate } from './gate.js';
@@ -68,7 +68,11 @@ export const planChange = async (clientId: string, change: StoredSendable, gate:
   const bounds: SendBounds = { min_price: slot.min_price, preferred_price: slot.preferred_price, rrp, step: await priceStepOf(slot.connector) };
   const check = checkSendable(record.new_price, bounds);
   if (!check.ok) return move(change, 'failed', `Not sent: ${check.reason}.`);
-  const current = change.confirmedPrice ?? offer.fields.offer_price;
+  // Where the price is now: a capped move's last confirmed step; else the last price the
+  // marketplace confirmed for the offer, unless a sync has written the offer since; else the offer as synced.
+  const confirmed = product.decisions.get(decisionId(record.repricer_id, record.offer_id));
+  const fresher = confirmed?.confirmedPrice !== undefined && (confirmed.confirmedAt ?? '') > offer.updated_at;
+  const current = change.confirmedPrice ?? (fresher && confirmed?.confirmedPrice !== undefined ? confirmed.confirmedPrice : offer.fields.offer_price);
   if (current === record.new_price) return move(change, 'applied', 'The offer already had this price.');
   const safety = gate.stored.record.safety;
   const price = nextPush(current, record.new_price, bounds, safety.max_step_percent);

@@ -7,7 +7,7 @@ import { retryDelayMs } from '../shared/domain/price-push.js';
 import { logger } from '../shared/logger.js';
 import { MarketplaceRateLimited, MarketplaceRejected, MarketplaceUnauthorized } from '../shared/marketplace/port.js';
 import { withMarketplaceRetries, type RetryOptions } from '../shared/marketplace/retrying.js';
-import { outcomeMove, outcomesOf, type Outcome } from './confirm.js';
+import { outcomesOf, recordOutcome, type Outcome } from './confirm.js';
 import { mayPush, readGate, type Gate } from './gate.js';
 import { breakerTripped, latestPerOffer, withinDailyCap, type OpenGate, type Push } from './safety.js';
 
@@ -110,13 +110,11 @@ const pushBatch = async (clientId: string, gate: OpenGate, pushes: readonly Push
     marked.filter((push) => !unconfirmed.includes(push)),
     (push) => {
       const { record } = push.change.stored;
-      const move = outcomeMove(record, push.price, outcomes!.get(record.offer_id)!, now);
-      return transitionPriceChange(clientId, push.change.ref, {
+      return recordOutcome(clientId, { ref: push.change.ref, record }, push.price, outcomes!.get(record.offer_id)!, {
         from: ['pending'],
         token,
-        ...(move.to === undefined ? {} : { to: move.to }),
-        fields: { sent_price: push.price, sent_at: sentAt, ...move.fields },
-        sender: { ...cleared, ...move.sender },
+        fields: { sent_price: push.price, sent_at: sentAt },
+        sender: cleared,
         now,
       });
     },

@@ -35,8 +35,19 @@ export const repricerSlot = z.object({
 });
 export type RepricerSlot = z.infer<typeof repricerSlot>;
 
-const decisionState = z.object({ repricerId: z.int(), offerId: z.string(), decisions: z.int().min(0), lastPrice: z.number() });
-type DecisionState = z.infer<typeof decisionState>;
+const decisionState = z.object({
+  repricerId: z.int(),
+  offerId: z.string(),
+  decisions: z.int().min(0),
+  lastPrice: z.number(),
+  /**
+   * The last price the marketplace confirmed for the offer from this repricer's decisions, and
+   * when (the price sender's): the offer's price until a sync writes a newer one.
+   */
+  confirmedPrice: z.number().optional(),
+  confirmedAt: z.string().optional(),
+});
+export type DecisionState = z.infer<typeof decisionState>;
 
 export interface ProductForRepricing {
   readonly product: Product;
@@ -212,4 +223,30 @@ export const recordDecisions = async (
       return written;
     },
   );
+};
+
+/**
+ * Notes a price the marketplace confirmed for an offer on its decision state (beside what the
+ * evaluator keeps there): the sender's next push for the offer starts from it until a sync has
+ * written the offer's price anew.
+ */
+export const noteConfirmedPrice = async (
+  clientId: string,
+  change: { readonly product_code: string; readonly repricer_id: number; readonly offer_id: string },
+  price: number,
+  at: string,
+) => {
+  await documentClient
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: decisionKey(clientId, change.product_code, change.repricer_id, change.offer_id),
+        UpdateExpression: 'SET confirmedPrice = :price, confirmedAt = :at',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':price': price, ':at': at },
+      }),
+    )
+    .catch((error: unknown) => {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    });
 };
