@@ -20,7 +20,7 @@ import { mayPush, type Gate } from './gate.js';
 export type Plan =
   | { readonly kind: 'push'; readonly change: StoredSendable; readonly price: number; readonly current: number; readonly bounds: SendBounds }
   | { readonly kind: 'move'; readonly change: StoredSendable; readonly to: PriceChangeStatus; readonly reason: string | null }
-  /** A push in flight whose outcome was never recorded: look at the offer before pushing again. */
+  /** A push in flight whose outcome no run recorded: look at the offer before pushing again. */
   | { readonly kind: 'doubt'; readonly change: StoredSendable }
   | { readonly kind: 'wait'; readonly change: StoredSendable };
 

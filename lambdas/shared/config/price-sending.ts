@@ -23,7 +23,7 @@ export const PRICE_SENDING = {
   /** A `sent` change the marketplace never confirms within this is `failed`. */
   confirmWindowMs: 24 * 3_600_000,
   /**
-   * A push that started but whose outcome was never recorded (the sender stopped in between)
+   * A push that started but whose outcome no run recorded (the sender stopped in between)
    * is left alone this long, so a batch the marketplace took can settle and show; then the
    * offer is read and the push repeated only if its price is not there.
    */

@@ -27,7 +27,7 @@ const currentVersion = z.object({
   record: priceChangeRecord,
 });
 /**
- * Version 1 was written before prices were sent: such a decision was never sent, so it reads
+ * Version 1 was written before prices were sent: such a decision did not go out, so it reads
  * as `suggested` (the client may still apply it) and has nothing of the sending yet.
  */
 const firstVersionRecord = priceChangeRecord
