@@ -1,4 +1,5 @@
 /** The market-sync benchmark's settings: full and `--quick` sizes, and the flags that change them (docs/performance.md). */
+import { parseBenchFlags } from './bench-flags.js';
 
 export interface MarketSyncSettings {
   readonly quick: boolean;
@@ -59,26 +60,5 @@ const FLAGS: Readonly<Record<string, keyof typeof FULL>> = {
 };
 
 /** `--quick`, `--skip cost,freshness` and the numeric flags above (`--offers 1000`). */
-export const marketSyncSettings = (argv: readonly string[]): MarketSyncSettings => {
-  const settings: Record<string, unknown> = { ...(argv.includes('--quick') ? QUICK : FULL) };
-  const skip = new Set<MarketSyncSettings['skip'] extends ReadonlySet<infer S> ? S : never>();
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i]!;
-    if (flag === '--quick') continue;
-    const value = argv[i + 1];
-    i += 1;
-    if (flag === '--skip') {
-      for (const part of (value ?? '').split(',')) {
-        if (part !== 'convergence' && part !== 'cost' && part !== 'freshness') throw new Error(`--skip takes convergence, cost, freshness; got ${part}`);
-        skip.add(part);
-      }
-      continue;
-    }
-    const key = FLAGS[flag];
-    const number = Number(value);
-    if (key === undefined) throw new Error(`Unknown option ${flag}: --quick, --skip, ${Object.keys(FLAGS).join(', ')}`);
-    if (!Number.isInteger(number) || number < 1 || number > 100_000) throw new Error(`${flag} takes a whole number from 1 to 100000, got ${value}`);
-    settings[key] = number;
-  }
-  return { ...(settings as Omit<MarketSyncSettings, 'skip'>), skip };
-};
+export const marketSyncSettings = (argv: readonly string[]): MarketSyncSettings =>
+  parseBenchFlags(argv, { full: FULL, quick: QUICK, numbers: FLAGS, parts: ['convergence', 'cost', 'freshness'] as const });

@@ -1,4 +1,5 @@
 /** The prices benchmark's settings: full and `--quick` sizes, and the flags that change them (docs/performance.md). */
+import { parseBenchFlags } from './bench-flags.js';
 
 export const PRICES_RUNS = ['webhooks', 'polling', 'faults'] as const;
 export type PricesRun = (typeof PRICES_RUNS)[number];
@@ -44,26 +45,5 @@ const FLAGS: Readonly<Record<string, keyof typeof FULL>> = {
 };
 
 /** `--quick`, `--skip polling,faults` and the numeric flags above (`--products 300`). */
-export const pricesSettings = (argv: readonly string[]): PricesSettings => {
-  const settings: Record<string, unknown> = { ...(argv.includes('--quick') ? QUICK : FULL) };
-  const skip = new Set<PricesRun>();
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i]!;
-    if (flag === '--quick') continue;
-    const value = argv[i + 1];
-    i += 1;
-    if (flag === '--skip') {
-      for (const part of (value ?? '').split(',')) {
-        if (!(PRICES_RUNS as readonly string[]).includes(part)) throw new Error(`--skip takes ${PRICES_RUNS.join(', ')}; got ${part}`);
-        skip.add(part as PricesRun);
-      }
-      continue;
-    }
-    const key = FLAGS[flag];
-    const number = Number(value);
-    if (key === undefined) throw new Error(`Unknown option ${flag}: --quick, --skip, ${Object.keys(FLAGS).join(', ')}`);
-    if (!Number.isInteger(number) || number < 1 || number > 100_000) throw new Error(`${flag} takes a whole number from 1 to 100000, got ${value}`);
-    settings[key] = number;
-  }
-  return { ...(settings as Omit<PricesSettings, 'skip'>), skip };
-};
+export const pricesSettings = (argv: readonly string[]): PricesSettings =>
+  parseBenchFlags(argv, { full: FULL, quick: QUICK, numbers: FLAGS, parts: PRICES_RUNS });
