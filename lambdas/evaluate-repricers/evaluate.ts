@@ -1,26 +1,42 @@
+import { MARKET_TIMING } from '../shared/config/market-sync.js';
+import { marketVerdict } from '../shared/domain/market-state.js';
 import { decide } from '../shared/domain/repricing.js';
 import type { PriceChange } from '../shared/domain/records.js';
 import { connectionModeOf } from '../shared/data/connection-mode.js';
 import { decisionId, engineOffersOf, priceStepOf, readProductForRepricing, recordDecisions, type RepricerDecision } from '../shared/data/repricing.js';
+import { logger } from '../shared/logger.js';
 
 /**
  * One product's repricing: its enabled repricers decide from its offers as they are now, and
  * each decision is recorded as a price change. Runs again harmlessly: a decision already
  * recorded is the last decision, so the engine does not make it twice.
+ *
+ * Where the connector has a connection, the market is what the storefront reader saw: a
+ * repricer decides only from a known market (domain/market-state.ts), and from a stale one it
+ * may lower a price but never raise it. Without a connection the offers are the client's own
+ * statement of the market (imports), and decide as they always did.
  */
-export const evaluateProduct = async (clientId: string, productCode: string, retentionDays: number): Promise<PriceChange[]> => {
+export const evaluateProduct = async (clientId: string, productCode: string, retentionDays: number, nowMs = Date.now()): Promise<PriceChange[]> => {
   const product = await readProductForRepricing(clientId, productCode);
   if (!product || product.slots.length === 0) return [];
   const offers = engineOffersOf(product);
   const decisions: RepricerDecision[] = [];
   // A disabled repricer decides nothing: it costs no read of its connector's step either.
   for (const slot of product.slots.filter((s) => s.enabled)) {
+    const mode = await connectionModeOf(clientId, slot.connector);
+    const verdict = mode === undefined ? undefined : marketVerdict(product.markets.get(slot.connector), nowMs, MARKET_TIMING);
+    if (verdict && !verdict.decide) {
+      logger.debug('Not decided: the market is unknown', { productCode, repricerId: slot.repricerId, why: verdict.why });
+      continue;
+    }
     const step = await priceStepOf(slot.connector);
     // Live: the sender takes it; suggest (or no connection): it waits for the client's apply.
-    const status = (await connectionModeOf(clientId, slot.connector)) === 'live' ? 'pending' : 'suggested';
+    const status = mode === 'live' ? 'pending' : 'suggested';
     const lastDecided = (offerId: string) => product.decisions.get(decisionId(slot.repricerId, offerId))?.lastPrice;
-    for (const decision of decide(slot, offers, step, lastDecided))
+    for (const decision of decide(slot, offers, step, lastDecided)) {
+      if (verdict?.mayRaise === false && decision.price > decision.oldPrice) continue;
       decisions.push({ ...decision, repricerId: slot.repricerId, connector: slot.connector, status });
+    }
   }
   return recordDecisions(clientId, product, decisions, retentionDays);
 };

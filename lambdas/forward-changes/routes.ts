@@ -111,13 +111,13 @@ export const listsRoute: ChangeRoute<ListChangesMessage> = {
   },
 };
 
-/** To the repricing evaluator: products whose offers or repricers changed. */
+/** To the repricing evaluator: products whose offers, repricers or market view changed. */
 export const repricingRoute: ChangeRoute<{ clientId: string; products: Set<string> }> = {
   queue: 'repricing',
   start: (clientId) => ({ clientId, products: new Set() }),
   add: (work, change) => {
     if (change.kind === 'offer') for (const code of change.products) work.products.add(code);
-    if (change.kind === 'slot') work.products.add(change.code);
+    if (change.kind === 'slot' || change.kind === 'market') work.products.add(change.code);
   },
   messages: (work): RepricingMessage[] => chunk([...work.products]).map((products) => ({ clientId: work.clientId, products })),
 };

@@ -59,7 +59,7 @@ export const putConnectionRoute =
     const now = new Date().toISOString();
     const record = connectedRecord(
       connector,
-      { apiKey: body.api_key, webhookSecretSet: body.webhook_secret !== undefined, mode: body.mode, safety: body.safety },
+      { apiKey: body.api_key, webhookSecretSet: body.webhook_secret !== undefined, mode: body.mode, sellerId: body.seller_id, safety: body.safety },
       before,
       now,
     );

@@ -1,11 +1,18 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { MARKET_SYNC } from '../shared/config/market-sync.js';
-import { findConnectionByUid, getConnection, recordSyncOutcome, type StoredConnection } from '../shared/data/connections.js';
-import { applyProductMarket, UNKNOWN_SELLER_ID } from '../shared/data/market-sync.js';
+import { countSkippedEntries, findConnectionByUid, getConnection, type StoredConnection } from '../shared/data/connections.js';
+import { applyProductMarket, recordMarketUnseen } from '../shared/data/market-sync.js';
 import { getHostHold, putHostHold } from '../shared/data/market-watch.js';
 import { storefrontReadMessage, type StoreFrontReadMessage } from '../shared/events/market-sync.js';
 import { logger } from '../shared/logger.js';
-import { MarketplaceRateLimited, MarketplaceUnavailable, type MarketplacePort, type ProductMarket } from '../shared/marketplace/port.js';
+import {
+  MarketplaceMalformed,
+  MarketplaceNotFound,
+  MarketplaceRateLimited,
+  MarketplaceUnavailable,
+  type MarketplacePort,
+  type ProductMarket,
+} from '../shared/marketplace/port.js';
 import { marketplaceFor } from '../shared/marketplace/registry.js';
 
 /** Holds a message back: SQS's ChangeMessageVisibility on AWS, the local queue's equivalent under `npm start`. */
@@ -20,7 +27,10 @@ export interface StorefrontReaderOptions {
 
 /**
  * The storefront reader: reads product pages at a polite pace per host and applies them
- * (data/market-sync.ts applyProductMarket). A refused read (429, or the storefront's 403) holds
+ * (data/market-sync.ts applyProductMarket). What it could not see makes the product's market
+ * unknown (an empty or malformed page, a refusal, a missing page, or a connection whose seller id
+ * nobody has stated, so the own offer cannot be told from a rival's): its repricers then decide
+ * nothing until a page shows the buy box again. A refused read (429, or the storefront's 403) holds
  * the host for its Retry-After (or a doubling backoff without one): the hold is stored, so every
  * reader waits it out, and the batch's remaining messages are held back as long. A page that
  * fails (5xx, timeout) is held back with a short backoff and read again; a malformed or missing
@@ -43,9 +53,6 @@ const hostOf = (url: string | undefined): string => {
     return 'storefront';
   }
 };
-
-/** The own entry of a page: the one listing the product's SKU (the code a sync gave the product). */
-const ownSellerIdOf = (market: ProductMarket, code: string): string | undefined => market.offers.find((offer) => offer.sku === code)?.sellerId;
 
 interface Target {
   readonly clientId: string;
@@ -103,6 +110,10 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
     const read = async (record: SQSRecord, message: StoreFrontReadMessage): Promise<void> => {
       const target = await targetOf(message.uid);
       if (!target) return;
+      const { connector, seller_id: sellerId } = target.stored.record;
+      const unseen = (reason: Parameters<typeof recordMarketUnseen>[3]) => recordMarketUnseen(target.clientId, connector, message.code, reason);
+      // Without the client's seller id a page cannot say which offer is the client's: not read at all.
+      if (sellerId === null) return unseen('own_seller_unknown');
       const host = hostOf(target.storefrontUrl);
       const state = await hostState(host);
       if (now() < state.holdUntil) {
@@ -122,6 +133,7 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
           state.holdUntil = now() + Math.max(error.retryAfterMs, backoff);
           await putHostHold(host, { holdUntil: state.holdUntil, refusals: state.refusals });
           logger.warn('Storefront refused a read: holding the host', { host, holdMs: state.holdUntil - now(), refusals: state.refusals });
+          await unseen('blocked');
           await fail(record, state.holdUntil - now());
           return;
         }
@@ -130,23 +142,19 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
           await fail(record, retryDelayMs(Number(record.attributes.ApproximateReceiveCount ?? '1')));
           return;
         }
-        // Malformed, gone or refused as a request: skipped; the next tier read looks again.
+        // Malformed, gone or refused as a request: nothing of it is written, and the market is unknown until the next page shows it.
         logger.warn('Storefront page skipped', { fault: (error as Error).name, reason: (error as Error).message });
+        if (error instanceof MarketplaceMalformed) await unseen('malformed_page');
+        if (error instanceof MarketplaceNotFound) await unseen('page_missing');
         return;
       }
-      const learned = ownSellerIdOf(market, message.code);
-      if (learned !== undefined && learned !== target.stored.sellerId) {
-        await recordSyncOutcome(target.clientId, target.stored.record, { sellerId: learned });
-        targets.set(message.uid, { ...target, stored: { ...target.stored, sellerId: learned } });
+      const result = await applyProductMarket(target.clientId, { uid: connector, sellerId, storefrontUrl: target.storefrontUrl }, message.code, market);
+      if (result.kind === 'malformed') {
+        logger.warn('Storefront page skipped: malformed', { problem: result.problem });
+        await unseen('malformed_page');
       }
-      const sellerId = learned ?? target.stored.sellerId ?? UNKNOWN_SELLER_ID;
-      const result = await applyProductMarket(
-        target.clientId,
-        { uid: target.stored.record.connector, sellerId, storefrontUrl: target.storefrontUrl },
-        message.code,
-        market,
-      );
-      if (result.kind === 'malformed') logger.warn('Storefront page skipped: malformed', { problem: result.problem });
+      if (result.kind === 'unseen') logger.warn('Storefront page showed no buy box: the market is unknown', { connector, productLineId: message.productLineId });
+      if (result.kind === 'applied' && result.skipped > 0) await countSkippedEntries(target.clientId, connector, result.skipped);
     };
 
     for (const record of event.Records) {

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import * as z from 'zod';
-import { findConnectionByUid, getConnection } from '../shared/data/connections.js';
+import { findConnectionByUid, getConnection, recordSyncOutcome } from '../shared/data/connections.js';
 import { recordMarketplaceEvent } from '../shared/data/marketplace-events.js';
 import { MAX_BODY_BYTES } from '../shared/http/body-limit.js';
 import { httpHandler } from '../shared/http/handler.js';
@@ -62,6 +62,10 @@ export const receiveMarketplaceEventRoute =
     if (!verified) return refuse(hasSignature(headers) ? 'bad-signature' : 'unsigned', context);
     const outcome = await recordMarketplaceEvent(owner.clientId, { uid, connector: owner.connector }, verified);
     if (outcome === 'repeat') return refuse('repeated-delivery', { ...context, deliveryId: verified.deliveryId });
+    // The marketplace names the seller in its signed events: the one statement of who the client is that no rival can fake.
+    if (verified.sellerId !== undefined && stored.record.seller_id === null) {
+      await recordSyncOutcome(owner.clientId, stored.record, { seller_id: verified.sellerId, seller_id_source: 'marketplace' });
+    }
     logger.info('A marketplace event was received', { ...context, deliveryId: verified.deliveryId, eventType: verified.type, offerId: verified.offerId });
     return json(200, EVENT_RECEIVED);
   };

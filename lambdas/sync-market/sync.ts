@@ -65,7 +65,7 @@ const targetOf = async (uid: string): Promise<Target | undefined> => {
 
 const syncConnectorOf = (target: Target) => ({
   uid: target.stored.record.connector,
-  sellerId: target.stored.sellerId ?? UNKNOWN_SELLER_ID,
+  sellerId: target.stored.record.seller_id ?? UNKNOWN_SELLER_ID,
   storefrontUrl: target.storefrontUrl,
 });
 
@@ -81,12 +81,17 @@ const faultMessage = (error: unknown): string | undefined => {
 const record = async (target: Target, outcome: SyncOutcome): Promise<void> => {
   const before = target.stored.record;
   const changes: SyncOutcome = Object.fromEntries(
-    Object.entries(outcome).filter(
-      ([field, value]) => value !== undefined && (field === 'sellerId' ? value !== target.stored.sellerId : before[field as keyof typeof before] !== value),
-    ),
+    Object.entries(outcome).filter(([field, value]) => value !== undefined && before[field as keyof typeof before] !== value),
   );
   if (Object.keys(changes).length > 0) await recordSyncOutcome(target.clientId, before, changes);
 };
+
+/**
+ * The statuses a sync sets and lifts: `error` (its own faults) and `connected`, and
+ * `unauthorized` for a refused key. A pause is the breaker's, lifted only by the client's resume:
+ * while paused, a sync reports nothing on the status or its reason (the reason stays the breaker's).
+ */
+const SYNC_OWNED_STATUSES: ReadonlySet<string> = new Set(['connected', 'error']);
 
 const handleTick = async (message: Extract<MarketSyncMessage, { kind: 'tick' }>, deps: MarketSyncDeps): Promise<void> => {
   const nowMs = deps.now?.() ?? Date.now();
@@ -108,7 +113,7 @@ const handleTick = async (message: Extract<MarketSyncMessage, { kind: 'tick' }>,
       if (fault === undefined) throw error;
       const unauthorized = error instanceof MarketplaceUnauthorized;
       logger.warn('Own-offer sync failed', { connector: connection.connector, uid: connection.uid, fault: (error as Error).name });
-      await record(target, { status: unauthorized ? 'unauthorized' : connection.status === 'connected' ? 'error' : connection.status, last_error: fault });
+      if (SYNC_OWNED_STATUSES.has(connection.status)) await record(target, { status: unauthorized ? 'unauthorized' : 'error', last_error: fault });
       if (unauthorized) return;
     }
   }
@@ -130,8 +135,7 @@ const handleTick = async (message: Extract<MarketSyncMessage, { kind: 'tick' }>,
     });
     const stamp = sync.written > 0 || full || heartbeatDue(connection.last_sync_at, nowMs);
     await record(target, {
-      status: connection.status === 'error' ? 'connected' : connection.status,
-      last_error: sync.problem ?? null,
+      ...(SYNC_OWNED_STATUSES.has(connection.status) ? { status: 'connected' as const, last_error: sync.problem ?? null } : {}),
       offers_synced: sync.offersSeen,
       ...(stamp ? { last_sync_at: now } : {}),
     });
@@ -156,7 +160,7 @@ const handleOffer = async (message: Extract<MarketSyncMessage, { kind: 'offer' }
     if (fault === undefined) throw error;
     // The event only brought a look forward: the scheduled syncs still come.
     logger.warn('Offer read for a marketplace event failed', { connector: connection.connector, fault: (error as Error).name });
-    if (error instanceof MarketplaceUnauthorized) await record(target, { status: 'unauthorized', last_error: fault });
+    if (error instanceof MarketplaceUnauthorized && SYNC_OWNED_STATUSES.has(connection.status)) await record(target, { status: 'unauthorized', last_error: fault });
   }
 };
 

@@ -105,14 +105,14 @@ describe('change handlers', () => {
       });
     });
 
-    it('is woken only by changes of offers, products, repricer slots, price changes, rebuild requests, connections and marketplace events, old or new, and by import jobs created pending, never by what the maintainer writes', () => {
+    it('is woken only by changes of offers, products, repricer slots, price changes, rebuild requests, connections, marketplace events and market views, old or new, and by import jobs created pending, never by what the maintainer writes', () => {
       // Act
       const patterns = (mappingOf(getAtt(ids.table, 'StreamArn'))?.Properties.FilterCriteria.Filters as { Pattern: string }[]).map(({ Pattern }) =>
         JSON.parse(Pattern),
       );
 
       // Assess
-      const entities = ['offer', 'product', 'repricerSlot', 'priceChange', 'rebuildRequest', 'connection', 'marketplaceEvent'];
+      const entities = ['offer', 'product', 'repricerSlot', 'priceChange', 'rebuildRequest', 'connection', 'marketplaceEvent', 'productMarket'];
       expect(patterns).toEqual([
         { dynamodb: { NewImage: { entity: { S: entities } } } },
         { dynamodb: { OldImage: { entity: { S: entities } } } },

@@ -55,7 +55,7 @@ beforeAll(async () => {
   await api.importRecords(alice[0], [connectorRecord('takealot')]);
   const put = await api.request<Connection>('PUT', '/v1/connections/takealot', {
     auth: alice,
-    body: { api_key: market.apiKey, webhook_secret: market.webhookSecret, mode: 'live' },
+    body: { api_key: market.apiKey, webhook_secret: market.webhookSecret, mode: 'live', seller_id: market.options.sellerId },
   });
   expect(put.status).toBe(201);
   uid = put.body.uid;

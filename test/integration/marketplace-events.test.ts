@@ -83,7 +83,7 @@ beforeAll(async () => {
   const connected = track(
     await api.request<{ uid: string }>('PUT', '/v1/connections/takealot', {
       auth: alice,
-      body: { api_key: market.apiKey, webhook_secret: market.webhookSecret, mode: 'live' },
+      body: { api_key: market.apiKey, webhook_secret: market.webhookSecret, mode: 'live', seller_id: market.options.sellerId },
     }),
   );
   expect(connected.status).toBe(201);

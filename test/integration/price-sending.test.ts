@@ -40,7 +40,7 @@ const setBounds = (product: MarketProduct, floor: number, ceiling: number) =>
 
 const connection = async (): Promise<Connection> => (await api.request<Connection>('GET', '/v1/connections/takealot', { auth: alice })).body;
 const putConnection = async (mode: 'live' | 'suggest', apiKey = market.apiKey, safety?: Record<string, number>) => {
-  const put = await api.request<Connection>('PUT', '/v1/connections/takealot', { auth: alice, body: { api_key: apiKey, mode, ...(safety ? { safety } : {}) } });
+  const put = await api.request<Connection>('PUT', '/v1/connections/takealot', { auth: alice, body: { api_key: apiKey, mode, seller_id: market.options.sellerId, ...(safety ? { safety } : {}) } });
   expect([200, 201]).toContain(put.status);
   forgetConnectionModes();
   await api.settle();

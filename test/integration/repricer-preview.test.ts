@@ -123,6 +123,8 @@ it('explains the target, skips what was already decided, and writes nothing', as
       final_price: 57,
       reason: 'undercut',
     },
+    // No connection: the imported offers are the market.
+    market: { state: 'not_watched', reason: null, read_at: null, note: null },
   });
 });
 

@@ -43,6 +43,7 @@ const connect = () =>
     auth,
     apiKey: market.apiKey,
     webhookSecret: market.webhookSecret,
+    sellerId: market.options.sellerId,
     setWebhookUrl: (url) => market.setWebhookUrl(url),
     webhookApiUrl: api.baseUrl,
   });

@@ -80,7 +80,7 @@ describe('price safety', () => {
               for (let attempt = 0; attempt < 10; attempt++) {
                 const answer = await api.request<{ uid: string }>('PUT', '/v1/connections/takealot', {
                   auth,
-                  body: { api_key: apiKey, mode, safety: { breaker_share_percent: 100 } },
+                  body: { api_key: apiKey, mode, seller_id: sim.options.sellerId, safety: { breaker_share_percent: 100 } },
                 });
                 if (answer.status === 200 || answer.status === 201) {
                   forgetConnectionModes();

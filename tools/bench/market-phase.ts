@@ -99,7 +99,7 @@ export const startPhase = async (
   // As PUT /v1/connections/takealot stores it (the key was checked by the simulator's own issue).
   const record = connectedRecord(
     TAKEALOT_CONNECTOR_UID,
-    { apiKey: market.apiKey, webhookSecretSet: withWebhooks, mode: 'suggest' },
+    { apiKey: market.apiKey, webhookSecretSet: withWebhooks, mode: 'suggest', sellerId: market.options.sellerId },
     undefined,
     new Date().toISOString(),
   );

@@ -253,6 +253,7 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
     let apiKey = market.apiKey;
     await putConnection(api.url, phase.auth, {
       apiKey,
+      sellerId: market.options.sellerId,
       mode: 'live',
       ...(plan.webhooks ? { webhookSecret: market.webhookSecret } : {}),
       safety: BENCH_SAFETY,

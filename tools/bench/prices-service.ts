@@ -56,6 +56,8 @@ export const localApi = async (existing: Server | undefined): Promise<{ url: str
 export interface ConnectionPut {
   readonly apiKey: string;
   readonly mode: 'live' | 'suggest';
+  /** The seller's id on the marketplace; left out, the connection keeps the one it has. */
+  readonly sellerId?: string;
   readonly webhookSecret?: string;
   readonly safety?: Partial<ConnectionSafety>;
 }
@@ -65,6 +67,7 @@ export const putConnection = async (apiUrl: string, auth: Auth, put: ConnectionP
   const answer = await apiCall(apiUrl, auth, 'PUT', `/v1/connections/${TAKEALOT_CONNECTOR_UID}`, {
     api_key: put.apiKey,
     mode: put.mode,
+    ...(put.sellerId === undefined ? {} : { seller_id: put.sellerId }),
     ...(put.webhookSecret === undefined ? {} : { webhook_secret: put.webhookSecret }),
     ...(put.safety === undefined ? {} : { safety: put.safety }),
   });

@@ -61,6 +61,8 @@ export interface ConnectInput {
   /** The seller's key and webhook secret on the marketplace (the simulator's). */
   readonly apiKey: string;
   readonly webhookSecret: string;
+  /** The seller's id on the marketplace, as the client states it (how its own offer is told from rivals'). */
+  readonly sellerId: string;
   /** Points the marketplace's webhooks at a URL (the simulator's `setWebhookUrl`); absent: none are set. */
   readonly setWebhookUrl?: (url: string) => void;
   /** The API's loopback base URL for the webhooks; absent: no webhooks (see `loopbackApiUrl`). */
@@ -82,6 +84,7 @@ export const connectDemoClient = async (input: ConnectInput): Promise<Connected>
     api_key: input.apiKey,
     webhook_secret: input.webhookSecret,
     mode: 'live',
+    seller_id: input.sellerId,
   });
   if (put.status !== 200 && put.status !== 201) throw new Error(`PUT /v1/connections/${DEMO_MARKET_CONNECTOR} answered ${put.status}: ${detailOf(put.body)}`);
   const connection = put.body as DemoConnection;

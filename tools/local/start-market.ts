@@ -71,6 +71,7 @@ export const runMarketDemo = async (input: MarketDemoInput): Promise<void> => {
     auth,
     apiKey: market.apiKey,
     webhookSecret: market.webhookSecret,
+    sellerId: market.options.sellerId,
     setWebhookUrl: (url) => market.setWebhookUrl(url),
     ...(webhookApiUrl === undefined ? {} : { webhookApiUrl }),
   });

@@ -338,7 +338,12 @@ export const webhookDeliveriesExample = {
   ],
 };
 
-export const putConnectionExample = { api_key: 'tk_live_0000000000000000000000003f9a', webhook_secret: 'whsec_marketplace_0000000000000000', mode: 'suggest' };
+export const putConnectionExample = {
+  api_key: 'tk_live_0000000000000000000000003f9a',
+  webhook_secret: 'whsec_marketplace_0000000000000000',
+  mode: 'suggest',
+  seller_id: '1000001',
+};
 export const connectionExample: Connection = {
   connector: 'takealot',
   uid: '9b2e7c4a-3d1f-4e5a-8b6c-7d8e9f0a1b2c',
@@ -346,6 +351,9 @@ export const connectionExample: Connection = {
   webhook_secret_set: true,
   mode: 'suggest',
   status: 'connected',
+  seller_id: '1000001',
+  seller_id_source: 'client',
+  entries_skipped: 0,
   safety: DEFAULT_SAFETY,
   last_sync_at: null,
   last_error: null,

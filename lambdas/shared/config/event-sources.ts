@@ -27,7 +27,7 @@ export const CHANGE_HANDLERS = {
    * Connections (their status changes are announced to the client's webhooks) and received
    * marketplace events (they bring a connection's next look forward) do.
    */
-  streamEntities: ['offer', 'product', 'repricerSlot', 'priceChange', 'rebuildRequest', 'connection', 'marketplaceEvent'],
+  streamEntities: ['offer', 'product', 'repricerSlot', 'priceChange', 'rebuildRequest', 'connection', 'marketplaceEvent', 'productMarket'],
 } as const;
 
 /**

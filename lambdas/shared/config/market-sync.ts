@@ -26,6 +26,13 @@ export const MARKET_SYNC = {
    * sync that finds nothing new writes nothing, and the record still shows within an hour that syncs run.
    */
   recordHeartbeatSeconds: 60 * 60,
+  /**
+   * A product's market view (domain/market-state.ts): a page read that changed nothing is recorded
+   * at most this often, and a view older than the tier, this and a margin is stale (it may lower
+   * a price, never raise one). Each recorded read also lets the product's repricers decide again.
+   */
+  marketHeartbeatSeconds: 4 * 60,
+  marketStaleAfterSeconds: 2 * 60 + 4 * 60 + 2 * 60,
   /** Offers per page of the seller API: its largest (reported), so a long list takes fewest requests. */
   ownOffersPageSize: 1_000,
   /** A page that ends the list early while the count says more (the reported page-2 bug): asked again this many times. */
@@ -66,3 +73,9 @@ export const MARKET_SYNC = {
 export const MARKET_SYNC_QUEUE_URL_ENV = 'MARKET_SYNC_QUEUE_URL';
 export const STOREFRONT_QUEUE_URL_ENV = 'STOREFRONT_QUEUE_URL';
 export const STOREFRONT_RATE_ENV = 'STOREFRONT_REQUESTS_PER_SECOND';
+
+/** The market view's timing, in the units domain/market-state.ts takes. */
+export const MARKET_TIMING = {
+  heartbeatMs: MARKET_SYNC.marketHeartbeatSeconds * 1000,
+  staleAfterMs: MARKET_SYNC.marketStaleAfterSeconds * 1000,
+} as const;

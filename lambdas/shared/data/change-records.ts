@@ -5,7 +5,7 @@ import * as z from 'zod';
 import { connectionRecord, type Connection, type ConnectionStatus } from '../domain/connections.js';
 import { IMPORT_STATUSES, importJobRecord, type ImportJob, type ImportStatus } from '../domain/import-jobs.js';
 import type { PriceChange, PriceChangeStatus } from '../domain/records.js';
-import { clientIdOfKey, offerIdOfSortKey, OFFER_SK_PREFIX, SLOT_SK_PREFIX } from './keys.js';
+import { clientIdOfKey, MARKET_SK_PREFIX, offerIdOfSortKey, OFFER_SK_PREFIX, SLOT_SK_PREFIX } from './keys.js';
 import { storedMarketplaceEvent, type StoredMarketplaceEvent } from './marketplace-events.js';
 import { priceChangeCellsOfItem, storedPriceChange } from './price-change-list.js';
 import { OFFER_LIST, storedOffer, type StoredOffer } from './offer-list.js';
@@ -55,6 +55,8 @@ export type StreamChange =
     }
   | { readonly kind: 'product'; readonly clientId: string; readonly code: string }
   | { readonly kind: 'slot'; readonly clientId: string; readonly code: string }
+  /** A product's market view recorded (a read that changed it, a heartbeat, the read after a confirmed price): its repricers decide again. */
+  | { readonly kind: 'market'; readonly clientId: string; readonly code: string }
   | {
       readonly kind: 'priceChange';
       readonly clientId: string;
@@ -170,6 +172,7 @@ export const streamChangeOf = (keys: Image, oldImage: Image, newImage: Image): S
   if (kind !== 'P' || code === undefined) return undefined;
   if (sk === 'PRODUCT') return { kind: 'product', clientId, code: decodeURIComponent(code) };
   if (sk.startsWith(SLOT_SK_PREFIX)) return { kind: 'slot', clientId, code: decodeURIComponent(code) };
+  if (sk.startsWith(MARKET_SK_PREFIX)) return newImage ? { kind: 'market', clientId, code: decodeURIComponent(code) } : undefined;
   if (!sk.startsWith(OFFER_SK_PREFIX)) return undefined;
   const images = [oldImage, newImage].map(plain).flatMap((image) => {
     const parsed = storedOffer.safeParse(image);

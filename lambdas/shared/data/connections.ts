@@ -18,7 +18,7 @@ const storedConnection = z.object({
   record: connectionRecord,
   sealedKey: sealedValue,
   sealedWebhookSecret: sealedValue.optional(),
-  /** The client's seller id on the marketplace, as the syncs learned it from a product page (never client input). */
+  /** Before seller ids were stated: one guessed from a storefront SKU. Read, never trusted (the record's seller_id is). */
   sellerId: z.string().optional(),
   /** The price sender waits until then: the marketplace asked it to slow down for longer than a run waits. */
   sendHoldUntil: z.string().optional(),
@@ -150,36 +150,46 @@ export const findConnectionByUid = async (uid: string): Promise<{ readonly clien
 };
 
 /** What a sync or the sender changes on a connection's record: its status, last error, sync time and counts. */
-export type SyncOutcome = Partial<Pick<Connection, 'status' | 'last_error' | 'last_sync_at' | 'offers_synced'>> & {
-  /** The seller id learned from a product page. */
-  readonly sellerId?: string;
-};
+export type SyncOutcome = Partial<Pick<Connection, 'status' | 'last_error' | 'last_sync_at' | 'offers_synced' | 'seller_id' | 'seller_id_source'>>;
 
 /**
  * Applies a sync's outcome to the connection it ran for: only while it is still that
  * connection with that key (same uid and `updated_at`, which only a PUT changes), so a key put
- * meanwhile is never marked `unauthorized` by a sync that ran with the old one. False when the
- * connection changed or is gone. `updated_at` is the client's: a sync leaves it as it was.
+ * meanwhile is never marked `unauthorized` by a sync that ran with the old one. A status or a
+ * last error is written only while the status is still the one the writer read: a breaker's
+ * pause (and its reason) is never lifted or hidden by a sync that read the connection before it,
+ * and the status and its reason always move together. False when the connection changed or is
+ * gone. `updated_at` is the client's: a sync leaves it as it was.
  */
 export const recordSyncOutcome = async (clientId: string, seen: Connection, outcome: SyncOutcome): Promise<boolean> => {
-  const { sellerId, ...record } = outcome;
-  const entries = Object.entries(record).filter(([, value]) => value !== undefined);
-  const sets = entries.map((_entry, n) => `#record.#f${n} = :v${n}`);
-  if (sellerId !== undefined) sets.push('sellerId = :sellerId');
-  if (sets.length === 0) return true;
+  const entries = Object.entries(outcome).filter(([, value]) => value !== undefined);
+  if (entries.length === 0) return true;
+  const guardsStatus = outcome.status !== undefined || outcome.last_error !== undefined;
+  // A seller id the marketplace told is kept only where nobody has said one yet.
+  const learnsSeller = outcome.seller_id_source === 'marketplace';
   try {
     await documentClient.send(
       new UpdateCommand({
         TableName: tableName(),
         Key: connectionKey(clientId, seen.connector),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        ConditionExpression: '#record.#uid = :uid AND #record.updated_at = :updatedAt',
-        ExpressionAttributeNames: { '#record': 'record', '#uid': 'uid', ...Object.fromEntries(entries.map(([field], n) => [`#f${n}`, field])) },
+        UpdateExpression: `SET ${entries.map((_entry, n) => `#record.#f${n} = :v${n}`).join(', ')}`,
+        ConditionExpression: [
+          '#record.#uid = :uid AND #record.updated_at = :updatedAt',
+          ...(guardsStatus ? ['#record.#status = :seenStatus'] : []),
+          ...(learnsSeller ? ['(attribute_not_exists(#record.seller_id) OR #record.seller_id = :null)'] : []),
+        ].join(' AND '),
+        ExpressionAttributeNames: {
+          '#record': 'record',
+          '#uid': 'uid',
+          ...(guardsStatus ? { '#status': 'status' } : {}),
+          ...Object.fromEntries(entries.map(([field], n) => [`#f${n}`, field])),
+        },
         ExpressionAttributeValues: {
           ':uid': seen.uid,
           ':updatedAt': seen.updated_at,
+          ...(guardsStatus ? { ':seenStatus': seen.status } : {}),
+          ...(learnsSeller ? { ':null': null } : {}),
           ...Object.fromEntries(entries.map(([, value], n) => [`:v${n}`, value])),
-          ...(sellerId === undefined ? {} : { ':sellerId': sellerId }),
         },
       }),
     );
@@ -187,6 +197,28 @@ export const recordSyncOutcome = async (clientId: string, seen: Connection, outc
   } catch (error) {
     if ((error as Error).name === 'ConditionalCheckFailedException') return false;
     throw error;
+  }
+};
+
+/**
+ * Counts entries of marketplace answers that were left out (no seller id, no price, no offer
+ * id): one ADD, so readers and syncs running at once never lose each other's counts.
+ */
+export const countSkippedEntries = async (clientId: string, connector: string, skipped: number): Promise<void> => {
+  if (skipped <= 0) return;
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: connectionKey(clientId, connector),
+        UpdateExpression: 'ADD #record.entries_skipped :n',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#record': 'record' },
+        ExpressionAttributeValues: { ':n': skipped },
+      }),
+    );
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
   }
 };
 

@@ -195,7 +195,12 @@ export const planChunk = async (owner: ImportOwner, type: ImportType, lines: rea
   }
   if (type === 'offers') {
     const plan = await planOffers(owner, lines as OfferLine[], now);
-    return { counts: { created: plan.created, updated: plan.updated, skipped: plan.unchanged }, write: () => writeOfferPlan(plan) };
+    return {
+      counts: { created: plan.created, updated: plan.updated, skipped: plan.unchanged },
+      write: async () => {
+        await writeOfferPlan(plan);
+      },
+    };
   }
   return planRepricers(owner, lines as RepricerLine[], now);
 };

@@ -66,6 +66,12 @@ export const repricerSlotKey = (clientId: string, productCode: string, connector
   pk: productPartition(clientId, productCode),
   sk: `${SLOT_SK_PREFIX}${part(connectorUid)}`,
 });
+export const MARKET_SK_PREFIX = 'MARKET#';
+/** What the service knows of a product's market on one connector (domain/market-state.ts): in the product's partition, read with everything else a decision needs. */
+export const marketStateKey = (clientId: string, productCode: string, connectorUid: string) => ({
+  pk: productPartition(clientId, productCode),
+  sk: `${MARKET_SK_PREFIX}${part(connectorUid)}`,
+});
 export const repricerKey = (clientId: string, id: number) => ({ pk: `${tenant(clientId)}#R#${id}`, sk: 'REPRICER' });
 /** A product's price changes, beside (not in) its partition: a repricing decision never reads them. */
 export const priceChangePartition = (clientId: string, code: string) => `${tenant(clientId)}#PC#${part(code)}`;

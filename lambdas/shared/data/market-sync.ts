@@ -11,7 +11,10 @@ import { offerKey, offerLookupPartition, part } from './keys.js';
 import { cellScope, storedOffer, type StoredOffer } from './offer-list.js';
 import { offerLookup, planOffers, readLookups, writeOfferPlan, type OfferInput, type OfferOwner } from './offers-write.js';
 import { getStoredProducts, productItem } from './products.js';
-import { priceStepOf, readProductForRepricing } from './repricing.js';
+import { MARKET_TIMING } from '../config/market-sync.js';
+import { marketAfterRead, type MarketState, type MarketUnknownReason } from '../domain/market-state.js';
+import { readMarketState, writeMarketState } from './market-state.js';
+import { priceStepOf, readProductForRepricing, type ProductForRepricing } from './repricing.js';
 
 /**
  * Applies what a marketplace sync saw (docs/market-sync.md): the seller's own offers, and a
@@ -61,6 +64,8 @@ export interface OwnOffersResult {
 export type ProductMarketResult =
   | { readonly kind: 'no-product' }
   | { readonly kind: 'malformed'; readonly problem: string }
+  /** The page showed no buy box: the market is unknown again, and nothing of the page is written. */
+  | { readonly kind: 'unseen' }
   | {
       readonly kind: 'applied';
       readonly offers: WriteCounts;
@@ -180,11 +185,28 @@ const offMarketInput = (before: StoredOffer, uid: string, now: string): OfferInp
     now,
   );
 
-const writeChanged = async (owner: OfferOwner, considered: number, inputs: readonly OfferInput[], now: string): Promise<WriteCounts> => {
+/**
+ * Writes the changed offers, each replacing only the version it was computed from (offers-write.ts
+ * guarded): the own-offer sync and the storefront reader write the same own offers, each its own
+ * fields, and neither may put back a copy the other has changed meanwhile. The offers another
+ * writer changed come back unwritten, for the caller to compute again from what is stored now.
+ */
+const writeChanged = async (
+  owner: OfferOwner,
+  considered: number,
+  inputs: readonly OfferInput[],
+  now: string,
+): Promise<{ readonly counts: WriteCounts; readonly conflicts: ReadonlySet<string> }> => {
   const plan = await planOffers(owner, inputs, now);
-  await writeOfferPlan(plan);
-  return { created: plan.created, updated: plan.updated, unchanged: considered - plan.created - plan.updated };
+  const conflicts = new Set(await writeOfferPlan(plan, { guarded: true }));
+  const updated = plan.updated - inputs.filter((input) => conflicts.has(input.offer_id)).length;
+  return { counts: { created: plan.created, updated: Math.max(0, updated), unchanged: considered - plan.created - Math.max(0, updated) }, conflicts };
 };
+
+/** How often a write that met another writer's change is computed again before the next sync takes over. */
+const MAX_WRITE_ROUNDS = 4;
+
+const addCounts = (a: WriteCounts, b: WriteCounts): WriteCounts => ({ created: a.created + b.created, updated: a.updated + b.updated, unchanged: a.unchanged + b.unchanged });
 
 /**
  * Upserts the seller's own offers and their products (code = SKU). An own offer takes price,
@@ -218,6 +240,18 @@ export const applyOwnOffers = async (
   });
 
   const products = await applyProducts(clientId, valid, imageUrl, now);
+  let offers: WriteCounts = { created: 0, updated: 0, unchanged: 0 };
+  let round = valid;
+  for (let attempt = 1; round.length > 0 && attempt <= MAX_WRITE_ROUNDS; attempt++) {
+    const { counts, conflicts } = await writeOwnSnapshots(clientId, connector, round, imageUrl, now);
+    offers = addCounts(offers, counts);
+    round = round.filter((snapshot) => conflicts.has(snapshot.offerId));
+  }
+  return { products, offers, skipped, problems };
+};
+
+/** The own offers of the snapshots, computed from what is stored now and written where they changed. */
+const writeOwnSnapshots = async (clientId: string, connector: SyncConnector, valid: readonly OwnSnapshot[], imageUrl: string, now: string) => {
   const stored = await readOffers(
     clientId,
     valid.map((s) => s.offerId),
@@ -253,8 +287,7 @@ export const applyOwnOffers = async (
     const changed = changedInput(before, input, false, now);
     return changed ? [changed] : [];
   });
-  const offers = await writeChanged(ownerOf(clientId, connector), valid.length, inputs, now);
-  return { products, offers, skipped, problems };
+  return writeChanged(ownerOf(clientId, connector), valid.length, inputs, now);
 };
 
 const storedBuyBox = (fields: BuyBoxFields) => ({
@@ -271,6 +304,33 @@ const pageFields = (offer: PageOffer) => ({
   rating_count: offer.rating_count,
 });
 
+/** The latest price the marketplace confirmed for any of the product's offers: the read after it is always recorded. */
+const lastConfirmedAt = (partition: ProductForRepricing): string | undefined =>
+  [...partition.decisions.values()].reduce<string | undefined>((latest, state) => (state.confirmedAt !== undefined && (latest === undefined || state.confirmedAt > latest) ? state.confirmedAt : latest), undefined);
+
+const recordMarket = async (
+  clientId: string,
+  code: string,
+  uid: string,
+  before: MarketState | undefined,
+  seen: Parameters<typeof marketAfterRead>[1],
+  now: string,
+  confirmedAt?: string,
+): Promise<void> => {
+  const next = marketAfterRead(before, seen, now, MARKET_TIMING, confirmedAt);
+  if (next) await writeMarketState(clientId, code, uid, next);
+};
+
+/**
+ * A read that saw nothing of the market (an empty, blocked, missing or malformed page, or a
+ * connection whose seller is not known): the product's market is unknown until a page shows its
+ * buy box again, so its repricers decide nothing. Written only when the state or reason changes.
+ */
+export const recordMarketUnseen = async (clientId: string, connector: string, code: string, reason: MarketUnknownReason, now = new Date().toISOString()) => {
+  const uid = connectorUid.parse(connector);
+  await recordMarket(clientId, code, uid, await readMarketState(clientId, code, uid), { state: 'unknown', reason }, now);
+};
+
 /**
  * Applies a product's storefront page: the buy box fields on every offer of the product on this
  * connector (own ones included), the competitors' offers upserted under stable ids, and
@@ -284,11 +344,31 @@ export const applyProductMarket = async (
   market: ProductMarket,
   now = new Date().toISOString(),
 ): Promise<ProductMarketResult> => {
+  for (let attempt = 1; ; attempt++) {
+    const result = await applyPageOnce(clientId, connector, code, market, now, attempt === MAX_WRITE_ROUNDS);
+    if (result !== 'conflict') return result;
+  }
+};
+
+/** One try: 'conflict' when another writer changed one of the product's offers between the read and the write. */
+const applyPageOnce = async (
+  clientId: string,
+  connector: SyncConnector,
+  code: string,
+  market: ProductMarket,
+  now: string,
+  lastTry: boolean,
+): Promise<ProductMarketResult | 'conflict'> => {
   const lineId = productLineId.safeParse(market.productLineId);
   if (!lineId.success) return { kind: 'malformed', problem: problemOf('productLineId', lineId.error) };
   const uid = connectorUid.parse(connector.uid);
   const partition = await readProductForRepricing(clientId, code);
   if (!partition) return { kind: 'no-product' };
+  const marketBefore = partition.markets.get(uid);
+  if (!market.buyBoxShown) {
+    await recordMarket(clientId, code, uid, marketBefore, { state: 'unknown', reason: 'empty_page' }, now);
+    return { kind: 'unseen' };
+  }
   const view = deriveMarketView(market, { ownSellerId: connector.sellerId, priceStep: await priceStepOf(uid) });
   const pageUrl = storefrontUrl.safeParse(market.url);
   const urlOf = (before: StoredOffer | undefined) => (pageUrl.success ? pageUrl.data : (before?.fields.url ?? storefrontUrl.parse(connector.storefrontUrl)));
@@ -343,8 +423,12 @@ export const applyProductMarket = async (
   }
 
   const considered = ofConnector.filter((offer) => offer.scope === 'own').length + competitors.length + left;
-  const offers = await writeChanged(ownerOf(clientId, connector), considered, inputs, now);
-  return { kind: 'applied', offers, skipped: view.skipped, merged: view.merged, left };
+  const { counts: offers, conflicts } = await writeChanged(ownerOf(clientId, connector), considered, inputs, now);
+  // What was written stays; the rest is computed again from the other writer's version (the next read does it after the last try).
+  if (conflicts.size > 0 && !lastTry) return 'conflict';
+  // After the offers: a repricer woken by this record sees them as the page showed them.
+  await recordMarket(clientId, code, uid, marketBefore, { state: 'known' }, now, lastConfirmedAt(partition));
+  return { kind: 'applied', offers, skipped: view.skipped + market.skipped, merged: view.merged, left };
 };
 
 /**
@@ -398,7 +482,8 @@ export const markOwnOffersGone = async (
 ): Promise<WriteCounts> => {
   const uid = connectorUid.parse(connector.uid);
   const inputs = offers.flatMap((before) => offMarketInput(before, uid, now) ?? []);
-  return writeChanged(ownerOf(clientId, connector), offers.length, inputs, now);
+  // Another writer's change meanwhile means the offer was just seen: it is not marked gone now; the next complete list decides.
+  return (await writeChanged(ownerOf(clientId, connector), offers.length, inputs, now)).counts;
 };
 
 /**

@@ -7,7 +7,7 @@ import { mapLimit } from './concurrency.js';
 import { reserveIds } from './counters.js';
 import { documentClient, tableName } from './dynamo.js';
 import { sameJson } from './json.js';
-import { offerKey, offerLookupKey } from './keys.js';
+import { offerIdOfSortKey, offerKey, offerLookupKey } from './keys.js';
 import { OFFER_SCHEMA_VERSION, offerCell, storedOffer, type StoredOffer } from './offer-list.js';
 
 /**
@@ -90,6 +90,11 @@ const sameOffer = (a: StoredOffer, b: Omit<StoredOffer, 'created_at' | 'updated_
 export interface OfferWritePlan {
   readonly clientId: string;
   readonly requests: readonly WriteRequest[];
+  /**
+   * Per put of `requests`, the `updated_at` of the item it replaces (null: none): a guarded write
+   * replaces only that version, so two writers of one offer never lose each other's fields.
+   */
+  readonly replaces: ReadonlyMap<WriteRequest, string | null>;
   readonly moved: readonly { offerId: string; productCode: string }[];
   readonly created: number;
   readonly updated: number;
@@ -117,6 +122,7 @@ export const planOffers = async (owner: OfferOwner, inputs: readonly OfferInput[
   );
 
   const requests: WriteRequest[] = [];
+  const replaces = new Map<WriteRequest, string | null>();
   const moved: { offerId: string; productCode: string }[] = [];
   let unchanged = 0;
   let created = 0;
@@ -138,17 +144,28 @@ export const planOffers = async (owner: OfferOwner, inputs: readonly OfferInput[
       continue;
     }
     if (!before) created++;
-    requests.push({ put: { ...offerKey(clientId, product_code, fields.offer_id), ...next, created_at: before?.created_at ?? now, updated_at: now } });
+    // Always later than the version it replaces, so a guard on `updated_at` tells every version apart.
+    const updatedAt = before && before.updated_at >= now ? new Date(Date.parse(before.updated_at) + 1).toISOString() : now;
+    const put: WriteRequest = { put: { ...offerKey(clientId, product_code, fields.offer_id), ...next, created_at: before?.created_at ?? now, updated_at: updatedAt } };
+    requests.push(put);
+    // A move writes a new item under another product: nothing there to replace.
+    replaces.set(put, before && lookup.productCode === product_code ? before.updated_at : null);
     if (lookup.productCode !== product_code) {
       moved.push({ offerId: fields.offer_id, productCode: product_code });
       if (before) requests.push({ delete: offerKey(clientId, lookup.productCode, fields.offer_id) });
     }
   }
-  return { clientId, requests, moved, created, updated: inputs.length - unchanged - created, unchanged };
+  return { clientId, requests, replaces, moved, created, updated: inputs.length - unchanged - created, unchanged };
 };
 
-/** Writes a plan: re-writing one that was already (partly) written changes nothing. */
-export const writeOfferPlan = async ({ clientId, requests, moved }: OfferWritePlan): Promise<void> => {
+/**
+ * Writes a plan: re-writing one that was already (partly) written changes nothing. Guarded, each
+ * put replaces only the version the plan read (or creates where there was none) and the ids of
+ * the offers another writer changed meanwhile are returned, unwritten, to be planned again from
+ * what is stored now: the market sync's two writers (own offers, storefront pages) each keep
+ * the other's fields.
+ */
+export const writeOfferPlan = async ({ clientId, requests, replaces, moved }: OfferWritePlan, options: { readonly guarded?: boolean } = {}): Promise<string[]> => {
   // The lookup names the new product before the offer moves there, so a reader never misses it.
   await mapLimit(moved, ({ offerId, productCode }) =>
     documentClient.send(
@@ -160,7 +177,32 @@ export const writeOfferPlan = async ({ clientId, requests, moved }: OfferWritePl
       }),
     ),
   );
-  await batchWrite(requests);
+  if (!options.guarded) {
+    await batchWrite(requests);
+    return [];
+  }
+  const puts = requests.flatMap((request) => ('put' in request ? [request] : []));
+  await batchWrite(requests.filter((request) => !('put' in request)));
+  const conflicts = await mapLimit(puts, async (request) => {
+    const item = request.put;
+    const replaced = replaces.get(request) ?? null;
+    try {
+      await documentClient.send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: item,
+          ...(replaced === null
+            ? { ConditionExpression: 'attribute_not_exists(pk)' }
+            : { ConditionExpression: 'updated_at = :replaced', ExpressionAttributeValues: { ':replaced': replaced } }),
+        }),
+      );
+      return undefined;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      return offerIdOfSortKey(String(item.sk));
+    }
+  });
+  return conflicts.filter((offerId): offerId is string => offerId !== undefined);
 };
 
 /**

@@ -8,6 +8,8 @@ import { documentClient, tableName } from './dynamo.js';
 import { connectorKey, part, priceChangePartition, productPartition } from './keys.js';
 import { storedOffer, type StoredOffer } from './offer-list.js';
 import { PRICE_CHANGE_SCHEMA_VERSION, storedPriceChange, type StoredPriceChange } from './price-change-list.js';
+import type { MarketState } from '../domain/market-state.js';
+import { parseMarketState } from './market-state.js';
 import { storedProduct } from './products.js';
 
 /**
@@ -54,6 +56,8 @@ export interface ProductForRepricing {
   readonly offers: StoredOffer[];
   readonly slots: RepricerSlot[];
   readonly decisions: Map<string, DecisionState>;
+  /** The market view per connector, where the storefront reader has recorded one. */
+  readonly markets: Map<string, MarketState>;
 }
 
 const DECISION_SK = 'DECISION#';
@@ -99,6 +103,7 @@ export const readProductForRepricing = async (clientId: string, code: string): P
     offers: items.filter((item) => item.entity === 'offer').map((item) => storedOffer.parse(item)),
     slots: items.filter((item) => item.entity === 'repricerSlot').map((item) => repricerSlot.parse(item)),
     decisions,
+    markets: new Map(items.flatMap((item) => (item.entity === 'productMarket' ? [parseMarketState(item)] : [])).flatMap((m) => (m ? [[m.connector, m.market] as const] : []))),
   };
 };
 

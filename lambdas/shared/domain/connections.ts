@@ -39,11 +39,30 @@ export const DEFAULT_SAFETY: ConnectionSafety = {
   breaker_window_minutes: 15,
 };
 
+/**
+ * A seller id as the client states it: Takealot's ids are numbers, shown by some pages with a
+ * leading `M` (`M12345` and `12345` are one seller), so one leading `M` before digits is dropped.
+ */
+export const sellerIdText = text()
+  .min(1)
+  .max(45)
+  .transform((value) => value.trim().replace(/^[Mm](?=\d+$)/, ''))
+  .pipe(text().min(1).max(45));
+
+/**
+ * Who said which seller the client is on the marketplace: the client (`seller_id` on the PUT), or
+ * the marketplace itself in a signed webhook. Never guessed from a storefront page: an entry whose
+ * `sku` looks like the client's may be a rival's.
+ */
+export const SELLER_ID_SOURCES = ['client', 'marketplace'] as const;
+
 export const putConnectionBody = z.strictObject({
   /** At least 8 characters, so the last four shown never are most of it. */
   api_key: text().min(8).max(MAX_API_KEY_LENGTH),
   webhook_secret: text().min(16).max(MAX_WEBHOOK_SECRET_LENGTH).optional(),
   mode: z.enum(CONNECTION_MODES).default('suggest'),
+  /** The client's seller id on the marketplace: how its own offer is told from rivals' on a product page. */
+  seller_id: sellerIdText.optional(),
   /** Any of the limits; the others keep their value (or the default). */
   safety: connectionSafety.partial().optional(),
 });
@@ -58,6 +77,11 @@ export const connectionRecord = z.strictObject({
   webhook_secret_set: z.boolean(),
   mode: z.enum(CONNECTION_MODES),
   status: z.enum(CONNECTION_STATUSES),
+  /** Null while nobody has said which seller the client is: then nothing is decided from the storefront. */
+  seller_id: z.string().nullable().default(null),
+  seller_id_source: z.enum(SELLER_ID_SOURCES).nullable().default(null),
+  /** Entries of marketplace answers left out because they lacked what pricing needs (a seller id, a price, an offer id). */
+  entries_skipped: z.int().min(0).default(0),
   /** Stored connections from before the sender read with the defaults. */
   safety: connectionSafety.default(DEFAULT_SAFETY),
   last_sync_at: timestamp.nullable(),
@@ -86,6 +110,7 @@ export const connectedRecord = (
     readonly apiKey: string;
     readonly webhookSecretSet: boolean;
     readonly mode: ConnectionMode;
+    readonly sellerId?: string | undefined;
     readonly safety?: Partial<ConnectionSafety> | undefined;
   },
   before: Connection | undefined,
@@ -97,10 +122,15 @@ export const connectedRecord = (
   key_last4: keyLast4(input.apiKey),
   webhook_secret_set: input.webhookSecretSet,
   mode: input.mode,
-  status: 'connected',
+  // A pause is lifted only by resume: a new key or mode leaves it (and its reason) as it was.
+  status: before?.status === 'paused' ? 'paused' : 'connected',
+  // A seller id the client states wins; else the one known before (stated or told by the marketplace) stays.
+  seller_id: input.sellerId ?? before?.seller_id ?? null,
+  seller_id_source: input.sellerId !== undefined ? 'client' : (before?.seller_id_source ?? null),
+  entries_skipped: before?.entries_skipped ?? 0,
   safety: { ...(before?.safety ?? DEFAULT_SAFETY), ...input.safety },
   last_sync_at: before?.last_sync_at ?? null,
-  last_error: null,
+  last_error: before?.status === 'paused' ? before.last_error : null,
   sync_requested_at: before?.sync_requested_at ?? null,
   offers_synced: before?.offers_synced ?? 0,
   prices_sent: before?.prices_sent ?? 0,

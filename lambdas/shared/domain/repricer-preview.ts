@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { explainTarget, targetExplanation } from './explain-target.js';
+import { MARKET_HOLD_TEXT, MARKET_UNKNOWN_REASONS, type MarketVerdict } from './market-state.js';
 import { repricerRecord, type Repricer } from './records.js';
 import { decide, type EngineOffer, type EngineRepricer } from './repricing.js';
 
@@ -22,6 +23,18 @@ export const repricerPreview = z.strictObject({
     }),
   ),
   target: targetExplanation,
+  /**
+   * The market the decision would come from: `known`, `stale` (read too long ago: it may lower a
+   * price, never raise one), `unknown` (nothing is decided; `reason` says why) or `not_watched`
+   * (no connection: the offers the client imported are the market).
+   */
+  market: z.strictObject({
+    state: z.enum(['known', 'stale', 'unknown', 'not_watched']),
+    reason: z.enum(MARKET_UNKNOWN_REASONS).nullable(),
+    read_at: z.string().nullable(),
+    /** Why nothing (or no raise) would be decided, in words; null when the market allows the decision. */
+    note: z.string().nullable(),
+  }),
 });
 export type RepricerPreview = z.infer<typeof repricerPreview>;
 
@@ -30,9 +43,13 @@ export const previewRepricer = (
   offers: readonly EngineOffer[],
   priceStep: number,
   lastDecided: (offerId: string) => number | undefined,
+  /** Undefined: no connection watches the market. */
+  verdict?: MarketVerdict,
 ): RepricerPreview => {
   // A disabled repricer decides nothing; its preview says what it would decide once enabled.
-  const decided = new Map(decide({ ...repricer, enabled: true }, offers, priceStep, lastDecided).map((decision) => [decision.offerId, decision.price]));
+  const decisions = verdict?.decide === false ? [] : decide({ ...repricer, enabled: true }, offers, priceStep, lastDecided);
+  const allowed = decisions.filter((decision) => verdict?.decide !== true || verdict.mayRaise || decision.price <= decision.oldPrice);
+  const decided = new Map(allowed.map((decision) => [decision.offerId, decision.price]));
   return {
     repricer_id: repricer.id,
     product_code: repricer.product.code,
@@ -41,5 +58,14 @@ export const previewRepricer = (
       .filter((offer) => offer.own && offer.connector === repricer.connector)
       .map((offer) => ({ offer_id: offer.offer_id, current_price: offer.offer_price, would_decide: decided.get(offer.offer_id) ?? null })),
     target: explainTarget(repricer, offers, priceStep),
+    market: marketOf(verdict),
   };
+};
+
+const marketOf = (verdict: MarketVerdict | undefined): RepricerPreview['market'] => {
+  if (!verdict) return { state: 'not_watched', reason: null, read_at: null, note: null };
+  if (!verdict.decide) return { state: 'unknown', reason: verdict.why, read_at: null, note: MARKET_HOLD_TEXT[verdict.why] };
+  return verdict.mayRaise
+    ? { state: 'known', reason: null, read_at: verdict.readAt, note: null }
+    : { state: 'stale', reason: null, read_at: verdict.readAt, note: MARKET_HOLD_TEXT.stale };
 };

@@ -59,6 +59,10 @@ export interface ProductMarket {
   readonly productLineId: string;
   readonly offers: readonly MarketOffer[];
   readonly url?: string;
+  /** The page listed a buy box: only such a page says who competes. */
+  readonly buyBoxShown: boolean;
+  /** Entries left out: they lacked a seller id or a price. */
+  readonly skipped: number;
 }
 
 export interface PriceUpdate {
@@ -81,6 +85,8 @@ export interface MarketplaceEvent {
   readonly batchId?: string;
   /** What an Offer Updated event says changed (e.g. `selling_price: { old, new }`), as the marketplace sent it. */
   readonly valuesChanged?: Readonly<Record<string, unknown>>;
+  /** The seller the event is about, when the marketplace names it. */
+  readonly sellerId?: string;
 }
 
 export interface MarketplacePort {

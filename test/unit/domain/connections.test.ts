@@ -52,6 +52,9 @@ describe('connectedRecord', () => {
       webhook_secret_set: false,
       mode: 'live',
       status: 'connected',
+      seller_id: null,
+      seller_id_source: null,
+      entries_skipped: 0,
       safety: { max_step_percent: 20, max_changes_per_day: 48, breaker_drop_percent: 10, breaker_share_percent: 30, breaker_window_minutes: 15 },
       last_sync_at: null,
       last_error: null,
@@ -110,6 +113,39 @@ describe('connectedRecord', () => {
       last_error: null,
       updated_at: NOW,
     });
+  });
+});
+
+describe('the seller id and the pause', () => {
+  const paused = (): Connection => ({
+    ...connectedRecord('takealot', { apiKey: 'old-key-0000', webhookSecretSet: true, mode: 'live' }, undefined, '2026-11-01T00:00:00.000Z', () => UID),
+    status: 'paused',
+    last_error: 'Paused by the circuit breaker: 9 of 20 repriced offers would drop.',
+  });
+
+  it('keeps a pause and its reason when the client puts a new key or mode: only resume lifts it', () => {
+    const record = connectedRecord('takealot', { apiKey: 'new-key-9999', webhookSecretSet: true, mode: 'suggest' }, paused(), NOW);
+    expect(record.status).toBe('paused');
+    expect(record.last_error).toBe(paused().last_error);
+  });
+
+  it('records the seller id the client states, and keeps it when a later PUT states none', () => {
+    const stated = connectedRecord('takealot', { apiKey: 'tk_live_abcd1234', webhookSecretSet: false, mode: 'live', sellerId: '12345' }, undefined, NOW, () => UID);
+    expect([stated.seller_id, stated.seller_id_source]).toEqual(['12345', 'client']);
+    const again = connectedRecord('takealot', { apiKey: 'tk_live_abcd9999', webhookSecretSet: false, mode: 'live' }, stated, NOW);
+    expect([again.seller_id, again.seller_id_source]).toEqual(['12345', 'client']);
+  });
+
+  it("reads a seller id with Takealot's leading M as the same seller, and refuses an empty one", () => {
+    expect(putConnectionBody.parse({ api_key: 'tk_live_abcd1234', seller_id: 'M12345' }).seller_id).toBe('12345');
+    expect(putConnectionBody.parse({ api_key: 'tk_live_abcd1234', seller_id: 'Mango' }).seller_id).toBe('Mango');
+    expect(putConnectionBody.safeParse({ api_key: 'tk_live_abcd1234', seller_id: '' }).success).toBe(false);
+  });
+
+  it('reads a connection stored before seller ids with none known', () => {
+    const stored = connectedRecord('takealot', { apiKey: 'tk_live_abcd1234', webhookSecretSet: false, mode: 'suggest' }, undefined, NOW, () => UID);
+    const { seller_id: _id, seller_id_source: _source, entries_skipped: _skipped, ...older } = stored;
+    expect(connectionRecord.parse(older)).toEqual({ ...stored, seller_id: null, seller_id_source: null, entries_skipped: 0 });
   });
 });
 

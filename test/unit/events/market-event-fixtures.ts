@@ -12,6 +12,9 @@ export const CONNECTION_UID = '0b6c3f0e-8d7a-4c1b-9e2f-3a4b5c6d7e8f';
 
 export const connection = (overrides: Partial<Connection> = {}): Connection => ({
   connector: 'takealot',
+  seller_id: '1000001',
+  seller_id_source: 'client',
+  entries_skipped: 0,
   uid: CONNECTION_UID,
   key_last4: 'ZZZZ',
   safety: DEFAULT_SAFETY,

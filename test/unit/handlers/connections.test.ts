@@ -25,6 +25,9 @@ const CONNECTION_KEY = { pk: 'T#c1#CONN', sk: 'C#takealot' };
 
 const connection = (overrides: Partial<Connection> = {}): Connection => ({
   connector: 'takealot',
+  seller_id: '1000001',
+  seller_id_source: 'client',
+  entries_skipped: 0,
   uid: '0b6c3f0e-8d7a-4c1b-9e2f-3a4b5c6d7e8f',
   key_last4: 'ZZZZ',
   safety: DEFAULT_SAFETY,

@@ -139,7 +139,7 @@ export const productMarketOf = (productLineId: string, body: z.infer<typeof prod
       offers.push(offer);
     }
   }
-  return { productLineId, offers, ...(url === undefined ? {} : { url }) };
+  return { productLineId, offers, buyBoxShown: boxItems.length > 0, skipped: 0, ...(url === undefined ? {} : { url }) };
 };
 
 export const batchCreatedBody = z.looseObject({ batch_id: id });

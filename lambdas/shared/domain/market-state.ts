@@ -1,0 +1,74 @@
+import * as z from 'zod';
+import { timestamp } from './records.js';
+
+/**
+ * What the service knows of a product's market on one connector (DESIGN.md section 7, "What the
+ * service did not see, it does not price"). A market is `known` from the moment a storefront
+ * page that showed the product's buy box was read, and `unknown` before that and again after a
+ * page that came back empty, blocked, missing or malformed, or while nobody has said which
+ * seller the client is. "Alone" is a known market whose buy box listed no rival: never an
+ * unknown one. Pure: the reader decides what to write from it, the evaluator and the preview
+ * what they may decide.
+ */
+export const MARKET_UNKNOWN_REASONS = ['not_read', 'empty_page', 'malformed_page', 'blocked', 'page_missing', 'own_seller_unknown'] as const;
+export type MarketUnknownReason = (typeof MARKET_UNKNOWN_REASONS)[number];
+
+export const marketState = z.discriminatedUnion('state', [
+  /** `readAt`: the last read recorded (a read that changed nothing refreshes it only every heartbeat). */
+  z.object({ state: z.literal('known'), readAt: timestamp }),
+  z.object({ state: z.literal('unknown'), reason: z.enum(MARKET_UNKNOWN_REASONS), since: timestamp }),
+]);
+export type MarketState = z.infer<typeof marketState>;
+
+/** Why nothing is decided now, in the words the preview and the logs use. */
+export const MARKET_HOLD_TEXT: Readonly<Record<MarketUnknownReason | 'stale', string>> = {
+  not_read: "The product's storefront page has not been read yet.",
+  empty_page: "The product's last storefront page came back without a buy box (empty, or a soft block).",
+  malformed_page: "The product's last storefront page did not have a readable structure.",
+  blocked: "The storefront refused the product's last page read (rate limit or bot protection).",
+  page_missing: "The storefront has no page for the product's line id.",
+  own_seller_unknown: "The connection's seller_id is not known: the client's own offer cannot be told from rivals'.",
+  stale: "The product's market was last read too long ago to raise its price.",
+};
+
+export interface MarketTiming {
+  /** A read that changed nothing is recorded at most this often. */
+  readonly heartbeatMs: number;
+  /** A known market older than this (tier, heartbeat and a margin) may still lower a price, never raise one. */
+  readonly staleAfterMs: number;
+}
+
+export type MarketVerdict =
+  | { readonly decide: false; readonly why: MarketUnknownReason }
+  | { readonly decide: true; readonly mayRaise: boolean; readonly readAt: string };
+
+/** What a repricer may decide from the market as recorded. No record: the page was never read. */
+export const marketVerdict = (market: MarketState | undefined, nowMs: number, timing: Pick<MarketTiming, 'staleAfterMs'>): MarketVerdict => {
+  if (!market) return { decide: false, why: 'not_read' };
+  if (market.state === 'unknown') return { decide: false, why: market.reason };
+  return { decide: true, mayRaise: nowMs - Date.parse(market.readAt) <= timing.staleAfterMs, readAt: market.readAt };
+};
+
+/**
+ * The state a read leaves, or undefined when the stored one says the same and is recent enough:
+ * a reader writes only a change of state or reason, a known market's heartbeat, and the first
+ * read after a price the marketplace confirmed (a capped move's next step waits for that read).
+ */
+export const marketAfterRead = (
+  before: MarketState | undefined,
+  seen: { readonly state: 'known' } | { readonly state: 'unknown'; readonly reason: MarketUnknownReason },
+  now: string,
+  timing: Pick<MarketTiming, 'heartbeatMs'>,
+  lastConfirmedAt?: string,
+): MarketState | undefined => {
+  if (seen.state === 'unknown') {
+    if (before?.state === 'unknown' && before.reason === seen.reason) return undefined;
+    return { state: 'unknown', reason: seen.reason, since: now };
+  }
+  if (before?.state === 'known') {
+    const recent = Date.parse(now) - Date.parse(before.readAt) < timing.heartbeatMs;
+    const confirmedSince = lastConfirmedAt !== undefined && lastConfirmedAt >= before.readAt;
+    if (recent && !confirmedSince) return undefined;
+  }
+  return { state: 'known', readAt: now };
+};
