@@ -153,7 +153,8 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
         logger.warn('Storefront page skipped: malformed', { problem: result.problem });
         await unseen('malformed_page');
       }
-      if (result.kind === 'unseen') logger.warn('Storefront page showed no buy box: the market is unknown', { connector, productLineId: message.productLineId });
+      if (result.kind === 'unseen')
+        logger.warn('Storefront page showed no buy box: the market is unknown', { connector, productLineId: message.productLineId });
       if (result.kind === 'applied' && result.skipped > 0) await countSkippedEntries(target.clientId, connector, result.skipped);
     };
 

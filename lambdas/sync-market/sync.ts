@@ -160,7 +160,8 @@ const handleOffer = async (message: Extract<MarketSyncMessage, { kind: 'offer' }
     if (fault === undefined) throw error;
     // The event only brought a look forward: the scheduled syncs still come.
     logger.warn('Offer read for a marketplace event failed', { connector: connection.connector, fault: (error as Error).name });
-    if (error instanceof MarketplaceUnauthorized && SYNC_OWNED_STATUSES.has(connection.status)) await record(target, { status: 'unauthorized', last_error: fault });
+    if (error instanceof MarketplaceUnauthorized && SYNC_OWNED_STATUSES.has(connection.status))
+      await record(target, { status: 'unauthorized', last_error: fault });
   }
 };
 

@@ -206,7 +206,11 @@ const writeChanged = async (
 /** How often a write that met another writer's change is computed again before the next sync takes over. */
 const MAX_WRITE_ROUNDS = 4;
 
-const addCounts = (a: WriteCounts, b: WriteCounts): WriteCounts => ({ created: a.created + b.created, updated: a.updated + b.updated, unchanged: a.unchanged + b.unchanged });
+const addCounts = (a: WriteCounts, b: WriteCounts): WriteCounts => ({
+  created: a.created + b.created,
+  updated: a.updated + b.updated,
+  unchanged: a.unchanged + b.unchanged,
+});
 
 /**
  * Upserts the seller's own offers and their products (code = SKU). An own offer takes price,
@@ -306,7 +310,10 @@ const pageFields = (offer: PageOffer) => ({
 
 /** The latest price the marketplace confirmed for any of the product's offers: the read after it is always recorded. */
 const lastConfirmedAt = (partition: ProductForRepricing): string | undefined =>
-  [...partition.decisions.values()].reduce<string | undefined>((latest, state) => (state.confirmedAt !== undefined && (latest === undefined || state.confirmedAt > latest) ? state.confirmedAt : latest), undefined);
+  [...partition.decisions.values()].reduce<string | undefined>(
+    (latest, state) => (state.confirmedAt !== undefined && (latest === undefined || state.confirmedAt > latest) ? state.confirmedAt : latest),
+    undefined,
+  );
 
 const recordMarket = async (
   clientId: string,

@@ -146,7 +146,9 @@ export const planOffers = async (owner: OfferOwner, inputs: readonly OfferInput[
     if (!before) created++;
     // Always later than the version it replaces, so a guard on `updated_at` tells every version apart.
     const updatedAt = before && before.updated_at >= now ? new Date(Date.parse(before.updated_at) + 1).toISOString() : now;
-    const put: WriteRequest = { put: { ...offerKey(clientId, product_code, fields.offer_id), ...next, created_at: before?.created_at ?? now, updated_at: updatedAt } };
+    const put: WriteRequest = {
+      put: { ...offerKey(clientId, product_code, fields.offer_id), ...next, created_at: before?.created_at ?? now, updated_at: updatedAt },
+    };
     requests.push(put);
     // A move writes a new item under another product: nothing there to replace.
     replaces.set(put, before && lookup.productCode === product_code ? before.updated_at : null);
@@ -165,7 +167,10 @@ export const planOffers = async (owner: OfferOwner, inputs: readonly OfferInput[
  * what is stored now: the market sync's two writers (own offers, storefront pages) each keep
  * the other's fields.
  */
-export const writeOfferPlan = async ({ clientId, requests, replaces, moved }: OfferWritePlan, options: { readonly guarded?: boolean } = {}): Promise<string[]> => {
+export const writeOfferPlan = async (
+  { clientId, requests, replaces, moved }: OfferWritePlan,
+  options: { readonly guarded?: boolean } = {},
+): Promise<string[]> => {
   // The lookup names the new product before the offer moves there, so a reader never misses it.
   await mapLimit(moved, ({ offerId, productCode }) =>
     documentClient.send(

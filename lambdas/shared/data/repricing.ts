@@ -103,7 +103,9 @@ export const readProductForRepricing = async (clientId: string, code: string): P
     offers: items.filter((item) => item.entity === 'offer').map((item) => storedOffer.parse(item)),
     slots: items.filter((item) => item.entity === 'repricerSlot').map((item) => repricerSlot.parse(item)),
     decisions,
-    markets: new Map(items.flatMap((item) => (item.entity === 'productMarket' ? [parseMarketState(item)] : [])).flatMap((m) => (m ? [[m.connector, m.market] as const] : []))),
+    markets: new Map(
+      items.flatMap((item) => (item.entity === 'productMarket' ? [parseMarketState(item)] : [])).flatMap((m) => (m ? [[m.connector, m.market] as const] : [])),
+    ),
   };
 };
 

@@ -39,8 +39,7 @@ export interface MarketTiming {
 }
 
 export type MarketVerdict =
-  | { readonly decide: false; readonly why: MarketUnknownReason }
-  | { readonly decide: true; readonly mayRaise: boolean; readonly readAt: string };
+  { readonly decide: false; readonly why: MarketUnknownReason } | { readonly decide: true; readonly mayRaise: boolean; readonly readAt: string };
 
 /** What a repricer may decide from the market as recorded. No record: the page was never read. */
 export const marketVerdict = (market: MarketState | undefined, nowMs: number, timing: Pick<MarketTiming, 'staleAfterMs'>): MarketVerdict => {

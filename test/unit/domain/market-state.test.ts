@@ -10,9 +10,12 @@ describe('marketVerdict: what a repricer may decide from the market as recorded'
     expect(marketVerdict(undefined, Date.parse(T0), timing)).toEqual({ decide: false, why: 'not_read' });
   });
 
-  it.each(['empty_page', 'malformed_page', 'blocked', 'page_missing', 'own_seller_unknown'] as const)('decides nothing while the last read was %s', (reason) => {
-    expect(marketVerdict({ state: 'unknown', reason, since: T0 }, Date.parse(T0), timing)).toEqual({ decide: false, why: reason });
-  });
+  it.each(['empty_page', 'malformed_page', 'blocked', 'page_missing', 'own_seller_unknown'] as const)(
+    'decides nothing while the last read was %s',
+    (reason) => {
+      expect(marketVerdict({ state: 'unknown', reason, since: T0 }, Date.parse(T0), timing)).toEqual({ decide: false, why: reason });
+    },
+  );
 
   it('may raise from a fresh known market, and only lower from a stale one', () => {
     expect(marketVerdict(known(), Date.parse(at(8)), timing)).toEqual({ decide: true, mayRaise: true, readAt: T0 });
@@ -23,7 +26,11 @@ describe('marketVerdict: what a repricer may decide from the market as recorded'
 describe('marketAfterRead: what a read records', () => {
   it('records the first page that showed the buy box, and a change of reason', () => {
     expect(marketAfterRead(undefined, { state: 'known' }, T0, timing)).toEqual(known());
-    expect(marketAfterRead(known(), { state: 'unknown', reason: 'empty_page' }, at(1), timing)).toEqual({ state: 'unknown', reason: 'empty_page', since: at(1) });
+    expect(marketAfterRead(known(), { state: 'unknown', reason: 'empty_page' }, at(1), timing)).toEqual({
+      state: 'unknown',
+      reason: 'empty_page',
+      since: at(1),
+    });
     expect(marketAfterRead({ state: 'unknown', reason: 'empty_page', since: T0 }, { state: 'unknown', reason: 'blocked' }, at(1), timing)).toEqual({
       state: 'unknown',
       reason: 'blocked',

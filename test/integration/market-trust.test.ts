@@ -1,0 +1,165 @@
+import type { MarketOffer, ProductMarket } from '../../lambdas/shared/marketplace/port.js';
+import { connectorRecord, fees, productRecord } from '../support/fixtures.js';
+import { startTestApi, type TestApi } from '../support/local-api.js';
+import { canonicalPriceChanges } from '../support/repricing.js';
+import { step } from '../support/story.js';
+
+/**
+ * What the service did not see, it does not price (DESIGN.md section 7, docs/market-sync.md): a
+ * repricer on a connected marketplace decides only from a market a storefront page showed. A
+ * product whose page was never read, or came back without a buy box, is unknown, not alone; a
+ * known market read too long ago may lower a price, never raise one. And the market sync's two
+ * writers of an own offer (the seller API's sync, the storefront reader) never put back a copy
+ * the other has changed.
+ */
+let api: TestApi;
+const alice: [string, string] = ['trust-alice', 'trust-alice-password-1'];
+let clientId: string;
+let sync: typeof import('../../lambdas/shared/data/market-sync.js');
+let evaluate: typeof import('../../lambdas/evaluate-repricers/evaluate.js');
+const connector = { uid: 'takealot', sellerId: 'me', storefrontUrl: 'https://storefront.example' };
+const json = { 'content-type': 'application/json' };
+
+const entry = (sellerId: string, price: number, overrides: Partial<MarketOffer> = {}): MarketOffer => ({
+  sellerId,
+  sellerName: `Seller ${sellerId}`,
+  price,
+  inStock: true,
+  isMarketplaceItself: false,
+  bestPrice: false,
+  fastestDelivery: false,
+  ...overrides,
+});
+const page = (lineId: string, offers: MarketOffer[], buyBoxShown = true): ProductMarket => ({ productLineId: lineId, offers, buyBoxShown, skipped: 0 });
+const both = { bestPrice: true, fastestDelivery: true };
+
+const decisions = async (code: string) =>
+  (await canonicalPriceChanges(api.tableName, clientId)).map((item) => item.record).filter((c) => c.product_code === code);
+const preview = async (id: number) => {
+  const response = await api.request<{ offers: { would_decide: number | null }[]; market: { state: string; reason: string | null } }>(
+    'GET',
+    `/v1/repricers/${id}/preview`,
+    { auth: alice },
+  );
+  expect(response.status).toBe(200);
+  return response.body;
+};
+
+/** The product SKU-n with Alice's own offer on it, at 130, as the seller API reports it. */
+const ownProduct = async (n: number) => {
+  await sync.applyOwnOffers(clientId, connector, [
+    {
+      offerId: `${n}`,
+      sku: `SKU-${n}`,
+      title: `Product ${n}`,
+      productLineId: `PLID${n}`,
+      sellingPrice: 130,
+      rrp: 400,
+      status: 'buyable',
+      stockOnHand: 3,
+      shipsNow: true,
+    },
+  ]);
+  const response = await api.request<{ id: number }>('POST', '/v1/repricers/', {
+    auth: alice,
+    // Floor 80: 300 - 187 / 0.85 (docs/api.md, "Computed fields"); ceiling 300.
+    body: { product_code: `SKU-${n}`, preferred_price: 300, preferred_profit: 187 },
+    headers: json,
+  });
+  if (response.status !== 201) throw new Error(`Creating a repricer answered ${response.status}: ${response.text}`);
+  await api.settle();
+  return response.body.id;
+};
+
+beforeAll(async () => {
+  api = await startTestApi();
+  clientId = (await api.createClient(alice[0], { password: alice[1], sellerId: 'me', connector: 'takealot' })).clientId;
+  await api.importRecords(alice[0], [
+    connectorRecord('takealot'),
+    ...[1, 2, 3].map((n) => productRecord(`SKU-${n}`, { fee_estimates: { takealot: fees(5, 15) } })),
+  ]);
+  sync = await import('../../lambdas/shared/data/market-sync.js');
+  evaluate = await import('../../lambdas/evaluate-repricers/evaluate.js');
+  // Connected in suggest mode with the seller id the client stated, as PUT /v1/connections/takealot stores it.
+  const { connectedRecord } = await import('../../lambdas/shared/domain/connections.js');
+  const { saveConnection } = await import('../../lambdas/shared/data/connections.js');
+  const { sealConnectionSecret } = await import('../../lambdas/shared/marketplace/secrets.js');
+  const record = connectedRecord(
+    'takealot',
+    { apiKey: 'tk_live_trust_key_0001', webhookSecretSet: false, mode: 'suggest', sellerId: 'me' },
+    undefined,
+    new Date().toISOString(),
+  );
+  const sealedKey = await sealConnectionSecret('marketplace-key', clientId, 'takealot', 'tk_live_trust_key_0001');
+  await saveConnection(clientId, record, { sealedKey }, undefined);
+}, 120_000);
+afterAll(async () => api?.close());
+
+it('decides nothing from a market it did not see, then from the page that showed it', async () => {
+  const repricer = await ownProduct(1);
+  await step('a product whose page was never read decides nothing, and the preview says why', async () => {
+    expect(await decisions('SKU-1')).toEqual([]);
+    const body = await preview(repricer);
+    expect(body.market).toMatchObject({ state: 'unknown', reason: 'not_read' });
+    expect(body.offers.map((offer) => offer.would_decide)).toEqual([null]);
+  });
+  await step('a page that came back without a buy box (an empty 200) is not a market without rivals: still nothing, no ceiling', async () => {
+    const result = await sync.applyProductMarket(clientId, connector, 'SKU-1', page('PLID1', [], false));
+    await api.settle();
+    expect(result).toEqual({ kind: 'unseen' });
+    expect(await decisions('SKU-1')).toEqual([]);
+    expect((await preview(repricer)).market).toMatchObject({ state: 'unknown', reason: 'empty_page' });
+  });
+  await step('a page that shows the buy box with rivals at 100 and 110 decides one step under the lowest', async () => {
+    await sync.applyProductMarket(clientId, connector, 'SKU-1', page('PLID1', [entry('s1', 100, both), entry('me', 130), entry('s2', 110)]));
+    await api.settle();
+    expect((await decisions('SKU-1')).map((change) => [change.new_price, change.reason])).toEqual([[99, 'undercut']]);
+    expect((await preview(repricer)).market).toMatchObject({ state: 'known', reason: null });
+  });
+  await step('the page empty again: the market is unknown again and the repricer decides nothing more', async () => {
+    await sync.applyProductMarket(clientId, connector, 'SKU-1', page('PLID1', [], false));
+    await api.settle();
+    // Were it read as "alone", the target would be the ceiling, 300.
+    expect(await evaluate.evaluateProduct(clientId, 'SKU-1', 90)).toEqual([]);
+    expect((await decisions('SKU-1')).map((change) => change.new_price)).toEqual([99]);
+  });
+});
+
+it('lowers from a stale market but never raises from one', async () => {
+  await ownProduct(2);
+  await sync.applyProductMarket(clientId, connector, 'SKU-2', page('PLID2', [entry('s1', 150, both), entry('me', 130)]));
+  await api.settle();
+  // Winning at 130 under a rival at 150: the repricer raised to 149 from the fresh page.
+  expect((await decisions('SKU-2')).map((change) => change.new_price)).toEqual([149]);
+  await sync.applyProductMarket(clientId, connector, 'SKU-2', page('PLID2', [entry('s1', 180, both), entry('me', 130)]));
+  const later = Date.now() + 60 * 60_000;
+  // An hour on, with no page read since: 179 would be a raise from a view an hour old.
+  expect(await evaluate.evaluateProduct(clientId, 'SKU-2', 90, later)).toEqual([]);
+  await api.settle();
+  await sync.applyProductMarket(clientId, connector, 'SKU-2', page('PLID2', [entry('s1', 120, both), entry('me', 130)]));
+  await api.settle();
+  expect((await decisions('SKU-2')).map((change) => change.new_price)).toContain(119);
+});
+
+it("keeps both writers' fields of an own offer: a page written between the sync's read and its write is not put back", async () => {
+  await ownProduct(3);
+  const { planOffers, writeOfferPlan } = await import('../../lambdas/shared/data/offers-write.js');
+  const { readProductForRepricing } = await import('../../lambdas/shared/data/repricing.js');
+  const stored = (await readProductForRepricing(clientId, 'SKU-3'))!.offers.find((offer) => offer.scope === 'own')!;
+  // The seller API's sync computes a new price from the offer as it read it...
+  const plan = await planOffers({ clientId, sellerId: 'me', defaultConnector: 'takealot' }, [
+    { ...stored.fields, offer_price: 125, product_code: 'SKU-3', connector: 'takealot' },
+  ]);
+  // ...the storefront reader writes the buy box meanwhile...
+  await sync.applyProductMarket(clientId, connector, 'SKU-3', page('PLID3', [entry('me', 130, both), entry('s1', 150)]));
+  // ...and the sync's write of its older copy is refused, not written over the reader's.
+  expect(await writeOfferPlan(plan, { guarded: true })).toEqual(['3']);
+  const after = (await readProductForRepricing(clientId, 'SKU-3'))!.offers.find((offer) => offer.scope === 'own')!;
+  expect([after.fields.offer_price, after.fields.winning]).toEqual([130, true]);
+  // Planned again from what is stored, the sync keeps the reader's fields.
+  await sync.applyOwnOffers(clientId, connector, [
+    { offerId: '3', sku: 'SKU-3', title: 'Product 3', productLineId: 'PLID3', sellingPrice: 125, rrp: 400, status: 'buyable', stockOnHand: 3, shipsNow: true },
+  ]);
+  const final = (await readProductForRepricing(clientId, 'SKU-3'))!.offers.find((offer) => offer.scope === 'own')!;
+  expect([final.fields.offer_price, final.fields.winning]).toEqual([125, true]);
+});
