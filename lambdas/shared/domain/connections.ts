@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { connectorUid, timestamp } from './records.js';
+import { DEFAULT_OUTLIER_PERCENT } from './breaker-evidence.js';
 import { text } from './text.js';
 
 /**
@@ -21,7 +22,8 @@ export const MAX_WEBHOOK_SECRET_LENGTH = 512;
  * the defaults a seller would pick: one push moves a price by at most `max_step_percent` (a
  * bigger move goes in steps); at most `max_changes_per_day` pushes per offer a day (UTC); the
  * circuit breaker pauses the connection when more than `breaker_share_percent` of its repriced
- * offers would drop by more than `breaker_drop_percent` within `breaker_window_minutes`.
+ * offers would drop by more than `breaker_drop_percent` within `breaker_window_minutes`, for a
+ * reason the market does not explain (`breaker_outlier_percent`).
  */
 export const connectionSafety = z.strictObject({
   max_step_percent: z.int().min(1).max(100),
@@ -29,6 +31,12 @@ export const connectionSafety = z.strictObject({
   breaker_drop_percent: z.int().min(1).max(100),
   breaker_share_percent: z.int().min(1).max(100),
   breaker_window_minutes: z.int().min(1).max(1_440),
+  /**
+   * A sharp drop counts toward the breaker only when the market does not explain it: the rival it
+   * follows is more than this far under the product's next rival (domain/breaker-evidence.ts).
+   * Stored limits from before it read the default.
+   */
+  breaker_outlier_percent: z.int().min(1).max(99).default(DEFAULT_OUTLIER_PERCENT),
 });
 export type ConnectionSafety = z.infer<typeof connectionSafety>;
 export const DEFAULT_SAFETY: ConnectionSafety = {
@@ -37,6 +45,7 @@ export const DEFAULT_SAFETY: ConnectionSafety = {
   breaker_drop_percent: 10,
   breaker_share_percent: 30,
   breaker_window_minutes: 15,
+  breaker_outlier_percent: DEFAULT_OUTLIER_PERCENT,
 };
 
 /**

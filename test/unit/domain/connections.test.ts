@@ -55,7 +55,7 @@ describe('connectedRecord', () => {
       seller_id: null,
       seller_id_source: null,
       entries_skipped: 0,
-      safety: { max_step_percent: 20, max_changes_per_day: 48, breaker_drop_percent: 10, breaker_share_percent: 30, breaker_window_minutes: 15 },
+      safety: { max_step_percent: 20, max_changes_per_day: 48, breaker_drop_percent: 10, breaker_share_percent: 30, breaker_window_minutes: 15, breaker_outlier_percent: 30 },
       last_sync_at: null,
       last_error: null,
       sync_requested_at: null,
