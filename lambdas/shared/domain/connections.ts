@@ -25,7 +25,7 @@ export const MAX_WEBHOOK_SECRET_LENGTH = 512;
  * offers would drop by more than `breaker_drop_percent` within `breaker_window_minutes`, for a
  * reason the market does not explain (`breaker_outlier_percent`).
  */
-export const connectionSafety = z.strictObject({
+const safetyLimits = {
   max_step_percent: z.int().min(1).max(100),
   max_changes_per_day: z.int().min(1).max(1_000),
   breaker_drop_percent: z.int().min(1).max(100),
@@ -34,10 +34,11 @@ export const connectionSafety = z.strictObject({
   /**
    * A sharp drop counts toward the breaker only when the market does not explain it: the rival it
    * follows is more than this far under the product's next rival (domain/breaker-evidence.ts).
-   * Stored limits from before it read the default.
    */
-  breaker_outlier_percent: z.int().min(1).max(99).default(DEFAULT_OUTLIER_PERCENT),
-});
+  breaker_outlier_percent: z.int().min(1).max(99),
+};
+/** As stored: limits stored before the outlier limit existed read its default. */
+export const connectionSafety = z.strictObject({ ...safetyLimits, breaker_outlier_percent: safetyLimits.breaker_outlier_percent.default(DEFAULT_OUTLIER_PERCENT) });
 export type ConnectionSafety = z.infer<typeof connectionSafety>;
 export const DEFAULT_SAFETY: ConnectionSafety = {
   max_step_percent: 20,
@@ -73,7 +74,7 @@ export const putConnectionBody = z.strictObject({
   /** The client's seller id on the marketplace: how its own offer is told from rivals' on a product page. */
   seller_id: sellerIdText.optional(),
   /** Any of the limits; the others keep their value (or the default). */
-  safety: connectionSafety.partial().optional(),
+  safety: z.strictObject(safetyLimits).partial().optional(),
 });
 export type PutConnectionBody = z.infer<typeof putConnectionBody>;
 
