@@ -24,7 +24,7 @@ const FIRST_SYNC_POLL_MS = 5_000;
 export const startDemoMarket = async (choice: Extract<MarketChoice, { kind: 'simulator' }>): Promise<MarketSimulator> => {
   let market: MarketSimulator;
   try {
-    market = await createMarketSimulator({ host: '127.0.0.1', port: choice.port, seed: choice.seed, sellerId: DEMO_SELLER_ID });
+    market = await createMarketSimulator({ host: '127.0.0.1', port: choice.port, seed: choice.seed, tickIntervalMs: choice.tickMs, sellerId: DEMO_SELLER_ID });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new Error(`Port ${choice.port} is already in use: set MARKET_PORT to another one.`);
     throw error;

@@ -10,7 +10,7 @@ export const MARKET_PORT_ENV = 'MARKET_PORT';
 /** Where the demo's Takealot connection points. */
 export type MarketChoice =
   /** The simulator, started in this process on 127.0.0.1. */
-  | { readonly kind: 'simulator'; readonly port: number; readonly seed: number }
+  | { readonly kind: 'simulator'; readonly port: number; readonly seed: number; readonly tickMs: number }
   /** Both URLs were given in the environment: used as they are, nothing started. */
   | { readonly kind: 'given'; readonly sellerApiUrl: string; readonly storefrontUrl: string }
   /** `--no-market`: no marketplace, no connection (the demo as before the market loop). */
@@ -35,6 +35,11 @@ interface Flag {
 export const START_FLAGS: readonly Flag[] = [
   { name: 'no-market', help: 'start no marketplace simulator and connect nothing (also when the Takealot URLs are set)' },
   { name: 'market-seed', value: 'N', help: `seed of the simulator's market (default ${DEFAULT_OPTIONS.seed}); the same seed, the same catalogue` },
+  {
+    name: 'market-tick-ms',
+    value: 'MS',
+    help: `time between the simulator's bot moves (default ${DEFAULT_OPTIONS.tickIntervalMs}); 500 shows an hour of bot moves in six minutes`,
+  },
   { name: 'help', help: 'print this and exit' },
 ];
 
@@ -60,6 +65,7 @@ export const parseStartOptions = (argv: readonly string[], env: Readonly<Record<
   let help = false;
   let noMarket = false;
   let seed: number = DEFAULT_OPTIONS.seed;
+  let tickMs: number = DEFAULT_OPTIONS.tickIntervalMs;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [name, inline] = arg.startsWith('--') ? (arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined]) : [arg, undefined];
@@ -73,7 +79,8 @@ export const parseStartOptions = (argv: readonly string[], env: Readonly<Record<
     }
     const raw = inline ?? argv[++i];
     if (raw === undefined) throw new StartOptionError(`--${flag.name} needs a value (${flag.value})`);
-    seed = wholeNumber(`--${flag.name}`, raw, 0, 4_294_967_295);
+    if (flag.name === 'market-tick-ms') tickMs = wholeNumber(`--${flag.name}`, raw, 100, 3_600_000);
+    else seed = wholeNumber(`--${flag.name}`, raw, 0, 4_294_967_295);
   }
   if (noMarket) return { help, market: { kind: 'none' } };
   const sellerApiUrl = setting(env, TAKEALOT_SELLER_API_URL_ENV);
@@ -84,7 +91,7 @@ export const parseStartOptions = (argv: readonly string[], env: Readonly<Record<
   }
   const rawPort = setting(env, MARKET_PORT_ENV);
   const port = rawPort === undefined ? DEFAULT_OPTIONS.port : wholeNumber(MARKET_PORT_ENV, rawPort, 1, 65_535);
-  return { help, market: { kind: 'simulator', port, seed } };
+  return { help, market: { kind: 'simulator', port, seed, tickMs } };
 };
 
 /** `npm start -- --help`. */
