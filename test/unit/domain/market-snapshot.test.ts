@@ -15,7 +15,7 @@ const offer = (sellerId: string, price: number, overrides: Partial<MarketOffer> 
   fastestDelivery: false,
   ...overrides,
 });
-const page = (...offers: MarketOffer[]): ProductMarket => ({ productLineId: 'PLID100', offers });
+const page = (...offers: MarketOffer[]): ProductMarket => ({ productLineId: 'PLID100', offers, buyBoxShown: true, skipped: 0 });
 const both = { bestPrice: true, fastestDelivery: true };
 
 type Row = [seller: string, winning: boolean, delivery: boolean, winningPrice: number | null, competitors: number, competitiveness: string];
