@@ -4,7 +4,7 @@
  * API key once; stops on Ctrl-C, or by itself after --lifetime-ms.
  */
 import { parseMarketArgs, helpText } from '../tools/market/cli-args.js';
-import { createMarketSimulator } from '../tools/market/index.js';
+import { createMarketSimulator, DEFAULT_SHAPES } from '../tools/market/index.js';
 import { MarketOptionError } from '../tools/market/options.js';
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
@@ -28,6 +28,8 @@ const main = async (): Promise<void> => {
       ? '  Webhooks:    off (--webhook-url http://127.0.0.1:PORT/... to send them)'
       : `  Webhooks:    ${resolved.webhook.url}, ${resolved.webhook.signature} signatures, secret ${market.webhookSecret}`,
   );
+  const reported = Object.entries(resolved.shapes).filter(([key, value]) => DEFAULT_SHAPES[key as keyof typeof DEFAULT_SHAPES] !== value);
+  say(`  Shapes:      ${reported.length === 0 ? 'the defaults' : reported.map(([key, value]) => `${key}=${String(value)}`).join(', ')}`);
   say(
     `  Bots tick every ${resolved.tickIntervalMs} ms (at most ${resolved.maxTicks} ticks); batches settle after ${resolved.batchDelayMs} ms; stops after ${resolved.lifetimeMs} ms.`,
   );

@@ -209,7 +209,10 @@ describe('the market loop', () => {
       }
       const connector = { uid: 'takealot', sellerId: market.options.sellerId, storefrontUrl: market.storefrontUrl };
       const [gone, ...kept] = all;
-      const listing = (offers: typeof all, count: number): MarketplacePort => ({ ...port.port, listOwnOffers: () => Promise.resolve({ offers, count }) });
+      const listing = (offers: typeof all, count: number): MarketplacePort => ({
+        ...port.port,
+        listOwnOffers: () => Promise.resolve({ offers, count, skipped: 0 }),
+      });
 
       // A list that ends short (the page-2 bug) marks nothing gone for not listing it; the offers it did not
       // show are read one by one, and only one the marketplace answers 404 for is gone.

@@ -49,7 +49,13 @@ const entry = (sellerId: string, price: number, overrides: Partial<MarketOffer> 
 });
 const both = { bestPrice: true, fastestDelivery: true };
 const ownOffers = [own('1001', 'SKU-1'), own('1002', 'SKU-2', { sellingPrice: 40, stockOnHand: 0, status: 'not_buyable' })];
-const page = (...offers: MarketOffer[]): ProductMarket => ({ productLineId: 'PLID1001', url: 'https://storefront.example/p/PLID1001', offers, buyBoxShown: true, skipped: 0 });
+const page = (...offers: MarketOffer[]): ProductMarket => ({
+  productLineId: 'PLID1001',
+  url: 'https://storefront.example/p/PLID1001',
+  offers,
+  buyBoxShown: true,
+  skipped: 0,
+});
 const firstPage = page(entry('me', 100, both), entry('s1', 95, { inStock: false, leadtimeDays: 7 }), entry('s2', 108), entry('s3', 120));
 
 const listAll = async (): Promise<Offer[]> => {
@@ -237,9 +243,9 @@ describe('a market sync', () => {
       // Act
       const result = await sync.applyProductMarket(clientId, connector, 'SKU-2', {
         productLineId: 'PLID1002',
+        offers: [entry('s1', 37, both), entry('s4', 41)],
         buyBoxShown: true,
         skipped: 0,
-        offers: [entry('s1', 37, both), entry('s4', 41)],
       });
       await api.settle();
 

@@ -1,11 +1,18 @@
 /**
  * The Takealot adapter against the marketplace simulator over real HTTP on 127.0.0.1: every own
  * offer through continuation tokens, a product page with its buy-box slots, a price batch read
- * to success, and each fault mapped to the port's error.
+ * to success, and each fault mapped to the port's error; then every page again with the
+ * simulator in all its reported shapes at once.
  */
-import { MarketplaceRateLimited, MarketplaceUnauthorized, MarketplaceUnavailable, type OwnOfferSnapshot } from '../../lambdas/shared/marketplace/port.js';
+import {
+  MARKETPLACE_ITSELF_SELLER_ID,
+  MarketplaceRateLimited,
+  MarketplaceUnauthorized,
+  MarketplaceUnavailable,
+  type OwnOfferSnapshot,
+} from '../../lambdas/shared/marketplace/port.js';
 import { createTakealotAdapter } from '../../lambdas/shared/marketplace/takealot/adapter.js';
-import { createMarketSimulator, type MarketSimulator } from '../../tools/market/index.js';
+import { createMarketSimulator, REPORTED_SHAPES, type MarketSimulator } from '../../tools/market/index.js';
 import { step } from '../support/story.js';
 
 const PRODUCTS = 45;
@@ -135,4 +142,68 @@ describe('the Takealot adapter against the simulator', () => {
       await expect(adapter().checkKey(revoked)).resolves.toBe('rejected');
     });
   }, 480_000);
+});
+
+describe('the Takealot adapter against the simulator in every reported shape', () => {
+  it('reads every page (numeric ratings and skus, sellers in seller_detail, M-prefixed ids, Takealot retail, v2 batches) as the simulator holds it', async () => {
+    const reported = await createMarketSimulator({
+      port: 0,
+      seed: 12,
+      products: 60,
+      competitors: 4,
+      tickIntervalMs: 0,
+      batchDelayMs: 100,
+      shapes: REPORTED_SHAPES,
+      storefrontRateLimit: { capacity: 1_000, refillPerSecond: 1_000 },
+    });
+    try {
+      const port = createTakealotAdapter({ sellerApiUrl: reported.sellerApiUrl, storefrontUrl: reported.storefrontUrl, timeoutMs: 2_000 });
+      const state = reported.simulation.market;
+      const sellerIdOf = (seller: { seller_id: number; is_takealot: boolean }) =>
+        seller.is_takealot ? MARKETPLACE_ITSELF_SELLER_ID : String(seller.seller_id);
+      let empty = 0;
+      await step('every page shows its buy box (but the empty ones), with the simulator’s competitors, seller ids normalized', async () => {
+        for (const product of state.products) {
+          const page = await port.readProductMarket(String(product.plid));
+          if (!page.buyBoxShown) {
+            expect(page).toMatchObject({ offers: [], skipped: 0 });
+            empty += 1;
+            continue;
+          }
+          const listed = state.listedOffers(product);
+          const box = state.buyBox(product);
+          expect(page.skipped).toBe(0);
+          expect(page.offers).toHaveLength(listed.length);
+          expect(page.offers.map((offer) => offer.sellerId).sort()).toEqual(listed.map((offer) => sellerIdOf(offer.seller)).sort());
+          for (const offer of page.offers) expect(offer.sellerId).toMatch(/^(\d+|marketplace)$/);
+          expect(page.offers.filter((offer) => offer.isMarketplaceItself).map((offer) => offer.sellerId)).toEqual([MARKETPLACE_ITSELF_SELLER_ID]);
+          const best = page.offers.find((offer) => offer.bestPrice)!;
+          expect({ sellerId: best.sellerId, price: best.price }).toEqual({ sellerId: sellerIdOf(box.bestPrice!.seller), price: box.bestPrice!.price });
+          const fastest = page.offers.find((offer) => offer.fastestDelivery)!;
+          expect(fastest.sellerId).toBe(sellerIdOf(box.fastestDelivery!.seller));
+          if (product.own.status === 'buyable') expect(page.offers.some((offer) => offer.sellerId === reported.options.sellerId)).toBe(true);
+          for (const offer of page.offers.filter((candidate) => !candidate.bestPrice && !candidate.fastestDelivery && !candidate.isMarketplaceItself)) {
+            const seller = listed.find((candidate) => String(candidate.seller.seller_id) === offer.sellerId)!.seller;
+            expect(offer).toMatchObject({ ratingAvg: seller.rating_avg, sku: expect.stringMatching(/^\d{9}$/) });
+          }
+        }
+        // Seed 12 answers one of its 60 pages with {} at the preset's 2 %: the empty case is read too.
+        expect(empty).toBeGreaterThan(0);
+        expect(empty).toBe(reported.simulation.emptyPageCount);
+      });
+      await step('reads a v2 batch status to success', async () => {
+        const target = (await port.listOwnOffers(reported.apiKey)).offers[0]!;
+        const price = Math.max(1, (target.rrp ?? target.sellingPrice) - 2);
+        const { batchId } = await port.sendPrices(reported.apiKey, [{ offerId: target.offerId, sellingPrice: price }]);
+        let status = await port.readBatch(reported.apiKey, batchId);
+        for (let poll = 0; poll < 50 && status.state === 'pending'; poll++) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          status = await port.readBatch(reported.apiKey, batchId);
+        }
+        expect(status).toEqual({ batchId, state: 'succeeded', results: [{ offerId: target.offerId, ok: true }] });
+      });
+    } finally {
+      await reported.stop();
+    }
+  }, 120_000);
 });

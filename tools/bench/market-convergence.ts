@@ -3,7 +3,7 @@ import { MARKET_SYNC } from '../../lambdas/shared/config/market-sync.js';
 import { OFF_MARKET_STATUS } from '../../lambdas/shared/data/market-sync.js';
 import { deriveMarketView, type BuyBoxFields } from '../../lambdas/shared/domain/market-snapshot.js';
 import type { Offer } from '../../lambdas/shared/domain/records.js';
-import { productMarketOf, productDetailsBody } from '../../lambdas/shared/marketplace/takealot/schemas.js';
+import { productMarketOf, productDetailsBody } from '../../lambdas/shared/marketplace/takealot/product-page.js';
 import { type MarketSimulator } from '../market/index.js';
 import { createPrng } from '../market/prng.js';
 import { productDetails } from '../market/storefront-route.js';

@@ -2,8 +2,12 @@
  * Batch price updates: `POST /offers/batch` stores the entries as a pending batch; once
  * `batchDelayMs` has passed on the clock, the batch is settled (each entry checked and applied
  * on its own) and reads SUCCESS when every entry was applied, FAILURE when any was refused (the
- * others still applied, as the per-offer results show).
+ * others still applied, as the per-offer results show). The status is shown in the v1-like form
+ * (`results[]`) or the reported v2 form (`result[]` of `{ offer, validation_errors }`), as the
+ * `batchStatus` shape says.
  */
+import type { ValidationError } from './offer-updates.js';
+
 export type BatchStatus = 'pending' | 'SUCCESS' | 'FAILURE';
 
 export interface BatchEntryResult {
@@ -12,6 +16,14 @@ export interface BatchEntryResult {
   status: 'SUCCESS' | 'FAILURE';
   message?: string;
 }
+
+/** What v2 shows of an entry beside its status: the offer's price after settling and the errors that refused it. */
+export interface BatchEntryCheck {
+  selling_price: number | null;
+  validation_errors: ValidationError[];
+}
+
+export type BatchStatusForm = 'v1' | 'v2';
 
 export interface Batch {
   batch_id: number;
@@ -22,6 +34,8 @@ export interface Batch {
   request_id: string | undefined;
   entries: Record<string, unknown>[];
   results: BatchEntryResult[] | null;
+  /** Per entry, in the order of `results`. */
+  checks: BatchEntryCheck[] | null;
 }
 
 /** Takealot's v2 limit, the only published one. */
@@ -42,6 +56,7 @@ export class BatchStore {
       request_id: requestId,
       entries,
       results: null,
+      checks: null,
     };
     this.batches.set(batch.batch_id, batch);
     // The oldest settled batches go first; a pending one is never forgotten.
@@ -72,14 +87,23 @@ export class BatchStore {
   }
 
   /** The batch as `GET /offers/batch/{batch_id}` shows it. */
-  static view(batch: Batch): Record<string, unknown> {
-    return {
+  static view(batch: Batch, form: BatchStatusForm = 'v1'): Record<string, unknown> {
+    const base = {
       batch_id: batch.batch_id,
       status: batch.status,
       submitted_at: new Date(batch.submitted_at).toISOString(),
       completed_at: batch.completed_at === null ? null : new Date(batch.completed_at).toISOString(),
       offer_count: batch.entries.length,
-      ...(batch.results === null ? {} : { results: batch.results }),
     };
+    if (batch.results === null) return form === 'v2' ? { ...base, result: [] } : base;
+    if (form === 'v1') return { ...base, results: batch.results };
+    const result = batch.results.map((entry, index) => {
+      const check = batch.checks?.[index];
+      return {
+        offer: { offer_id: entry.offer_id, ...(entry.sku === null ? {} : { sku: entry.sku }), selling_price: check?.selling_price ?? null },
+        validation_errors: check?.validation_errors ?? [],
+      };
+    });
+    return { ...base, result };
   }
 }

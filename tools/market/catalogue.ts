@@ -79,7 +79,7 @@ const TAKEALOT_WAREHOUSES = [
   { warehouse_id: 3, name: 'CPT' },
 ];
 const BOT_ORDER = ['undercutter', 'fixed', 'random_walk', 'leadtime', 'stock_cycle'] as const;
-const TAKEALOT_SELLER: CompetitorSeller = { seller_id: 29_844_811, display_name: 'Takealot', rating_avg: 4.6, rating_count: 250_000, is_takealot: true };
+export const TAKEALOT_SELLER: CompetitorSeller = { seller_id: 29_844_811, display_name: 'Takealot', rating_avg: 4.6, rating_count: 250_000, is_takealot: true };
 const DAY_MS = 86_400_000;
 
 const clamp = (value: number, min: number, max: number): number => Math.min(max, Math.max(min, value));
@@ -223,6 +223,29 @@ export const staticSellerOffer = (product: Product): CompetitorOffer => ({
   leadtime_days: product.own.minimum_leadtime_days,
   available: true,
   listed_at: product.own.listed_at - 1,
+  bot: { kind: 'fixed' },
+  botState: {},
+});
+
+/**
+ * Takealot's own retail offer (the `takealotRetail` shape): one more competitor on every product
+ * that has none of Takealot's yet, in stock at a fixed price below the RRP, taking part in the
+ * buy-box rule like any offer. Made from the product's RRP and listing alone and drawing nothing
+ * from a PRNG, so it is the same whenever it is switched on, and the rest of the market is the
+ * seed's. Listed just after the own offer: a tie at the same price goes to the demo seller.
+ */
+export const TAKEALOT_RETAIL_SUFFIX = 'takealot';
+const RETAIL_PRICE_PCT_OF_RRP = 92;
+
+export const takealotRetailOffer = (product: Product): CompetitorOffer => ({
+  key: `${product.plid}-${TAKEALOT_RETAIL_SUFFIX}`,
+  sku: `T${product.plid}`,
+  seller: TAKEALOT_SELLER,
+  price: Math.max(1, Math.round((product.own.rrp * RETAIL_PRICE_PCT_OF_RRP) / 100)),
+  in_stock: true,
+  leadtime_days: 2,
+  available: true,
+  listed_at: product.own.listed_at + 1,
   bot: { kind: 'fixed' },
   botState: {},
 });

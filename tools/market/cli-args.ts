@@ -3,6 +3,7 @@
  * `--help` are made, so the help can never miss an option.
  */
 import { DEFAULT_FAULTS, DEFAULT_OPTIONS, MarketOptionError, type MarketOptionsInput } from './options.js';
+import { shapePreset, type ShapeSettings } from './shapes.js';
 
 type Setter = (options: MarketOptionsInput, value: string) => void;
 
@@ -28,6 +29,13 @@ const fault =
   (flag: string, key: keyof typeof DEFAULT_FAULTS): Setter =>
   (options, raw) => {
     options.faults = { ...options.faults, [key]: number(flag, raw) };
+  };
+
+/** One shape switch; the value is checked with the other settings (shapes.ts, checkShapes). */
+const shape =
+  <K extends keyof ShapeSettings>(key: K, read: (raw: string) => ShapeSettings[K] = (raw) => raw as ShapeSettings[K]): Setter =>
+  (options, raw) => {
+    options.shapes = { ...options.shapes, [key]: read(raw) };
   };
 
 export const FLAGS: Flag[] = [
@@ -127,6 +135,41 @@ export const FLAGS: Flag[] = [
     help: `storefront requests in one 403 burst (default ${DEFAULT_FAULTS.storefrontBlockLength})`,
     set: fault('block-length', 'storefrontBlockLength'),
   },
+  {
+    name: 'shapes',
+    value: 'PRESET',
+    help: 'default, or reported: every reported form below at once (give single switches after it to change one)',
+    set: (o, v) => {
+      o.shapes = { ...o.shapes, ...shapePreset(v) };
+    },
+  },
+  { name: 'rating', value: 'FORM', help: "a storefront seller's rating: object (default), number or absent", set: shape('rating') },
+  {
+    name: 'storefront-sku',
+    value: 'FORM',
+    help: "a storefront entry's sku: seller (the seller's SKU, default), number or absent",
+    set: shape('storefrontSku'),
+  },
+  {
+    name: 'buybox-seller',
+    value: 'FORM',
+    help: "item (default) or detail: buy-box items without seller; the selected one's in seller_detail, the other's in sponsored_ads_seller_id",
+    set: shape('buyboxSeller'),
+  },
+  { name: 'seller-id-prefix', value: '', help: 'storefront seller ids as M<id> text', set: shape('sellerIdPrefix', () => true) },
+  {
+    name: 'takealot-retail',
+    value: '',
+    help: "Takealot's own retail offer (is_takealot, no seller) on every product",
+    set: shape('takealotRetail', () => true),
+  },
+  {
+    name: 'empty-page-rate',
+    value: 'P',
+    help: 'probability a storefront page is answered 200 with {} (default 0)',
+    set: shape('emptyPageRate', (raw) => number('empty-page-rate', raw)),
+  },
+  { name: 'batch-status', value: 'FORM', help: 'batch status as v1 results[] (default) or v2 result[{offer, validation_errors}]', set: shape('batchStatus') },
   {
     name: 'webhook-url',
     value: 'URL',

@@ -1,19 +1,25 @@
 /**
  * The control API, for tests and benchmarks only (never part of the imitated marketplace):
- * read the state and the prices received, move the bots, set faults, revoke the key.
+ * read the state and the prices received, move the bots, set faults and shapes, start a
+ * storefront glitch, revoke the key.
  *
- *   GET  /_control/state        market, ticks, clock, faults, key status
- *   GET  /_control/prices       every accepted selling price per offer, with duplicates counted
- *   GET  /_control/webhooks     webhook deliveries (latest 1,000)
- *   GET  /_control/reads        per product line, the latest times its storefront page was read
- *   POST /_control/tick         { count?: 1..1000 } bot ticks now
- *   POST /_control/faults       a partial FaultSettings; answers the settings now in force
- *   POST /_control/revoke-key   { reissue?: boolean } revokes the key (and issues a new one)
+ *   GET    /_control/state       market, ticks, clock, faults, shapes, glitch, key status
+ *   GET    /_control/prices      every accepted selling price per offer, with duplicates counted
+ *   GET    /_control/webhooks    webhook deliveries (latest 1,000)
+ *   GET    /_control/reads       per product line, the latest times its storefront page was read
+ *   POST   /_control/tick        { count?: 1..1000 } bot ticks now
+ *   POST   /_control/faults      a partial FaultSettings; answers the settings now in force
+ *   POST   /_control/shapes      { preset?, ...a partial ShapeSettings }; answers the shapes now in force
+ *   POST   /_control/glitch      { fraction, share?, reads? } starts a glitch; answers its state
+ *   DELETE /_control/glitch      ends it; answers its state
+ *   POST   /_control/revoke-key  { reissue?: boolean } revokes the key (and issues a new one)
  */
 import type { IncomingMessage } from 'node:http';
 import { HttpError, readJsonObject } from './http.js';
 import { MarketOptionError } from './options.js';
 import type { FaultSettings } from './faults.js';
+import { checkGlitch } from './glitch.js';
+import { shapePreset, type ShapeSettings } from './shapes.js';
 import type { RouteAnswer } from './seller-routes.js';
 import type { Simulation } from './simulation.js';
 
@@ -21,11 +27,24 @@ export const controlState = (sim: Simulation): Record<string, unknown> => ({
   seller_id: sim.options.sellerId,
   now: new Date(sim.clock.now()).toISOString(),
   faults: sim.faults,
+  shapes: sim.shapes,
+  empty_pages: sim.emptyPageCount,
+  glitch: sim.glitch.describe(),
   api_key: sim.keys.describe(),
   pending_batches: sim.batches.pendingCount(),
   ...sim.traffic.summary(),
   ...sim.market.snapshot(),
 });
+
+/** A setting the simulator refuses is the caller's mistake: a 400 with its reason, nothing changed. */
+const asBadRequest = <T>(apply: () => T): T => {
+  try {
+    return apply();
+  } catch (error) {
+    if (error instanceof MarketOptionError) throw new HttpError(400, error.message);
+    throw error;
+  }
+};
 
 export const handleControlRoute = async (sim: Simulation, req: IncomingMessage, path: string): Promise<RouteAnswer> => {
   const route = `${req.method ?? 'GET'} ${path}`;
@@ -46,13 +65,19 @@ export const handleControlRoute = async (sim: Simulation, req: IncomingMessage, 
     }
     case 'POST /_control/faults': {
       const changes = await readJsonObject(req);
-      try {
-        return { status: 200, body: sim.setFaults(changes as Partial<FaultSettings>) };
-      } catch (error) {
-        if (error instanceof MarketOptionError) throw new HttpError(400, error.message);
-        throw error;
-      }
+      return { status: 200, body: asBadRequest(() => sim.setFaults(changes as Partial<FaultSettings>)) };
     }
+    case 'POST /_control/shapes': {
+      // `preset` ("default" or "reported") first, then any single switch given beside it.
+      const { preset, ...changes } = await readJsonObject(req);
+      return { status: 200, body: asBadRequest(() => sim.setShapes({ ...shapePreset(preset), ...(changes as Partial<ShapeSettings>) })) };
+    }
+    case 'POST /_control/glitch': {
+      const request = await readJsonObject(req);
+      return { status: 200, body: asBadRequest(() => sim.glitch.start(checkGlitch(request))) };
+    }
+    case 'DELETE /_control/glitch':
+      return { status: 200, body: sim.glitch.clear() };
     case 'POST /_control/revoke-key': {
       const { reissue = false } = await readJsonObject(req);
       const key = sim.keys.revoke(reissue === true);

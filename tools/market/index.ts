@@ -6,3 +6,5 @@ export { resolveOptions, isLoopbackUrl, MarketOptionError, DEFAULT_OPTIONS, type
 export { decideBuyBox, type ListedOffer, type BuyBoxOutcome } from './buy-box.js';
 export { signWebhook } from './webhooks.js';
 export type { FaultSettings } from './faults.js';
+export { DEFAULT_SHAPES, REPORTED_SHAPES, type ShapeSettings } from './shapes.js';
+export type { GlitchSettings, GlitchState } from './glitch.js';

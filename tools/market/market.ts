@@ -4,7 +4,7 @@
  */
 import { actBot } from './bots.js';
 import { decideBuyBox, type BuyBoxOutcome, type ListedOffer } from './buy-box.js';
-import { ownInStock, type OwnOffer, type Product } from './catalogue.js';
+import { ownInStock, TAKEALOT_RETAIL_SUFFIX, takealotRetailOffer, type OwnOffer, type Product } from './catalogue.js';
 import type { Prng } from './prng.js';
 
 export type OwnOfferLookup = 'offer_id' | 'sku' | 'barcode';
@@ -79,6 +79,16 @@ export class Market {
       });
     }
     return listed;
+  }
+
+  /** Adds Takealot's retail offer to every product that has none of Takealot's, or takes the added ones away again. */
+  setTakealotRetail(on: boolean): void {
+    for (const product of this.products) {
+      const key = `${product.plid}-${TAKEALOT_RETAIL_SUFFIX}`;
+      const added = product.competitors.findIndex((offer) => offer.key === key);
+      if (on && added < 0 && !product.competitors.some((offer) => offer.seller.is_takealot)) product.competitors.push(takealotRetailOffer(product));
+      if (!on && added >= 0) product.competitors.splice(added, 1);
+    }
   }
 
   buyBox(product: Product): BuyBoxOutcome {

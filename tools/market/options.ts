@@ -5,6 +5,10 @@
  */
 import type { Clock } from './clock.js';
 import type { FaultSettings } from './faults.js';
+import { MarketOptionError } from './option-error.js';
+import { checkShapes, DEFAULT_SHAPES, type ShapeSettings } from './shapes.js';
+
+export { MarketOptionError } from './option-error.js';
 
 export type SignatureScheme = 'hex-body' | 'base64-url-body';
 export type ValuesChangedFormat = 'object' | 'string';
@@ -58,13 +62,16 @@ export interface MarketOptions {
   sellerRateLimit: TokenBucketSettings;
   storefrontRateLimit: TokenBucketSettings;
   faults: FaultSettings;
+  /** The reported forms the storefront and the batch status take (shapes.ts); the defaults are the first forms. */
+  shapes: ShapeSettings;
   webhook: WebhookSettings;
   /** Injected time; the system clock when not given. */
   clock: Clock | undefined;
 }
 
-export type MarketOptionsInput = Partial<Omit<MarketOptions, 'faults' | 'webhook' | 'sellerRateLimit' | 'storefrontRateLimit'>> & {
+export type MarketOptionsInput = Partial<Omit<MarketOptions, 'faults' | 'shapes' | 'webhook' | 'sellerRateLimit' | 'storefrontRateLimit'>> & {
   faults?: Partial<FaultSettings>;
+  shapes?: Partial<ShapeSettings>;
   webhook?: Partial<WebhookSettings>;
   sellerRateLimit?: Partial<TokenBucketSettings>;
   storefrontRateLimit?: Partial<TokenBucketSettings>;
@@ -99,12 +106,9 @@ export const DEFAULT_OPTIONS: Omit<MarketOptions, 'clock' | 'apiKey'> = {
   sellerRateLimit: { capacity: 100, refillPerSecond: 10 },
   storefrontRateLimit: { capacity: 10, refillPerSecond: 10 },
   faults: DEFAULT_FAULTS,
+  shapes: DEFAULT_SHAPES,
   webhook: { url: undefined, secret: undefined, signature: 'hex-body', valuesChanged: 'object', timeoutMs: 5_000, retries: 3, retryDelayMs: 1_000 },
 };
-
-export class MarketOptionError extends Error {
-  override name = 'MarketOptionError';
-}
 
 /** Only these hosts: the simulator talks to this machine and nothing else. */
 const LOOPBACK_HOSTNAMES = new Set(['127.0.0.1', '[::1]']);
@@ -156,6 +160,7 @@ export const resolveOptions = (input: MarketOptionsInput = {}): MarketOptions =>
     clock: undefined,
     ...input,
     faults: { ...DEFAULT_FAULTS, ...input.faults },
+    shapes: { ...DEFAULT_SHAPES, ...input.shapes },
     webhook: { ...DEFAULT_OPTIONS.webhook, ...input.webhook },
     sellerRateLimit: { ...DEFAULT_OPTIONS.sellerRateLimit, ...input.sellerRateLimit },
     storefrontRateLimit: { ...DEFAULT_OPTIONS.storefrontRateLimit, ...input.storefrontRateLimit },
@@ -179,6 +184,7 @@ export const resolveOptions = (input: MarketOptionsInput = {}): MarketOptions =>
   checkBucket('sellerRateLimit', options.sellerRateLimit);
   checkBucket('storefrontRateLimit', options.storefrontRateLimit);
   checkFaults(options.faults);
+  checkShapes(options.shapes);
   const { webhook } = options;
   if (webhook.url !== undefined && !isLoopbackUrl(webhook.url)) {
     throw new MarketOptionError(`webhook URL must be a loopback URL (http://127.0.0.1:... or http://[::1]:...), got ${webhook.url}`);

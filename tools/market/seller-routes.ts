@@ -84,7 +84,7 @@ export const handleSellerRoute = async (sim: Simulation, req: IncomingMessage, p
     sim.settleDueBatches();
     const batch = sim.batches.get(Number(batchRead[1]));
     if (batch === undefined) throw new HttpError(404, 'batch not found');
-    return { status: 200, body: BatchStore.view(batch) };
+    return { status: 200, body: BatchStore.view(batch, sim.shapes.batchStatus) };
   }
   const target = offerRoute(path);
   if (target === undefined) throw NOT_FOUND();

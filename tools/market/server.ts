@@ -9,12 +9,14 @@ import type { AddressInfo } from 'node:net';
 import type { Clock } from './clock.js';
 import { handleControlRoute } from './control-routes.js';
 import { drawFault, StorefrontBlocker, type FaultSettings } from './faults.js';
+import { checkGlitch, type GlitchState } from './glitch.js';
 import { HttpError, Sleeper, headerValue, sendJson } from './http.js';
 import type { MarketOptions, MarketOptionsInput } from './options.js';
+import type { ShapeSettings } from './shapes.js';
 import { RateLimiter, rateLimitHeaders } from './rate-limit.js';
 import { handleSellerRoute, type RouteAnswer } from './seller-routes.js';
 import { Simulation } from './simulation.js';
-import { productDetails, storefrontTarget } from './storefront-route.js';
+import { storefrontTarget } from './storefront-route.js';
 import { sellerRouteName, type ReadLog, type TrafficSummary } from './traffic.js';
 import { systemClock } from './clock.js';
 import type { PriceLogSummary } from './price-log.js';
@@ -37,6 +39,11 @@ export interface MarketSimulator {
   control: {
     tick(count?: number): { ticks: number; changed: number };
     setFaults(changes: Partial<FaultSettings>): FaultSettings;
+    /** Switches reported shapes on or off (shapes.ts); answers those in force. */
+    setShapes(changes: Partial<ShapeSettings>): ShapeSettings;
+    /** Starts a storefront glitch (glitch.ts): `fraction` required, `share` 1 and `reads` 100 unless given. */
+    setGlitch(settings: { fraction: number; share?: number; reads?: number }): GlitchState;
+    clearGlitch(): GlitchState;
     revokeKey(reissue?: boolean): string | undefined;
     prices(): PriceLogSummary;
     webhooks(): DeliveryRecord[];
@@ -113,8 +120,9 @@ export const createMarketSimulator = async (input: MarketOptionsInput = {}): Pro
     if (!gate.pass) return gate.answer;
     const product = sim.market.product(plid);
     if (product === undefined) return { status: 404, body: { message: 'Product not found' } };
-    sim.traffic.read(plid, sim.clock.now());
-    return { status: 200, body: productDetails(sim.market, product) };
+    const page = sim.storefrontPage(product);
+    if (page.shown) sim.traffic.read(plid, sim.clock.now());
+    return { status: 200, body: page.body };
   };
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<RouteAnswer> => {
@@ -198,6 +206,9 @@ export const createMarketSimulator = async (input: MarketOptionsInput = {}): Pro
     control: {
       tick: (count = 1) => sim.tick(count),
       setFaults: (changes) => sim.setFaults(changes),
+      setShapes: (changes) => sim.setShapes(changes),
+      setGlitch: (settings) => sim.glitch.start(checkGlitch(settings)),
+      clearGlitch: () => sim.glitch.clear(),
       revokeKey: (reissue = false) => sim.keys.revoke(reissue),
       prices: () => sim.priceLog.summary(),
       webhooks: () => sim.webhooks.deliveries(),

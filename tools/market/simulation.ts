@@ -1,14 +1,17 @@
 /**
  * The simulator without HTTP: the market, the clock, the PRNG streams and everything a request
- * can change (own offers, batches, the price log, the key, the faults). Routes call into it;
- * tests can drive it directly.
+ * can change (own offers, batches, the price log, the key, the faults, the shapes, a glitch).
+ * Routes call into it; tests can drive it directly.
  */
 import { ApiKeyring, generateSecret } from './api-key.js';
-import { BatchStore, type Batch, type BatchEntryResult } from './batches.js';
+import { BatchStore, type Batch, type BatchEntryCheck, type BatchEntryResult } from './batches.js';
 import { generateCatalogue, staticSellerOffer } from './catalogue.js';
 import { systemClock, ManualClock, type Clock } from './clock.js';
 import { checkFaults, resolveOptions, type MarketOptions, type MarketOptionsInput } from './options.js';
 import type { FaultSettings } from './faults.js';
+import { StorefrontGlitch } from './glitch.js';
+import { checkShapes, type ShapeSettings } from './shapes.js';
+import { productDetails } from './storefront-route.js';
 import { Market, type OwnOfferLookup } from './market.js';
 import { applyOfferUpdate, checkOfferUpdate, type UpdateCheck, type ValuesChanged } from './offer-updates.js';
 import { PriceLog } from './price-log.js';
@@ -39,16 +42,21 @@ export class Simulation {
   readonly initialApiKey: string;
   readonly webhookSecret: string;
   /** Independent streams forked from the seed's root (see prng.ts). */
-  readonly streams: { bots: Prng; faults: Prng; storefront: Prng };
+  readonly streams: { bots: Prng; faults: Prng; storefront: Prng; pages: Prng };
+  /** A wrong price on the storefront's pages, on request (glitch.ts). */
+  readonly glitch: StorefrontGlitch;
   private faultSettings: FaultSettings;
+  private shapeSettings: ShapeSettings;
+  private emptyPages = 0;
 
   constructor(input: MarketOptionsInput = {}) {
     this.options = resolveOptions(input);
     this.clock = this.options.clock ?? systemClock;
     const root = createPrng(this.options.seed);
     const catalogue = root.fork();
-    this.streams = { bots: root.fork(), faults: root.fork(), storefront: root.fork() };
-    const webhookIds = root.fork();
+    const [bots, faults, storefront, webhookIds] = [root.fork(), root.fork(), root.fork(), root.fork()];
+    // Forked last: the streams before it, and so a seed's market, are what they were without it.
+    this.streams = { bots, faults, storefront, pages: root.fork() };
     const products = generateCatalogue(catalogue, { products: this.options.products, competitors: this.options.competitors, epoch: Date.UTC(2026, 0, 1) });
     if (this.options.staticSeller) for (const product of products) product.competitors.push(staticSellerOffer(product));
     this.market = new Market(products, {
@@ -56,6 +64,9 @@ export class Simulation {
       display_name: this.options.sellerName,
     });
     this.faultSettings = { ...this.options.faults };
+    this.shapeSettings = { ...this.options.shapes };
+    if (this.shapeSettings.takealotRetail) this.market.setTakealotRetail(true);
+    this.glitch = new StorefrontGlitch(this.options.seed);
     this.initialApiKey = this.options.apiKey ?? generateSecret();
     this.keys = new ApiKeyring(this.initialApiKey);
     this.webhookSecret = this.options.webhook.secret ?? generateSecret();
@@ -70,6 +81,38 @@ export class Simulation {
   setFaults(changes: Partial<FaultSettings>): FaultSettings {
     this.faultSettings = checkFaults({ ...this.faultSettings, ...changes });
     return this.faults;
+  }
+
+  get shapes(): ShapeSettings {
+    return { ...this.shapeSettings };
+  }
+
+  /** Merges and checks new shape settings; a bad value changes nothing. Takealot's retail offers join or leave the market with the switch. */
+  setShapes(changes: Partial<ShapeSettings>): ShapeSettings {
+    this.shapeSettings = checkShapes({ ...this.shapeSettings, ...changes });
+    this.market.setTakealotRetail(this.shapeSettings.takealotRetail);
+    return this.shapes;
+  }
+
+  /** Storefront pages answered `{}` (the `emptyPageRate` shape). */
+  get emptyPageCount(): number {
+    return this.emptyPages;
+  }
+
+  /**
+   * The body of one storefront page answered 200: `{}` at the `emptyPageRate` (drawn from its
+   * own stream), else the product's page in the current shapes, a glitch's wrong price included.
+   * `shown`: the page showed the product (an empty one is not a read of it).
+   */
+  storefrontPage(product: Product): { body: Record<string, unknown>; shown: boolean } {
+    if (this.streams.pages.chance(this.shapeSettings.emptyPageRate)) {
+      this.emptyPages += 1;
+      return { body: {}, shown: false };
+    }
+    const wrongPrice = this.glitch.wrongPriceOn(product, this.market.listedOffers(product));
+    const body = productDetails(this.market, product, { shapes: this.shapeSettings, wrongPrice });
+    this.glitch.pageRead(wrongPrice !== undefined);
+    return { body, shown: true };
   }
 
   /** Points the webhooks at a loopback URL, or turns them off; anything else throws MarketOptionError. */
@@ -133,9 +176,11 @@ export class Simulation {
 
   private settle(batch: Batch): void {
     const seen = new Set<number>();
+    const checks: BatchEntryCheck[] = [];
     const results: BatchEntryResult[] = batch.entries.map((entry) => {
       const product = this.entryProduct(entry);
       if (product === undefined) {
+        checks.push({ selling_price: null, validation_errors: [{ message: 'offer not found', code: 'offer_not_found' }] });
         return {
           offer_id: typeof entry.offer_id === 'number' ? entry.offer_id : null,
           sku: typeof entry.sku === 'string' ? entry.sku : null,
@@ -151,9 +196,11 @@ export class Simulation {
         batchId: batch.batch_id,
         ...(batch.request_id === undefined ? {} : { requestId: batch.request_id }),
       });
+      checks.push({ selling_price: product.own.selling_price, validation_errors: outcome.ok ? [] : outcome.errors });
       return outcome.ok ? { ...ids, status: 'SUCCESS' } : { ...ids, status: 'FAILURE', message: outcome.errors.map((error) => error.message).join('; ') };
     });
     batch.results = results;
+    batch.checks = checks;
     batch.status = results.every((result) => result.status === 'SUCCESS') ? 'SUCCESS' : 'FAILURE';
     batch.completed_at = this.clock.now();
     this.webhooks.send('Batch Completed', { seller_id: this.options.sellerId, batch_id: batch.batch_id, status: batch.status });

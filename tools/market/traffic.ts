@@ -23,14 +23,14 @@ export interface TrafficSummary {
   politeness: Record<Surface, SurfacePoliteness>;
   /** Seller API requests by route, e.g. `GET /offers`, `PATCH /offers/{id}`, `POST /offers/batch`. */
   requests: Record<string, number>;
-  /** Storefront pages answered 200, all products together. */
+  /** Storefront pages answered 200 with the product (an empty page is not a read), all products together. */
   storefront_reads: number;
 }
 
 export interface ReadLog {
   /** At most this many read times are kept per product line (the latest). */
   limit_per_product: number;
-  /** Product line id -> the times (ms since the epoch) its page was answered 200, oldest first. */
+  /** Product line id -> the times (ms since the epoch) its page was answered 200 with the product, oldest first. */
   products: Record<string, number[]>;
 }
 

@@ -35,10 +35,27 @@ export interface OwnOffersPage {
   readonly next?: string;
   /** The total the marketplace reports, when it does. */
   readonly count?: number;
+  /**
+   * List items left out because they could not be read as an offer (not an object, or without a
+   * usable id, SKU, price, status or title). One bad item never rejects the page: the others are
+   * here, and a page with skipped items is not the whole list.
+   */
+  readonly skipped: number;
 }
+
+/**
+ * The seller id of the marketplace's own retail offers, which name no seller (Takealot's
+ * `is_takealot` items): real rivals with a price, told apart from every seller's numeric id.
+ */
+export const MARKETPLACE_ITSELF_SELLER_ID = 'marketplace';
 
 /** One offer on a product's storefront page, the seller's own included. */
 export interface MarketOffer {
+  /**
+   * One seller, one id, however the marketplace spelled it: decimal text for a numeric id
+   * (Takealot's `M12345` and `12345` are both `12345`); MARKETPLACE_ITSELF_SELLER_ID for the
+   * marketplace's own retail offers.
+   */
   readonly sellerId: string;
   readonly sellerName: string;
   readonly sku?: string;
@@ -59,9 +76,13 @@ export interface ProductMarket {
   readonly productLineId: string;
   readonly offers: readonly MarketOffer[];
   readonly url?: string;
-  /** The page listed a buy box: only such a page says who competes. */
+  /**
+   * True only when at least one buy-box item of the page was read. An empty answer, a page
+   * without a buy box, or one whose buy-box items could all not be read is false: such a page
+   * says nothing about who competes, so its `offers` are no evidence that there is no rival.
+   */
   readonly buyBoxShown: boolean;
-  /** Entries left out: they lacked a seller id or a price. */
+  /** Entries of the page (buy box or other offers) left out: no seller id, no positive price, or not an object. */
   readonly skipped: number;
 }
 
@@ -83,10 +104,10 @@ export interface MarketplaceEvent {
   readonly type: 'offer_updated' | 'offer_created' | 'batch_completed' | 'other';
   readonly offerId?: string;
   readonly batchId?: string;
+  /** The seller the event is about, normalized as MarketOffer.sellerId is, when the marketplace names one. */
+  readonly sellerId?: string;
   /** What an Offer Updated event says changed (e.g. `selling_price: { old, new }`), as the marketplace sent it. */
   readonly valuesChanged?: Readonly<Record<string, unknown>>;
-  /** The seller the event is about, when the marketplace names it. */
-  readonly sellerId?: string;
 }
 
 export interface MarketplacePort {

@@ -21,7 +21,9 @@ const offerArb: fc.Arbitrary<MarketOffer> = fc.record({
   bestPrice: fc.boolean(),
   fastestDelivery: fc.boolean(),
 });
-const marketArb: fc.Arbitrary<ProductMarket> = fc.array(offerArb, { maxLength: 10 }).map((offers) => ({ productLineId: 'PLID1', offers, buyBoxShown: true, skipped: 0 }));
+const marketArb: fc.Arbitrary<ProductMarket> = fc
+  .array(offerArb, { maxLength: 10 })
+  .map((offers) => ({ productLineId: 'PLID1', offers, buyBoxShown: true, skipped: 0 }));
 const stepArb = fc.constantFrom(0.01, 0.05, 1, 5);
 const context = (priceStep: number) => ({ ownSellerId: 'me', priceStep });
 

@@ -64,6 +64,7 @@ describe('listOwnOffers', () => {
     expect(page).toEqual({
       next: 'tok2',
       count: 5,
+      skipped: 0,
       offers: [
         {
           offerId: '1',
@@ -100,13 +101,39 @@ describe('listOwnOffers', () => {
     }
   });
 
-  it('refuses a whole page when one offer is malformed (a fractional price, a missing sku), never half of it', async () => {
-    for (const bad of [offer(2, { selling_price: 10.5 }), offer(2, { sku: undefined }), offer(2, { sku: 'a\u0000b' })]) {
-      const { port } = scripted(() => jsonResponse(200, { items: [offer(1), bad] }));
+  it.each([
+    ['a fractional price', offer(2, { selling_price: 10.5 })],
+    ['a price as text', offer(2, { selling_price: '102' })],
+    ['no price', offer(2, { selling_price: undefined })],
+    ['no sku', offer(2, { sku: undefined })],
+    ['an unstorable sku', offer(2, { sku: 'a\u0000b' })],
+    ['no offer id', offer(2, { offer_id: undefined })],
+    ['an offer id of another shape', offer(2, { offer_id: { id: 2 } })],
+    ['not an object', 'offer 2'],
+    ['null', null],
+  ])('leaves out an item with %s, keeps the others and counts it', async (_, bad) => {
+    const { port } = scripted(() => jsonResponse(200, { items: [offer(1), bad, offer(3)], count: 3 }));
+    const page = await port.listOwnOffers(KEY);
+    expect(page.offers.map((own) => own.offerId)).toEqual(['1', '3']);
+    expect(page.skipped).toBe(1);
+    expect(page.count).toBe(3);
+  });
+
+  it('reads an optional field of unexpected shape as unknown, and a numeric sku as text', async () => {
+    const { port } = scripted(() => jsonResponse(200, { items: [offer(1, { rrp: '200', barcode: 6001, productline_id: [1], sku: 12345 })] }));
+    const page = await port.listOwnOffers(KEY);
+    expect(page.skipped).toBe(0);
+    expect(page.offers[0]).toMatchObject({ offerId: '1', sku: '12345', sellingPrice: 101 });
+    expect(page.offers[0]).not.toHaveProperty('rrp');
+    expect(page.offers[0]).not.toHaveProperty('barcode');
+    expect(page.offers[0]).not.toHaveProperty('productLineId');
+  });
+
+  it('refuses a page whose structure is gone: not JSON, no list of items', async () => {
+    for (const body of ['<html>', JSON.stringify({ items: 'none' }), JSON.stringify({ offers: [] }), JSON.stringify([offer(1)])]) {
+      const { port } = scripted(() => new Response(body, { status: 200 }));
       await expect(port.listOwnOffers(KEY)).rejects.toBeInstanceOf(MarketplaceMalformed);
     }
-    const { port } = scripted(() => new Response('<html>', { status: 200 }));
-    await expect(port.listOwnOffers(KEY)).rejects.toBeInstanceOf(MarketplaceMalformed);
   });
 
   it.each([
@@ -172,16 +199,15 @@ describe('readProductMarket', () => {
   it('gives both slots to the one buy-box item, and tolerates a page without a buy box', async () => {
     const one = await scripted(() => jsonResponse(200, { buybox: { items: [item(1, 100, { is_selected: true })] } })).port.readProductMarket('1');
     expect(one.offers).toEqual([expect.objectContaining({ sellerId: '1', bestPrice: true, fastestDelivery: true, ratingAvg: 4.5, ratingCount: 10 })]);
+    expect(one).toMatchObject({ buyBoxShown: true, skipped: 0 });
     const none = await scripted(() => jsonResponse(200, { core: {} })).port.readProductMarket('1');
-    expect(none.offers).toEqual([]);
+    expect(none).toMatchObject({ offers: [], buyBoxShown: false, skipped: 0 });
   });
 
-  it('maps the bot protection’s 403 and a 429 to MarketplaceRateLimited, a bad item to MarketplaceMalformed', async () => {
+  it('maps the bot protection’s 403 and a 429 to MarketplaceRateLimited, a page without its structure to MarketplaceMalformed', async () => {
     await expect(scripted(() => jsonResponse(403, {})).port.readProductMarket('1')).rejects.toBeInstanceOf(MarketplaceRateLimited);
     await expect(scripted(() => jsonResponse(429, {}, { 'Retry-After': '2' })).port.readProductMarket('1')).rejects.toMatchObject({ retryAfterMs: 2_000 });
-    await expect(scripted(() => jsonResponse(200, { buybox: { items: [{ price: 'cheap' }] } })).port.readProductMarket('1')).rejects.toBeInstanceOf(
-      MarketplaceMalformed,
-    );
+    await expect(scripted(() => jsonResponse(200, { buybox: { items: 'none' } })).port.readProductMarket('1')).rejects.toBeInstanceOf(MarketplaceMalformed);
     await expect(scripted(() => jsonResponse(200, {})).port.readProductMarket('PLID1')).rejects.toBeInstanceOf(MarketplaceRejected);
   });
 });
@@ -223,6 +249,55 @@ describe('sendPrices and readBatch', () => {
     await expect(scripted(() => jsonResponse(200, { batch_id: 42, status: 'exploded' })).port.readBatch(KEY, '42')).rejects.toBeInstanceOf(
       MarketplaceMalformed,
     );
+  });
+});
+
+describe('readBatch: the reported shapes', () => {
+  it('reads the v2 shape: ok when an offer has no validation error, the messages when it has', async () => {
+    const body = {
+      batch_id: 42,
+      status: 'FAILURE',
+      result: [
+        { offer: { offer_id: 1, selling_price: 115 }, validation_errors: [] },
+        { offer: { offer_id: '2', selling_price: 900 }, validation_errors: [{ message: 'selling price must be <= RRP', code: 'rrp' }] },
+        { offer: { offer_id: 3 } },
+        { offer: { sku: 'SKU-4' }, validation_errors: [{ code: 'selling_price_whole' }] },
+      ],
+    };
+    expect(await scripted(() => jsonResponse(200, body)).port.readBatch(KEY, '42')).toEqual({
+      batchId: '42',
+      state: 'failed',
+      results: [
+        { offerId: '1', ok: true },
+        { offerId: '2', ok: false, message: 'selling price must be <= RRP' },
+        { offerId: '3', ok: true },
+        { offerId: 'SKU-4', ok: false, message: 'selling_price_whole' },
+      ],
+    });
+  });
+
+  it('leaves out a result entry it cannot read, and takes the batch id asked for when the body names none', async () => {
+    const body = {
+      status: 'SUCCESS',
+      results: [{ offer_id: 1, status: 'SUCCESS' }, 'garbage', { status: 'SUCCESS' }, { offer_id: 2 }],
+      result: [{ offer: 'gone' }, { offer: { offer_id: 3 }, validation_errors: 'none' }, { offer: { offer_id: 4 } }],
+    };
+    expect(await scripted(() => jsonResponse(200, body)).port.readBatch(KEY, '42')).toEqual({
+      batchId: '42',
+      state: 'succeeded',
+      results: [
+        { offerId: '1', ok: true },
+        { offerId: '4', ok: true },
+      ],
+    });
+    const unlisted = await scripted(() => jsonResponse(200, { batch_id: 42, status: 'pending', results: 'later' })).port.readBatch(KEY, '42');
+    expect(unlisted).toEqual({ batchId: '42', state: 'pending', results: [] });
+  });
+
+  it('refuses only a body whose batch state cannot be read', async () => {
+    for (const body of [{ batch_id: 42 }, { batch_id: 42, status: 7 }, { batch_id: 42, status: 'exploded' }, [{ status: 'SUCCESS' }]]) {
+      await expect(scripted(() => jsonResponse(200, body)).port.readBatch(KEY, '42')).rejects.toBeInstanceOf(MarketplaceMalformed);
+    }
   });
 });
 

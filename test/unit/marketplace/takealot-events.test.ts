@@ -26,6 +26,7 @@ describe('verifyEvent', () => {
       type: 'offer_updated',
       offerId: '90001',
       batchId: '12',
+      sellerId: '1000001',
       valuesChanged: { selling_price: { old: 120, new: 115 } },
     });
   });
@@ -41,6 +42,25 @@ describe('verifyEvent', () => {
     const lower = { ...signed, headers: Object.fromEntries(Object.entries(signed.headers).map(([key, value]) => [key.toLowerCase(), value])) };
     expect(port.verifyEvent(SECRET, lower)).toMatchObject({ type: 'batch_completed', batchId: '77' });
     expect(port.verifyEvent(SECRET, request(body, hexBody(body), 'New Leadtime Order'))).toMatchObject({ type: 'other' });
+  });
+
+  it.each([
+    [1000001, '1000001'],
+    ['1000001', '1000001'],
+    ['M1000001', '1000001'],
+    ['m1000001', '1000001'],
+  ])('reads seller_id %j as the seller %s', (sellerId, expected) => {
+    const body = JSON.stringify({ seller_id: sellerId, batch_id: 77, status: 'SUCCESS' });
+    expect(port.verifyEvent(SECRET, request(body, hexBody(body), 'Batch Completed'))).toMatchObject({ type: 'batch_completed', sellerId: expected });
+  });
+
+  it('leaves out a seller_id that is absent or of another shape, and still reads the event', () => {
+    for (const sellerId of [undefined, null, { id: 1 }, '', -4]) {
+      const body = JSON.stringify({ seller_id: sellerId, offer_id: 5 });
+      const event = port.verifyEvent(SECRET, request(body, hexBody(body)));
+      expect(event).toMatchObject({ type: 'offer_updated', offerId: '5' });
+      expect(event).not.toHaveProperty('sellerId');
+    }
   });
 
   it('refuses a wrong signature, another secret, a changed body and a base64 signature over another URL', () => {

@@ -1,8 +1,10 @@
 import type * as z from 'zod';
 import { MarketplaceMalformed, MarketplaceNotFound, MarketplaceRejected, MarketplaceUnauthorized, type MarketplacePort, type PriceUpdate } from '../port.js';
+import { batchStatusBody } from './batch-status.js';
 import { verifyTakealotEvent } from './events.js';
 import { exchange } from './http.js';
-import { batchCreatedBody, batchStatusBody, offersPageBody, ownOfferBody, productDetailsBody, productMarketOf } from './schemas.js';
+import { productDetailsBody, productMarketOf } from './product-page.js';
+import { batchCreatedBody, offersPageBody, ownOfferBody } from './schemas.js';
 
 /**
  * The Takealot adapter: the Marketplace API v1 for the seller's own offers and price batches,
@@ -117,7 +119,8 @@ export const createTakealotAdapter = (options: TakealotOptions): MarketplacePort
 
     async readBatch(apiKey, batchId) {
       if (!/^[A-Za-z0-9_-]{1,100}$/.test(batchId)) throw new MarketplaceRejected('Not a Takealot batch id');
-      return mapped(batchStatusBody, await sellerCall(apiKey, `/offers/batch/${batchId}`), 'batch status');
+      const status = mapped(batchStatusBody, await sellerCall(apiKey, `/offers/batch/${batchId}`), 'batch status');
+      return { ...status, batchId: status.batchId ?? batchId };
     },
 
     verifyEvent: verifyTakealotEvent,

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
 import { isStorableText } from '../../domain/text.js';
 import type { MarketplaceEvent } from '../port.js';
+import { normalizeTakealotSellerId } from './seller-id.js';
 
 /**
  * Takealot's webhooks (spec/takealot.md section 3, all reported): `X-Takealot-Event`,
@@ -55,6 +56,8 @@ const eventBody = z.looseObject({
   offer_id: reference.nullish(),
   batch_id: reference.nullish(),
   values_changed: z.unknown().optional(),
+  // Read when it is an id of either form; of any other shape it is left out, never a reason to drop the event.
+  seller_id: z.unknown().optional(),
 });
 
 /** `values_changed` as an object, or as a JSON string holding one (both reported); anything else: absent. */
@@ -85,13 +88,15 @@ export const verifyTakealotEvent = (
     if (!signatureHolds(secret, request.url, request.body, signature)) return undefined;
     const parsed = eventBody.safeParse(JSON.parse(request.body));
     if (!parsed.success) return undefined;
-    const { offer_id, batch_id, values_changed } = parsed.data;
+    const { offer_id, batch_id, values_changed, seller_id } = parsed.data;
     const valuesChanged = valuesChangedOf(values_changed);
+    const sellerId = normalizeTakealotSellerId(seller_id);
     return {
       deliveryId,
       type: eventTypeOf(eventName),
       ...(offer_id == null ? {} : { offerId: offer_id }),
       ...(batch_id == null ? {} : { batchId: batch_id }),
+      ...(sellerId === undefined ? {} : { sellerId }),
       ...(valuesChanged === undefined ? {} : { valuesChanged }),
     };
   } catch {
