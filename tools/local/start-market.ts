@@ -6,6 +6,7 @@
  */
 import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
 import { createMarketSimulator, type MarketSimulator } from '../market/index.js';
+import { shapePreset } from '../market/shapes.js';
 import { connectDemoClient, loopbackApiUrl, readMarketState, waitForSyncedOffers, type Credentials } from './demo-connection.js';
 import { DEMO_MARKET_CONNECTOR, demoMarketRepricers } from './demo-market.js';
 import { DEMO_SELLER_ID } from './demo-data.js';
@@ -24,7 +25,14 @@ const FIRST_SYNC_POLL_MS = 5_000;
 export const startDemoMarket = async (choice: Extract<MarketChoice, { kind: 'simulator' }>): Promise<MarketSimulator> => {
   let market: MarketSimulator;
   try {
-    market = await createMarketSimulator({ host: '127.0.0.1', port: choice.port, seed: choice.seed, tickIntervalMs: choice.tickMs, sellerId: DEMO_SELLER_ID });
+    market = await createMarketSimulator({
+      host: '127.0.0.1',
+      port: choice.port,
+      seed: choice.seed,
+      tickIntervalMs: choice.tickMs,
+      shapes: shapePreset(choice.shapes),
+      sellerId: DEMO_SELLER_ID,
+    });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new Error(`Port ${choice.port} is already in use: set MARKET_PORT to another one.`);
     throw error;

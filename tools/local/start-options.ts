@@ -3,6 +3,7 @@
  * connects to. One table of flags makes both the parser and `--help`, so the help never misses one.
  */
 import { DEFAULT_OPTIONS } from '../market/options.js';
+import { SHAPE_PRESETS } from '../market/shapes.js';
 import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
 
 export const MARKET_PORT_ENV = 'MARKET_PORT';
@@ -10,7 +11,7 @@ export const MARKET_PORT_ENV = 'MARKET_PORT';
 /** Where the demo's Takealot connection points. */
 export type MarketChoice =
   /** The simulator, started in this process on 127.0.0.1. */
-  | { readonly kind: 'simulator'; readonly port: number; readonly seed: number; readonly tickMs: number }
+  | { readonly kind: 'simulator'; readonly port: number; readonly seed: number; readonly tickMs: number; readonly shapes: string }
   /** Both URLs were given in the environment: used as they are, nothing started. */
   | { readonly kind: 'given'; readonly sellerApiUrl: string; readonly storefrontUrl: string }
   /** `--no-market`: no marketplace, no connection (the demo as before the market loop). */
@@ -40,6 +41,11 @@ export const START_FLAGS: readonly Flag[] = [
     value: 'MS',
     help: `time between the simulator's bot moves (default ${DEFAULT_OPTIONS.tickIntervalMs}); 500 shows an hour of bot moves in six minutes`,
   },
+  {
+    name: 'market-shapes',
+    value: 'NAME',
+    help: `the storefront's and batch status's shapes: ${Object.keys(SHAPE_PRESETS).join(' or ')} (every form only reported of Takealot; default: default)`,
+  },
   { name: 'help', help: 'print this and exit' },
 ];
 
@@ -66,6 +72,7 @@ export const parseStartOptions = (argv: readonly string[], env: Readonly<Record<
   let noMarket = false;
   let seed: number = DEFAULT_OPTIONS.seed;
   let tickMs: number = DEFAULT_OPTIONS.tickIntervalMs;
+  let shapes = 'default';
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [name, inline] = arg.startsWith('--') ? (arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined]) : [arg, undefined];
@@ -79,7 +86,11 @@ export const parseStartOptions = (argv: readonly string[], env: Readonly<Record<
     }
     const raw = inline ?? argv[++i];
     if (raw === undefined) throw new StartOptionError(`--${flag.name} needs a value (${flag.value})`);
-    if (flag.name === 'market-tick-ms') tickMs = wholeNumber(`--${flag.name}`, raw, 100, 3_600_000);
+    if (flag.name === 'market-shapes') {
+      if (!Object.hasOwn(SHAPE_PRESETS, raw))
+        throw new StartOptionError(`--market-shapes must be one of ${Object.keys(SHAPE_PRESETS).join(', ')}, got "${raw}"`);
+      shapes = raw;
+    } else if (flag.name === 'market-tick-ms') tickMs = wholeNumber(`--${flag.name}`, raw, 100, 3_600_000);
     else seed = wholeNumber(`--${flag.name}`, raw, 0, 4_294_967_295);
   }
   if (noMarket) return { help, market: { kind: 'none' } };
@@ -91,7 +102,7 @@ export const parseStartOptions = (argv: readonly string[], env: Readonly<Record<
   }
   const rawPort = setting(env, MARKET_PORT_ENV);
   const port = rawPort === undefined ? DEFAULT_OPTIONS.port : wholeNumber(MARKET_PORT_ENV, rawPort, 1, 65_535);
-  return { help, market: { kind: 'simulator', port, seed, tickMs } };
+  return { help, market: { kind: 'simulator', port, seed, tickMs, shapes } };
 };
 
 /** `npm start -- --help`. */

@@ -6,14 +6,22 @@ const urls = { TAKEALOT_SELLER_API_URL: 'http://127.0.0.1:4100/v1', TAKEALOT_STO
 
 describe('parseStartOptions', () => {
   it('starts the simulator by default, on port 4000 with seed 1', () => {
-    expect(parseStartOptions([], {})).toEqual({ help: false, market: { kind: 'simulator', port: 4000, seed: 1, tickMs: 5000 } });
+    expect(parseStartOptions([], {})).toEqual({ help: false, market: { kind: 'simulator', port: 4000, seed: 1, tickMs: 5000, shapes: 'default' } });
   });
 
   it('takes the port from MARKET_PORT and the seed from --market-seed (either form)', () => {
-    expect(parseStartOptions(['--market-seed', '7'], { [MARKET_PORT_ENV]: '4010' }).market).toEqual({ kind: 'simulator', port: 4010, seed: 7, tickMs: 5000 });
-    expect(parseStartOptions(['--market-seed=42'], {}).market).toEqual({ kind: 'simulator', port: 4000, seed: 42, tickMs: 5000 });
-    expect(parseStartOptions(['--market-tick-ms', '500'], {}).market).toEqual({ kind: 'simulator', port: 4000, seed: 1, tickMs: 500 });
+    expect(parseStartOptions(['--market-seed', '7'], { [MARKET_PORT_ENV]: '4010' }).market).toEqual({
+      kind: 'simulator',
+      port: 4010,
+      seed: 7,
+      tickMs: 5000,
+      shapes: 'default',
+    });
+    expect(parseStartOptions(['--market-seed=42'], {}).market).toEqual({ kind: 'simulator', port: 4000, seed: 42, tickMs: 5000, shapes: 'default' });
+    expect(parseStartOptions(['--market-tick-ms', '500'], {}).market).toEqual({ kind: 'simulator', port: 4000, seed: 1, tickMs: 500, shapes: 'default' });
     expect(() => parseStartOptions(['--market-tick-ms', '5'], {})).toThrow(/--market-tick-ms must be a whole number from 100/);
+    expect(parseStartOptions(['--market-shapes', 'reported'], {}).market).toMatchObject({ kind: 'simulator', shapes: 'reported' });
+    expect(() => parseStartOptions(['--market-shapes', 'odd'], {})).toThrow(/--market-shapes must be one of default, reported/);
   });
 
   it('uses both Takealot URLs when set, and starts nothing', () => {
