@@ -20,6 +20,8 @@ export interface OwnOffersSync {
   readonly pages: number;
   /** Items the sync created or updated (products, offers, offers marked gone). */
   readonly written: number;
+  /** List items left out: unreadable to the adapter (no offer id, SKU or price) or unstorable here. */
+  readonly skipped: number;
   /** Why the sync is incomplete, for the connection's `last_error` (never a key, never marketplace data). */
   readonly problem?: string;
 }
@@ -42,6 +44,7 @@ export const syncOwnOffers = async (
   let count: number | undefined;
   let pages = 0;
   let written = 0;
+  let skipped = 0;
   let shortRetries = 0;
   let problem: string | undefined;
   while (pages < MAX_PAGES) {
@@ -58,6 +61,7 @@ export const syncOwnOffers = async (
     count = page.count ?? count;
     const applied = await applyOwnOffers(clientId, connector, page.offers, now);
     written += writes(applied.products) + writes(applied.offers);
+    skipped += applied.skipped + page.skipped;
     if (applied.skipped > 0) logger.warn('Own offers skipped', { connector: connector.uid, skipped: applied.skipped, problems: applied.problems });
     for (const offer of page.offers) seen.add(offer.offerId);
     if (page.next !== undefined) {
@@ -83,7 +87,7 @@ export const syncOwnOffers = async (
         ? 'The marketplace gave no offer count; offers it stopped showing are not marked gone.'
         : `The marketplace's offer list ended at ${seen.size} of ${count} offers; ${unlisted.read} of the ${unlisted.of} it did not show were read one by one.`;
   }
-  return { complete, offersSeen: seen.size, count, pages, written, ...(problem === undefined ? {} : { problem }) };
+  return { complete, offersSeen: seen.size, count, pages, written, skipped, ...(problem === undefined ? {} : { problem }) };
 };
 
 /**

@@ -1,6 +1,13 @@
 import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { findConnectionByUid, getConnection, recordSyncOutcome, type StoredConnection, type SyncOutcome } from '../shared/data/connections.js';
+import {
+  countSkippedEntries,
+  findConnectionByUid,
+  getConnection,
+  recordSyncOutcome,
+  type StoredConnection,
+  type SyncOutcome,
+} from '../shared/data/connections.js';
 import { applyOwnOffers, UNKNOWN_SELLER_ID } from '../shared/data/market-sync.js';
 import { fullSyncWanted, heartbeatDue, ownOffersDue, tickOf } from '../shared/domain/market-schedule.js';
 import { marketSyncMessage, type MarketSyncMessage } from '../shared/events/market-sync.js';
@@ -133,6 +140,7 @@ const handleTick = async (message: Extract<MarketSyncMessage, { kind: 'tick' }>,
       written: sync.written,
       reads: reads.messages.length,
     });
+    await countSkippedEntries(target.clientId, connection.connector, sync.skipped);
     const stamp = sync.written > 0 || full || heartbeatDue(connection.last_sync_at, nowMs);
     await record(target, {
       ...(SYNC_OWNED_STATUSES.has(connection.status) ? { status: 'connected' as const, last_error: sync.problem ?? null } : {}),
