@@ -5,6 +5,7 @@ import { applyProductMarket, UNKNOWN_SELLER_ID } from '../shared/data/market-syn
 import { getHostHold, putHostHold } from '../shared/data/market-watch.js';
 import { storefrontReadMessage, type StoreFrontReadMessage } from '../shared/events/market-sync.js';
 import { logger } from '../shared/logger.js';
+import { loopMetrics } from '../shared/loop-metrics.js';
 import { MarketplaceRateLimited, MarketplaceUnavailable, type MarketplacePort, type ProductMarket } from '../shared/marketplace/port.js';
 import { marketplaceFor } from '../shared/marketplace/registry.js';
 
@@ -82,7 +83,8 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
     const targets = new Map<string, Target | undefined>();
 
     const fail = async (record: SQSRecord, delayMs: number) => {
-      await hold(record, delayMs);
+      // A hold SQS refuses leaves the message to the queue's visibility timeout: it must not fail the other groups' messages.
+      await hold(record, delayMs).catch((error: unknown) => logger.warn('Storefront read not held back', { fault: (error as Error).name }));
       failures.push({ itemIdentifier: record.messageId });
       failedGroups.set(record.attributes.MessageGroupId ?? record.messageId, delayMs);
     };
@@ -134,6 +136,8 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
         logger.warn('Storefront page skipped', { fault: (error as Error).name, reason: (error as Error).message });
         return;
       }
+      // The view's age as known here: how far behind the time it was asked for (`at`) the page was read; the previous read's time is not at hand.
+      loopMetrics.marketViewAge(target.stored.record.connector, (now() - Date.parse(message.at)) / 1000);
       const learned = ownSellerIdOf(market, message.code);
       if (learned !== undefined && learned !== target.stored.sellerId) {
         await recordSyncOutcome(target.clientId, target.stored.record, { sellerId: learned });
