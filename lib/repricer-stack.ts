@@ -6,6 +6,7 @@ import { Alarms } from './constructs/alarms.js';
 import { ChangeHandlers } from './constructs/change-handlers.js';
 import { ServiceDashboard } from './constructs/dashboard.js';
 import { MarketLoop } from './constructs/market-loop.js';
+import { MARKET_CONNECTORS } from './constructs/loop-metrics.js';
 import { DEFAULT_PRICE_CHANGE_RETENTION_DAYS } from '../lambdas/shared/domain/repricing.js';
 import { RepricerApi } from './constructs/repricer-api.js';
 import { RepricerTable } from './constructs/repricer-table.js';
@@ -179,6 +180,7 @@ export class RepricerStack extends Stack {
       ],
       queues: this.queues,
       streamConsumers: [{ name: 'ChangeForwarder', function: this.changes.forwarder.function }],
+      marketConnectors: MARKET_CONNECTORS,
     });
 
     new ServiceDashboard(this, 'Dashboard', {
@@ -187,6 +189,7 @@ export class RepricerStack extends Stack {
       queues: this.queues,
       streamReader: this.changes.forwarder.function,
       evaluatorLogs: this.changes.evaluator.logGroup,
+      marketConnectors: MARKET_CONNECTORS,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the API stage' });

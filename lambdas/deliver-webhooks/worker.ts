@@ -1,5 +1,5 @@
-import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { processFifoBatch } from '../shared/queue/fifo-batch.js';
 import { webhookEventMessage } from '../shared/events/webhook-events.js';
 import { logger } from '../shared/logger.js';
 import { DEFAULT_DELIVERY_OPTIONS, deliverEvent, type DeliveryOptions } from './deliver.js';
@@ -32,7 +32,7 @@ export const webhookWorker =
       await hold(record, wait);
       throw new DeliveryPending(wait);
     };
-    const response = await processPartialResponse(event, handleRecord, new SqsFifoPartialProcessorAsync(), { throwOnFullBatchFailure: false });
+    const response = await processFifoBatch(event, handleRecord, { throwOnFullBatchFailure: false });
     if (response.batchItemFailures.length > 0) logger.debug('Webhook deliveries pending', { messages: response.batchItemFailures.length });
     return response;
   };

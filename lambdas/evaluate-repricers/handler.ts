@@ -1,5 +1,5 @@
-import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { processFifoBatch } from '../shared/queue/fifo-batch.js';
 import { mapLimit } from '../shared/data/concurrency.js';
 import { DEFAULT_PRICE_CHANGE_RETENTION_DAYS } from '../shared/domain/repricing.js';
 import { repricingMessage } from '../shared/events/list-changes.js';
@@ -11,7 +11,7 @@ import { evaluateProduct } from './evaluate.js';
 /**
  * The repricing evaluator: one message at a time per tenant (a FIFO message group), it lets the
  * repricers of the products named decide. A failed message stops its group (FIFO): it and the
- * ones after it are retried, then dead-lettered.
+ * ones after it are retried, then dead-lettered; the other tenants' messages of the batch go on.
  */
 const retentionDays = Number(process.env.PRICE_CHANGE_RETENTION_DAYS ?? DEFAULT_PRICE_CHANGE_RETENTION_DAYS);
 if (!Number.isInteger(retentionDays) || retentionDays < 1) throw new Error('PRICE_CHANGE_RETENTION_DAYS must be a positive integer');
@@ -23,4 +23,4 @@ const handleRecord = async (record: SQSRecord): Promise<void> => {
     logger.info(PRICE_CHANGES_LOG.message, { clientId: message.clientId, products: message.products.length, [PRICE_CHANGES_LOG.countField]: changes.length });
 };
 
-export const handler = traced(async (event: SQSEvent) => processPartialResponse(event, handleRecord, new SqsFifoPartialProcessorAsync()));
+export const handler = traced(async (event: SQSEvent) => processFifoBatch(event, handleRecord));

@@ -1,5 +1,5 @@
-import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { processFifoBatch } from '../shared/queue/fifo-batch.js';
 import { reconcileBatch } from '../shared/data/offer-maintenance.js';
 import { reconcilePriceChanges } from '../shared/data/price-change-maintenance.js';
 import { runRebuildStep } from '../shared/data/rebuild.js';
@@ -10,7 +10,7 @@ import { traced } from '../shared/traced.js';
 /**
  * The list maintainer: one message at a time per tenant (a FIFO message group), it brings the
  * tenant's offer and price-change listings and counts in line with what changed. A message that fails stops its
- * group (FIFO): it and the ones after it are retried, then dead-lettered.
+ * group (FIFO): it and the ones after it are retried, then dead-lettered; the other tenants' messages of the batch go on.
  */
 const handleRecord = async (record: SQSRecord): Promise<void> => {
   const message = listChangesMessage.parse(JSON.parse(record.body));
@@ -22,4 +22,4 @@ const handleRecord = async (record: SQSRecord): Promise<void> => {
   logger.debug('Lists maintained', { clientId: message.clientId, offers: message.offers.length, products: message.products.length, moved });
 };
 
-export const handler = traced(async (event: SQSEvent) => processPartialResponse(event, handleRecord, new SqsFifoPartialProcessorAsync()));
+export const handler = traced(async (event: SQSEvent) => processFifoBatch(event, handleRecord));

@@ -1,5 +1,5 @@
-import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { processFifoBatch } from '../shared/queue/fifo-batch.js';
 import { importJobMessage } from '../shared/events/import-jobs.js';
 import { logger } from '../shared/logger.js';
 import { processImportJob } from './process.js';
@@ -7,7 +7,8 @@ import { traced } from '../shared/traced.js';
 
 /**
  * The import worker: one job per message, one job at a time per tenant (a FIFO message group).
- * A job that throws is redelivered and resumes from its last committed chunk (process.ts).
+ * A job that throws is redelivered and resumes from its last committed chunk (process.ts); the
+ * batch's other tenants' jobs go on.
  */
 const handleRecord = async (record: SQSRecord): Promise<void> => {
   const message = importJobMessage.parse(JSON.parse(record.body));
@@ -19,4 +20,4 @@ const handleRecord = async (record: SQSRecord): Promise<void> => {
   }
 };
 
-export const handler = traced(async (event: SQSEvent) => processPartialResponse(event, handleRecord, new SqsFifoPartialProcessorAsync()));
+export const handler = traced(async (event: SQSEvent) => processFifoBatch(event, handleRecord));

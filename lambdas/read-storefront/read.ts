@@ -5,6 +5,7 @@ import { applyProductMarket, recordMarketUnseen } from '../shared/data/market-sy
 import { getHostHold, putHostHold } from '../shared/data/market-watch.js';
 import { storefrontReadMessage, type StoreFrontReadMessage } from '../shared/events/market-sync.js';
 import { logger } from '../shared/logger.js';
+import { loopMetrics } from '../shared/loop-metrics.js';
 import {
   MarketplaceMalformed,
   MarketplaceNotFound,
@@ -89,7 +90,8 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
     const targets = new Map<string, Target | undefined>();
 
     const fail = async (record: SQSRecord, delayMs: number) => {
-      await hold(record, delayMs);
+      // A hold SQS refuses leaves the message to the queue's visibility timeout: it must not fail the other groups' messages.
+      await hold(record, delayMs).catch((error: unknown) => logger.warn('Storefront read not held back', { fault: (error as Error).name }));
       failures.push({ itemIdentifier: record.messageId });
       failedGroups.set(record.attributes.MessageGroupId ?? record.messageId, delayMs);
     };
@@ -148,6 +150,8 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
         if (error instanceof MarketplaceNotFound) await unseen('page_missing');
         return;
       }
+      // The view's age as known here: how far behind the time it was asked for (`at`) the page was read.
+      loopMetrics.marketViewAge(connector, (now() - Date.parse(message.at)) / 1000);
       const result = await applyProductMarket(target.clientId, { uid: connector, sellerId, storefrontUrl: target.storefrontUrl }, message.code, market);
       if (result.kind === 'malformed') {
         logger.warn('Storefront page skipped: malformed', { problem: result.problem });

@@ -5,6 +5,7 @@ import { transitionPriceChange } from '../shared/data/price-change-status.js';
 import { countPricesSent, holdSending, saveSentBatch } from '../shared/data/price-sending.js';
 import { retryDelayMs } from '../shared/domain/price-push.js';
 import { logger } from '../shared/logger.js';
+import { loopMetrics } from '../shared/loop-metrics.js';
 import { MarketplaceRateLimited, MarketplaceRejected, MarketplaceUnauthorized } from '../shared/marketplace/port.js';
 import { withMarketplaceRetries, type RetryOptions } from '../shared/marketplace/retrying.js';
 import { outcomesOf, recordOutcome, type Outcome } from './confirm.js';
@@ -92,6 +93,7 @@ const pushBatch = async (clientId: string, gate: OpenGate, pushes: readonly Push
       { ...deps.retry, maxWaitMs: PRICE_SENDING.rateLimitWaitMaxMs },
     );
     batchId = result.batchId;
+    loopMetrics.pushOutcome(connector, 'accepted');
   } catch (error) {
     await recordPushFault(clientId, gate, marked, token, error, deps);
     return;
@@ -147,6 +149,7 @@ const recordPushFault = async (clientId: string, gate: OpenGate, pushes: readonl
   const nowMs = deps.now();
   const now = iso(nowMs);
   const { record } = gate.stored;
+  loopMetrics.pushFailed(record.connector, error);
   if (error instanceof GateClosed) {
     await releaseAll(clientId, pushes, token, now);
     return;

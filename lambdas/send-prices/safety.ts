@@ -5,6 +5,7 @@ import { transitionPriceChange } from '../shared/data/price-change-status.js';
 import { countPush, enabledRepricerCount, noteSharpDrop } from '../shared/data/price-sending.js';
 import { breakerTrips, breakerWindow, isSharpDrop, utcDay } from '../shared/domain/price-push.js';
 import { logger } from '../shared/logger.js';
+import { loopMetrics } from '../shared/loop-metrics.js';
 import type { Gate } from './gate.js';
 import type { Plan } from './plan.js';
 
@@ -65,6 +66,7 @@ export const breakerTripped = async (clientId: string, gate: OpenGate, pushes: r
     `${safety.breaker_drop_percent} % within ${safety.breaker_window_minutes} minutes. Nothing is sent until the connection is resumed.`;
   await recordSyncOutcome(clientId, gate.stored.record, { status: 'paused', last_error: reason });
   logger.warn('Circuit breaker tripped', { connector, drops, repriced });
+  loopMetrics.breakerTripped(connector);
   return true;
 };
 

@@ -1,5 +1,5 @@
-import { processPartialResponse, SqsFifoPartialProcessorAsync } from '@aws-lambda-powertools/batch';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { processFifoBatch } from '../shared/queue/fifo-batch.js';
 import {
   countSkippedEntries,
   findConnectionByUid,
@@ -13,6 +13,7 @@ import { fullSyncWanted, heartbeatDue, ownOffersDue, tickOf } from '../shared/do
 import { marketSyncMessage, type MarketSyncMessage } from '../shared/events/market-sync.js';
 import { sweepMessage } from '../shared/events/price-sender.js';
 import { logger } from '../shared/logger.js';
+import { loopMetrics } from '../shared/loop-metrics.js';
 import {
   MarketplaceUnauthorized,
   MarketplaceUnavailable,
@@ -87,6 +88,7 @@ const faultMessage = (error: unknown): string | undefined => {
 /** Records what changed on the connection only: a sync that found nothing new writes nothing. */
 const record = async (target: Target, outcome: SyncOutcome): Promise<void> => {
   const before = target.stored.record;
+  loopMetrics.connectionStatus(before.connector, outcome.status ?? before.status);
   const changes: SyncOutcome = Object.fromEntries(
     Object.entries(outcome).filter(([field, value]) => value !== undefined && before[field as keyof typeof before] !== value),
   );
@@ -114,7 +116,9 @@ const handleTick = async (message: Extract<MarketSyncMessage, { kind: 'tick' }>,
   if (ownOffersDue(connection, tick)) {
     try {
       const apiKey = await openConnectionSecret('marketplace-key', target.clientId, connection.connector, target.stored.sealedKey);
+      const started = performance.now();
       sync = await syncOwnOffers(target.port, apiKey, target.clientId, syncConnectorOf(target), { now, ...(deps.retry ? { retry: deps.retry } : {}) });
+      loopMetrics.syncDuration(connection.connector, performance.now() - started);
     } catch (error) {
       const fault = faultMessage(error);
       if (fault === undefined) throw error;
@@ -194,5 +198,5 @@ export const marketSyncWorker =
       if (message.kind === 'tick') await handleTick(message, deps);
       else await handleOffer(message, deps);
     };
-    return processPartialResponse(event, handleRecord, new SqsFifoPartialProcessorAsync(), { throwOnFullBatchFailure: false });
+    return processFifoBatch(event, handleRecord, { throwOnFullBatchFailure: false });
   };

@@ -5,10 +5,14 @@ import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE, REFUSED_QUEUE_MESSAGES_METRIC } from '../../lambdas/shared/http/observability.js';
+import { LOOP_METRICS } from '../../lambdas/shared/loop-metrics.js';
 import { POWERTOOLS_SERVICE_NAME } from './api-function.js';
+import { failedPushes, idOf, loopMetric } from './loop-metrics.js';
 import type { MonitoredQueue } from './monitored-queue.js';
 
 export const ALARM_PERIOD = Duration.minutes(5);
+/** Failed pushes are counted over this long: a single refused batch is not an incident, a run of them is. */
+export const PUSH_FAILURES_PERIOD = Duration.minutes(15);
 
 export const ALARM_THRESHOLDS = {
   /** Share of requests answered 5XX (the metric's average is the error rate). */
@@ -26,6 +30,22 @@ export const ALARM_THRESHOLDS = {
   /** Oldest waiting message or stream record: derived lists are this far behind. */
   queueAgeSeconds: 60,
   streamIteratorAgeMs: 60_000,
+  /**
+   * The market-sync queue: a connection's ticks wait while its full sync runs (under the
+   * worker's 10-minute timeout) and a tick over 5 minutes old is skipped, so a message this old
+   * means the worker has stopped taking them.
+   */
+  marketSyncStalledSeconds: 30 * 60,
+  /**
+   * The storefront queue: reads wait for the host's pace and, after a refusal, its Retry-After
+   * (5 minutes at most without one); reads this old mean no reader is taking them, or the
+   * marketplace has refused them for half an hour.
+   */
+  storefrontStalledSeconds: 30 * 60,
+  /** p99 of how late product pages are read (MarketViewAge): five times the repriced tier's 2 minutes. */
+  marketViewAgeP99Seconds: 10 * 60,
+  /** Pushes refused or failed on a fault within PUSH_FAILURES_PERIOD. */
+  failedPushes: 5,
 } as const;
 
 /** The operations the code issues; an alarm's math expression may hold at most 10 metrics. */
@@ -55,6 +75,8 @@ export interface AlarmsProps {
   readonly queues?: readonly MonitoredQueue[];
   /** Functions reading the table's change stream: their iterator age is the stream's lag. */
   readonly streamConsumers?: readonly MonitoredFunction[];
+  /** Connector types the market loop serves: their market view age and failed pushes are alarmed (loop-metrics.ts). */
+  readonly marketConnectors?: readonly string[];
 }
 
 /**
@@ -111,6 +133,13 @@ export class Alarms extends Construct {
           threshold: ALARM_THRESHOLDS.queueAgeSeconds,
           description: `The oldest message in ${name} waited ${ALARM_THRESHOLDS.queueAgeSeconds} s or more.`,
         });
+      } else if (monitored.stalledAfterSeconds !== undefined) {
+        this.add(`${name}Stalled`, {
+          metric: queue.metricApproximateAgeOfOldestMessage({ statistic: Stats.MAXIMUM, period: ALARM_PERIOD }),
+          threshold: monitored.stalledAfterSeconds,
+          evaluationPeriods: 2,
+          description: `The oldest message in ${name} waited ${monitored.stalledAfterSeconds / 60} minutes or more: its messages wait by design, but not this long (docs/operations.md, runbook).`,
+        });
       }
     }
     for (const { name, function: fn } of props.streamConsumers ?? []) {
@@ -132,6 +161,21 @@ export class Alarms extends Construct {
       threshold: ALARM_THRESHOLDS.refusedQueueMessages,
       description: 'The change forwarder dropped a queue message SQS would never take (docs/operations.md, runbook).',
     });
+
+    for (const connector of props.marketConnectors ?? []) {
+      this.add(`${idOf(connector)}MarketViewAge`, {
+        metric: loopMetric(LOOP_METRICS.marketViewAge, connector, {}, { statistic: Stats.p(99), period: ALARM_PERIOD }),
+        threshold: ALARM_THRESHOLDS.marketViewAgeP99Seconds,
+        evaluationPeriods: 3,
+        datapointsToAlarm: 2,
+        description: `${connector}: p99 of how late product pages are read is ${ALARM_THRESHOLDS.marketViewAgeP99Seconds / 60} minutes or more: the market view is going stale (docs/operations.md, runbook).`,
+      });
+      this.add(`${idOf(connector)}PushFailures`, {
+        metric: failedPushes(connector, PUSH_FAILURES_PERIOD),
+        threshold: ALARM_THRESHOLDS.failedPushes,
+        description: `${connector}: ${ALARM_THRESHOLDS.failedPushes} or more price pushes refused or failed on a fault within ${PUSH_FAILURES_PERIOD.toMinutes()} minutes (docs/operations.md, runbook).`,
+      });
+    }
 
     const operations = [...MONITORED_TABLE_OPERATIONS];
     this.add('TableThrottledRequests', {

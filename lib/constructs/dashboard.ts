@@ -6,6 +6,7 @@ import { Construct } from 'constructs';
 import type { MonitoredQueue } from './monitored-queue.js';
 import { PRICE_CHANGES_LOG } from '../../lambdas/evaluate-repricers/decided-log.js';
 import { METRICS_NAMESPACE, REQUEST_METRICS, ROUTE_DIMENSION } from '../../lambdas/shared/http/observability.js';
+import { marketLoopWidgets } from './loop-widgets.js';
 
 /** The service name Powertools adds as a dimension to every metric it emits. */
 const SERVICE = 'repricer-api';
@@ -21,13 +22,15 @@ export interface DashboardProps {
   readonly evaluatorLogs: ILogGroup;
   /** Metrics of failed work not shown elsewhere (e.g. webhook deliveries), by name. */
   readonly failures?: readonly { readonly name: string; readonly metric: IMetric }[];
+  /** Connector types the market loop serves: its pushes, answers, syncs and view age are graphed per connector. */
+  readonly marketConnectors?: readonly string[];
 }
 
 /**
  * One CloudWatch dashboard per stage: what the API answers (requests, errors and p99 latency per
  * route, from the handlers' embedded metrics), how far the event-driven work is behind (stream
- * iterator age, queue age), what was given up on (dead-letter depth), and what it does (price
- * changes per minute).
+ * iterator age, queue age), what was given up on (dead-letter depth), what it does (price
+ * changes per minute), and the market loop's health (loop-widgets.ts).
  */
 export class ServiceDashboard extends Construct {
   readonly dashboard: Dashboard;
@@ -108,6 +111,7 @@ export class ServiceDashboard extends Construct {
             ],
           ]
         : []),
+      ...marketLoopWidgets(props.marketConnectors ?? [], graph),
     ];
     this.dashboard = new Dashboard(this, 'Dashboard', { dashboardName: `repricer-${props.stage}`, widgets });
   }

@@ -44,9 +44,9 @@ export class FifoWork extends Construct {
   }
 
   /** Both queues for the alarms and the dashboard: `name` and `<name>DeadLetters`. */
-  monitored(name: string, { ageAlarm }: { readonly ageAlarm: boolean }): MonitoredQueue[] {
+  monitored(name: string, { ageAlarm, stalledAfterSeconds }: { readonly ageAlarm: boolean; readonly stalledAfterSeconds?: number }): MonitoredQueue[] {
     return [
-      { name, queue: this.queue, kind: 'work', ageAlarm },
+      { name, queue: this.queue, kind: 'work', ageAlarm, ...(stalledAfterSeconds === undefined ? {} : { stalledAfterSeconds }) },
       { name: `${name}DeadLetters`, queue: this.deadLetters, kind: 'deadLetters' },
     ];
   }

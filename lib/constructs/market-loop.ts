@@ -10,7 +10,7 @@ import { visibilityTimeoutFor } from '../../lambdas/shared/config/event-sources.
 import { MARKET_SYNC, MARKET_SYNC_QUEUE_URL_ENV, STOREFRONT_QUEUE_URL_ENV, STOREFRONT_RATE_ENV } from '../../lambdas/shared/config/market-sync.js';
 import { PRICE_SENDER_QUEUE_URL_ENV, PRICE_SENDING } from '../../lambdas/shared/config/price-sending.js';
 import { TABLE_NAME_ENV } from '../../lambdas/shared/config/table-schema.js';
-import type { MonitoredFunction } from './alarms.js';
+import { ALARM_THRESHOLDS, type MonitoredFunction } from './alarms.js';
 import { ApiFunction } from './api-function.js';
 import { FifoWork } from './fifo-work.js';
 import type { MonitoredQueue } from './monitored-queue.js';
@@ -75,10 +75,10 @@ export class MarketLoop extends Construct {
       maxReceiveCount: PRICE_SENDING.senderMaxReceiveCount,
     });
     this.queues = [
-      // A connection's ticks wait, by design, while its full sync runs (minutes).
-      ...this.marketSync.monitored('MarketSync', { ageAlarm: false }),
-      // Reads wait, by design, for the host's pace and after a refusal for its Retry-After.
-      ...this.storefront.monitored('Storefront', { ageAlarm: false }),
+      // A connection's ticks wait, by design, while its full sync runs (minutes): alarmed only once stalled.
+      ...this.marketSync.monitored('MarketSync', { ageAlarm: false, stalledAfterSeconds: ALARM_THRESHOLDS.marketSyncStalledSeconds }),
+      // Reads wait, by design, for the host's pace and after a refusal for its Retry-After: alarmed only once stalled.
+      ...this.storefront.monitored('Storefront', { ageAlarm: false, stalledAfterSeconds: ALARM_THRESHOLDS.storefrontStalledSeconds }),
       // Prices wait only for the connection's earlier pushes: an old message means sending is stuck.
       ...this.prices.monitored('Prices', { ageAlarm: true }),
     ];

@@ -12,6 +12,8 @@ export type MonitoredQueue =
       readonly kind: 'work';
       /** False where messages wait by design (e.g. a tenant's next import waits for its current one). */
       readonly ageAlarm: boolean;
+      /** Where messages wait by design: the age that means the queue is stalled, alarmed instead of the usual minute. */
+      readonly stalledAfterSeconds?: number;
     }
   | {
       readonly name: string;

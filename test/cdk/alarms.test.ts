@@ -1,4 +1,5 @@
 import { ALARM_THRESHOLDS, MONITORED_TABLE_OPERATIONS } from '../../lib/constructs/alarms.js';
+import { LOOP_METRICS } from '../../lambdas/shared/loop-metrics.js';
 import { ROUTES } from '../../lambdas/shared/config/routes.js';
 import { METRICS_NAMESPACE, REFUSED_QUEUE_MESSAGES_METRIC } from '../../lambdas/shared/http/observability.js';
 import { POWERTOOLS_SERVICE_NAME } from '../../lib/constructs/api-function.js';
@@ -17,9 +18,54 @@ describe('CloudWatch alarms', () => {
     alarms = Object.values(resourcesOfType(synthesized.template, 'AWS::CloudWatch::Alarm'));
   });
 
-  it('has two API alarms, two per function, two for the table, twelve for the event handlers and one for refused queue messages', () => {
-    // Routes, the authorizer, the three change handlers, the import worker, the webhook worker and the market loop's four (schedule, sync worker, storefront reader, price sender); eight dead-letter depths, three queue ages (list changes, repricing, prices) and the stream's iterator age
-    expect(alarms).toHaveLength(2 + 2 * (FUNCTION_NAMES.length + 5 + 4) + 2 + 12 + 1);
+  it('has two API alarms, two per function, two for the table, fourteen for the event handlers, one for refused queue messages and two for the market loop', () => {
+    // Routes, the authorizer, the three change handlers, the import worker, the webhook worker and the market loop's four (schedule, sync worker, storefront reader, price sender); eight dead-letter depths, three queue ages (list changes, repricing, prices), two stalled queues (market sync, storefront) and the stream's iterator age; Takealot's market view age and failed pushes
+    expect(alarms).toHaveLength(2 + 2 * (FUNCTION_NAMES.length + 5 + 4) + 2 + 14 + 1 + 2);
+  });
+
+  it("alarms on the p99 of how late Takealot's product pages are read, under the metric and dimensions the reader emits", () => {
+    expect(alarmNamed('TakealotMarketViewAge')).toMatchObject({
+      Namespace: METRICS_NAMESPACE,
+      MetricName: LOOP_METRICS.marketViewAge,
+      Dimensions: [
+        { Name: 'connector', Value: 'takealot' },
+        { Name: 'service', Value: POWERTOOLS_SERVICE_NAME },
+      ],
+      ExtendedStatistic: 'p99',
+      Period: 300,
+      Threshold: ALARM_THRESHOLDS.marketViewAgeP99Seconds,
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 2,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it('alarms on Takealot pushes refused or failed on a fault, summed over 15 minutes', () => {
+    // Act
+    const alarm = alarmNamed('TakealotPushFailures');
+    const metrics = alarm?.Metrics as Array<{
+      Id: string;
+      Expression?: string;
+      MetricStat?: { Metric: Record<string, unknown>; Period: number; Stat: string };
+    }>;
+
+    // Assess
+    expect(alarm).toMatchObject({ Threshold: ALARM_THRESHOLDS.failedPushes, EvaluationPeriods: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+    expect(metrics.find((metric) => metric.Expression)?.Expression).toBe('FILL(refused, 0) + FILL(fault, 0)');
+    const stats = metrics.filter((metric) => metric.MetricStat);
+    expect(stats.map((metric) => metric.Id).sort()).toEqual(['fault', 'refused']);
+    for (const { Id, MetricStat } of stats) {
+      expect(MetricStat).toMatchObject({ Period: 900, Stat: 'Sum' });
+      expect(MetricStat?.Metric).toMatchObject({ Namespace: METRICS_NAMESPACE, MetricName: LOOP_METRICS.pricePushes });
+      expect(MetricStat?.Metric.Dimensions).toEqual(
+        expect.arrayContaining([
+          { Name: 'service', Value: POWERTOOLS_SERVICE_NAME },
+          { Name: 'connector', Value: 'takealot' },
+          { Name: 'outcome', Value: Id },
+        ]),
+      );
+    }
   });
 
   it('alarms on the API 5XX error rate', () => {

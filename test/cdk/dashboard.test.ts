@@ -1,5 +1,7 @@
 import { PRICE_CHANGES_LOG } from '../../lambdas/evaluate-repricers/decided-log.js';
 import { METRICS_NAMESPACE } from '../../lambdas/shared/http/observability.js';
+import { CONNECTION_STATUSES } from '../../lambdas/shared/domain/connections.js';
+import { LOOP_METRICS, MARKETPLACE_APIS, PUSH_OUTCOMES, STATUS_CLASSES } from '../../lambdas/shared/loop-metrics.js';
 import { ROUTES } from '../../lambdas/shared/config/routes.js';
 import { resourceId, resourcesOfType, synthStack, type CfnResource, type SynthesizedStack } from './stack-fixture.js';
 
@@ -109,11 +111,62 @@ describe('dashboard', () => {
   });
 });
 
+describe("dashboard: the market loop's health", () => {
+  let widgets: Widget[];
+  const metricsOf = (title: string) => widgets.find((widget) => widget.properties.title === title)?.properties.metrics ?? [];
+  /** A graphed metric's dimensions, as name → value. */
+  const dimensionsOf = (metric: unknown[]): Record<string, unknown> => {
+    const pairs = metric.slice(2, typeof metric.at(-1) === 'object' ? -1 : undefined);
+    return Object.fromEntries(Array.from({ length: pairs.length / 2 }, (_, i) => [pairs[2 * i], pairs[2 * i + 1]]));
+  };
+  const optionsOf = (metric: unknown[]) => metric.at(-1) as { stat?: string; period?: number };
+
+  beforeAll(() => {
+    ({ widgets } = bodyOf(synthStack({ stage: 'prod' })));
+  });
+
+  it.each([
+    ['Price pushes by outcome', LOOP_METRICS.pricePushes, PUSH_OUTCOMES.map((outcome) => ({ outcome }))],
+    [
+      'Marketplace answers by status class',
+      LOOP_METRICS.marketplaceAnswers,
+      MARKETPLACE_APIS.flatMap((api) => STATUS_CLASSES.map((status_class) => ({ api, status_class }))),
+    ],
+    ['Connections by status', LOOP_METRICS.connectionStatus, CONNECTION_STATUSES.map((status) => ({ status }))],
+    ['Circuit breaker trips', LOOP_METRICS.breakerTrips, [{}]],
+  ])('graphs %s: the sum of every value, per connector, never per tenant', (title, metricName, values) => {
+    // Act
+    const metrics = metricsOf(title);
+
+    // Assess
+    expect(metrics.map((metric) => metric.slice(0, 2))).toEqual(values.map(() => [METRICS_NAMESPACE, metricName]));
+    expect(metrics.map(dimensionsOf)).toEqual(values.map((value) => ({ service: 'repricer-api', connector: 'takealot', ...value })));
+    for (const metric of metrics) expect(optionsOf(metric).stat).toBe('Sum');
+  });
+
+  it("sums the connections by status over the 15 minutes between a connection's full syncs", () => {
+    expect(metricsOf('Connections by status').map((metric) => optionsOf(metric).period)).toEqual(CONNECTION_STATUSES.map(() => 900));
+  });
+
+  it.each([
+    ['Market view age (how late pages are read)', LOOP_METRICS.marketViewAge],
+    ['Own-offer sync duration', LOOP_METRICS.syncDuration],
+  ])('graphs %s as its p50 and p99', (title, metricName) => {
+    const metrics = metricsOf(title);
+    expect(metrics.map((metric) => [metric[1], dimensionsOf(metric), optionsOf(metric).stat])).toEqual([
+      [metricName, { service: 'repricer-api', connector: 'takealot' }, 'p50'],
+      [metricName, { service: 'repricer-api', connector: 'takealot' }, 'p99'],
+    ]);
+  });
+});
+
 /** The queue a `Fn::GetAtt [queue, Arn]` points at. */
 const queueOf = (arn: unknown): string | undefined => (arn as { 'Fn::GetAtt'?: [string, string] } | undefined)?.['Fn::GetAtt']?.[0];
 
-/** Work queues whose messages wait by design: their age is graphed, not alarmed. */
+/** Work queues whose messages wait by design: their age is graphed, not alarmed at the minute. */
 const WAITING_BY_DESIGN = ['ChangesImportsQueue', 'ChangesWebhooksQueue', 'MarketMarketSyncQueue', 'MarketStorefrontQueue'];
+/** Of those, the ones alarmed once their oldest message is far older than they wait (stalled). */
+const STALL_ALARMED = ['MarketMarketSyncQueue', 'MarketStorefrontQueue'];
 
 /**
  * Every AWS::SQS::Queue of the stack, classified from the template itself (who reads it, who
@@ -129,10 +182,10 @@ describe('every queue of the stack is watched', () => {
 
   const graphedQueues = (title: string) => new Set(widgets.find((widget) => widget.properties.title === title)?.properties.metrics?.map((metric) => metric[3]));
   const asGraphed = (ids: Iterable<string>) => new Set([...ids].map((id) => `<${id}.QueueName>`));
-  const alarmedQueues = (metricName: string) =>
+  const alarmedQueues = (metricName: string, named: (alarmName: string) => boolean = () => true) =>
     new Set(
       alarms
-        .filter((alarm) => alarm.Properties.Namespace === 'AWS/SQS' && alarm.Properties.MetricName === metricName)
+        .filter((alarm) => alarm.Properties.Namespace === 'AWS/SQS' && alarm.Properties.MetricName === metricName && named(String(alarm.Properties.AlarmName)))
         .map((alarm) => queueOf((alarm.Properties.Dimensions as Array<{ Name: string; Value: unknown }>).find(({ Name }) => Name === 'QueueName')?.Value)),
     );
 
@@ -172,6 +225,14 @@ describe('every queue of the stack is watched', () => {
   it('has an age alarm if it holds work, unless its messages wait by design', () => {
     const waitingByDesign = [...workQueues].filter((id) => WAITING_BY_DESIGN.some((prefix) => id.startsWith(prefix)));
     expect(waitingByDesign).toHaveLength(WAITING_BY_DESIGN.length);
-    expect(alarmedQueues('ApproximateAgeOfOldestMessage')).toEqual(new Set([...workQueues].filter((id) => !waitingByDesign.includes(id))));
+    expect(alarmedQueues('ApproximateAgeOfOldestMessage', (name) => name.endsWith('Age'))).toEqual(
+      new Set([...workQueues].filter((id) => !waitingByDesign.includes(id))),
+    );
+  });
+
+  it('has a stall alarm instead where its messages wait by design but a stalled queue would go unnoticed', () => {
+    const stallAlarmed = [...workQueues].filter((id) => STALL_ALARMED.some((prefix) => id.startsWith(prefix)));
+    expect(stallAlarmed).toHaveLength(STALL_ALARMED.length);
+    expect(alarmedQueues('ApproximateAgeOfOldestMessage', (name) => name.endsWith('Stalled'))).toEqual(new Set(stallAlarmed));
   });
 });

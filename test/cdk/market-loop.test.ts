@@ -3,6 +3,7 @@ import { MARKET_SYNC, MARKET_SYNC_QUEUE_URL_ENV, STOREFRONT_QUEUE_URL_ENV, STORE
 import { PRICE_SENDER_QUEUE_URL_ENV, PRICE_SENDING } from '../../lambdas/shared/config/price-sending.js';
 import { TABLE_NAME_ENV } from '../../lambdas/shared/config/table-schema.js';
 import { TAKEALOT_PRODUCTION_URLS, TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
+import { ALARM_THRESHOLDS } from '../../lib/constructs/alarms.js';
 import { FUNCTION_RUNTIME } from '../../lib/constructs/api-function.js';
 import { MARKET_LOOP_DESCRIPTIONS } from '../../lib/constructs/market-loop.js';
 import { KEY_PREFIXES, TABLE_GRANTS } from '../../lib/constructs/table-access.js';
@@ -154,6 +155,26 @@ describe('the market loop', () => {
     });
     expect(alarmNamed('MarketSyncAge')).toBeUndefined();
     expect(alarmNamed('StorefrontAge')).toBeUndefined();
+  });
+
+  it('alarms on a stalled market-sync or storefront queue: an oldest message far older than they wait by design', () => {
+    const alarms = Object.values(resourcesOfType(synthesized.template, 'AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties);
+    const alarmNamed = (name: string) => alarms.find((alarm) => alarm.AlarmName === `repricer-prod-${name}`);
+    expect(alarmNamed('MarketSyncStalled')).toMatchObject({
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Dimensions: [{ Name: 'QueueName', Value: getAtt(ids.marketSync, 'QueueName') }],
+      Statistic: 'Maximum',
+      Threshold: ALARM_THRESHOLDS.marketSyncStalledSeconds,
+      EvaluationPeriods: 2,
+    });
+    expect(alarmNamed('StorefrontStalled')).toMatchObject({
+      MetricName: 'ApproximateAgeOfOldestMessage',
+      Dimensions: [{ Name: 'QueueName', Value: getAtt(ids.storefront, 'QueueName') }],
+      Threshold: ALARM_THRESHOLDS.storefrontStalledSeconds,
+    });
+    // Longer than a connection's ticks wait behind its full sync (the worker's timeout), and than a refused host's longest backoff.
+    expect(ALARM_THRESHOLDS.marketSyncStalledSeconds).toBeGreaterThan(MARKET_SYNC.workerTimeoutSeconds);
+    expect(ALARM_THRESHOLDS.storefrontStalledSeconds * 1000).toBeGreaterThan(MARKET_SYNC.storefrontBackoffCapMs);
   });
 
   it('builds the three functions as the others: Node 24, active tracing, their timeouts and memory', () => {

@@ -2,17 +2,18 @@
  * An in-memory SQS FIFO queue driving a Lambda handler as Lambda's SQS event source mapping
  * does (with `ReportBatchItemFailures`), for `npm start` and the integration tests.
  *
- * As on AWS: the `SQSEvent` shape, order within a message group, one batch in flight per group,
- * deduplication within the window, receive counts, and the dead letters after `maxReceiveCount`
- * deliveries (the messages that go back with a failed one count their deliveries too, so a
- * poison message takes those batched behind it along, as on SQS).
+ * As on AWS: the `SQSEvent` shape, batches that mix message groups (as many messages of the
+ * group whose next message is oldest as fit, then the next group's, each group's in order), a
+ * group never in two batches at once, deduplication within the window, receive counts, the
+ * messages of a batch's groups with no failure reported deleted, and the dead letters after
+ * `maxReceiveCount` deliveries (the messages that go back with a failed one count their
+ * deliveries too, so a poison message takes those of its group batched behind it along, as on SQS).
  *
  * Different, on purpose:
- * - a batch holds messages of one group only (on AWS it may mix groups, each in order);
- * - a failed message and every later message of its batch go back to the queue, even those the
- *   handler did not report. AWS would delete those, breaking the group's order, so a FIFO
- *   consumer must report them itself (Powertools' FIFO processor does): this queue does not
- *   catch a consumer that forgets, its unit tests must;
+ * - a failed message and every later message of its group in the batch go back to the queue,
+ *   even those the handler did not report. AWS would delete those, breaking the group's order,
+ *   so a FIFO consumer must report them itself (Powertools' FIFO processor does): this queue
+ *   does not catch a consumer that forgets, its unit tests must;
  * - a message past `maxReceiveCount` moves to the dead letters as its delivery fails, without
  *   waiting for another visibility timeout;
  * - deduplication is per queue (SQS's default scope).
@@ -20,7 +21,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { batchFailure, thrownFailure, type BatchFailure } from './batch-failures.js';
+import { reportedFailures, reportedItemError, thrownError, type ReportedFailures } from './batch-failures.js';
 import {
   FifoQueueError,
   formatSequenceNumber,
@@ -49,7 +50,7 @@ export interface FifoQueueOptions {
   readonly visibilityTimeoutMs?: number;
   /** A message whose deduplication id was sent within this window is accepted but not enqueued. */
   readonly deduplicationWindowMs?: number;
-  /** Batches in flight at once, each of a different group. */
+  /** Batches in flight at once (a group is in one of them at most). */
   readonly maxConcurrency?: number;
   /** The `functionName` of the context handed to the handler. */
   readonly functionName?: string;
@@ -110,6 +111,13 @@ interface Group {
   visibleAt: number;
 }
 
+/** A group's share of a batch: its first messages, in order, and their records of this delivery. */
+interface Portion {
+  readonly group: Group;
+  readonly messages: readonly StoredMessage[];
+  readonly records: readonly SQSRecord[];
+}
+
 const positiveInteger = (name: string, value: number, max: number): number => {
   if (!Number.isInteger(value) || value < 1 || value > max) throw new RangeError(`${name} must be an integer from 1 to ${max}, not ${value}`);
   return value;
@@ -153,15 +161,35 @@ export const createLocalFifoQueue = (options: FifoQueueOptions): LocalFifoQueue 
     for (const waiter of waiters) waiter.resolve();
   };
 
-  /** The visible group whose next message is oldest, so no group starves. */
-  const nextGroup = (now: number): Group | undefined => {
-    let next: Group | undefined;
+  const headOf = (group: Group): string => group.messages[0]?.sequenceNumber ?? '';
+
+  /**
+   * The groups of the next batch, oldest next message first, so no group starves: at most
+   * `batchSize` of them (each gives one message at least), none in flight or waiting to be visible.
+   */
+  const nextGroups = (now: number): Group[] => {
+    const chosen: Group[] = [];
     for (const group of groups.values()) {
-      const head = group.messages[0];
-      if (group.inFlight || !head || group.visibleAt > now) continue;
-      if (!next || head.sequenceNumber < (next.messages[0]?.sequenceNumber ?? '')) next = group;
+      if (group.inFlight || group.messages.length === 0 || group.visibleAt > now) continue;
+      if (chosen.length === batchSize && headOf(group) >= headOf(chosen[chosen.length - 1]!)) continue;
+      const at = chosen.findIndex((other) => headOf(group) < headOf(other));
+      chosen.splice(at < 0 ? chosen.length : at, 0, group);
+      if (chosen.length > batchSize) chosen.pop();
     }
-    return next;
+    return chosen;
+  };
+
+  /** As SQS fills a FIFO batch: as many messages of the first group as fit, then of the next, up to `batchSize`. */
+  const nextBatch = (now: number): { group: Group; messages: StoredMessage[] }[] => {
+    let room = batchSize;
+    const batch: { group: Group; messages: StoredMessage[] }[] = [];
+    for (const group of nextGroups(now)) {
+      if (room === 0) break;
+      const messages = group.messages.slice(0, room);
+      batch.push({ group, messages });
+      room -= messages.length;
+    }
+    return batch;
   };
 
   const scheduleRetry = (now: number) => {
@@ -176,8 +204,10 @@ export const createLocalFifoQueue = (options: FifoQueueOptions): LocalFifoQueue 
   function pump(): void {
     if (stopped) return;
     const now = Date.now();
-    for (let group = nextGroup(now); group && deliveries.size < maxConcurrency; group = nextGroup(now)) {
-      const delivery: Promise<void> = deliver(group)
+    while (deliveries.size < maxConcurrency) {
+      const batch = nextBatch(now);
+      if (batch.length === 0) break;
+      const delivery: Promise<void> = deliver(batch)
         .catch((error: unknown) => reportError(error instanceof Error ? error : new Error(String(error))))
         .finally(() => {
           deliveries.delete(delivery);
@@ -189,16 +219,16 @@ export const createLocalFifoQueue = (options: FifoQueueOptions): LocalFifoQueue 
     scheduleRetry(now);
   }
 
-  const invoke = async (records: SQSRecord[]): Promise<BatchFailure | undefined> => {
+  const invoke = async (records: SQSRecord[]): Promise<ReportedFailures | undefined> => {
     try {
       // A copy, as Lambda parses a fresh event: the dead letters keep what was delivered.
       const response = await options.handler({ Records: structuredClone(records) }, localLambdaContext(functionName));
-      return batchFailure(
+      return reportedFailures(
         records.map((record) => record.messageId),
         response,
       );
     } catch (error) {
-      return thrownFailure(error);
+      return { kind: 'all', error: thrownError(error) };
     }
   };
 
@@ -214,31 +244,42 @@ export const createLocalFifoQueue = (options: FifoQueueOptions): LocalFifoQueue 
     }
   };
 
-  const deliver = async (group: Group): Promise<void> => {
-    group.inFlight = true;
-    const batch = group.messages.slice(0, batchSize);
-    const now = Date.now();
-    const records = batch.map((message) => {
-      message.receiveCount += 1;
-      message.firstReceiveTimestamp ??= now;
-      return toSqsRecord(message, arn, randomUUID());
-    });
-    const failure = await invoke(records);
-    // The successful messages are deleted: those before the first failure (all, on success).
-    group.messages.splice(0, failure ? failure.failedFrom : batch.length);
-    if (failure) {
-      const returned = records.slice(failure.failedFrom);
+  /** A group's outcome of a batch: deleted up to its first failure, the rest back in the queue (or dead-lettered). */
+  const settleGroup = async ({ group, messages, records }: Portion, failures: ReportedFailures | undefined): Promise<void> => {
+    const failedAt = failures === undefined ? -1 : failures.kind === 'all' ? 0 : records.findIndex((record) => failures.ids.has(record.messageId));
+    // The successful messages are deleted: those before the group's first failure (all, without one).
+    group.messages.splice(0, failedAt < 0 ? messages.length : failedAt);
+    if (failures !== undefined && failedAt >= 0) {
+      const error = failures.kind === 'all' ? failures.error : reportedItemError(records[failedAt]?.messageId);
+      const returned = records.slice(failedAt);
       for (const [i, record] of returned.entries()) {
-        if ((batch[failure.failedFrom + i]?.receiveCount ?? 0) >= maxReceiveCount) await deadLetter(group, record, failure.error);
+        if ((messages[failedAt + i]?.receiveCount ?? 0) >= maxReceiveCount) await deadLetter(group, record, error);
       }
       // The group waits for its failed messages to be visible again; with none left it goes on.
       const stillQueued = returned.some((record) => group.messages.some((message) => message.messageId === record.messageId));
       const asked = returned[0] ? visibilityChanges.get(returned[0].receiptHandle) : undefined;
       if (stillQueued) group.visibleAt = Date.now() + (asked ?? visibilityTimeoutMs);
     }
-    for (const record of records) visibilityChanges.delete(record.receiptHandle);
     group.inFlight = false;
     if (group.messages.length === 0) groups.delete(group.id);
+  };
+
+  const deliver = async (batch: readonly { group: Group; messages: StoredMessage[] }[]): Promise<void> => {
+    for (const { group } of batch) group.inFlight = true;
+    const now = Date.now();
+    const portions: Portion[] = batch.map(({ group, messages }) => ({
+      group,
+      messages,
+      records: messages.map((message) => {
+        message.receiveCount += 1;
+        message.firstReceiveTimestamp ??= now;
+        return toSqsRecord(message, arn, randomUUID());
+      }),
+    }));
+    const records = portions.flatMap((portion) => portion.records);
+    const failures = await invoke(records);
+    for (const portion of portions) await settleGroup(portion, failures);
+    for (const record of records) visibilityChanges.delete(record.receiptHandle);
   };
 
   const enqueue = (entry: FifoSendEntry, now: number): FifoSendResult => {

@@ -6,6 +6,7 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { logger } from '../logger.js';
+import { loopMetricsFlush } from '../loop-metrics.js';
 import { tracer } from '../tracer.js';
 import { bodyLimit } from './body-limit.js';
 import type { Problem } from './problem.js';
@@ -33,6 +34,8 @@ export const httpHandler = (fn: ApiHandler, options: HttpHandlerOptions = {}) =>
     .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
+    // The marketplace's answers to a key check (put-connection) are the market loop's metrics.
+    .use(loopMetricsFlush())
     .use(requestObserver(metrics, options.route))
     .use(problemErrorHandler())
     .use(httpHeaderNormalizer());

@@ -1,6 +1,7 @@
 import { MARKET_SYNC } from '../config/market-sync.js';
 import type { MarketplacePort } from './port.js';
 import { createTakealotAdapter } from './takealot/adapter.js';
+import { TAKEALOT_CONNECTOR_UID } from './takealot/connector.js';
 
 /**
  * Which adapter serves a connector type, and the stage's marketplace base URLs: the one place
@@ -12,7 +13,7 @@ import { createTakealotAdapter } from './takealot/adapter.js';
  * name it in their paths), so it already says which marketplace a connector is; a separate
  * adapter setting on the type would be a second name for the same fact that could disagree.
  */
-export const TAKEALOT_CONNECTOR_UID = 'takealot';
+export { TAKEALOT_CONNECTOR_UID } from './takealot/connector.js';
 export const TAKEALOT_SELLER_API_URL_ENV = 'TAKEALOT_SELLER_API_URL';
 export const TAKEALOT_STOREFRONT_URL_ENV = 'TAKEALOT_STOREFRONT_URL';
 /** Takealot's production hosts (spec/takealot.md): what the stack sets unless told otherwise. */

@@ -445,6 +445,19 @@ describe('the evaluator handler', () => {
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm-2' }, { itemIdentifier: 'm-3' }]);
   });
 
+  it("holds back only its own tenant's messages when another tenant's poison message comes first in the batch", async () => {
+    // Arrange: SQS FIFO mixes groups in a batch; tenant c0's first message cannot be parsed
+    const poison = { ...record(1, {}), body: 'not json', attributes: { ...record(1, {}).attributes, MessageGroupId: 'c0' } };
+    const later = { ...record(2, { clientId: 'c0', products: ['X'] }), attributes: { ...record(2, {}).attributes, MessageGroupId: 'c0' } };
+
+    // Act
+    const response = await handler({ Records: [poison, later, record(3, { clientId: CLIENT, products: [CODE] })] });
+
+    // Assert: c0's messages go back (the later one too, to stay in order); CLIENT's decision is made
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm-1' }, { itemIdentifier: 'm-2' }]);
+    expect(priceChanges()).toHaveLength(1);
+  });
+
   it('fails the invocation when every message failed (a message that is not an evaluation request), so the whole batch is retried', async () => {
     await expect(handler({ Records: [record(1, { clientId: CLIENT })] })).rejects.toThrow('All records failed processing');
   });

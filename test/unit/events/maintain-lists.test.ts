@@ -93,6 +93,18 @@ describe('the list maintainer', () => {
     expect(listedIds()).toEqual(['00000001']);
   });
 
+  it("holds back only its own tenant's messages when another tenant's poison message comes first in the batch", async () => {
+    // Prepare: SQS FIFO mixes groups in a batch; tenant c0's message cannot be parsed
+    const records = [sqsRecord('not json', 'c0'), sqsRecord(message(['A'])), sqsRecord(message(['B']), 'c0'), sqsRecord(message(['B', 'C']))];
+
+    // Act
+    const response = await invoke(...records);
+
+    // Assess: c0's messages go back (the later one too, to stay in order); c1's are done
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: records[0]!.messageId }, { itemIdentifier: records[2]!.messageId }] });
+    expect(listedIds()).toEqual(['00000001', '00000002', '00000003']);
+  });
+
   it('fails the whole batch, for Lambda to retry, when every message failed in the table', async () => {
     // Prepare
     table.intercept = (command) => {

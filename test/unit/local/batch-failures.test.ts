@@ -1,4 +1,4 @@
-import { batchFailure, thrownFailure } from '../../../tools/local/batch-failures.js';
+import { batchFailure, reportedFailures, thrownFailure } from '../../../tools/local/batch-failures.js';
 
 /** How Lambda reads a partial batch response (ReportBatchItemFailures). */
 describe('batchFailure', () => {
@@ -29,6 +29,22 @@ describe('batchFailure', () => {
     ['one bad identifier among good ones', { batchItemFailures: [{ itemIdentifier: 's3' }, { itemIdentifier: 'nope' }] }],
   ])('reads %s as a failure of the whole batch', (_, response) => {
     expect(batchFailure(ids, response)?.failedFrom).toBe(0);
+  });
+});
+
+describe('reportedFailures', () => {
+  const ids = ['a1', 'b1', 'a2', 'b2'];
+
+  it('names every item reported, so a FIFO queue can fail each group from its own first one', () => {
+    expect(reportedFailures(ids, { batchItemFailures: [{ itemIdentifier: 'a2' }, { itemIdentifier: 'a1' }] })).toEqual({
+      kind: 'items',
+      ids: new Set(['a2', 'a1']),
+    });
+  });
+
+  it('reads an empty list as success and a malformed one as a failure of all', () => {
+    expect(reportedFailures(ids, { batchItemFailures: [] })).toBeUndefined();
+    expect(reportedFailures(ids, { batchItemFailures: [{ itemIdentifier: 'zz' }] })?.kind).toBe('all');
   });
 });
 

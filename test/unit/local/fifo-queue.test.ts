@@ -167,19 +167,62 @@ describe('createLocalFifoQueue', () => {
   });
 
   describe('delivery', () => {
-    it('delivers each group in send order, in batches of at most batchSize from one group', async () => {
+    it('delivers each group in send order, in batches of at most batchSize that mix groups as SQS does', async () => {
       const seen = recorder();
       const fifo = queue({ handler: recording(seen), batchSize: 3 });
       for (let i = 0; i < 4; i++) await fifo.send(Array.from({ length: 5 }, (_, j) => entry(`m${i * 5 + j}`, `g${(i * 5 + j) % 2}`)));
       await fifo.settle();
 
-      expect(seen.batches.every((batch) => batch.length <= 3 && new Set(batch.map((r) => r.attributes.MessageGroupId)).size === 1)).toBe(true);
+      expect(seen.batches.every((batch) => batch.length <= 3)).toBe(true);
+      expect(seen.batches.some((batch) => new Set(batch.map((r) => r.attributes.MessageGroupId)).size > 1)).toBe(true);
       for (const group of ['g0', 'g1']) {
         const delivered = seen.batches.flat().filter((record) => record.attributes.MessageGroupId === group);
         const sequenceNumbers = delivered.map((record) => record.attributes.SequenceNumber ?? '');
         expect(sequenceNumbers).toEqual([...sequenceNumbers].sort());
         expect(delivered).toHaveLength(10);
       }
+    });
+
+    it('fills a batch with the messages of the group whose next message is oldest, then of the next group, each in order', async () => {
+      const seen = recorder();
+      const fifo = queue({ handler: recording(seen), maxConcurrency: 1 });
+      await fifo.send([entry('a1', 'a'), entry('b1', 'b'), entry('a2', 'a'), entry('c1', 'c'), entry('b2', 'b')]);
+      await fifo.settle();
+      expect(seen.batches.map((batch) => batch.map((record) => record.body))).toEqual([['a1', 'a2', 'b1', 'b2', 'c1']]);
+    });
+
+    it('stops a batch at batchSize, taking the first messages of the last group it reaches', async () => {
+      const seen = recorder();
+      const fifo = queue({ handler: recording(seen), batchSize: 4, maxConcurrency: 1 });
+      await fifo.send([entry('a1', 'a'), entry('b1', 'b'), entry('b2', 'b'), entry('b3', 'b'), entry('b4', 'b'), entry('c1', 'c')]);
+      await fifo.settle();
+      expect(seen.batches.map((batch) => batch.map((record) => record.body))).toEqual([
+        ['a1', 'b1', 'b2', 'b3'],
+        ['b4', 'c1'],
+      ]);
+    });
+
+    it('leaves a group with a batch in flight out of the next batch, and its later messages wait for it', async () => {
+      const seen = recorder();
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const fifo = queue({
+        batchSize: 2,
+        maxConcurrency: 2,
+        handler: recording(seen, async (_, call) => {
+          if (call === 1) await gate;
+        }),
+      });
+      await fifo.send([entry('a1', 'a'), entry('a2', 'a')]);
+      await until(() => seen.batches.length === 1);
+      await fifo.send([entry('a3', 'a'), entry('b1', 'b')]);
+      await until(() => seen.batches.length === 2);
+      release();
+      await fifo.settle();
+
+      expect(seen.batches.map((batch) => batch.map((record) => record.body))).toEqual([['a1', 'a2'], ['b1'], ['a3']]);
     });
 
     it('batches messages sent together, up to batchSize', async () => {
@@ -322,6 +365,38 @@ describe('createLocalFifoQueue', () => {
       expect(seen.batches).toHaveLength(1);
     });
 
+    it("redelivers a failed group's messages from its first reported failure, and deletes the other groups' messages of the batch", async () => {
+      const seen = recorder();
+      const fifo = queue({
+        maxConcurrency: 1,
+        handler: recording(seen, (records, call) => (call === 1 ? failures(records.find((record) => record.body === 'a1')?.messageId ?? '') : undefined)),
+      });
+      await fifo.send([entry('a1', 'a'), entry('b1', 'b'), entry('a2', 'a'), entry('b2', 'b')]);
+      await fifo.settle();
+
+      // a2 was not reported: it goes back all the same, behind a1 (the local queue keeps the group's order).
+      expect(seen.batches.map((batch) => batch.map((record) => record.body))).toEqual([
+        ['a1', 'a2', 'b1', 'b2'],
+        ['a1', 'a2'],
+      ]);
+    });
+
+    it('redelivers every group of a mixed batch when the handler throws', async () => {
+      const seen = recorder();
+      const fifo = queue({
+        maxConcurrency: 1,
+        handler: recording(seen, (_, call) => {
+          if (call === 1) throw new Error('boom');
+        }),
+      });
+      await fifo.send([entry('a1', 'a'), entry('b1', 'b')]);
+      await fifo.settle();
+      expect(seen.batches.map((batch) => batch.map((record) => record.body))).toEqual([
+        ['a1', 'b1'],
+        ['a1', 'b1'],
+      ]);
+    });
+
     /** Fails every batch from the poison message on, as a FIFO consumer must. */
     const poisoned = (seen: Recorder) =>
       recording(seen, (records) => {
@@ -361,6 +436,37 @@ describe('createLocalFifoQueue', () => {
         ['poison', 'behind'],
       ]);
       expect(fifo.deadLetters().map((letter) => letter.record.body)).toEqual(['poison', 'behind']);
+    });
+
+    /** Fails the poison message and the later messages of its group only (Powertools' `skipGroupOnError`). */
+    const poisonedGroup = (seen: Recorder) =>
+      recording(seen, (records) => {
+        const poison = records.find((record) => record.body === 'poison');
+        const group = poison?.attributes.MessageGroupId;
+        const from = poison ? records.indexOf(poison) : records.length;
+        return failures(...records.filter((record, i) => i >= from && record.attributes.MessageGroupId === group).map((record) => record.messageId));
+      });
+
+    it("dead-letters a poison message with the later messages of its own group, and the other groups' messages batched behind it go through once", async () => {
+      const seen = recorder();
+      const fifo = queue({ maxReceiveCount: 3, maxConcurrency: 1, handler: poisonedGroup(seen) });
+      await fifo.send([entry('poison', 'a'), entry('b1', 'b'), entry('a-behind', 'a'), entry('b2', 'b')]);
+      await fifo.settle();
+
+      expect(seen.batches.map((batch) => batch.map((record) => record.body))).toEqual([
+        ['poison', 'a-behind', 'b1', 'b2'],
+        ['poison', 'a-behind'],
+        ['poison', 'a-behind'],
+      ]);
+      expect(fifo.deadLetters().map((letter) => letter.record.body)).toEqual(['poison', 'a-behind']);
+    });
+
+    it('dead-letters the other groups batched behind a poison message too when the consumer fails every later message of the batch', async () => {
+      const seen = recorder();
+      const fifo = queue({ maxReceiveCount: 1, maxConcurrency: 1, handler: poisoned(seen) });
+      await fifo.send([entry('poison', 'a'), entry('b1', 'b')]);
+      await fifo.settle();
+      expect(fifo.deadLetters().map((letter) => letter.record.body)).toEqual(['poison', 'b1']);
     });
 
     it('dead-letters with the error the handler threw', async () => {

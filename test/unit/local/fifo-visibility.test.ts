@@ -60,4 +60,34 @@ describe("the local FIFO queue's changeVisibility", () => {
     expect(deliveredAt[1]! - deliveredAt[0]!).toBeGreaterThanOrEqual(290);
     expect(deliveredAt[2]! - deliveredAt[1]!).toBeLessThan(250);
   });
+
+  it('holds only the group of the message it was asked for, in a batch that mixes groups', async () => {
+    // Prepare
+    const deliveredAt: [string, number][] = [];
+    const queue: LocalFifoQueue = createLocalFifoQueue({
+      name: 'mixed.fifo',
+      visibilityTimeoutMs: 10,
+      handler: async (event: SQSEvent) => {
+        const first = deliveredAt.length === 0;
+        for (const record of event.Records) deliveredAt.push([record.body, Date.now()]);
+        if (!first) return { batchItemFailures: [] };
+        queue!.changeVisibility(event.Records.find((record) => record.body === 'a')!.receiptHandle, 300);
+        return { batchItemFailures: event.Records.map((record) => ({ itemIdentifier: record.messageId })) };
+      },
+    });
+
+    // Act
+    await queue.send([
+      { id: '1', body: 'a', groupId: 'held', deduplicationId: 'a' },
+      { id: '2', body: 'b', groupId: 'other', deduplicationId: 'b' },
+    ]);
+    await queue.settle();
+    await queue.stop();
+
+    // Assert
+    expect(deliveredAt.map(([body]) => body)).toEqual(['a', 'b', 'b', 'a']);
+    const [, , b2, a2] = deliveredAt.map(([, at]) => at - deliveredAt[0]![1]);
+    expect(b2).toBeLessThan(250);
+    expect(a2).toBeGreaterThanOrEqual(290);
+  });
 });

@@ -1,4 +1,5 @@
 import { toStorableText } from '../../domain/text.js';
+import { loopMetrics, statusClassOf } from '../../loop-metrics.js';
 import {
   MarketplaceMalformed,
   MarketplaceNotFound,
@@ -7,6 +8,7 @@ import {
   MarketplaceUnauthorized,
   MarketplaceUnavailable,
 } from '../port.js';
+import { TAKEALOT_CONNECTOR_UID } from './connector.js';
 
 /**
  * One HTTP exchange with Takealot, its outcome mapped to the port's faults. The only place the
@@ -67,10 +69,12 @@ export const exchange = async (url: string, init: RequestInit, options: Exchange
   } catch (error) {
     // A refused connection, a reset, a DNS failure or the timeout: all "not reachable now".
     const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : 'not reachable';
+    loopMetrics.marketplaceAnswer(TAKEALOT_CONNECTOR_UID, options.surface, (error as Error).name === 'TimeoutError' ? 'timeout' : 'unreachable');
     throw new MarketplaceUnavailable(`Takealot ${where} ${reason}`);
   }
   const body = parseJson(text);
   const { status } = response;
+  loopMetrics.marketplaceAnswer(TAKEALOT_CONNECTOR_UID, options.surface, statusClassOf(status));
   if (status >= 200 && status < 300) {
     if (body === undefined) throw new MarketplaceMalformed(`Takealot ${where} answered ${status} without a JSON body`);
     return body;
