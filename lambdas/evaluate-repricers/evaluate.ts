@@ -6,7 +6,8 @@ import { decisionId, engineOffersOf, priceStepOf, readProductForRepricing, recor
 /**
  * One product's repricing: its enabled repricers decide from its offers as they are now, and
  * each decision is recorded as a price change. Runs again harmlessly: a decision already
- * recorded is the last decision, so the engine does not make it twice.
+ * recorded is the last decision, so the engine does not make it twice. A decision the sender
+ * forgot (it ended without reaching the marketplace for a reason of the connection) is made again.
  */
 export const evaluateProduct = async (clientId: string, productCode: string, retentionDays: number): Promise<PriceChange[]> => {
   const product = await readProductForRepricing(clientId, productCode);
@@ -18,7 +19,12 @@ export const evaluateProduct = async (clientId: string, productCode: string, ret
     const step = await priceStepOf(slot.connector);
     // Live: the sender takes it; suggest (or no connection): it waits for the client's apply.
     const status = (await connectionModeOf(clientId, slot.connector)) === 'live' ? 'pending' : 'suggested';
-    const lastDecided = (offerId: string) => product.decisions.get(decisionId(slot.repricerId, offerId))?.lastPrice;
+    // The last decided price is not decided again, unless it was only a suggestion and the
+    // connection now sends (a kill switch turned it back, or the client never applied it).
+    const lastDecided = (offerId: string) => {
+      const last = product.decisions.get(decisionId(slot.repricerId, offerId));
+      return status === 'pending' && last?.lastStatus === 'suggested' ? undefined : last?.lastPrice;
+    };
     for (const decision of decide(slot, offers, step, lastDecided))
       decisions.push({ ...decision, repricerId: slot.repricerId, connector: slot.connector, status });
   }
