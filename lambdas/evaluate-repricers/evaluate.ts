@@ -9,7 +9,8 @@ import { logger } from '../shared/logger.js';
 /**
  * One product's repricing: its enabled repricers decide from its offers as they are now, and
  * each decision is recorded as a price change. Runs again harmlessly: a decision already
- * recorded is the last decision, so the engine does not make it twice.
+ * recorded is the last decision, so the engine does not make it twice. A decision the sender
+ * forgot (it ended without reaching the marketplace for a reason of the connection) is made again.
  *
  * Where the connector has a connection, the market is what the storefront reader saw: a
  * repricer decides only from a known market (domain/market-state.ts), and from a stale one it
@@ -32,7 +33,12 @@ export const evaluateProduct = async (clientId: string, productCode: string, ret
     const step = await priceStepOf(slot.connector);
     // Live: the sender takes it; suggest (or no connection): it waits for the client's apply.
     const status = mode === 'live' ? 'pending' : 'suggested';
-    const lastDecided = (offerId: string) => product.decisions.get(decisionId(slot.repricerId, offerId))?.lastPrice;
+    // The last decided price is not decided again, unless it was only a suggestion and the
+    // connection now sends (a kill switch turned it back, or the client never applied it).
+    const lastDecided = (offerId: string) => {
+      const last = product.decisions.get(decisionId(slot.repricerId, offerId));
+      return status === 'pending' && last?.lastStatus === 'suggested' ? undefined : last?.lastPrice;
+    };
     for (const decision of decide(slot, offers, step, lastDecided)) {
       if (verdict?.mayRaise === false && decision.price > decision.oldPrice) continue;
       decisions.push({ ...decision, repricerId: slot.repricerId, connector: slot.connector, status });

@@ -1,5 +1,6 @@
 import { PRICE_SENDING } from '../shared/config/price-sending.js';
 import { mapLimit } from '../shared/data/concurrency.js';
+import { givePushBack } from '../shared/data/price-sending.js';
 import { noteConfirmedPrice } from '../shared/data/repricing.js';
 import { transitionPriceChange, type PriceChangeRef, type StoredSendable, type Transition } from '../shared/data/price-change-status.js';
 import type { BatchStatus } from '../shared/marketplace/port.js';
@@ -27,14 +28,22 @@ export const outcomeMove = (record: PriceChange, sentPrice: number, outcome: Out
   return { to: 'applied', fields: { applied_at: now, status_reason: null } };
 };
 
+/** A pushed change as its outcome is recorded: with the day its push was counted on, when known. */
+export interface PushedChange {
+  readonly ref: PriceChangeRef;
+  readonly record: PriceChange;
+  readonly pushDay?: string | undefined;
+}
+
 /**
  * Records a pushed change's outcome (from `sent`, or from `pending` with its push token when
  * learned right after the push); an accepted price is also noted on the offer's decision state,
- * where the next push for the offer starts from it.
+ * where the next push for the offer starts from it. A refused one gives its push back to the
+ * offer's daily cap: the marketplace did not take it.
  */
 export const recordOutcome = async (
   clientId: string,
-  change: { readonly ref: PriceChangeRef; readonly record: PriceChange },
+  change: PushedChange,
   sentPrice: number,
   outcome: Outcome,
   move: Pick<Transition, 'from' | 'token' | 'fields' | 'sender'> & { readonly now: string },
@@ -47,15 +56,12 @@ export const recordOutcome = async (
     sender: { ...move.sender, ...next.sender },
   });
   if (moved && outcome.ok) await noteConfirmedPrice(clientId, change.record, sentPrice, move.now);
+  if (moved && !outcome.ok && change.pushDay !== undefined) await givePushBack(clientId, change.record.product_code, change.record.offer_id, change.pushDay);
   return moved;
 };
 
-export const settleSent = (
-  clientId: string,
-  change: { readonly ref: PriceChangeRef; readonly record: PriceChange },
-  outcome: Outcome,
-  now: string,
-): Promise<PriceChange | undefined> => recordOutcome(clientId, change, change.record.sent_price ?? change.record.new_price, outcome, { from: ['sent'], now });
+export const settleSent = (clientId: string, change: PushedChange, outcome: Outcome, now: string): Promise<PriceChange | undefined> =>
+  recordOutcome(clientId, change, change.record.sent_price ?? change.record.new_price, outcome, { from: ['sent'], now });
 
 /** The outcome of each offer of a settled batch; undefined while it is still pending. */
 export const outcomesOf = (status: BatchStatus, offerIds: readonly string[]): Map<string, Outcome> | undefined => {
@@ -84,7 +90,7 @@ export const settleBatch = async (clientId: string, changes: readonly StoredSend
     (change) =>
       settleSent(
         clientId,
-        { ref: change.ref, record: change.stored.record },
+        { ref: change.ref, record: change.stored.record, pushDay: change.pushDay },
         outcomes.get(change.stored.record.offer_id) ?? { ok: false, message: 'no outcome' },
         now,
       ),

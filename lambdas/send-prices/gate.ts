@@ -1,4 +1,5 @@
 import { getConnection, type StoredConnection } from '../shared/data/connections.js';
+import { sellerApiHeldUntil } from '../shared/data/seller-api-hold.js';
 import type { MarketplacePort } from '../shared/marketplace/port.js';
 import { marketplaceFor } from '../shared/marketplace/registry.js';
 import { openConnectionSecret } from '../shared/marketplace/secrets.js';
@@ -11,7 +12,7 @@ import { openConnectionSecret } from '../shared/marketplace/secrets.js';
 export type Gate =
   /** Deleted: nothing more is sent; what waits is `failed`. */
   | { readonly kind: 'gone' }
-  /** Sending waits (pending changes stay pending): paused, key refused, or held by a long rate limit. */
+  /** Sending waits (pending changes stay pending): paused, key refused, or the seller API held by a long rate limit. */
   | { readonly kind: 'closed'; readonly stored: StoredConnection; readonly why: string }
   | { readonly kind: 'open'; readonly stored: StoredConnection; readonly port: MarketplacePort; readonly apiKey: string };
 
@@ -21,7 +22,8 @@ export const readGate = async (clientId: string, connector: string, nowMs: numbe
   const { status } = stored.record;
   if (status === 'paused') return { kind: 'closed', stored, why: 'paused' };
   if (status === 'unauthorized') return { kind: 'closed', stored, why: 'unauthorized' };
-  if (stored.sendHoldUntil !== undefined && Date.parse(stored.sendHoldUntil) > nowMs) return { kind: 'closed', stored, why: 'rate limited' };
+  // The connection's one seller-API hold, which the sync worker's 429s set too.
+  if (sellerApiHeldUntil(stored, nowMs) !== undefined) return { kind: 'closed', stored, why: 'rate limited' };
   const lookup = marketplaceFor(connector);
   if (lookup.kind !== 'adapter') return { kind: 'closed', stored, why: `no marketplace for ${connector} on this stage` };
   const apiKey = await openConnectionSecret('marketplace-key', clientId, connector, stored.sealedKey);

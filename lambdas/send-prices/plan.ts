@@ -11,16 +11,23 @@ import { mayPush, type Gate } from './gate.js';
  * and the offer as they are at send time (DESIGN.md section 7):
  *  - the connection deleted: `failed`; in suggest mode a decision the client did not apply
  *    becomes `suggested` again (the kill switch); paused, key refused, rate-limit hold: wait;
+ *  - a push in doubt: told from its batch or the offer before anything else (doubt.ts);
  *  - a later decision for the offer exists: `superseded`;
  *  - a fault earlier: wait until its retry time; past 24 hours of faults: `failed`;
  *  - the repricer gone or disabled: `failed` / `superseded`; the price off the grid, under the
  *    floor, over the ceiling or the rrp: `failed` with the reason; the offer already there: `applied`;
  *  - else push: the price itself, or a step toward it when the move is larger than the cap.
+ * A change that ends for a reason of the connection (the delete, the kill switch, 24 hours of
+ * faults, the repricer disabled) is decided again by the evaluator once the connection can send.
  */
 export type Plan =
   | { readonly kind: 'push'; readonly change: StoredSendable; readonly price: number; readonly current: number; readonly bounds: SendBounds }
-  | { readonly kind: 'move'; readonly change: StoredSendable; readonly to: PriceChangeStatus; readonly reason: string | null }
-  /** A push in flight whose outcome no run recorded: look at the offer before pushing again. */
+  /**
+   * Ends without a push. `forget`: it ended for a reason of the connection (not of the price,
+   * not for a later decision), so the evaluator forgets the decision and decides it again.
+   */
+  | { readonly kind: 'move'; readonly change: StoredSendable; readonly to: PriceChangeStatus; readonly reason: string | null; readonly forget: boolean }
+  /** A push whose outcome is in doubt (a fault after it left, or no run recorded it): told before any push again (doubt.ts). */
   | { readonly kind: 'doubt'; readonly change: StoredSendable }
   | { readonly kind: 'wait'; readonly change: StoredSendable };
 
@@ -38,30 +45,40 @@ export class ProductReads {
   }
 }
 
-const move = (change: StoredSendable, to: PriceChangeStatus, reason: string | null): Plan => ({ kind: 'move', change, to, reason });
+const move = (change: StoredSendable, to: PriceChangeStatus, reason: string | null, forget = false): Plan => ({ kind: 'move', change, to, reason, forget });
+/** Ends for a reason of the connection: decided again when it can send. */
+const endForConnection = (change: StoredSendable, to: PriceChangeStatus, reason: string): Plan => move(change, to, reason, true);
+
+/**
+ * When a push in doubt is told: after the retry time its fault set (a doubling wait, never
+ * under the doubt wait), or, when the sender stopped before recording anything, the doubt wait
+ * after it started; time for a batch the marketplace took to settle and show.
+ */
+const doubtDueMs = (change: StoredSendable): number =>
+  change.retryAt !== undefined ? Date.parse(change.retryAt) : Date.parse(change.pushStartedAt ?? '') + PRICE_SENDING.pushInDoubtMs;
 
 export const planChange = async (clientId: string, change: StoredSendable, gate: Gate, nowMs: number, products: ProductReads): Promise<Plan> => {
   const { record } = change.stored;
   if (record.status !== 'pending') return { kind: 'wait', change };
-  if (gate.kind === 'gone') return move(change, 'failed', 'The connection was deleted before this price was sent.');
+  if (gate.kind === 'gone') return endForConnection(change, 'failed', 'The connection was deleted before this price was sent.');
   if (gate.kind === 'open' && !mayPush(gate, change.requested === true)) {
-    return move(change, 'suggested', 'The connection is in suggest mode: apply this price change to send it.');
+    return endForConnection(change, 'suggested', 'The connection is in suggest mode: apply this price change to send it.');
   }
   if (gate.kind === 'closed') return { kind: 'wait', change };
   if (change.pushToken !== undefined) {
-    const started = Date.parse(change.pushStartedAt ?? '');
-    return Number.isNaN(started) || nowMs - started >= PRICE_SENDING.pushInDoubtMs ? { kind: 'doubt', change } : { kind: 'wait', change };
+    const due = doubtDueMs(change);
+    return Number.isNaN(due) || nowMs >= due ? { kind: 'doubt', change } : { kind: 'wait', change };
   }
   if ((await newestDecisionSk(clientId, record)) !== change.ref.sk) return move(change, 'superseded', 'A later decision for this offer took its place.');
   if ((change.attempts ?? 0) > 0 && nowMs - Date.parse(record.created_at) >= PRICE_SENDING.retryWindowMs) {
-    return move(change, 'failed', 'The marketplace could not be reached for 24 hours.');
+    return endForConnection(change, 'failed', 'The marketplace could not be reached for 24 hours.');
   }
   if (change.retryAt !== undefined && Date.parse(change.retryAt) > nowMs) return { kind: 'wait', change };
 
   const product = await products.get(record.product_code);
   const slot = product?.slots.find((s) => s.repricerId === record.repricer_id);
   if (!product || !slot) return move(change, 'failed', 'The repricer was deleted before this price was sent.');
-  if (!slot.enabled && change.requested !== true) return move(change, 'superseded', 'The repricer was disabled before this price was sent.');
+  if (!slot.enabled && change.requested !== true) return endForConnection(change, 'superseded', 'The repricer was disabled before this price was sent.');
   const offer = product.offers.find((o) => o.scope === 'own' && o.fields.offer_id === record.offer_id);
   if (!offer) return move(change, 'failed', 'The offer is no longer known.');
   const rrp = product.product.retail_price > 0 ? product.product.retail_price : undefined;

@@ -1,23 +1,25 @@
 import { PRICE_SENDING } from '../shared/config/price-sending.js';
 import { mapLimit } from '../shared/data/concurrency.js';
-import { recordSyncOutcome } from '../shared/data/connections.js';
 import { transitionPriceChange } from '../shared/data/price-change-status.js';
-import { countPricesSent, holdSending, saveSentBatch } from '../shared/data/price-sending.js';
-import { retryDelayMs } from '../shared/domain/price-push.js';
+import { countPricesSent, givePushBack, savePushedBatch, saveSentBatch } from '../shared/data/price-sending.js';
+import { utcDay } from '../shared/domain/price-push.js';
 import { logger } from '../shared/logger.js';
 import { loopMetrics } from '../shared/loop-metrics.js';
-import { MarketplaceRateLimited, MarketplaceRejected, MarketplaceUnauthorized } from '../shared/marketplace/port.js';
 import { withMarketplaceRetries, type RetryOptions } from '../shared/marketplace/retrying.js';
 import { outcomesOf, recordOutcome, type Outcome } from './confirm.js';
-import { mayPush, readGate, type Gate } from './gate.js';
+import { PushAttempts } from './push-attempt.js';
+import { endOutside, recordPushFault } from './push-faults.js';
 import { breakerTripped, latestPerOffer, withinDailyCap, type OpenGate, type Push } from './safety.js';
+import { HELD, type SellerApiReads } from './seller-api.js';
 
 /**
  * Pushing planned prices: the safety caps first (the circuit breaker over the connection's sharp
  * drops, then each offer's daily cap), then a push token on every change (so a push whose
  * outcome is lost is recognised, not repeated blindly), then the batch, each attempt behind a
- * fresh look at the connection (the kill switch), then `sent` and a few looks at the batch's
- * status. A fault keeps every change `pending` with its next try; nothing is lost.
+ * fresh look at the connection (the kill switch, the seller-API hold) and at the prices' bounds
+ * (push-attempt.ts), then `sent` and a few looks at the batch's status. A fault keeps every
+ * change `pending`, with its next try or, when the marketplace may have taken the push, in
+ * doubt until that is told (push-faults.ts); nothing is lost and nothing is sent twice.
  */
 export interface PushDeps {
   readonly now: () => number;
@@ -25,40 +27,23 @@ export interface PushDeps {
   readonly retry?: Partial<RetryOptions>;
 }
 
-/** The connection closed between planning and the push: nothing is sent. */
-class GateClosed extends Error {
-  override readonly name = 'GateClosed';
-  constructor(readonly gate: Gate) {
-    super('the connection may not send now');
-  }
-}
-
 const iso = (ms: number) => new Date(ms).toISOString();
 /** Each change's own writes, a few at once. */
 const eachOf = <T, U>(items: readonly T[], work: (item: T) => Promise<U>) => mapLimit(items, work, PRICE_SENDING.parallelCalls);
 
-/** Clears the push token (the push did not happen, or its fault is recorded), with the sender state to keep. */
-const releaseAll = async (clientId: string, pushes: readonly Push[], token: string, now: string, sender: Record<string, unknown> = {}) => {
-  await eachOf(pushes, (push) =>
-    transitionPriceChange(clientId, push.change.ref, {
-      from: ['pending'],
-      token,
-      sender: { pushToken: null, pushStartedAt: null, pushPrice: null, ...sender },
-      now,
-    }),
-  );
-};
-
 /**
  * Looks at a batch's status a few times right after sending: most batches settle within
  * seconds, and a change confirmed here is written once (applied) instead of twice (sent, then
- * applied). Undefined when it has not settled by the last look (or could not be read).
+ * applied). Undefined when it has not settled by the last look, could not be read, or the
+ * seller API is on hold.
  */
-const outcomesSoon = async (gate: OpenGate, batchId: string, offerIds: readonly string[], deps: PushDeps): Promise<Map<string, Outcome> | undefined> => {
+const outcomesSoon = async (reads: SellerApiReads, batchId: string, offerIds: readonly string[], deps: PushDeps): Promise<Map<string, Outcome> | undefined> => {
   for (const wait of PRICE_SENDING.confirmPollsMs) {
     await deps.sleep(wait);
     try {
-      const outcomes = outcomesOf(await gate.port.readBatch(gate.apiKey, batchId), offerIds);
+      const status = await reads.read((port, apiKey) => port.readBatch(apiKey, batchId));
+      if (status === HELD) return undefined;
+      const outcomes = outcomesOf(status, offerIds);
       if (outcomes) return outcomes;
     } catch {
       return undefined; // The sweep (or the Batch Completed event) confirms it later.
@@ -67,54 +52,35 @@ const outcomesSoon = async (gate: OpenGate, batchId: string, offerIds: readonly 
   return undefined;
 };
 
-const pushBatch = async (clientId: string, gate: OpenGate, pushes: readonly Push[], deps: PushDeps): Promise<void> => {
+/** Records a batch the marketplace took: each change `applied` (or refused) when its outcome is known, else `sent`. */
+const recordTaken = async (
+  clientId: string,
+  gate: OpenGate,
+  reads: SellerApiReads,
+  taken: readonly Push[],
+  batch: { token: string; day: string; id: string },
+  deps: PushDeps,
+) => {
   const { connector } = gate.stored.record;
-  const token = crypto.randomUUID();
-  const startedAt = iso(deps.now());
-  const moved = await eachOf(pushes, (push) =>
-    transitionPriceChange(clientId, push.change.ref, {
-      from: ['pending'],
-      sender: { pushToken: token, pushStartedAt: startedAt, pushPrice: push.price },
-      now: startedAt,
-    }),
-  );
-  const marked = pushes.filter((_push, index) => moved[index] !== undefined);
-  if (marked.length === 0) return;
-  const updates = marked.map((push) => ({ offerId: push.change.stored.record.offer_id, sellingPrice: push.price }));
-  let batchId: string;
-  try {
-    // Every attempt (the first and each retry) goes out only if the connection may still send at that moment.
-    const result = await withMarketplaceRetries(
-      async () => {
-        const fresh = await readGate(clientId, connector, deps.now());
-        if (fresh.kind !== 'open' || !marked.every((push) => mayPush(fresh, push.change.requested === true))) throw new GateClosed(fresh);
-        return fresh.port.sendPrices(fresh.apiKey, updates);
-      },
-      { ...deps.retry, maxWaitMs: PRICE_SENDING.rateLimitWaitMaxMs },
-    );
-    batchId = result.batchId;
-    loopMetrics.pushOutcome(connector, 'accepted');
-  } catch (error) {
-    await recordPushFault(clientId, gate, marked, token, error, deps);
-    return;
-  }
   const sentAt = iso(deps.now());
+  // First, so a run that stops from here on leaves its doubt to be told from the batch.
+  await savePushedBatch(clientId, connector, batch.token, batch.id, deps.now());
   const outcomes = await outcomesSoon(
-    gate,
-    batchId,
-    marked.map((push) => push.change.stored.record.offer_id),
+    reads,
+    batch.id,
+    taken.map((push) => push.change.stored.record.offer_id),
     deps,
   );
   const now = iso(deps.now());
-  const cleared = { batchId, pushToken: null, pushStartedAt: null, pushPrice: null, attempts: null, retryAt: null };
-  const unconfirmed = marked.filter((push) => outcomes?.get(push.change.stored.record.offer_id) === undefined);
+  const cleared = { batchId: batch.id, pushToken: null, pushStartedAt: null, pushPrice: null, attempts: null, retryAt: null };
+  const unconfirmed = taken.filter((push) => outcomes?.get(push.change.stored.record.offer_id) === undefined);
   await eachOf(
-    marked.filter((push) => !unconfirmed.includes(push)),
+    taken.filter((push) => !unconfirmed.includes(push)),
     (push) => {
       const { record } = push.change.stored;
-      return recordOutcome(clientId, { ref: push.change.ref, record }, push.price, outcomes!.get(record.offer_id)!, {
+      return recordOutcome(clientId, { ref: push.change.ref, record, pushDay: batch.day }, push.price, outcomes!.get(record.offer_id)!, {
         from: ['pending'],
-        token,
+        token: batch.token,
         fields: { sent_price: push.price, sent_at: sentAt },
         sender: cleared,
         now,
@@ -126,7 +92,7 @@ const pushBatch = async (clientId: string, gate: OpenGate, pushes: readonly Push
     await saveSentBatch(
       clientId,
       connector,
-      batchId,
+      batch.id,
       unconfirmed.map((push) => push.change.ref),
       deps.now(),
     );
@@ -134,74 +100,67 @@ const pushBatch = async (clientId: string, gate: OpenGate, pushes: readonly Push
       transitionPriceChange(clientId, push.change.ref, {
         from: ['pending'],
         to: 'sent',
-        token,
+        token: batch.token,
         fields: { sent_price: push.price, sent_at: sentAt },
         sender: cleared,
         now,
       }),
     );
   }
-  await countPricesSent(clientId, connector, marked.length);
-  logger.info('Prices sent', { connector, batchId, prices: marked.length, confirmed: marked.length - unconfirmed.length });
+  await countPricesSent(clientId, connector, taken.length);
+  logger.info('Prices sent', { connector, batchId: batch.id, prices: taken.length, confirmed: taken.length - unconfirmed.length });
 };
 
-const recordPushFault = async (clientId: string, gate: OpenGate, pushes: readonly Push[], token: string, error: unknown, deps: PushDeps): Promise<void> => {
-  const nowMs = deps.now();
-  const now = iso(nowMs);
-  const { record } = gate.stored;
-  loopMetrics.pushFailed(record.connector, error);
-  if (error instanceof GateClosed) {
-    await releaseAll(clientId, pushes, token, now);
-    return;
+/** One batch of pushes already counted toward their offers' daily caps on `day`. */
+const pushBatch = async (clientId: string, gate: OpenGate, reads: SellerApiReads, pushes: readonly Push[], day: string, deps: PushDeps): Promise<void> => {
+  const { connector } = gate.stored.record;
+  const token = crypto.randomUUID();
+  const startedAt = iso(deps.now());
+  // A retry time of an earlier fault is cleared: with the token, it would say when to doubt this push.
+  const moved = await eachOf(pushes, (push) =>
+    transitionPriceChange(clientId, push.change.ref, {
+      from: ['pending'],
+      sender: { pushToken: token, pushStartedAt: startedAt, pushPrice: push.price, pushDay: day, retryAt: null },
+      now: startedAt,
+    }),
+  );
+  const marked = pushes.filter((_push, index) => moved[index] !== undefined);
+  // Moved on meanwhile (another run, the client): never pushed, so not counted.
+  await eachOf(
+    pushes.filter((_push, index) => moved[index] === undefined),
+    (push) => givePushBack(clientId, push.change.stored.record.product_code, push.change.stored.record.offer_id, day),
+  );
+  if (marked.length === 0) return;
+  const attempts = new PushAttempts(clientId, connector, marked, deps);
+  let batchId: string | undefined;
+  let fault: unknown;
+  try {
+    batchId = await withMarketplaceRetries(() => attempts.attempt(), { ...deps.retry, maxWaitMs: PRICE_SENDING.rateLimitWaitMaxMs });
+  } catch (error) {
+    fault = error;
   }
-  if (error instanceof MarketplaceUnauthorized) {
-    await releaseAll(clientId, pushes, token, now);
-    await recordSyncOutcome(clientId, record, { status: 'unauthorized', last_error: 'The marketplace refused the API key; put a new key to resume.' });
-    logger.warn('Price push refused: key', { connector: record.connector });
-    return;
-  }
-  if (error instanceof MarketplaceRejected) {
-    await eachOf(pushes, (push) =>
-      transitionPriceChange(clientId, push.change.ref, {
-        from: ['pending'],
-        to: 'failed',
-        token,
-        fields: { status_reason: `The marketplace refused it: ${error.message}` },
-        sender: { pushToken: null, pushStartedAt: null, pushPrice: null },
-        now,
-      }),
+  await endOutside(clientId, attempts.outside, token, day, iso(deps.now()));
+  if (batchId === undefined) {
+    loopMetrics.pushFailed(gate.stored.record.connector, fault);
+    await recordPushFault(
+      clientId,
+      { gate, pushes: attempts.carried, token, day, error: fault, reads, pushAgain: (part) => pushBatch(clientId, gate, reads, part, day, deps) },
+      deps,
     );
     return;
   }
-  if (error instanceof MarketplaceRateLimited) {
-    await releaseAll(clientId, pushes, token, now);
-    await holdSending(clientId, record.connector, iso(nowMs + error.retryAfterMs));
-    logger.warn('Price push held: rate limited', { connector: record.connector, retryAfterMs: error.retryAfterMs });
-    return;
-  }
-  const name = (error as Error | undefined)?.name ?? '';
-  if (name !== 'MarketplaceUnavailable' && name !== 'MarketplaceMalformed') throw error;
-  // Tried again later with a doubling wait; the 24-hour limit is planChange's.
-  await eachOf(pushes, (push) => {
-    const attempts = (push.change.attempts ?? 0) + 1;
-    const retryAt = iso(nowMs + retryDelayMs(attempts, PRICE_SENDING.retryBaseMs, PRICE_SENDING.retryMaxMs));
-    return transitionPriceChange(clientId, push.change.ref, {
-      from: ['pending'],
-      token,
-      sender: { pushToken: null, pushStartedAt: null, pushPrice: null, attempts, retryAt },
-      now,
-    });
-  });
-  logger.warn('Price push failed; tried again later', { connector: record.connector, fault: name, prices: pushes.length });
+  loopMetrics.pushOutcome(gate.stored.record.connector, 'accepted');
+  await recordTaken(clientId, gate, reads, attempts.carried, { token, day, id: batchId }, deps);
 };
 
-export const pushAll = async (clientId: string, gate: OpenGate, plans: readonly Push[], deps: PushDeps): Promise<void> => {
+export const pushAll = async (clientId: string, gate: OpenGate, plans: readonly Push[], reads: SellerApiReads, deps: PushDeps): Promise<void> => {
   const nowMs = deps.now();
   const latest = await latestPerOffer(clientId, plans, iso(nowMs));
   if (latest.length === 0) return;
   if (await breakerTripped(clientId, gate, latest, nowMs)) return;
-  const capped = await withinDailyCap(clientId, gate, latest, nowMs);
+  const day = utcDay(nowMs);
+  const capped = await withinDailyCap(clientId, gate, latest, day, nowMs);
   for (let i = 0; i < capped.length; i += PRICE_SENDING.maxBatchUpdates) {
-    await pushBatch(clientId, gate, capped.slice(i, i + PRICE_SENDING.maxBatchUpdates), deps);
+    await pushBatch(clientId, gate, reads, capped.slice(i, i + PRICE_SENDING.maxBatchUpdates), day, deps);
   }
 };

@@ -3,7 +3,7 @@ import { mapLimit } from '../shared/data/concurrency.js';
 import { recordSyncOutcome } from '../shared/data/connections.js';
 import { transitionPriceChange } from '../shared/data/price-change-status.js';
 import { countPush, enabledRepricerCount, noteSharpDrop } from '../shared/data/price-sending.js';
-import { breakerTrips, breakerWindow, isSharpDrop, utcDay } from '../shared/domain/price-push.js';
+import { breakerTrips, breakerWindow, isSharpDrop } from '../shared/domain/price-push.js';
 import { logger } from '../shared/logger.js';
 import { loopMetrics } from '../shared/loop-metrics.js';
 import type { Gate } from './gate.js';
@@ -70,10 +70,21 @@ export const breakerTripped = async (clientId: string, gate: OpenGate, pushes: r
   return true;
 };
 
-/** Each offer's daily cap: a push over it is `failed`, the others go on. */
-export const withinDailyCap = async (clientId: string, gate: OpenGate, pushes: readonly Push[], nowMs: number): Promise<Push[]> => {
+/**
+ * Each offer's daily cap: a push over it is `failed`, the others go on. Counted when the push
+ * is about to go, and given back once the marketplace is known not to have taken it (a 429, a
+ * refused key or price, a 404, the kill switch closing in between, a doubt told "not there"):
+ * so it counts the pushes the marketplace took or may have taken, never one it refused.
+ *
+ * Counting only once a push is known to be accepted could overshoot the cap: a push's
+ * acceptance is learned seconds to hours after it went (a batch's status, a push in doubt), and
+ * every push in flight meanwhile would pass a check that does not see it, retries included.
+ * Counting first, with a conditional increment, never lets more than the cap be in flight or
+ * taken on one day; a give-back only follows a push the marketplace answered it did not take,
+ * or a doubt whose offer did not show the price after the doubt wait (doubt.ts).
+ */
+export const withinDailyCap = async (clientId: string, gate: OpenGate, pushes: readonly Push[], day: string, nowMs: number): Promise<Push[]> => {
   const cap = gate.stored.record.safety.max_changes_per_day;
-  const day = utcDay(nowMs);
   const within = await mapLimit(
     pushes,
     async (push) => {

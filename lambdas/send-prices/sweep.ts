@@ -2,11 +2,12 @@ import { PRICE_SENDING } from '../shared/config/price-sending.js';
 import { mapLimit } from '../shared/data/concurrency.js';
 import { readSendable, transitionPriceChange, type PriceChangeRef, type StoredSendable } from '../shared/data/price-change-status.js';
 import { changesInStatus, readSentBatch } from '../shared/data/price-sending.js';
-import { readProductForRepricing } from '../shared/data/repricing.js';
+import { forgetDecision, readProductForRepricing } from '../shared/data/repricing.js';
 import { MarketplaceNotFound } from '../shared/marketplace/port.js';
 import { settleBatch, settleSent } from './confirm.js';
 import { readGate, type Gate } from './gate.js';
 import type { PushDeps } from './push.js';
+import { HELD, SellerApiReads, type ReadDeps } from './seller-api.js';
 import { sendChanges } from './send.js';
 
 /**
@@ -30,9 +31,13 @@ const showsSentPrice = async (clientId: string, change: StoredSendable): Promise
   return offer !== undefined && offer.fields.offer_price === record.sent_price;
 };
 
-/** Confirms sent changes from their batch's status (read once per batch). */
-export const confirmFromBatches = async (clientId: string, gate: Gate, changes: readonly StoredSendable[], nowMs: number): Promise<void> => {
+/**
+ * Confirms sent changes from their batch's status (read once per batch), behind the seller-API
+ * hold: none is read while it is in force, and a 429 sets it and ends the looks.
+ */
+export const confirmFromBatches = async (clientId: string, gate: Gate, changes: readonly StoredSendable[], deps: ReadDeps): Promise<void> => {
   if (gate.kind !== 'open') return;
+  const reads = new SellerApiReads(clientId, gate.stored.record.connector, gate.port, gate.apiKey, deps);
   const byBatch = new Map<string, StoredSendable[]>();
   for (const change of changes) {
     if (change.batchId === undefined) continue;
@@ -40,7 +45,9 @@ export const confirmFromBatches = async (clientId: string, gate: Gate, changes: 
   }
   for (const [batchId, batch] of byBatch) {
     try {
-      await settleBatch(clientId, batch, await gate.port.readBatch(gate.apiKey, batchId), iso(nowMs));
+      const status = await reads.read((port, apiKey) => port.readBatch(apiKey, batchId));
+      if (status === HELD) return;
+      await settleBatch(clientId, batch, status, iso(deps.now()));
     } catch (error) {
       // A batch the marketplace no longer knows cannot confirm anything: the offer's price still can.
       if (!(error instanceof MarketplaceNotFound)) return;
@@ -48,7 +55,8 @@ export const confirmFromBatches = async (clientId: string, gate: Gate, changes: 
   }
 };
 
-const confirmSent = async (clientId: string, gate: Gate, refs: readonly PriceChangeRef[], nowMs: number): Promise<void> => {
+const confirmSent = async (clientId: string, gate: Gate, refs: readonly PriceChangeRef[], deps: ReadDeps): Promise<void> => {
+  const nowMs = deps.now();
   const sent = (await readAll(clientId, refs)).filter(
     (change) => change.stored.record.status === 'sent' && nowMs - Date.parse(change.stored.record.sent_at ?? '') >= PRICE_SENDING.unconfirmedAfterMs,
   );
@@ -57,7 +65,7 @@ const confirmSent = async (clientId: string, gate: Gate, refs: readonly PriceCha
     if (await showsSentPrice(clientId, change)) await settleSent(clientId, { ref: change.ref, record: change.stored.record }, { ok: true }, iso(nowMs));
     else unconfirmed.push(change);
   }
-  await confirmFromBatches(clientId, gate, unconfirmed, nowMs);
+  await confirmFromBatches(clientId, gate, unconfirmed, deps);
   for (const change of unconfirmed) {
     const age = nowMs - Date.parse(change.stored.record.sent_at ?? '');
     if (gate.kind !== 'gone' && age < PRICE_SENDING.confirmWindowMs) continue;
@@ -65,7 +73,10 @@ const confirmSent = async (clientId: string, gate: Gate, refs: readonly PriceCha
       gate.kind === 'gone'
         ? 'The connection was deleted before the marketplace confirmed this price.'
         : 'The marketplace did not confirm this price within 24 hours.';
-    await transitionPriceChange(clientId, change.ref, { from: ['sent'], to: 'failed', fields: { status_reason: reason }, now: iso(nowMs) });
+    const failed = await transitionPriceChange(clientId, change.ref, { from: ['sent'], to: 'failed', fields: { status_reason: reason }, now: iso(nowMs) });
+    // Never confirmed, for a reason of the connection or the marketplace: the evaluator decides the
+    // target again (a price that did land shows on the offer, and then nothing is decided).
+    if (failed) await forgetDecision(clientId, failed, change.ref.sk);
   }
 };
 
@@ -73,7 +84,7 @@ export const sweepConnection = async (clientId: string, connector: string, deps:
   const pending = await changesInStatus(clientId, connector, 'pending', PRICE_SENDING.sweepPageSize);
   if (pending.length > 0) await sendChanges(clientId, connector, pending, deps);
   const sent = await changesInStatus(clientId, connector, 'sent', PRICE_SENDING.sweepPageSize);
-  if (sent.length > 0) await confirmSent(clientId, await readGate(clientId, connector, deps.now()), sent, deps.now());
+  if (sent.length > 0) await confirmSent(clientId, await readGate(clientId, connector, deps.now()), sent, deps);
 };
 
 /** A Batch Completed event: the batch's outcome for the changes it carried, read now. */
@@ -82,5 +93,5 @@ export const confirmBatch = async (clientId: string, connector: string, batchId:
   if (!refs) return;
   const changes = (await readAll(clientId, refs)).filter((change) => change.stored.record.status === 'sent');
   if (changes.length === 0) return;
-  await confirmFromBatches(clientId, await readGate(clientId, connector, deps.now()), changes, deps.now());
+  await confirmFromBatches(clientId, await readGate(clientId, connector, deps.now()), changes, deps);
 };

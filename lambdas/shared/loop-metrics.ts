@@ -46,7 +46,7 @@ export type PushOutcome = (typeof PUSH_OUTCOMES)[number];
 /** The failed pushes the alarm counts: the marketplace refused the batch, or could not be reached or understood. */
 export const FAILED_PUSH_OUTCOMES = ['refused', 'fault'] as const satisfies readonly PushOutcome[];
 /** Why, where the outcome alone does not say: kept in the log line (metadata), not as a dimension. */
-export type PushReason = 'gate_closed' | 'unavailable' | 'malformed' | 'unexpected';
+export type PushReason = 'gate_closed' | 'unavailable' | 'malformed' | 'in_doubt' | 'offer_gone' | 'out_of_bounds' | 'unexpected';
 
 export const MARKETPLACE_APIS = ['seller', 'storefront'] as const;
 export type MarketplaceApi = (typeof MARKETPLACE_APIS)[number];
@@ -120,6 +120,10 @@ const faultOutcomes: Readonly<Record<string, { outcome: PushOutcome; reason?: Pu
   MarketplaceRateLimited: { outcome: 'rate_limited' },
   MarketplaceUnavailable: { outcome: 'fault', reason: 'unavailable' },
   MarketplaceMalformed: { outcome: 'fault', reason: 'malformed' },
+  // The sender's own: a fault after the request left (confirmed before any push again), a 404, every price out of bounds at the attempt.
+  PushInDoubt: { outcome: 'fault', reason: 'in_doubt' },
+  MarketplaceNotFound: { outcome: 'refused', reason: 'offer_gone' },
+  NothingLeft: { outcome: 'held', reason: 'out_of_bounds' },
 };
 
 export const loopMetrics = {

@@ -27,6 +27,7 @@ import { openConnectionSecret } from '../shared/marketplace/secrets.js';
 import type { QueueSender } from '../shared/queue/sender.js';
 import { dueReads, readMessage } from './due-reads.js';
 import { syncOwnOffers, type OwnOffersSync } from './own-offers.js';
+import { holdAfterRateLimit, sellerApiHeld } from './seller-api-hold.js';
 
 /**
  * The sync worker: one connection's tick (or marketplace event) per message. Runs the
@@ -113,13 +114,14 @@ const handleTick = async (message: Extract<MarketSyncMessage, { kind: 'tick' }>,
   const full = fullSyncWanted(connection);
   const now = new Date(nowMs).toISOString();
   let sync: OwnOffersSync | undefined;
-  if (ownOffersDue(connection, tick)) {
+  if (ownOffersDue(connection, tick) && !sellerApiHeld(target.stored, 'Own-offer sync', nowMs)) {
     try {
       const apiKey = await openConnectionSecret('marketplace-key', target.clientId, connection.connector, target.stored.sealedKey);
       const started = performance.now();
       sync = await syncOwnOffers(target.port, apiKey, target.clientId, syncConnectorOf(target), { now, ...(deps.retry ? { retry: deps.retry } : {}) });
       loopMetrics.syncDuration(connection.connector, performance.now() - started);
     } catch (error) {
+      await holdAfterRateLimit(target.clientId, target.stored, error, nowMs);
       const fault = faultMessage(error);
       if (fault === undefined) throw error;
       const unauthorized = error instanceof MarketplaceUnauthorized;
@@ -158,7 +160,9 @@ const handleOffer = async (message: Extract<MarketSyncMessage, { kind: 'offer' }
   const target = await targetOf(message.uid);
   if (!target) return;
   const { record: connection } = target.stored;
-  const now = new Date(deps.now?.() ?? Date.now()).toISOString();
+  const nowMs = deps.now?.() ?? Date.now();
+  const now = new Date(nowMs).toISOString();
+  if (sellerApiHeld(target.stored, 'Offer read for a marketplace event', nowMs)) return;
   try {
     const apiKey = await openConnectionSecret('marketplace-key', target.clientId, connection.connector, target.stored.sealedKey);
     const snapshot = await withMarketplaceRetries(() => target.port.readOwnOffer(apiKey, message.offerId), deps.retry);
@@ -168,6 +172,7 @@ const handleOffer = async (message: Extract<MarketSyncMessage, { kind: 'offer' }
     const read = readMessage(connection.uid, snapshot.sku, snapshot.productLineId, 'event', now, message.deliveryId);
     await deps.storefront.send([read]);
   } catch (error) {
+    await holdAfterRateLimit(target.clientId, target.stored, error, nowMs);
     const fault = faultMessage(error);
     if (fault === undefined) throw error;
     // The event only brought a look forward: the scheduled syncs still come.

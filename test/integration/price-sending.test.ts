@@ -10,13 +10,14 @@ import { sweepConnection } from '../../lambdas/send-prices/sweep.js';
 import { sendChanges } from '../../lambdas/send-prices/send.js';
 import { forgetConnectionModes } from '../../lambdas/shared/data/connection-mode.js';
 import { readSendable, transitionPriceChange, type PriceChangeRef } from '../../lambdas/shared/data/price-change-status.js';
-import { changesInStatus, holdSending } from '../../lambdas/shared/data/price-sending.js';
+import { changesInStatus } from '../../lambdas/shared/data/price-sending.js';
 import type { PriceChange } from '../../lambdas/shared/domain/records.js';
 import type { MarketSimulator } from '../../tools/market/index.js';
 import type { Product as MarketProduct } from '../../tools/market/catalogue.js';
 import { connectorRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { marketHarness } from '../support/market-harness.js';
+import { setSellerApiHold } from '../support/seller-api-hold.js';
 import { captureOutput } from '../support/output-capture.js';
 import { step } from '../support/story.js';
 import { startTestMarket, stopTestMarket } from '../support/test-market.js';
@@ -40,7 +41,10 @@ const setBounds = (product: MarketProduct, floor: number, ceiling: number) =>
 
 const connection = async (): Promise<Connection> => (await api.request<Connection>('GET', '/v1/connections/takealot', { auth: alice })).body;
 const putConnection = async (mode: 'live' | 'suggest', apiKey = market.apiKey, safety?: Record<string, number>) => {
-  const put = await api.request<Connection>('PUT', '/v1/connections/takealot', { auth: alice, body: { api_key: apiKey, mode, seller_id: market.options.sellerId, ...(safety ? { safety } : {}) } });
+  const put = await api.request<Connection>('PUT', '/v1/connections/takealot', {
+    auth: alice,
+    body: { api_key: apiKey, mode, seller_id: market.options.sellerId, ...(safety ? { safety } : {}) },
+  });
   expect([200, 201]).toContain(put.status);
   forgetConnectionModes();
   await api.settle();
@@ -223,7 +227,7 @@ describe('sending prices', () => {
     await step('a failing marketplace keeps a change pending with its retry; once healed, the sweep sends it', async () => {
       // The runtime's own sender is held (as after a long rate limit) so this test drives the sender's clock.
       const realNow = Date.now();
-      await holdSending(clientId, 'takealot', new Date(realNow + 10 * 60_000).toISOString());
+      await setSellerApiHold(clientId, 'takealot', new Date(realNow + 10 * 60_000).toISOString());
       const product = products()[1]!;
       await pinPrice(product);
       await drained({ pending: false });
@@ -289,7 +293,7 @@ describe('sending prices', () => {
 
     await step('nothing is lost: every price change ends applied, failed, superseded or suggested', async () => {
       await transitionPriceChange(clientId, { productCode: 'none', sk: 'none' }, { from: ['pending'], to: 'failed', now: new Date().toISOString() });
-      await holdSending(clientId, 'takealot', new Date(0).toISOString());
+      await setSellerApiHold(clientId, 'takealot', new Date(0).toISOString());
       await sweepConnection(clientId, 'takealot', { now: () => Date.now() + 2 * 3_600_000, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
       await drained();
       const statuses = new Set((await priceChanges()).map((change) => change.status));

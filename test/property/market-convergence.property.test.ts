@@ -63,10 +63,18 @@ describe('market convergence', () => {
             });
             const auth: [string, string] = [`convergence-${++run}`, `convergence-password-${run}`];
             await api.createClient(auth[0], { password: auth[1] });
-            const put = await api.request<{ uid: string }>('PUT', '/v1/connections/takealot', { auth, body: { api_key: market.apiKey, seller_id: market.options.sellerId } });
+            const put = await api.request<{ uid: string }>('PUT', '/v1/connections/takealot', {
+              auth,
+              body: { api_key: market.apiKey, seller_id: market.options.sellerId },
+            });
             // The key check itself may meet one of the 5 % failures: asked again, as a client would.
             const connected =
-              put.status === 503 ? await api.request<{ uid: string }>('PUT', '/v1/connections/takealot', { auth, body: { api_key: market.apiKey, seller_id: market.options.sellerId } }) : put;
+              put.status === 503
+                ? await api.request<{ uid: string }>('PUT', '/v1/connections/takealot', {
+                    auth,
+                    body: { api_key: market.apiKey, seller_id: market.options.sellerId },
+                  })
+                : put;
             expect([200, 201]).toContain(connected.status);
             const uid = connected.body.uid;
             const loop = marketHarness(api, { requestsPerSecond: 1_000 });

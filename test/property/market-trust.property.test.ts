@@ -160,7 +160,9 @@ describe('a live account under the marketplace as it may really answer', () => {
                 // Paused as the breaker pauses (nothing in flight first): the market moves, the loop runs, nothing is sent.
                 await api.settle();
                 const connection = await api.request('GET', '/v1/connections/takealot', { auth });
-                expect(await recordSyncOutcome(clientId, connectionRecord.parse(connection.body), { status: 'paused', last_error: 'Paused by the test.' })).toBe(true);
+                expect(
+                  await recordSyncOutcome(clientId, connectionRecord.parse(connection.body), { status: 'paused', last_error: 'Paused by the test.' }),
+                ).toBe(true);
                 const before = sim.control.prices().total;
                 sim.control.tick(step.ticks);
                 watchRivals(sim, rivals);
@@ -205,7 +207,8 @@ describe('a live account under the marketplace as it may really answer', () => {
             expect(log.duplicates.request_id).toBe(0);
 
             const changes = await api.request<{ price_changes: PriceChange[] }>('GET', '/v1/price-changes?_limit=100', { auth });
-            for (const change of changes.body.price_changes) expect([change.id, change.status, TERMINAL.has(change.status)]).toEqual([change.id, change.status, true]);
+            for (const change of changes.body.price_changes)
+              expect([change.id, change.status, TERMINAL.has(change.status)]).toEqual([change.id, change.status, true]);
 
             // No lost update: the last full sync and pages are what the own offers hold.
             await api.request('POST', '/v1/connections/takealot/sync', { auth });

@@ -131,7 +131,8 @@ export const marketplaceEventKey = (clientId: string, connectionUid: string, del
 
 /**
  * The price sender's own items of a tenant, one partition: the circuit breaker's windows of sharp
- * drops (per connector) and the price changes each sent batch carried. Both expire (TTL).
+ * drops (per connector), the price changes each sent batch carried, and the batch each push
+ * token became. All expire (TTL).
  */
 export const senderPartition = (clientId: string) => `${tenant(clientId)}#SEND`;
 export const breakerWindowKey = (clientId: string, connector: string, window: string) => ({
@@ -141,6 +142,11 @@ export const breakerWindowKey = (clientId: string, connector: string, window: st
 export const sentBatchKey = (clientId: string, connector: string, batchId: string) => ({
   pk: senderPartition(clientId),
   sk: `BATCH#${part(connector)}#${part(batchId)}`,
+});
+/** The batch id the marketplace gave a push (by its token): what a push whose outcome was lost is confirmed from. */
+export const pushedBatchKey = (clientId: string, connector: string, pushToken: string) => ({
+  pk: senderPartition(clientId),
+  sk: `PUSH#${part(connector)}#${part(pushToken)}`,
 });
 /** An offer's pushes of one day (the daily cap), beside the product's price changes. */
 export const pushCountKey = (clientId: string, productCode: string, offerId: string, day: string) => ({

@@ -11,7 +11,8 @@ import { PRICE_CHANGE_SCHEMA_VERSION, storedPriceChange, type StoredPriceChange 
  *
  * Beside the record, the item carries what only the sender needs: the batch it went out in,
  * the token of a push that may or may not have reached the marketplace (written before the
- * request, cleared with the outcome), and when to try again after a fault.
+ * request, cleared with the outcome; kept while the outcome is in doubt), and when to try again
+ * after a fault.
  */
 export interface PriceChangeRef {
   readonly productCode: string;
@@ -29,6 +30,8 @@ export interface SenderState {
   readonly retryAt?: string;
   /** The price of the push in flight (with `pushToken`): what to look for when its outcome was lost. */
   readonly pushPrice?: number;
+  /** The UTC day the push was counted on toward the offer's daily cap: where it is given back if the marketplace did not take it. */
+  readonly pushDay?: string;
   /** Asked for by the client's apply (suggest mode): sent whatever the connection's mode. */
   readonly requested?: boolean;
   /** A step of a capped move the marketplace confirmed: where the next step starts. */
@@ -43,7 +46,7 @@ export interface StoredSendable extends SenderState {
 type Item = Record<string, NativeAttributeValue>;
 
 const UPGRADED_FIELDS = ['status_reason', 'sent_price', 'sent_at', 'applied_at'] as const;
-const SENDER_FIELDS = ['batchId', 'pushToken', 'pushStartedAt', 'pushPrice', 'attempts', 'retryAt', 'requested', 'confirmedPrice'] as const;
+const SENDER_FIELDS = ['batchId', 'pushToken', 'pushStartedAt', 'pushPrice', 'pushDay', 'attempts', 'retryAt', 'requested', 'confirmedPrice'] as const;
 
 export const senderStateOf = (item: Item): SenderState => {
   const state: Record<string, unknown> = {};

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { PRICE_SENDING } from '../config/price-sending.js';
 import { TTL_ATTRIBUTE } from '../config/table-schema.js';
 import type { PriceChange, PriceChangeStatus } from '../domain/records.js';
-import { connectionKey, part, priceChangePartition, pushCountKey, breakerWindowKey, sentBatchKey } from './keys.js';
+import { connectionKey, part, priceChangePartition, pushCountKey, pushedBatchKey, breakerWindowKey, sentBatchKey } from './keys.js';
 import { documentClient, tableName } from './dynamo.js';
 import { PRICE_CHANGE_LIST } from './price-change-list.js';
 import { PRICE_CHANGE_SK_PREFIX } from './repricing.js';
@@ -14,8 +14,9 @@ import { REPRICER_LIST, repricerCell } from './repricer-list.js';
 /**
  * What the price sender reads and writes besides the price changes themselves: which decision
  * is an offer's latest, the per-offer daily push count, the circuit breaker's window, the
- * changes a batch carried, a hold on the connection's sending after a long rate limit, and the
- * changes of a connection waiting in one status (from the tenant's price-change list).
+ * changes a batch carried, the batch a push token became, and the changes of a connection
+ * waiting in one status (from the tenant's price-change list). The connection's seller-API
+ * hold is in seller-api-hold.ts.
  */
 const isConditionFailure = (error: unknown) => (error as Error | undefined)?.name === 'ConditionalCheckFailedException';
 const expiresIn = (nowMs: number, days: number) => Math.floor(nowMs / 1000) + days * 86_400;
@@ -40,7 +41,11 @@ export const newestDecisionSk = async (clientId: string, change: PriceChange): P
   return typeof sk === 'string' ? sk : undefined;
 };
 
-/** Counts one push of an offer on the day; false (and nothing counted) when the day's cap is reached. */
+/**
+ * Counts one push of an offer on the day; false (and nothing counted) when the day's cap is
+ * reached. Counted before the push, so pushes in flight hold their place under the cap; one
+ * the marketplace is known not to have taken is given back (`givePushBack`).
+ */
 export const countPush = async (clientId: string, productCode: string, offerId: string, day: string, cap: number, nowMs: number): Promise<boolean> => {
   try {
     await documentClient.send(
@@ -57,6 +62,23 @@ export const countPush = async (clientId: string, productCode: string, offerId: 
   } catch (error) {
     if (isConditionFailure(error)) return false;
     throw error;
+  }
+};
+
+/** Gives back a push counted on the day that the marketplace did not take (never below zero). */
+export const givePushBack = async (clientId: string, productCode: string, offerId: string, day: string): Promise<void> => {
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: pushCountKey(clientId, productCode, offerId, day),
+        UpdateExpression: 'ADD pushes :minus',
+        ConditionExpression: 'pushes > :zero',
+        ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
   }
 };
 
@@ -115,21 +137,27 @@ export const readSentBatch = async (clientId: string, connector: string, batchId
   return parsed.success ? parsed.data.refs : undefined;
 };
 
-/** Holds the connection's sending until the marketplace's Retry-After has passed (every sender run waits it out). */
-export const holdSending = async (clientId: string, connector: string, until: string): Promise<void> => {
-  try {
-    await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: connectionKey(clientId, connector),
-        UpdateExpression: 'SET sendHoldUntil = :until',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':until': until },
-      }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+/** Which batch a push token became, written as soon as the marketplace answers the push (one item per batch). */
+export const savePushedBatch = async (clientId: string, connector: string, pushToken: string, batchId: string, nowMs: number): Promise<void> => {
+  await documentClient.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...pushedBatchKey(clientId, connector, pushToken),
+        entity: 'pushedBatch',
+        batchId,
+        [TTL_ATTRIBUTE]: expiresIn(nowMs, PRICE_SENDING.batchRetentionDays),
+      },
+    }),
+  );
+};
+
+export const readPushedBatch = async (clientId: string, connector: string, pushToken: string): Promise<string | undefined> => {
+  const result = await documentClient.send(
+    new GetCommand({ TableName: tableName(), Key: pushedBatchKey(clientId, connector, pushToken), ConsistentRead: true }),
+  );
+  const batchId: unknown = result.Item?.batchId;
+  return typeof batchId === 'string' ? batchId : undefined;
 };
 
 /** Adds sent prices to the connection's `prices_sent` count (its record's counter). */

@@ -41,7 +41,14 @@ const decisionState = z.object({
   repricerId: z.int(),
   offerId: z.string(),
   decisions: z.int().min(0),
-  lastPrice: z.number(),
+  /**
+   * The price of the last decision, which the evaluator does not decide again; absent once the
+   * sender forgot it (the decision ended without reaching the marketplace for a reason of the
+   * connection: `forgetDecision`), so the same target is decided again.
+   */
+  lastPrice: z.number().optional(),
+  /** How the last decision was recorded: a suggestion (suggest mode) does not stand for a decision the sender takes. */
+  lastStatus: z.enum(['pending', 'suggested']).optional(),
   /**
    * The last price the marketplace confirmed for the offer from this repricer's decisions, and
    * when (the price sender's): the offer's price until a sync writes a newer one.
@@ -73,6 +80,12 @@ export const priceChangeKey = (clientId: string, code: string, repricerId: numbe
   pk: priceChangePartition(clientId, code),
   sk: `${PRICE_CHANGE_SK_PREFIX}${repricerId}#${part(offerId)}#${String(n).padStart(8, '0')}`,
 });
+
+/** Which decision of its repricer for its offer a price change records (the n of priceChangeKey), from its sort key. */
+export const decisionNumberOf = (sk: string): number | undefined => {
+  const digits = /#(\d{8})$/.exec(sk)?.[1];
+  return digits === undefined ? undefined : Number(digits);
+};
 
 export const readProductForRepricing = async (clientId: string, code: string): Promise<ProductForRepricing | undefined> => {
   const items: Item[] = [];
@@ -217,13 +230,14 @@ export const recordDecisions = async (
         new UpdateCommand({
           TableName: tableName(),
           Key: decisionKey(clientId, code, decision.repricerId, decision.offerId),
-          UpdateExpression: 'SET entity = :entity, repricerId = :repricer, offerId = :offer, decisions = :n, lastPrice = :price',
+          UpdateExpression: 'SET entity = :entity, repricerId = :repricer, offerId = :offer, decisions = :n, lastPrice = :price, lastStatus = :status',
           ExpressionAttributeValues: {
             ':entity': 'repricerDecision',
             ':repricer': decision.repricerId,
             ':offer': decision.offerId,
             ':n': n,
             ':price': decision.price,
+            ':status': decision.status,
           },
         }),
       );
@@ -256,4 +270,35 @@ export const noteConfirmedPrice = async (
     .catch((error: unknown) => {
       if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
     });
+};
+
+/**
+ * Forgets a decision that ended without reaching the marketplace for a reason of the connection
+ * (the kill switch, a delete, faults for 24 hours, the repricer disabled): the evaluator decides
+ * that target again on its next run for the product, with the status the connection's mode
+ * gives then. Only while the decision state still names that decision (`decisions` is its n):
+ * a later decision is never forgotten for an earlier one's end. True when it was forgotten.
+ */
+export const forgetDecision = async (
+  clientId: string,
+  change: { readonly product_code: string; readonly repricer_id: number; readonly offer_id: string },
+  sk: string,
+): Promise<boolean> => {
+  const n = decisionNumberOf(sk);
+  if (n === undefined) return false;
+  try {
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: decisionKey(clientId, change.product_code, change.repricer_id, change.offer_id),
+        UpdateExpression: 'REMOVE lastPrice, lastStatus',
+        ConditionExpression: 'decisions = :n',
+        ExpressionAttributeValues: { ':n': n },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 };

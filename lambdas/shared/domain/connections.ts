@@ -38,7 +38,10 @@ const safetyLimits = {
   breaker_outlier_percent: z.int().min(1).max(99),
 };
 /** As stored: limits stored before the outlier limit existed read its default. */
-export const connectionSafety = z.strictObject({ ...safetyLimits, breaker_outlier_percent: safetyLimits.breaker_outlier_percent.default(DEFAULT_OUTLIER_PERCENT) });
+export const connectionSafety = z.strictObject({
+  ...safetyLimits,
+  breaker_outlier_percent: safetyLimits.breaker_outlier_percent.default(DEFAULT_OUTLIER_PERCENT),
+});
 export type ConnectionSafety = z.infer<typeof connectionSafety>;
 export const DEFAULT_SAFETY: ConnectionSafety = {
   max_step_percent: 20,

@@ -55,7 +55,14 @@ describe('connectedRecord', () => {
       seller_id: null,
       seller_id_source: null,
       entries_skipped: 0,
-      safety: { max_step_percent: 20, max_changes_per_day: 48, breaker_drop_percent: 10, breaker_share_percent: 30, breaker_window_minutes: 15, breaker_outlier_percent: 30 },
+      safety: {
+        max_step_percent: 20,
+        max_changes_per_day: 48,
+        breaker_drop_percent: 10,
+        breaker_share_percent: 30,
+        breaker_window_minutes: 15,
+        breaker_outlier_percent: 30,
+      },
       last_sync_at: null,
       last_error: null,
       sync_requested_at: null,
@@ -130,7 +137,13 @@ describe('the seller id and the pause', () => {
   });
 
   it('records the seller id the client states, and keeps it when a later PUT states none', () => {
-    const stated = connectedRecord('takealot', { apiKey: 'tk_live_abcd1234', webhookSecretSet: false, mode: 'live', sellerId: '12345' }, undefined, NOW, () => UID);
+    const stated = connectedRecord(
+      'takealot',
+      { apiKey: 'tk_live_abcd1234', webhookSecretSet: false, mode: 'live', sellerId: '12345' },
+      undefined,
+      NOW,
+      () => UID,
+    );
     expect([stated.seller_id, stated.seller_id_source]).toEqual(['12345', 'client']);
     const again = connectedRecord('takealot', { apiKey: 'tk_live_abcd9999', webhookSecretSet: false, mode: 'live' }, stated, NOW);
     expect([again.seller_id, again.seller_id_source]).toEqual(['12345', 'client']);
