@@ -1,8 +1,9 @@
 import { PRICE_SENDING } from '../shared/config/price-sending.js';
 import type { StoredSendable } from '../shared/data/price-change-status.js';
 import { newestDecisionSk } from '../shared/data/price-sending.js';
-import { decisionId, priceStepOf, readProductForRepricing, type ProductForRepricing } from '../shared/data/repricing.js';
+import { decisionId, engineOffersOf, priceStepOf, readProductForRepricing, type ProductForRepricing } from '../shared/data/repricing.js';
 import { checkSendable, nextPush, type SendBounds } from '../shared/domain/price-push.js';
+import { competitorExclusion, targetPrice } from '../shared/domain/repricing.js';
 import type { PriceChangeStatus } from '../shared/domain/records.js';
 import { mayPush, type Gate } from './gate.js';
 
@@ -16,12 +17,23 @@ import { mayPush, type Gate } from './gate.js';
  *  - a fault earlier: wait until its retry time; past 24 hours of faults: `failed`;
  *  - the repricer gone or disabled: `failed` / `superseded`; the price off the grid, under the
  *    floor, over the ceiling or the rrp: `failed` with the reason; the offer already there: `applied`;
+ *  - the next step of a capped move: only after a storefront read later than the last confirmed
+ *    step, and only while the repricer still wants the price from what that read showed (else
+ *    `superseded`, decided again): a wrong view of the market moves a price by one step at most;
  *  - else push: the price itself, or a step toward it when the move is larger than the cap.
  * A change that ends for a reason of the connection (the delete, the kill switch, 24 hours of
  * faults, the repricer disabled) is decided again by the evaluator once the connection can send.
  */
 export type Plan =
-  | { readonly kind: 'push'; readonly change: StoredSendable; readonly price: number; readonly current: number; readonly bounds: SendBounds }
+  | {
+      readonly kind: 'push';
+      readonly change: StoredSendable;
+      readonly price: number;
+      readonly current: number;
+      readonly bounds: SendBounds;
+      /** The eligible rivals' prices the repricer decides from now: the breaker's evidence (domain/breaker-evidence.ts). */
+      readonly rivalPrices: readonly number[];
+    }
   /**
    * Ends without a push. `forget`: it ended for a reason of the connection (not of the price,
    * not for a later decision), so the evaluator forgets the decision and decides it again.
@@ -91,10 +103,21 @@ export const planChange = async (clientId: string, change: StoredSendable, gate:
   const fresher = confirmed?.confirmedPrice !== undefined && (confirmed.confirmedAt ?? '') > offer.updated_at;
   const current = change.confirmedPrice ?? (fresher && confirmed?.confirmedPrice !== undefined ? confirmed.confirmedPrice : offer.fields.offer_price);
   if (current === record.new_price) return move(change, 'applied', 'The offer already had this price.');
+  const offers = engineOffersOf(product);
+  if (change.confirmedPrice !== undefined) {
+    // A capped move goes on only from a market read after its last step was confirmed.
+    const market = product.markets.get(slot.connector);
+    const stepAt = confirmed?.confirmedAt ?? change.stored.record.updated_at;
+    if (market?.state !== 'known' || market.readAt <= stepAt) return { kind: 'wait', change };
+    if (targetPrice(slot, offers, bounds.step)?.price !== record.new_price) {
+      return endForConnection(change, 'superseded', `Stopped at ${current}: the market read after that step no longer supports ${record.new_price}.`);
+    }
+  }
   const safety = gate.stored.record.safety;
   const price = nextPush(current, record.new_price, bounds, safety.max_step_percent);
   // Never reached: nextPush stays inside the bounds; checked again so no code path can send outside them.
   const pushCheck = checkSendable(price, bounds);
   if (!pushCheck.ok) return move(change, 'failed', `Not sent: ${pushCheck.reason}.`);
-  return { kind: 'push', change, price, current, bounds };
+  const rivalPrices = offers.filter((o) => competitorExclusion(slot, o) === undefined).map((o) => o.offer_price);
+  return { kind: 'push', change, price, current, bounds, rivalPrices };
 };

@@ -1,8 +1,9 @@
 import { PRICE_SENDING } from '../shared/config/price-sending.js';
 import { mapLimit } from '../shared/data/concurrency.js';
-import { recordSyncOutcome } from '../shared/data/connections.js';
+import { pauseConnection } from '../shared/data/connections.js';
 import { transitionPriceChange } from '../shared/data/price-change-status.js';
 import { countPush, enabledRepricerCount, noteSharpDrop } from '../shared/data/price-sending.js';
+import { dropExplained } from '../shared/domain/breaker-evidence.js';
 import { breakerTrips, breakerWindow, isSharpDrop } from '../shared/domain/price-push.js';
 import { logger } from '../shared/logger.js';
 import { loopMetrics } from '../shared/loop-metrics.js';
@@ -47,8 +48,12 @@ export const breakerTripped = async (clientId: string, gate: OpenGate, pushes: r
   const { safety, connector } = gate.stored.record;
   // Decisions made before the client last resumed the connection were accepted by it: not counted again.
   const cleared = gate.stored.breakerClearedAt;
+  // A drop that follows rivals priced like the market is the market; one toward a rival far under the rest is not (a glitch).
   const sharp = pushes.filter(
-    (push) => isSharpDrop(push.current, push.price, safety.breaker_drop_percent) && (cleared === undefined || push.change.stored.record.created_at > cleared),
+    (push) =>
+      isSharpDrop(push.current, push.price, safety.breaker_drop_percent) &&
+      !dropExplained({ rivalPrices: push.rivalPrices, currentPrice: push.current }, safety.breaker_outlier_percent) &&
+      (cleared === undefined || push.change.stored.record.created_at > cleared),
   );
   if (sharp.length === 0) return false;
   const window = breakerWindow(nowMs, safety.breaker_window_minutes);
@@ -63,8 +68,9 @@ export const breakerTripped = async (clientId: string, gate: OpenGate, pushes: r
   if (!breakerTrips(drops, repriced, safety.breaker_share_percent)) return false;
   const reason =
     `Paused by the circuit breaker: ${drops} of ${repriced} repriced offers would drop by more than ` +
-    `${safety.breaker_drop_percent} % within ${safety.breaker_window_minutes} minutes. Nothing is sent until the connection is resumed.`;
-  await recordSyncOutcome(clientId, gate.stored.record, { status: 'paused', last_error: reason });
+    `${safety.breaker_drop_percent} % within ${safety.breaker_window_minutes} minutes, toward rivals priced far under the rest of their market ` +
+    `(more than ${safety.breaker_outlier_percent} % under the next rival). Nothing is sent until the connection is resumed.`;
+  await pauseConnection(clientId, gate.stored.record, reason);
   logger.warn('Circuit breaker tripped', { connector, drops, repriced });
   loopMetrics.breakerTripped(connector);
   return true;

@@ -76,18 +76,22 @@ const pinPrice = async (product: MarketProduct) => {
   expect(patched.status).toBe(200);
 };
 /**
- * Waits for the runtime's sender: a capped move is a chain of pushes, each step's confirmation
- * queueing the next through the stream, so settle until no change is on its way (or a minute).
+ * Waits for the runtime's sender: a capped move is a chain of pushes, each step sent once a page
+ * read after the last step still supports it, so the loop ticks (reading the pages that are due)
+ * and the sender sweeps, as the schedule has them do, until no change is on its way (or a minute).
  */
 const drained = async ({ pending = true }: { readonly pending?: boolean } = {}) => {
   const until = Date.now() + 60_000;
   for (;;) {
     await api.settle();
     const moving = (await changesInStatus(clientId, 'takealot', 'sent', 100)).length;
-    const connectionOpen = (await connection()).status === 'connected';
-    const waiting = pending && connectionOpen ? (await changesInStatus(clientId, 'takealot', 'pending', 100)).length : 0;
+    const record = await connection();
+    const waiting = pending && record.status === 'connected' ? (await changesInStatus(clientId, 'takealot', 'pending', 100)).length : 0;
     if (moving + waiting === 0 || Date.now() > until) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (waiting > 0) {
+      await loop.tick({ uids: [record.uid] });
+      await sweepConnection(clientId, 'takealot', { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) });
+    } else await new Promise((resolve) => setTimeout(resolve, 100));
   }
 };
 
@@ -166,16 +170,29 @@ describe('sending prices', () => {
       expect((await connection()).prices_sent).toBe(received().total);
     });
 
-    await step('the circuit breaker pauses the connection on sharp drops of most offers; resumed, it sends', async () => {
+    await step('rivals all moving down together are the market: sharp drops that follow them send, the breaker stays closed', async () => {
       await putConnection('live', market.apiKey, { breaker_share_percent: 30 });
       const before = received().total;
       for (const product of products()) moveCompetitors(product, Math.floor(product.own.selling_price * 0.85));
+      await loop.tick({ uids: [(await connection()).uid] });
+      await loop.tick({ uids: [(await connection()).uid] });
+      await drained();
+      expect((await connection()).status).toBe('connected');
+      expect(received().total).toBeGreaterThan(before);
+      expectInBounds();
+    });
+
+    await step('a storefront glitch (one rival read at a fraction of its price on every page) trips the breaker; resumed, it sends', async () => {
+      const before = received().total;
+      market.control.setGlitch({ fraction: 0.3, share: 1, reads: 1_000 });
+      await loop.tick({ uids: [(await connection()).uid] });
       await loop.tick({ uids: [(await connection()).uid] });
       await drained();
       const paused = await connection();
       expect(paused.status).toBe('paused');
       expect(paused.last_error).toMatch(/circuit breaker/);
       expect(received().total).toBe(before);
+      market.control.clearGlitch();
       expect((await priceChanges()).filter((change) => change.status === 'pending').length).toBeGreaterThan(0);
       // Only a paused connection resumes.
       const resumed = await api.request<Connection>('POST', '/v1/connections/takealot/resume', { auth: alice });

@@ -201,6 +201,24 @@ export const recordSyncOutcome = async (clientId: string, seen: Connection, outc
 };
 
 /**
+ * The circuit breaker's pause, with its reason: conditional on the status read like every status
+ * write, and read again when another writer moved the status meanwhile (a sync's `error`, say),
+ * so a trip is never lost to a race. Already paused: nothing to do. False when the connection is
+ * gone or was replaced.
+ */
+export const pauseConnection = async (clientId: string, seen: Connection, reason: string): Promise<boolean> => {
+  let current = seen;
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    if (current.status === 'paused') return true;
+    if (await recordSyncOutcome(clientId, current, { status: 'paused', last_error: reason })) return true;
+    const fresh = await getConnection(clientId, seen.connector);
+    if (!fresh || fresh.record.uid !== seen.uid) return false;
+    current = fresh.record;
+  }
+  return false;
+};
+
+/**
  * Counts entries of marketplace answers that were left out (no seller id, no price, no offer
  * id): one ADD, so readers and syncs running at once never lose each other's counts.
  */

@@ -73,4 +73,5 @@ export const push = (price: number, record: Partial<PriceChange> = {}): Push => 
   price,
   current: 100,
   bounds: { min_price: 80, preferred_price: 100, step: 1 },
+  rivalPrices: [price + 1],
 });
