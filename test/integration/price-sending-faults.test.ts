@@ -62,7 +62,7 @@ const statusOf = async (ref: PriceChangeRef) => (await readSendable(clientId, re
 const putConnection = async (mode: 'live' | 'suggest', safety?: Record<string, number>, { hold = true } = {}) => {
   const put = await api.request<Connection>('PUT', '/v1/connections/takealot', {
     auth: alice,
-    body: { api_key: market.apiKey, mode, safety: { breaker_share_percent: 100, ...safety } },
+    body: { api_key: market.apiKey, mode, seller_id: market.options.sellerId, safety: { breaker_share_percent: 100, ...safety } },
   });
   expect([200, 201]).toContain(put.status);
   // A PUT writes the connection anew (without its hold).
