@@ -1,4 +1,5 @@
 /** The convergence part: a seeded market history under faults, then two sync cycles; every offer field served compared with the market. */
+import { shapePreset } from '../market/shapes.js';
 import { MARKET_SYNC } from '../../lambdas/shared/config/market-sync.js';
 import { OFF_MARKET_STATUS } from '../../lambdas/shared/data/market-sync.js';
 import { deriveMarketView, type BuyBoxFields } from '../../lambdas/shared/domain/market-snapshot.js';
@@ -129,6 +130,7 @@ export const measureConvergence = async (context: MarketSyncContext, settings: M
       seed: settings.seed,
       products: settings.products,
       competitors: 5,
+      shapes: shapePreset(settings.shapes),
       faults: { webhookDropRate: 0.5, webhookDuplicateRate: 0.2, page2Bug: true, errorRate: 0.05 },
     },
     MARKET_SYNC.storefrontRequestsPerSecond,

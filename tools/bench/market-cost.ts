@@ -1,4 +1,5 @@
 /** The cost part: write units of a sync that finds nothing changed and of one competitor's move, and the seller API requests of a full sync. */
+import { shapePreset } from '../market/shapes.js';
 import { MARKET_SYNC } from '../../lambdas/shared/config/market-sync.js';
 import { isDue, pageDue } from '../../lambdas/shared/domain/market-schedule.js';
 import type { Product } from '../market/catalogue.js';
@@ -35,6 +36,7 @@ export const measureCost = async (context: MarketSyncContext, settings: MarketSy
     'cost',
     {
       seed: settings.seed + 2,
+      shapes: shapePreset(settings.shapes),
       products: settings.offers,
       competitors: settings.costCompetitors,
       storefrontRateLimit: { capacity: rate * 2, refillPerSecond: rate * 2 },

@@ -1,4 +1,5 @@
 /** The freshness part: repriced products' pages read at a limited rate for several tier periods; each view's age from the simulator's read log. */
+import { shapePreset } from '../market/shapes.js';
 import { createRepricerFor } from '../admin/repricers.js';
 import { MARKET_SYNC } from '../../lambdas/shared/config/market-sync.js';
 import type { TrafficSummary } from '../market/traffic.js';
@@ -25,6 +26,7 @@ export const measureFreshness = async (context: MarketSyncContext, settings: Mar
     'freshness',
     {
       seed: settings.seed + 3,
+      shapes: shapePreset(settings.shapes),
       products: settings.freshnessProducts,
       competitors: 5,
       // Bots move on their own (system clock) while the loop runs.

@@ -20,10 +20,12 @@ export interface MarketSyncSettings {
   readonly tickSeconds: number;
   /** The storefront's limit in the freshness part (the simulator's burst and refill per second). */
   readonly storefrontLimit: number;
+  /** The simulator's shapes (`--shapes`): `default`, or `reported` (tools/market/shapes.ts). */
+  readonly shapes: string;
   readonly skip: ReadonlySet<'convergence' | 'cost' | 'freshness'>;
 }
 
-const FULL: Omit<MarketSyncSettings, 'skip'> = {
+const FULL: Omit<MarketSyncSettings, 'skip' | 'shapes'> = {
   quick: false,
   seed: 7,
   products: 200,
@@ -36,7 +38,7 @@ const FULL: Omit<MarketSyncSettings, 'skip'> = {
   storefrontLimit: 10,
 };
 
-const QUICK: Omit<MarketSyncSettings, 'skip'> = {
+const QUICK: Omit<MarketSyncSettings, 'skip' | 'shapes'> = {
   ...FULL,
   quick: true,
   products: 20,

@@ -130,7 +130,8 @@ export const runMarketSyncBench = async (context: MarketSyncContext, settings: M
   const cost = settings.skip.has('cost') ? undefined : await measureCost(context, settings);
   const freshness = settings.skip.has('freshness') ? undefined : await measureFreshness(context, settings);
   const figures = { ...(convergence ? { convergence } : {}), ...(cost ? { cost } : {}), ...(freshness ? { freshness } : {}) };
-  const { lines, targets } = reportLines(figures);
+  const { lines: figureLines, targets } = reportLines(figures);
+  const lines = [`Simulator shapes: ${settings.shapes}`, ...figureLines];
   const { met } = await import('./market-figures.js');
   return { settings: { ...settings, skip: [...settings.skip] }, ...figures, targets: targets.map((t) => ({ ...t, met: met(t) })), lines };
 };

@@ -8,6 +8,7 @@
  * ticks in real time, with the run's events (kill switch, faults, key revoked and put back)
  * at set moments; then the decisions drained again and the simulator's logs read.
  */
+import { shapePreset } from '../market/shapes.js';
 import { createRepricerFor } from '../admin/repricers.js';
 import { MARKET_SYNC } from '../../lambdas/shared/config/market-sync.js';
 import { DEFAULT_PRICE_STEP, type PriceChange } from '../../lambdas/shared/domain/records.js';
@@ -237,7 +238,14 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
   const phase = await startPhase(
     context,
     `prices-${plan.run}`,
-    { seed: settings.seed + seedOffset, products: settings.products, competitors: 5, staticSeller: true, tickIntervalMs: 0 },
+    {
+      seed: settings.seed + seedOffset,
+      products: settings.products,
+      competitors: 5,
+      staticSeller: true,
+      tickIntervalMs: 0,
+      shapes: shapePreset(settings.shapes),
+    },
     MARKET_SYNC.storefrontRequestsPerSecond,
     'LATEST',
     plan.webhooks,

@@ -20,10 +20,12 @@ export interface PricesSettings {
   readonly botTickSeconds: number;
   /** Longest wait for the decisions to end after a window (pending or sent ones left count as lost). */
   readonly drainSeconds: number;
+  /** The simulator's shapes (`--shapes`): `default`, or `reported` (tools/market/shapes.ts). */
+  readonly shapes: string;
   readonly skip: ReadonlySet<PricesRun>;
 }
 
-const FULL: Omit<PricesSettings, 'skip'> = {
+const FULL: Omit<PricesSettings, 'skip' | 'shapes'> = {
   quick: false,
   seed: 21,
   products: 1_000,
@@ -33,7 +35,15 @@ const FULL: Omit<PricesSettings, 'skip'> = {
   drainSeconds: 240,
 };
 
-const QUICK: Omit<PricesSettings, 'skip'> = { ...FULL, quick: true, products: 100, seconds: 90, tickSeconds: 15, botTickSeconds: 5, drainSeconds: 150 };
+const QUICK: Omit<PricesSettings, 'skip' | 'shapes'> = {
+  ...FULL,
+  quick: true,
+  products: 100,
+  seconds: 90,
+  tickSeconds: 15,
+  botTickSeconds: 5,
+  drainSeconds: 150,
+};
 
 const FLAGS: Readonly<Record<string, keyof typeof FULL>> = {
   '--seed': 'seed',

@@ -209,6 +209,7 @@ export const runPricesBench = async (context: MarketSyncContext, settings: Price
     if (settings.skip.has(plan.run)) continue;
     runs.push(await runPrices({ ...context, runId: `${context.runId}-${plan.run}` }, settings, plan, index));
   }
-  const { lines, targets } = pricesLines(runs);
+  const { lines: figureLines, targets } = pricesLines(runs);
+  const lines = [`Simulator shapes: ${settings.shapes}`, ...figureLines];
   return { settings: { ...settings, skip: [...settings.skip] }, safety: BENCH_SAFETY, runs, targets: targets.map((t) => ({ ...t, met: met(t) })), lines };
 };
