@@ -113,7 +113,9 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
       const target = await targetOf(message.uid);
       if (!target) return;
       const { connector, seller_id: sellerId } = target.stored.record;
-      const unseen = (reason: Parameters<typeof recordMarketUnseen>[3]) => recordMarketUnseen(target.clientId, connector, message.code, reason);
+      // The read's time on the reader's clock: what the market view records as read.
+      const unseen = (reason: Parameters<typeof recordMarketUnseen>[3]) =>
+        recordMarketUnseen(target.clientId, connector, message.code, reason, new Date(now()).toISOString());
       // Without the client's seller id a page cannot say which offer is the client's: not read at all.
       if (sellerId === null) return unseen('own_seller_unknown');
       const host = hostOf(target.storefrontUrl);
@@ -152,7 +154,13 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
       }
       // The view's age as known here: how far behind the time it was asked for (`at`) the page was read.
       loopMetrics.marketViewAge(connector, (now() - Date.parse(message.at)) / 1000);
-      const result = await applyProductMarket(target.clientId, { uid: connector, sellerId, storefrontUrl: target.storefrontUrl }, message.code, market);
+      const result = await applyProductMarket(
+        target.clientId,
+        { uid: connector, sellerId, storefrontUrl: target.storefrontUrl },
+        message.code,
+        market,
+        new Date(now()).toISOString(),
+      );
       if (result.kind === 'malformed') {
         logger.warn('Storefront page skipped: malformed', { problem: result.problem });
         await unseen('malformed_page');

@@ -122,7 +122,10 @@ describe('a live account under the marketplace as it may really answer', () => {
               throw new Error('the connection could not be put');
             };
             const uid = await put();
-            const loop = marketHarness(api, { requestsPerSecond: 1_000 });
+            // The storefront reader's clock, moved on with the sender's when the test jumps past retry waits.
+            let offset = 0;
+            const clock = () => Date.now() + offset;
+            const loop = marketHarness(api, { requestsPerSecond: 1_000, now: clock });
             const rivals = new Map<number, { highestLowest: number; everAlone: boolean }>();
             watchRivals(sim, rivals);
             await loop.tick({ uids: [uid], redeliver: 3 });
@@ -180,13 +183,15 @@ describe('a live account under the marketplace as it may really answer', () => {
             sim.control.setFaults({ errorRate: 0, storefrontBlockRate: 0 });
             sim.control.clearGlitch();
             sim.control.setShapes({ emptyPageRate: 0 });
-            await api.request('POST', '/v1/connections/takealot/sync', { auth });
-            await loop.tick({ uids: [uid], redeliver: 3 });
-            for (let round = 1; round <= 4; round++) {
+            // Each round an hour on: the pages read, then the sweep (a capped move's next step goes after a read later than its last step).
+            for (let round = 1; round <= 5; round++) {
+              await api.request('POST', '/v1/connections/takealot/sync', { auth });
+              await loop.tick({ uids: [uid], redeliver: 3 });
+              offset = round * 3_600_000;
+              await sweepConnection(clientId, 'takealot', { now: clock, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
               await api.settle();
-              await sweepConnection(clientId, 'takealot', { now: () => Date.now() + round * 3_600_000, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
+              offset += 60_000;
             }
-            await api.settle();
 
             const log = sim.control.prices();
             for (const history of log.offers) {

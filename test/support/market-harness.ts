@@ -24,7 +24,7 @@ export interface TickResult {
   readonly reads: number;
 }
 
-export const marketHarness = (api: TestApi, options: { readonly requestsPerSecond?: number } = {}) => {
+export const marketHarness = (api: TestApi, options: { readonly requestsPerSecond?: number; readonly now?: () => number } = {}) => {
   const ticks = capturingSender();
   const reads = capturingSender();
   const held: HeldRead[] = [];
@@ -34,7 +34,7 @@ export const marketHarness = (api: TestApi, options: { readonly requestsPerSecon
       held.push({ record, delayMs });
       return Promise.resolve();
     },
-    { requestsPerSecond: options.requestsPerSecond ?? 200 },
+    { requestsPerSecond: options.requestsPerSecond ?? 200, ...(options.now ? { now: options.now } : {}) },
   );
   /** A minute after the last, so every tick is a new one (and none is stale). */
   let minute = Math.floor(Date.now() / 60_000);
