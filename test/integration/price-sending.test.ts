@@ -77,11 +77,11 @@ const pinPrice = async (product: MarketProduct) => {
 };
 /**
  * Waits for the runtime's sender: a capped move is a chain of pushes, each step sent once a page
- * read after the last step still supports it, so the loop ticks (reading the pages that are due)
- * and the sender sweeps, as the schedule has them do, until no change is on its way (or a minute).
+ * read after the last step still supports it, so the loop ticks (reading every page) and the
+ * sender sweeps, as the schedule has them do, until no change is on its way (or three minutes).
  */
 const drained = async ({ pending = true }: { readonly pending?: boolean } = {}) => {
-  const until = Date.now() + 60_000;
+  const until = Date.now() + 180_000;
   for (;;) {
     await api.settle();
     const moving = (await changesInStatus(clientId, 'takealot', 'sent', 100)).length;
@@ -89,6 +89,8 @@ const drained = async ({ pending = true }: { readonly pending?: boolean } = {}) 
     const waiting = pending && record.status === 'connected' ? (await changesInStatus(clientId, 'takealot', 'pending', 100)).length : 0;
     if (moving + waiting === 0 || Date.now() > until) return;
     if (waiting > 0) {
+      // Every page read on this tick (a full sync asked for), so each waiting step has its fresh read.
+      await api.request('POST', '/v1/connections/takealot/sync', { auth: alice });
       await loop.tick({ uids: [record.uid] });
       await sweepConnection(clientId, 'takealot', { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) });
     } else await new Promise((resolve) => setTimeout(resolve, 100));
