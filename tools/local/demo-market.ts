@@ -10,11 +10,12 @@ export const DEMO_MARKET_CONNECTOR = 'takealot';
 /** Enough to watch, few enough that every product's page is read every 2 minutes at the storefront's pace. */
 export const DEMO_MARKET_REPRICER_COUNT = 20;
 /**
- * The floor: this percentage of the own price. No first move is then a sharp drop (more than the
- * circuit breaker's 10 % by default), so the demo shows prices applied and buy boxes taken where
- * the market allows, not the breaker pausing a catalogue priced far above its competitors.
+ * The floor: this percentage of the own price, room for the bots' undercutting to be followed.
+ * Sharp drops that follow rivals are the market to the circuit breaker, so the demo runs on; a
+ * storefront glitch (one rival read at a fraction of its price, `POST /_control/glitch` on the
+ * simulator) makes sharp drops the market does not explain, and the breaker pauses the demo.
  */
-const FLOOR_PERCENT = 90;
+const FLOOR_PERCENT = 70;
 /** The ceiling: this percentage of the own price, within the RRP (the marketplace refuses a price above it). */
 const CEILING_PERCENT = 110;
 
@@ -55,7 +56,7 @@ export interface DemoBounds {
 
 /**
  * Floor below and ceiling at or above the current price, in whole rand (Takealot's price step):
- * the floor 10 % under the price (one step under it for the smallest prices), the ceiling
+ * the floor 30 % under the price (one step under it for the smallest prices), the ceiling
  * leaving room to rise when winning, up to the RRP. Undefined when there is no room below the
  * price (a price of 1 rand).
  */

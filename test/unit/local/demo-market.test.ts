@@ -7,9 +7,9 @@ import { controlState } from '../../../tools/market/control-routes.js';
 describe('demoBounds', () => {
   it.each([
     // price, rrp -> floor, ceiling
-    [100, 199, 90, 110], // floor 10 % down (never a sharp drop for the breaker), ceiling 10 % up
-    [100, 105, 90, 105], // the RRP caps the ceiling
-    [100, 100, 90, 100], // at the RRP: no room up
+    [100, 199, 70, 110], // floor 30 % down (room to follow the bots), ceiling 10 % up
+    [100, 105, 70, 105], // the RRP caps the ceiling
+    [100, 100, 70, 100], // at the RRP: no room up
     [2, 9, 1, 3],
     [3, 3, 2, 3],
   ])('price %d, rrp %d: floor %d, ceiling %d', (price, rrp, floor, ceiling) => {
@@ -28,8 +28,8 @@ describe('demoBounds', () => {
         expect([Number.isInteger(floor), Number.isInteger(ceiling)]).toEqual([true, true]);
         expect(floor).toBeGreaterThanOrEqual(1);
         expect(floor).toBeLessThan(price);
-        // No first move takes more than 10 % off: the circuit breaker's sharp drop.
-        expect(floor * 10).toBeGreaterThanOrEqual(price * 9 - 10);
+        // Never more than 30 % under the price.
+        expect(floor * 10).toBeGreaterThanOrEqual(price * 7 - 10);
         expect(ceiling).toBeGreaterThanOrEqual(price);
         expect(ceiling).toBeLessThanOrEqual(rrp);
       }
