@@ -42,6 +42,9 @@ import { createTable, tableExists } from '../tools/local/create-table.js';
 import { TABLE_NAME_ENV } from '../lambdas/shared/config/table-schema.js';
 import type { BenchSummary } from '../tools/bench/report.js';
 
+// The handlers' CloudWatch metrics (EMF lines) would bury the figures: the benchmarks print their own.
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const numbers = (name: string, fallback: string) => (process.env[name] ?? fallback).split(',').map(Number);
 const SIZES = numbers('BENCH_SIZES', '1000,10000,100000');

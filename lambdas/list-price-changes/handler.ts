@@ -2,6 +2,9 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { tenantOf } from '../shared/auth/tenant.js';
 import { planPriceChangeQuery, priceChangeQueryParameters, repricerPriceChangeQueryParameters } from '../shared/domain/price-change-query.js';
 import { emptyPriceChangePage, listPriceChanges } from '../shared/data/price-changes-read.js';
+import { marketVerdictFor, readMarketState } from '../shared/data/market-state.js';
+import { getRepricer } from '../shared/data/repricers-read.js';
+import { marketOf } from '../shared/domain/repricer-preview.js';
 import { httpHandler } from '../shared/http/handler.js';
 import { repricerNotFound } from '../shared/http/not-found.js';
 import { idParameter } from '../shared/http/path.js';
@@ -24,7 +27,14 @@ export const listPriceChangesRoute = async (event: APIGatewayProxyEvent) => {
   const found = await listPriceChanges(tenant.clientId, query);
   if (!found && inPath) throw repricerNotFound();
   const page = found ?? emptyPriceChangePage();
-  return json(200, { meta: { total: page.total, limit: query.limit, start: query.start }, price_changes: page.priceChanges });
+  const body = { meta: { total: page.total, limit: query.limit, start: query.start }, price_changes: page.priceChanges };
+  if (id === undefined) return json(200, body);
+  // One repricer's list also says what market it decides from: why nothing was decided, when nothing was.
+  const repricer = await getRepricer(tenant.clientId, id);
+  if (!repricer) throw repricerNotFound();
+  const connector = repricer.record.connector_type.uid;
+  const code = repricer.record.product.code;
+  return json(200, { ...body, market: marketOf(await marketVerdictFor(tenant.clientId, connector, await readMarketState(tenant.clientId, code, connector))) });
 };
 
 export const handler = httpHandler(listPriceChangesRoute);

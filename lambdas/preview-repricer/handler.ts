@@ -1,9 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { tenantOf } from '../shared/auth/tenant.js';
-import { MARKET_TIMING } from '../shared/config/market-sync.js';
-import { marketVerdict } from '../shared/domain/market-state.js';
 import { previewRepricer } from '../shared/domain/repricer-preview.js';
-import { connectionModeOf } from '../shared/data/connection-mode.js';
+import { marketVerdictFor } from '../shared/data/market-state.js';
 import { decisionId, engineOffersOf, priceStepOf, readProductForRepricing } from '../shared/data/repricing.js';
 import { getRepricer } from '../shared/data/repricers-read.js';
 import { httpHandler } from '../shared/http/handler.js';
@@ -22,16 +20,12 @@ export const previewRepricerRoute = async (event: APIGatewayProxyEvent) => {
   if (!stored) throw repricerNotFound();
   const { record } = stored;
   const connector = record.connector_type.uid;
-  const [product, step, mode] = await Promise.all([
-    readProductForRepricing(tenant.clientId, record.product.code),
-    priceStepOf(connector),
-    connectionModeOf(tenant.clientId, connector),
-  ]);
+  const [product, step] = await Promise.all([readProductForRepricing(tenant.clientId, record.product.code), priceStepOf(connector)]);
   // No product item (it was removed): no offers to reprice and no competitor to meet.
   const offers = product ? engineOffersOf(product) : [];
   const lastDecided = (offerId: string) => product?.decisions.get(decisionId(record.id, offerId))?.lastPrice;
   // The evaluator's own rule: with a connection, only a known market decides (domain/market-state.ts).
-  const verdict = mode === undefined ? undefined : marketVerdict(product?.markets.get(connector), Date.now(), MARKET_TIMING);
+  const verdict = await marketVerdictFor(tenant.clientId, connector, product?.markets.get(connector));
   return json(200, previewRepricer({ ...record, connector }, offers, step, lastDecided, verdict));
 };
 

@@ -102,6 +102,11 @@ it('decides nothing from a market it did not see, then from the page that showed
     const body = await preview(repricer);
     expect(body.market).toMatchObject({ state: 'unknown', reason: 'not_read' });
     expect(body.offers.map((offer) => offer.would_decide)).toEqual([null]);
+    // The repricer's price changes say it too: none, and the market it would decide from.
+    const list = await api.request<{ price_changes: unknown[]; market: { state: string; reason: string } }>('GET', `/v1/repricers/${repricer}/price-changes`, {
+      auth: alice,
+    });
+    expect([list.status, list.body.price_changes, list.body.market.state, list.body.market.reason]).toEqual([200, [], 'unknown', 'not_read']);
   });
   await step('a page that came back without a buy box (an empty 200) is not a market without rivals: still nothing, no ceiling', async () => {
     const result = await sync.applyProductMarket(clientId, connector, 'SKU-1', page('PLID1', [], false));

@@ -258,10 +258,19 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
   ListRepricerPriceChanges: {
     tag: 'Price changes',
     summary: "List a repricer's price changes",
-    description: "One page of one repricer's decisions, as `GET /v1/price-changes?repricer_id=` gives them, but a repricer that is not the client's is a 404.",
+    description:
+      "One page of one repricer's decisions, as `GET /v1/price-changes?repricer_id=` gives them, but a repricer that is not the client's is a 404; " +
+      'with `market`, the market the repricer decides from (`unknown` with the reason when it decides nothing).',
     pathParameters: { id: repricerId },
     query: { schema: repricerPriceChangeQueryParameters, parameters: priceChangeFilters },
-    success: { status: 200, description: "A page of the repricer's price changes.", body: { schema: 'PriceChangesPage', example: priceChangesPageExample } },
+    success: {
+      status: 200,
+      description: "A page of the repricer's price changes.",
+      body: {
+        schema: 'RepricerPriceChangesPage',
+        example: { ...priceChangesPageExample, market: { state: 'known', reason: null, read_at: '2026-11-22T10:14:02.511Z', note: null } },
+      },
+    },
     problems: [400, 401, 404, ...SERVER_SIDE],
     problemOverrides: { 404: { description: repricerNotFoundText } },
   },

@@ -17,7 +17,7 @@ import {
 import { importError, importJobRecord, importsPage } from '../../lambdas/shared/domain/import-jobs.js';
 import { updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.js';
 import { appliedBound, targetExplanation } from '../../lambdas/shared/domain/explain-target.js';
-import { repricerPreview } from '../../lambdas/shared/domain/repricer-preview.js';
+import { repricerMarket, repricerPreview } from '../../lambdas/shared/domain/repricer-preview.js';
 import { connectionRecord, connectionsList, putConnectionBody } from '../../lambdas/shared/domain/connections.js';
 import { createdWebhookRecord, createWebhookBody, deliveriesPage, deliveryRecord, webhookRecord, webhooksList } from '../../lambdas/shared/domain/webhooks.js';
 import { caseInsensitivePattern, regexesOf } from './patterns.js';
@@ -33,6 +33,8 @@ export type JsonSchema = Record<string, unknown>;
 export const repricersPage = z.strictObject({ meta: listMeta, repricers: z.array(repricerRecord) });
 /** `GET /v1/price-changes` and `GET /v1/repricers/{id}/price-changes`. */
 export const priceChangesPage = z.strictObject({ meta: listMeta, price_changes: z.array(priceChangeRecord) });
+/** `GET /v1/repricers/{id}/price-changes`: the page, and the market the repricer decides from. */
+export const repricerPriceChangesPage = priceChangesPage.extend({ market: repricerMarket });
 
 /** Responses are described as the service writes them (`io: 'output'`). */
 const responseComponents = z.registry<{ id: string }>();
@@ -45,6 +47,8 @@ responseComponents
   .add(repricersPage, { id: 'RepricersPage' })
   .add(priceChangeRecord, { id: 'PriceChange' })
   .add(priceChangesPage, { id: 'PriceChangesPage' })
+  .add(repricerPriceChangesPage, { id: 'RepricerPriceChangesPage' })
+  .add(repricerMarket, { id: 'RepricerMarket' })
   .add(repricerPreview, { id: 'RepricerPreview' })
   .add(targetExplanation, { id: 'TargetExplanation' })
   .add(listMeta, { id: 'ListMeta' })

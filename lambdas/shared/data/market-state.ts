@@ -1,6 +1,8 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { marketState, type MarketState } from '../domain/market-state.js';
+import { MARKET_TIMING } from '../config/market-sync.js';
+import { marketState, marketVerdict, type MarketState, type MarketVerdict } from '../domain/market-state.js';
+import { connectionModeOf } from './connection-mode.js';
 import { documentClient, tableName } from './dynamo.js';
 import { marketStateKey } from './keys.js';
 
@@ -30,3 +32,16 @@ export const writeMarketState = async (clientId: string, code: string, connector
     }),
   );
 };
+
+/**
+ * The verdict a repricer of `connector` decides under (domain/market-state.ts), as the evaluator
+ * applies it: undefined when no connection watches the connector (the offers the client
+ * imported are then the market).
+ */
+export const marketVerdictFor = async (
+  clientId: string,
+  connector: string,
+  market: MarketState | undefined,
+  nowMs = Date.now(),
+): Promise<MarketVerdict | undefined> =>
+  (await connectionModeOf(clientId, connector)) === undefined ? undefined : marketVerdict(market, nowMs, MARKET_TIMING);

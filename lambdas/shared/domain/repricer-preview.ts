@@ -9,6 +9,21 @@ import { decide, type EngineOffer, type EngineRepricer } from './repricing.js';
  * the engine's `decide` would record, and the explanation of its target. Pure; recording
  * nothing is the caller's part.
  */
+/**
+ * The market a repricer decides from, in the preview and beside its price changes: `known`,
+ * `stale` (read too long ago: it may lower a price, never raise one), `unknown` (nothing is
+ * decided; `reason` says why) or `not_watched` (no connection: the offers the client imported
+ * are the market).
+ */
+export const repricerMarket = z.strictObject({
+  state: z.enum(['known', 'stale', 'unknown', 'not_watched']),
+  reason: z.enum(MARKET_UNKNOWN_REASONS).nullable(),
+  read_at: z.string().nullable(),
+  /** Why nothing (or no raise) would be decided, in words; null when the market allows the decision. */
+  note: z.string().nullable(),
+});
+export type RepricerMarket = z.infer<typeof repricerMarket>;
+
 export const repricerPreview = z.strictObject({
   repricer_id: repricerRecord.shape.id,
   product_code: z.string(),
@@ -23,18 +38,8 @@ export const repricerPreview = z.strictObject({
     }),
   ),
   target: targetExplanation,
-  /**
-   * The market the decision would come from: `known`, `stale` (read too long ago: it may lower a
-   * price, never raise one), `unknown` (nothing is decided; `reason` says why) or `not_watched`
-   * (no connection: the offers the client imported are the market).
-   */
-  market: z.strictObject({
-    state: z.enum(['known', 'stale', 'unknown', 'not_watched']),
-    reason: z.enum(MARKET_UNKNOWN_REASONS).nullable(),
-    read_at: z.string().nullable(),
-    /** Why nothing (or no raise) would be decided, in words; null when the market allows the decision. */
-    note: z.string().nullable(),
-  }),
+  /** The market the decision would come from. */
+  market: repricerMarket,
 });
 export type RepricerPreview = z.infer<typeof repricerPreview>;
 
@@ -62,7 +67,8 @@ export const previewRepricer = (
   };
 };
 
-const marketOf = (verdict: MarketVerdict | undefined): RepricerPreview['market'] => {
+/** The market summary of a verdict; undefined: no connection watches the market. */
+export const marketOf = (verdict: MarketVerdict | undefined): RepricerMarket => {
   if (!verdict) return { state: 'not_watched', reason: null, read_at: null, note: null };
   if (!verdict.decide) return { state: 'unknown', reason: verdict.why, read_at: null, note: MARKET_HOLD_TEXT[verdict.why] };
   return verdict.mayRaise
