@@ -33,7 +33,10 @@ export const expectedOffers = (market: MarketSimulator, sellerId: string): Map<s
   const expected = new Map<string, ComparedFields>();
   for (const product of market.simulation.market.products) {
     const { own } = product;
-    const page = productMarketOf(String(product.plid), productDetailsBody.parse(productDetails(market.simulation.market, product)));
+    const page = productMarketOf(
+      String(product.plid),
+      productDetailsBody.parse(productDetails(market.simulation.market, product, { shapes: market.options.shapes })),
+    );
     const view = deriveMarketView(page, { ownSellerId: sellerId, priceStep: 1 });
     // In stock: held at the marketplace's warehouses, so it ships now (docs/market-sync.md).
     const stock = own.takealot_warehouse_stock.reduce((sum, entry) => sum + entry.quantity_available, 0);
