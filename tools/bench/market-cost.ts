@@ -36,7 +36,8 @@ export const measureCost = async (context: MarketSyncContext, settings: MarketSy
     'cost',
     {
       seed: settings.seed + 2,
-      shapes: shapePreset(settings.shapes),
+      // Every page answered: the parts wait for each page's read, and an empty answer is no read (the reported forms otherwise as asked).
+      shapes: { ...shapePreset(settings.shapes), emptyPageRate: 0 },
       products: settings.offers,
       competitors: settings.costCompetitors,
       storefrontRateLimit: { capacity: rate * 2, refillPerSecond: rate * 2 },
