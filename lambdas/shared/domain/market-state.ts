@@ -41,7 +41,7 @@ export interface MarketTiming {
 export type MarketVerdict =
   { readonly decide: false; readonly why: MarketUnknownReason } | { readonly decide: true; readonly mayRaise: boolean; readonly readAt: string };
 
-/** What a repricer may decide from the market as recorded. No record: the page was never read. */
+/** What a repricer may decide from the market as recorded. No record: the page has not been read yet. */
 export const marketVerdict = (market: MarketState | undefined, nowMs: number, timing: Pick<MarketTiming, 'staleAfterMs'>): MarketVerdict => {
   if (!market) return { decide: false, why: 'not_read' };
   if (market.state === 'unknown') return { decide: false, why: market.reason };
