@@ -4,7 +4,7 @@ import { pauseConnection } from '../shared/data/connections.js';
 import { transitionPriceChange } from '../shared/data/price-change-status.js';
 import { countPush, enabledRepricerCount, noteSharpDrop } from '../shared/data/price-sending.js';
 import { dropExplained } from '../shared/domain/breaker-evidence.js';
-import { breakerTrips, breakerWindow, isSharpDrop } from '../shared/domain/price-push.js';
+import { breakerTrips, breakerWindowsNoted, isSharpDrop } from '../shared/domain/price-push.js';
 import { logger } from '../shared/logger.js';
 import { loopMetrics } from '../shared/loop-metrics.js';
 import type { Gate } from './gate.js';
@@ -56,11 +56,18 @@ export const breakerTripped = async (clientId: string, gate: OpenGate, pushes: r
       (cleared === undefined || push.change.stored.record.created_at > cleared),
   );
   if (sharp.length === 0) return false;
-  const window = breakerWindow(nowMs, safety.breaker_window_minutes);
+  const { counted, carried } = breakerWindowsNoted(nowMs, safety.breaker_window_minutes);
   // Each note answers with the window's distinct offers so far: the largest answer counts them all.
   const counts = await mapLimit(
     sharp,
-    (push) => noteSharpDrop(clientId, connector, window, push.change.stored.record.offer_id, nowMs),
+    async (push) => {
+      const offerId = push.change.stored.record.offer_id;
+      const [count] = await Promise.all([
+        noteSharpDrop(clientId, connector, counted, offerId, nowMs),
+        noteSharpDrop(clientId, connector, carried, offerId, nowMs),
+      ]);
+      return count;
+    },
     PRICE_SENDING.parallelCalls,
   );
   const drops = Math.max(...counts);

@@ -12,6 +12,7 @@ import { forgetConnectionModes } from '../../lambdas/shared/data/connection-mode
 import { readSendable, transitionPriceChange, type PriceChangeRef } from '../../lambdas/shared/data/price-change-status.js';
 import { changesInStatus } from '../../lambdas/shared/data/price-sending.js';
 import type { PriceChange } from '../../lambdas/shared/domain/records.js';
+import { MIN_BREAKER_DROPS } from '../../lambdas/shared/domain/price-push.js';
 import type { MarketSimulator } from '../../tools/market/index.js';
 import type { Product as MarketProduct } from '../../tools/market/catalogue.js';
 import { connectorRecord } from '../support/fixtures.js';
@@ -193,7 +194,8 @@ describe('sending prices', () => {
       const paused = await connection();
       expect(paused.status).toBe('paused');
       expect(paused.last_error).toMatch(/circuit breaker/);
-      expect(received().total).toBe(before);
+      // A lone sharp drop never trips the breaker: the batch that carried the first may have gone (one step, in bounds); no more did.
+      expect(received().total - before).toBeLessThanOrEqual(MIN_BREAKER_DROPS - 1);
       market.control.clearGlitch();
       expect((await priceChanges()).filter((change) => change.status === 'pending').length).toBeGreaterThan(0);
       // Only a paused connection resumes.

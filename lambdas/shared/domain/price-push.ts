@@ -85,3 +85,13 @@ export const utcDay = (nowMs: number): string => new Date(nowMs).toISOString().s
 
 /** The breaker's window a moment falls in: windows of `minutes`, aligned on the epoch. */
 export const breakerWindow = (nowMs: number, minutes: number): string => String(Math.floor(nowMs / (minutes * 60_000)));
+
+/**
+ * The windows a sharp drop is noted in: the one it falls in (whose count trips the breaker) and
+ * the next. So a window's count holds every drop since the previous window began: drops that
+ * straddle a boundary are counted together, never split in halves that each stay under the share.
+ */
+export const breakerWindowsNoted = (nowMs: number, minutes: number): { counted: string; carried: string } => {
+  const counted = Math.floor(nowMs / (minutes * 60_000));
+  return { counted: String(counted), carried: String(counted + 1) };
+};

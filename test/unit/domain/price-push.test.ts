@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import {
   breakerTrips,
   breakerWindow,
+  breakerWindowsNoted,
   checkSendable,
   isSharpDrop,
   nextPush,
@@ -116,6 +117,13 @@ describe('the circuit breaker', () => {
     const t = Date.parse('2026-11-25T10:00:00.000Z');
     expect(breakerWindow(t, 15)).toBe(breakerWindow(t + 14 * 60_000, 15));
     expect(breakerWindow(t, 15)).not.toBe(breakerWindow(t + 15 * 60_000, 15));
+  });
+
+  it('carries a drop into the next window, so drops either side of a boundary count together', () => {
+    const before = Date.parse('2026-11-25T10:14:59.000Z');
+    const after = Date.parse('2026-11-25T10:15:01.000Z');
+    expect(breakerWindowsNoted(before, 15).carried).toBe(breakerWindowsNoted(after, 15).counted);
+    expect(breakerWindowsNoted(after, 15).counted).toBe(breakerWindow(after, 15));
   });
 });
 
