@@ -10,6 +10,7 @@ import {
   offersPage,
   pong,
   priceChangeRecord,
+  priceWarGuard,
   productRecord,
   repricerRecord,
   timestamp,
@@ -90,6 +91,14 @@ descriptions
     description: "Computed: the `fulfilment` fee of the product's fee estimate for the connector and stock mode.",
   })
   .add(repricerRecord.shape.min_profit, { description: "The request's `min_profit` (default 0)." })
+  .add(repricerRecord.shape.unit_cost, {
+    description: '`cost_based`: what a unit costs the seller, from which `min_price` and `preferred_price` are computed; null for `fixed`.',
+  })
+  .add(priceWarGuard, {
+    description:
+      'Price-war guard: after more than `undercuts` undercuts between the own offer and one rival within an hour, hold the price for ' +
+      '`cooldown_minutes` (docs/repricing.md, "Price-war guard"). Null (default): no guard.',
+  })
   .add(competitorFilterFields.exclude_seller_ids, {
     description: "Competitor filter: offers of these sellers (their `seller_id`) are ignored, e.g. the client's own other stores. Default `[]`.",
   })
@@ -142,7 +151,12 @@ descriptions
   .add(problemSchema, { description: 'RFC 9457 problem details; `errors` lists each invalid field of a 400.' })
   .add(conflictProblemSchema, { description: 'A problem whose `existing_id` names the repricer that already holds the (product, connector) slot.' })
   .add(createRepricerBody, { description: 'Unknown fields are refused and types are never coerced.' })
-  .add(createRepricerBody.shape.preferred_price, { description: 'Greater than 0, at most 2 decimals.' })
+  .add(createRepricerBody.shape.preferred_price, {
+    description: '`fixed`: required, greater than 0, at most 2 decimals. `cost_based`: computed from `unit_cost`, so refused.',
+  })
+  .add(createRepricerBody.shape.unit_cost, {
+    description: '`cost_based`: required, at least 0, at most 2 decimals (docs/api.md, "Computed fields"). `fixed`: left out or null.',
+  })
   .add(createRepricerBody.shape.preferred_profit, { description: 'At least 0, at most 2 decimals.' })
   .add(createRepricerBody.shape.min_profit.unwrap(), { description: 'At least 0, at most 2 decimals, not above `preferred_profit`.' })
   .add(createRepricerBody.shape.product_code, { description: 'A product of this client (else 404).' })

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { DEFAULT_PRICE_STEP, type Decision, type EngineOffer } from '../domain/repricing.js';
-import { competitorFilterFields, NO_COMPETITOR_FILTERS, priceStep, type PriceChange, type Product } from '../domain/records.js';
+import { competitorFilterFields, NO_COMPETITOR_FILTERS, priceStep, priceWarGuard, type PriceChange, type Product } from '../domain/records.js';
 import { mapLimit } from './concurrency.js';
 import { reserveTimedIds } from './counters.js';
 import { documentClient, tableName } from './dynamo.js';
@@ -34,6 +34,8 @@ export const repricerSlot = z.object({
   min_competitor_rating: competitorFilterFields.min_competitor_rating.default(NO_COMPETITOR_FILTERS.min_competitor_rating),
   competitor_stock: competitorFilterFields.competitor_stock.default(NO_COMPETITOR_FILTERS.competitor_stock),
   max_competitor_leadtime_days: competitorFilterFields.max_competitor_leadtime_days.default(NO_COMPETITOR_FILTERS.max_competitor_leadtime_days),
+  // A slot written before the price-war guard existed has none: it never holds, as before.
+  price_war_guard: priceWarGuard.nullable().default(null),
 });
 export type RepricerSlot = z.infer<typeof repricerSlot>;
 

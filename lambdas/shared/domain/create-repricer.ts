@@ -30,6 +30,29 @@ const amount = (min: 'positive' | 'nonnegative') =>
     .max(MAX_MONEY)
     .refine(hasAtMostTwoDecimals, { message: 'Must have at most 2 decimals.' });
 
+/**
+ * What an approach refuses of a body or a PATCHed repricer: `fixed` needs its `preferred_price`
+ * and has no `unit_cost`; `cost_based` needs its `unit_cost` and computes its `preferred_price`.
+ */
+export const approachProblems = (choices: {
+  readonly repricer_approach: string;
+  readonly preferred_price?: number | undefined;
+  readonly unit_cost?: number | null | undefined;
+}): { field: 'preferred_price' | 'unit_cost'; reason: string }[] => {
+  const { preferred_price, unit_cost } = choices;
+  const hasCost = unit_cost !== undefined && unit_cost !== null;
+  if (choices.repricer_approach === 'cost_based') {
+    return [
+      ...(preferred_price === undefined ? [] : [{ field: 'preferred_price' as const, reason: 'A cost_based repricer computes its preferred_price from unit_cost: leave it out.' }]),
+      ...(hasCost ? [] : [{ field: 'unit_cost' as const, reason: 'A cost_based repricer needs its unit_cost.' }]),
+    ];
+  }
+  return [
+    ...(preferred_price === undefined ? [{ field: 'preferred_price' as const, reason: 'Required: a fixed repricer needs its preferred_price.' }] : []),
+    ...(hasCost ? [{ field: 'unit_cost' as const, reason: 'Only a cost_based repricer has a unit_cost: leave it out, or set repricer_approach to cost_based.' }] : []),
+  ];
+};
+
 /** `POST /v1/repricers/`: unknown fields and wrong types are refused, never coerced. */
 export const createRepricerBody = z.strictObject({
   product_code: productCode,
@@ -50,7 +73,10 @@ export const createRepricerBody = z.strictObject({
   max_competitor_leadtime_days: competitorFilterFields.max_competitor_leadtime_days.default(NO_COMPETITOR_FILTERS.max_competitor_leadtime_days),
   // Left out: no guard, as before the guard existed.
   price_war_guard: priceWarGuard.nullable().default(null),
-});
+}).superRefine((body, context) => {
+  // Each approach takes one of the two and computes the other bound from it (docs/api.md).
+  for (const problem of approachProblems(body)) context.addIssue({ code: 'custom', path: [problem.field], message: problem.reason });
+}, { when: (payload) => payload.issues.length === 0 });
 export type CreateRepricerBody = z.output<typeof createRepricerBody>;
 
 export type ConnectorChoice = { readonly ok: true; readonly uid: string } | { readonly ok: false; readonly message: string };
@@ -98,19 +124,14 @@ type PricedFieldsOutcome = { readonly ok: true; readonly fields: PricedFields } 
  * (`preferred_price`) and derives its floor; `cost_based` derives both from `unit_cost`.
  */
 const pricedFields = (preferences: RepricerChoices, product: Product, connectorUid: string): PricedFieldsOutcome => {
+  const [problem] = approachProblems(preferences);
+  if (problem) return { ok: false, ...problem };
   const { preferred_price, unit_cost } = preferences;
-  if (preferences.repricer_approach === 'cost_based') {
-    if (preferred_price !== undefined) {
-      return { ok: false, field: 'preferred_price', reason: 'A cost_based repricer computes its preferred_price from unit_cost: leave it out.' };
-    }
-    if (unit_cost === undefined || unit_cost === null) return { ok: false, field: 'unit_cost', reason: 'A cost_based repricer needs its unit_cost.' };
+  if (unit_cost !== undefined && unit_cost !== null) {
     const computed = costBasedFields({ ...preferences, unit_cost }, product, connectorUid);
     return computed.ok ? { ok: true, fields: { ...computed.fields, unit_cost } } : computed;
   }
-  if (unit_cost !== undefined && unit_cost !== null) {
-    return { ok: false, field: 'unit_cost', reason: 'Only a cost_based repricer has a unit_cost: leave it out, or set repricer_approach to cost_based.' };
-  }
-  if (preferred_price === undefined) return { ok: false, field: 'preferred_price', reason: 'A fixed repricer needs its preferred_price.' };
+  if (preferred_price === undefined) throw new Error('approachProblems lets no fixed repricer through without its preferred_price');
   const computed = computedFields({ ...preferences, preferred_price }, product, connectorUid);
   return computed.ok ? { ok: true, fields: { preferred_price, ...computed.fields, unit_cost: null } } : computed;
 };

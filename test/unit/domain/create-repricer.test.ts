@@ -70,6 +70,8 @@ describe('createRepricerBody', () => {
       min_competitor_rating: null,
       competitor_stock: 'any',
       max_competitor_leadtime_days: null,
+      // No price-war guard: a repricer without one never holds, as before the guard existed.
+      price_war_guard: null,
     });
     expect(body).not.toHaveProperty('connector');
   });
@@ -87,6 +89,7 @@ describe('createRepricerBody', () => {
       min_competitor_rating: 3.5,
       competitor_stock: 'in_stock',
       max_competitor_leadtime_days: 365,
+      price_war_guard: { undercuts: 4, cooldown_minutes: 90 },
     };
 
     // Act & Assert
