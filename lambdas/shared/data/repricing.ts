@@ -11,6 +11,8 @@ import { PRICE_CHANGE_SCHEMA_VERSION, storedPriceChange, type StoredPriceChange 
 import type { MarketState } from '../domain/market-state.js';
 import { parseMarketState } from './market-state.js';
 import { storedProduct } from './products.js';
+import { warStatesOf } from './price-wars.js';
+import type { WarState } from '../domain/price-war.js';
 
 /**
  * What the repricing evaluator reads and writes. Everything a product's repricers need is in
@@ -67,6 +69,8 @@ export interface ProductForRepricing {
   readonly decisions: Map<string, DecisionState>;
   /** The market view per connector, where the storefront reader has recorded one. */
   readonly markets: Map<string, MarketState>;
+  /** The price-war guard's state per repricer and own offer (`warStateId`), where a guard has kept one. */
+  readonly wars: Map<string, WarState>;
 }
 
 const DECISION_SK = 'DECISION#';
@@ -121,6 +125,7 @@ export const readProductForRepricing = async (clientId: string, code: string): P
     markets: new Map(
       items.flatMap((item) => (item.entity === 'productMarket' ? [parseMarketState(item)] : [])).flatMap((m) => (m ? [[m.connector, m.market] as const] : [])),
     ),
+    wars: warStatesOf(items),
   };
 };
 
