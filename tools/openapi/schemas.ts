@@ -18,7 +18,7 @@ import {
 import { importError, importJobRecord, importsPage } from '../../lambdas/shared/domain/import-jobs.js';
 import { updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.js';
 import { appliedBound, targetExplanation } from '../../lambdas/shared/domain/explain-target.js';
-import { repricerMarket, repricerPreview } from '../../lambdas/shared/domain/repricer-preview.js';
+import { repricerHold, repricerMarket, repricerPreview } from '../../lambdas/shared/domain/repricer-preview.js';
 import { connectionRecord, connectionsList, putConnectionBody } from '../../lambdas/shared/domain/connections.js';
 import { createdWebhookRecord, createWebhookBody, deliveriesPage, deliveryRecord, webhookRecord, webhooksList } from '../../lambdas/shared/domain/webhooks.js';
 import { caseInsensitivePattern, regexesOf } from './patterns.js';
@@ -35,7 +35,7 @@ export const repricersPage = z.strictObject({ meta: listMeta, repricers: z.array
 /** `GET /v1/price-changes` and `GET /v1/repricers/{id}/price-changes`. */
 export const priceChangesPage = z.strictObject({ meta: listMeta, price_changes: z.array(priceChangeRecord) });
 /** `GET /v1/repricers/{id}/price-changes`: the page, and the market the repricer decides from. */
-export const repricerPriceChangesPage = priceChangesPage.extend({ market: repricerMarket });
+export const repricerPriceChangesPage = priceChangesPage.extend({ market: repricerMarket, holds: z.array(repricerHold) });
 
 /** Responses are described as the service writes them (`io: 'output'`). */
 const responseComponents = z.registry<{ id: string }>();
@@ -50,6 +50,7 @@ responseComponents
   .add(priceChangesPage, { id: 'PriceChangesPage' })
   .add(repricerPriceChangesPage, { id: 'RepricerPriceChangesPage' })
   .add(repricerMarket, { id: 'RepricerMarket' })
+  .add(repricerHold, { id: 'RepricerHold' })
   .add(repricerPreview, { id: 'RepricerPreview' })
   .add(targetExplanation, { id: 'TargetExplanation' })
   .add(listMeta, { id: 'ListMeta' })
@@ -132,6 +133,10 @@ descriptions
   .add(repricerPreview, {
     description:
       'What the repricer would decide now, from the product\'s offers as stored, and why; nothing is recorded (docs/repricing.md, "Preview and explanation").',
+  })
+  .add(repricerHold, {
+    description:
+      'An own offer the price-war guard holds (reason `price_war_hold`): nothing is decided for it until `until` (docs/repricing.md, "Price-war guard").',
   })
   .add(repricerPreview.shape.enabled, { description: 'False: the repricer decides nothing now; `would_decide` says what it would decide once enabled.' })
   .add(repricerPreview.shape.offers, {

@@ -57,7 +57,7 @@ export const writeWarStates = async (clientId: string, code: string, writes: rea
   });
 };
 
-/** One repricer's war states in the product's partition (the preview reads them with the partition; the price-change list on its own). */
+/** One repricer's war states in the product's partition, by own offer id (the price-change list reads them on its own). */
 export const readWarStates = async (clientId: string, code: string, repricerId: number): Promise<Map<string, WarState>> => {
   const result = await documentClient.send(
     new QueryCommand({
@@ -67,5 +67,10 @@ export const readWarStates = async (clientId: string, code: string, repricerId: 
       ConsistentRead: true,
     }),
   );
-  return warStatesOf(result.Items ?? []);
+  return new Map(
+    (result.Items ?? []).flatMap((item) => {
+      const parsed = storedWarState.safeParse(item);
+      return parsed.success ? [[parsed.data.offerId, parsed.data.state] as const] : [];
+    }),
+  );
 };
