@@ -42,7 +42,8 @@ const repriceBounds = async (clientId: string, id: number, now: string): Promise
     if (!next.ok) throw new Unchanged();
     const before = current.record;
     const after = next.record;
-    const moved = after.min_price !== before.min_price || after.preferred_price !== before.preferred_price || after.fixed_fulfilment_fee !== before.fixed_fulfilment_fee;
+    const moved =
+      after.min_price !== before.min_price || after.preferred_price !== before.preferred_price || after.fixed_fulfilment_fee !== before.fixed_fulfilment_fee;
     if (!moved) throw new Unchanged();
     return after;
   }).catch((error: unknown) => {

@@ -51,9 +51,18 @@ export interface WarStateWrite {
 
 export const writeWarStates = async (clientId: string, code: string, writes: readonly WarStateWrite[], nowMs = Date.now()): Promise<void> => {
   await mapLimit(writes, async (write) => {
-    const item: StoredWarState = { entity: WAR_ENTITY, repricerId: write.repricerId, offerId: write.offerId, productCode: code, connector: write.connector, state: write.state };
+    const item: StoredWarState = {
+      entity: WAR_ENTITY,
+      repricerId: write.repricerId,
+      offerId: write.offerId,
+      productCode: code,
+      connector: write.connector,
+      state: write.state,
+    };
     const expiresAt = Math.floor((Math.max(nowMs, write.state.hold?.until ?? 0) + KEEP_AFTER_MS) / 1000);
-    await documentClient.send(new PutCommand({ TableName: tableName(), Item: { ...warKey(clientId, code, write.repricerId, write.offerId), ...item, expiresAt } }));
+    await documentClient.send(
+      new PutCommand({ TableName: tableName(), Item: { ...warKey(clientId, code, write.repricerId, write.offerId), ...item, expiresAt } }),
+    );
   });
 };
 

@@ -17,8 +17,7 @@ export const REPRICER_SCHEMA_VERSION = 1;
  * the defaults, which filter nothing, so it decides as it did (docs/repricing.md). One stored
  * before `cost_based` and the price-war guard reads as `fixed` (no unit cost) without a guard.
  */
-const withCostAndGuard = (raw: unknown): unknown =>
-  typeof raw === 'object' && raw !== null ? { unit_cost: null, price_war_guard: null, ...raw } : raw;
+const withCostAndGuard = (raw: unknown): unknown => (typeof raw === 'object' && raw !== null ? { unit_cost: null, price_war_guard: null, ...raw } : raw);
 const unfilteredRepricerRecord = repricerRecord
   .omit({ exclude_seller_ids: true, min_competitor_rating: true, competitor_stock: true, max_competitor_leadtime_days: true })
   // Parsed again: in the order of the record, so a re-encoded listing is the same bytes as a new one.

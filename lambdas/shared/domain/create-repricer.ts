@@ -43,40 +43,49 @@ export const approachProblems = (choices: {
   const hasCost = unit_cost !== undefined && unit_cost !== null;
   if (choices.repricer_approach === 'cost_based') {
     return [
-      ...(preferred_price === undefined ? [] : [{ field: 'preferred_price' as const, reason: 'A cost_based repricer computes its preferred_price from unit_cost: leave it out.' }]),
+      ...(preferred_price === undefined
+        ? []
+        : [{ field: 'preferred_price' as const, reason: 'A cost_based repricer computes its preferred_price from unit_cost: leave it out.' }]),
       ...(hasCost ? [] : [{ field: 'unit_cost' as const, reason: 'A cost_based repricer needs its unit_cost.' }]),
     ];
   }
   return [
     ...(preferred_price === undefined ? [{ field: 'preferred_price' as const, reason: 'Required: a fixed repricer needs its preferred_price.' }] : []),
-    ...(hasCost ? [{ field: 'unit_cost' as const, reason: 'Only a cost_based repricer has a unit_cost: leave it out, or set repricer_approach to cost_based.' }] : []),
+    ...(hasCost
+      ? [{ field: 'unit_cost' as const, reason: 'Only a cost_based repricer has a unit_cost: leave it out, or set repricer_approach to cost_based.' }]
+      : []),
   ];
 };
 
 /** `POST /v1/repricers/`: unknown fields and wrong types are refused, never coerced. */
-export const createRepricerBody = z.strictObject({
-  product_code: productCode,
-  // `fixed` needs it (its ceiling); `cost_based` computes it, so it is refused there (pricedRepricer).
-  preferred_price: amount('positive').optional(),
-  preferred_profit: amount('nonnegative'),
-  // `cost_based` needs it; `fixed` has none (null or left out).
-  unit_cost: amount('nonnegative').nullable().optional(),
-  buybox_approach: z.enum(BUYBOX_APPROACHES).default('cheapest'),
-  repricer_approach: z.enum(REPRICER_APPROACHES).default('fixed'),
-  enabled: z.boolean().default(true),
-  connector: connectorUid.optional(),
-  min_profit: amount('nonnegative').default(0),
-  // Left out, a filter filters nothing: a repricer competes with every buyable offer, as before filters existed.
-  exclude_seller_ids: competitorFilterFields.exclude_seller_ids.default(() => [...NO_COMPETITOR_FILTERS.exclude_seller_ids]),
-  min_competitor_rating: competitorFilterFields.min_competitor_rating.default(NO_COMPETITOR_FILTERS.min_competitor_rating),
-  competitor_stock: competitorFilterFields.competitor_stock.default(NO_COMPETITOR_FILTERS.competitor_stock),
-  max_competitor_leadtime_days: competitorFilterFields.max_competitor_leadtime_days.default(NO_COMPETITOR_FILTERS.max_competitor_leadtime_days),
-  // Left out: no guard, as before the guard existed.
-  price_war_guard: priceWarGuard.nullable().default(null),
-}).superRefine((body, context) => {
-  // Each approach takes one of the two and computes the other bound from it (docs/api.md).
-  for (const problem of approachProblems(body)) context.addIssue({ code: 'custom', path: [problem.field], message: problem.reason });
-}, { when: (payload) => payload.issues.length === 0 });
+export const createRepricerBody = z
+  .strictObject({
+    product_code: productCode,
+    // `fixed` needs it (its ceiling); `cost_based` computes it, so it is refused there (pricedRepricer).
+    preferred_price: amount('positive').optional(),
+    preferred_profit: amount('nonnegative'),
+    // `cost_based` needs it; `fixed` has none (null or left out).
+    unit_cost: amount('nonnegative').nullable().optional(),
+    buybox_approach: z.enum(BUYBOX_APPROACHES).default('cheapest'),
+    repricer_approach: z.enum(REPRICER_APPROACHES).default('fixed'),
+    enabled: z.boolean().default(true),
+    connector: connectorUid.optional(),
+    min_profit: amount('nonnegative').default(0),
+    // Left out, a filter filters nothing: a repricer competes with every buyable offer, as before filters existed.
+    exclude_seller_ids: competitorFilterFields.exclude_seller_ids.default(() => [...NO_COMPETITOR_FILTERS.exclude_seller_ids]),
+    min_competitor_rating: competitorFilterFields.min_competitor_rating.default(NO_COMPETITOR_FILTERS.min_competitor_rating),
+    competitor_stock: competitorFilterFields.competitor_stock.default(NO_COMPETITOR_FILTERS.competitor_stock),
+    max_competitor_leadtime_days: competitorFilterFields.max_competitor_leadtime_days.default(NO_COMPETITOR_FILTERS.max_competitor_leadtime_days),
+    // Left out: no guard, as before the guard existed.
+    price_war_guard: priceWarGuard.nullable().default(null),
+  })
+  .superRefine(
+    (body, context) => {
+      // Each approach takes one of the two and computes the other bound from it (docs/api.md).
+      for (const problem of approachProblems(body)) context.addIssue({ code: 'custom', path: [problem.field], message: problem.reason });
+    },
+    { when: (payload) => payload.issues.length === 0 },
+  );
 export type CreateRepricerBody = z.output<typeof createRepricerBody>;
 
 export type ConnectorChoice = { readonly ok: true; readonly uid: string } | { readonly ok: false; readonly message: string };
@@ -104,8 +113,7 @@ export type NewRepricer = Omit<Repricer, 'id' | 'uid' | 'created_at' | 'updated_
 export type PricingField = 'preferred_price' | 'unit_cost' | 'min_profit';
 
 export type PricedRepricer =
-  | { readonly ok: true; readonly repricer: NewRepricer }
-  | { readonly ok: false; readonly field?: PricingField; readonly reason: string };
+  { readonly ok: true; readonly repricer: NewRepricer } | { readonly ok: false; readonly field?: PricingField; readonly reason: string };
 
 /**
  * What a repricer is asked to be: its preferences, where `preferred_price` and `unit_cost` may
@@ -117,7 +125,8 @@ export type RepricerChoices = Omit<RepricerPreferences, 'preferred_price' | 'uni
 };
 
 type PricedFields = Pick<NewRepricer, 'preferred_price' | 'min_price' | 'min_profit' | 'fixed_fulfilment_fee' | 'unit_cost'>;
-type PricedFieldsOutcome = { readonly ok: true; readonly fields: PricedFields } | { readonly ok: false; readonly field?: PricingField; readonly reason: string };
+type PricedFieldsOutcome =
+  { readonly ok: true; readonly fields: PricedFields } | { readonly ok: false; readonly field?: PricingField; readonly reason: string };
 
 /**
  * The bounds of either approach (docs/api.md, "Computed fields"): `fixed` takes its ceiling
@@ -200,5 +209,8 @@ export const newRepricer = async (request: NewRepricerRequest, connectorTypeOf: 
   if (!connectorType) return { ok: false, error: { kind: 'unprocessable', message: `The connector "${connector.uid}" is not a known connector type.` } };
   const priced = pricedRepricer(body, product, connectorType);
   if (priced.ok) return priced;
-  return { ok: false, error: priced.field ? { kind: 'invalid', field: priced.field, message: priced.reason } : { kind: 'unprocessable', message: priced.reason } };
+  return {
+    ok: false,
+    error: priced.field ? { kind: 'invalid', field: priced.field, message: priced.reason } : { kind: 'unprocessable', message: priced.reason },
+  };
 };

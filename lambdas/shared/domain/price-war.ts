@@ -77,8 +77,7 @@ const cents = toCents;
 const byPriceThenId = (a: WarRival, b: WarRival) => Number(cents(a.price) - cents(b.price)) || (a.offerId < b.offerId ? -1 : a.offerId > b.offerId ? 1 : 0);
 
 /** The hold in force at `nowMs`, if any. */
-export const holdAt = (state: WarState | undefined, nowMs: number): WarHold | undefined =>
-  state?.hold && nowMs < state.hold.until ? state.hold : undefined;
+export const holdAt = (state: WarState | undefined, nowMs: number): WarHold | undefined => (state?.hold && nowMs < state.hold.until ? state.hold : undefined);
 
 /** The guard's verdict for one own offer on one run, with the state to keep. */
 export const priceWarVerdict = (before: WarState | undefined, seen: WarObservation): WarVerdict => {

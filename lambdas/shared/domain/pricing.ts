@@ -102,8 +102,7 @@ export type CostBasedFields = ComputedFields & Pick<Repricer, 'preferred_price'>
  * 400), none when the product's fees are (a 422).
  */
 export type CostBasedOutcome =
-  | { readonly ok: true; readonly fields: CostBasedFields }
-  | { readonly ok: false; readonly field?: 'unit_cost' | 'min_profit'; readonly reason: string };
+  { readonly ok: true; readonly fields: CostBasedFields } | { readonly ok: false; readonly field?: 'unit_cost' | 'min_profit'; readonly reason: string };
 
 /**
  * The bounds of `repricer_approach: cost_based` (docs/api.md, "Computed fields"): the price that

@@ -54,10 +54,12 @@ export const holdsOf = (holds: readonly { readonly offerId: string; readonly hol
 
 /** The holds in force at `nowMs` among a repricer's war states (by own offer id). */
 export const holdsInForce = (states: ReadonlyMap<string, WarState>, nowMs: number): RepricerHold[] =>
-  holdsOf([...states].flatMap(([offerId, state]) => {
-    const hold = holdAt(state, nowMs);
-    return hold ? [{ offerId, hold }] : [];
-  }));
+  holdsOf(
+    [...states].flatMap(([offerId, state]) => {
+      const hold = holdAt(state, nowMs);
+      return hold ? [{ offerId, hold }] : [];
+    }),
+  );
 
 /** What the preview reads of the price-war guard: each own offer's state, at `nowMs`. */
 export interface PreviewWars {

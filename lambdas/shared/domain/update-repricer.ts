@@ -18,9 +18,7 @@ export const updateRepricerBody = z.strictObject(updatableShape).refine((body) =
 });
 export type UpdateRepricerBody = z.output<typeof updateRepricerBody>;
 
-export type PatchOutcome =
-  | { readonly ok: true; readonly record: Repricer }
-  | { readonly ok: false; readonly field?: PricingField; readonly reason: string };
+export type PatchOutcome = { readonly ok: true; readonly record: Repricer } | { readonly ok: false; readonly field?: PricingField; readonly reason: string };
 
 /** `now`, or one millisecond after `previous` when the clock has not passed it: updated_at always moves. */
 export const nextTimestamp = (previous: string, now: string): string =>
