@@ -1,6 +1,8 @@
 import { MARKET_TIMING } from '../shared/config/market-sync.js';
 import { marketVerdict } from '../shared/domain/market-state.js';
 import { decide } from '../shared/domain/repricing.js';
+import { guardRepricer } from '../shared/domain/price-war.js';
+import { warStateId, writeWarStates, type WarStateWrite } from '../shared/data/price-wars.js';
 import type { PriceChange } from '../shared/domain/records.js';
 import { connectionModeOf } from '../shared/data/connection-mode.js';
 import { decisionId, engineOffersOf, priceStepOf, readProductForRepricing, recordDecisions, type RepricerDecision } from '../shared/data/repricing.js';
@@ -22,6 +24,7 @@ export const evaluateProduct = async (clientId: string, productCode: string, ret
   if (!product || product.slots.length === 0) return [];
   const offers = engineOffersOf(product);
   const decisions: RepricerDecision[] = [];
+  const warStates: WarStateWrite[] = [];
   // A disabled repricer decides nothing: it costs no read of its connector's step either.
   for (const slot of product.slots.filter((s) => s.enabled)) {
     const mode = await connectionModeOf(clientId, slot.connector);
@@ -39,10 +42,20 @@ export const evaluateProduct = async (clientId: string, productCode: string, ret
       const last = product.decisions.get(decisionId(slot.repricerId, offerId));
       return status === 'pending' && last?.lastStatus === 'suggested' ? undefined : last?.lastPrice;
     };
-    for (const decision of decide(slot, offers, step, lastDecided)) {
+    // The price-war guard, when set, holds an offer in a war: its decision is not made (domain/price-war.ts).
+    const stateOf = (offerId: string) => product.wars.get(warStateId(slot.repricerId, offerId));
+    const guarded = guardRepricer(slot, offers, decide(slot, offers, step, lastDecided), stateOf, nowMs);
+    warStates.push(...guarded.changed.map(({ offerId, state }) => ({ repricerId: slot.repricerId, offerId, connector: slot.connector, state })));
+    for (const { offerId, hold, detected } of guarded.holds) {
+      logger.debug(detected ? 'Price war detected: holding' : 'Held: price war', { productCode, repricerId: slot.repricerId, offerId, until: hold.until });
+    }
+    for (const decision of guarded.decisions) {
       if (verdict?.mayRaise === false && decision.price > decision.oldPrice) continue;
       decisions.push({ ...decision, repricerId: slot.repricerId, connector: slot.connector, status });
     }
   }
-  return recordDecisions(clientId, product, decisions, retentionDays);
+  const recorded = await recordDecisions(clientId, product, decisions, retentionDays);
+  // After the decisions: a run that fails in between may miss an undercut on its replay, never count one twice.
+  await writeWarStates(clientId, productCode, warStates, nowMs);
+  return recorded;
 };

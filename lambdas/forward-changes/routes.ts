@@ -14,9 +14,10 @@ import {
   importCompletedMessage,
   priceChangeGroup,
   priceChangeSettledMessage,
+  priceWarDetectedMessage,
   type WebhookEventMessage,
 } from '../shared/events/webhook-events.js';
-import type { BuyboxChangedData, ConnectionStatusChangedData } from '../shared/domain/webhooks.js';
+import type { BuyboxChangedData, ConnectionStatusChangedData, PriceWarDetectedData } from '../shared/domain/webhooks.js';
 
 /**
  * Where a kind of change goes: each route collects, per tenant and stream batch, what its
@@ -134,7 +135,8 @@ export const importsRoute: ChangeRoute<{ clientId: string; ids: number[] }> = {
 
 /**
  * To the webhook worker: one message per event (a price change created, applied or failed; an
- * import job ended; a connection's status moved; an own offer won or lost the buy box), each
+ * import job ended; a connection's status moved; an own offer won or lost the buy box; a price
+ * war detected), each
  * in the group of what it is about (the tenant and the repricer, job, connection or offer), so
  * one subject's events reach the receivers in the order they happened while others go on.
  * Creations go first, in id order; `inStreamOrder` holds the rest in the stream's order (a
@@ -155,6 +157,7 @@ export const webhooksRoute: ChangeRoute<WebhooksWork, WebhookEventMessage> = {
     if (change.kind === 'priceChange' && change.statusMove && isSettled(change.statusMove.record))
       work.inStreamOrder.push(priceChangeSettledMessage(work.clientId, change.statusMove.record));
     if (change.kind === 'offer' && change.buybox) work.inStreamOrder.push(buyboxChangedMessage(work.clientId, change.buybox.offer));
+    if (change.kind === 'priceWar') work.inStreamOrder.push(priceWarDetectedMessage(work.clientId, change.detected));
   },
   messages: (work) => [
     ...[...work.created]
@@ -177,6 +180,7 @@ export const webhooksRoute: ChangeRoute<WebhooksWork, WebhookEventMessage> = {
     if (message.eventType === 'IMPORT_COMPLETED') return importCompletedGroup(message.clientId, (message.data as ImportJob).id);
     if (message.eventType === 'CONNECTION_STATUS_CHANGED') return connectionStatusGroup(message.clientId, (message.data as ConnectionStatusChangedData).uid);
     if (message.eventType === 'BUYBOX_WON' || message.eventType === 'BUYBOX_LOST') return buyboxGroup(message.clientId, (message.data as BuyboxChangedData).id);
+    if (message.eventType === 'PRICE_WAR_DETECTED') return priceChangeGroup(message.clientId, (message.data as PriceWarDetectedData).repricer_id);
     // REPRICER_PRICE_CHANGED, PRICE_CHANGE_APPLIED and PRICE_CHANGE_FAILED: one group per repricer.
     return priceChangeGroup(message.clientId, (message.data as PriceChange).repricer_id);
   },

@@ -4,7 +4,8 @@ import { planPriceChangeQuery, priceChangeQueryParameters, repricerPriceChangeQu
 import { emptyPriceChangePage, listPriceChanges } from '../shared/data/price-changes-read.js';
 import { marketVerdictFor, readMarketState } from '../shared/data/market-state.js';
 import { getRepricer } from '../shared/data/repricers-read.js';
-import { marketOf } from '../shared/domain/repricer-preview.js';
+import { readWarStates } from '../shared/data/price-wars.js';
+import { holdsInForce, marketOf } from '../shared/domain/repricer-preview.js';
 import { httpHandler } from '../shared/http/handler.js';
 import { repricerNotFound } from '../shared/http/not-found.js';
 import { idParameter } from '../shared/http/path.js';
@@ -34,7 +35,9 @@ export const listPriceChangesRoute = async (event: APIGatewayProxyEvent) => {
   if (!repricer) throw repricerNotFound();
   const connector = repricer.record.connector_type.uid;
   const code = repricer.record.product.code;
-  return json(200, { ...body, market: marketOf(await marketVerdictFor(tenant.clientId, connector, await readMarketState(tenant.clientId, code, connector))) });
+  const [market, wars] = await Promise.all([readMarketState(tenant.clientId, code, connector), readWarStates(tenant.clientId, code, id)]);
+  // ... and which of its offers the price-war guard holds, and until when.
+  return json(200, { ...body, market: marketOf(await marketVerdictFor(tenant.clientId, connector, market)), holds: holdsInForce(wars, Date.now()) });
 };
 
 export const handler = httpHandler(listPriceChangesRoute);

@@ -1,5 +1,6 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { processFifoBatch } from '../shared/queue/fifo-batch.js';
+import { repriceCostBasedBounds } from '../shared/data/cost-floors.js';
 import { reconcileBatch } from '../shared/data/offer-maintenance.js';
 import { reconcilePriceChanges } from '../shared/data/price-change-maintenance.js';
 import { runRebuildStep } from '../shared/data/rebuild.js';
@@ -19,6 +20,8 @@ const handleRecord = async (record: SQSRecord): Promise<void> => {
   const moved =
     (await reconcileBatch(message.clientId, { offers: message.offers, products: message.products }, seq)) +
     (await reconcilePriceChanges(message.clientId, message.priceChanges, seq));
+  // A product written anew may have moved the bounds of its cost_based repricers (its stock mode, its fees).
+  await repriceCostBasedBounds(message.clientId, message.products);
   logger.debug('Lists maintained', { clientId: message.clientId, offers: message.offers.length, products: message.products.length, moved });
 };
 

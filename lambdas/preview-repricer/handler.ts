@@ -2,6 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { tenantOf } from '../shared/auth/tenant.js';
 import { previewRepricer } from '../shared/domain/repricer-preview.js';
 import { marketVerdictFor } from '../shared/data/market-state.js';
+import { warStateId } from '../shared/data/price-wars.js';
 import { decisionId, engineOffersOf, priceStepOf, readProductForRepricing } from '../shared/data/repricing.js';
 import { getRepricer } from '../shared/data/repricers-read.js';
 import { httpHandler } from '../shared/http/handler.js';
@@ -26,7 +27,9 @@ export const previewRepricerRoute = async (event: APIGatewayProxyEvent) => {
   const lastDecided = (offerId: string) => product?.decisions.get(decisionId(record.id, offerId))?.lastPrice;
   // The evaluator's own rule: with a connection, only a known market decides (domain/market-state.ts).
   const verdict = await marketVerdictFor(tenant.clientId, connector, product?.markets.get(connector));
-  return json(200, previewRepricer({ ...record, connector }, offers, step, lastDecided, verdict));
+  // The price-war guard's state, read with the partition: an offer it holds would get no decision.
+  const wars = { stateOf: (offerId: string) => product?.wars.get(warStateId(record.id, offerId)), nowMs: Date.now() };
+  return json(200, previewRepricer({ ...record, connector }, offers, step, lastDecided, verdict, wars));
 };
 
 export const handler = httpHandler(previewRepricerRoute);

@@ -3,7 +3,7 @@ import { tenantOf } from '../shared/auth/tenant.js';
 import { applyRepricerPatch, updateRepricerBody } from '../shared/domain/update-repricer.js';
 import { getProduct } from '../shared/data/products.js';
 import { updateRepricer } from '../shared/data/repricers.js';
-import { conflict, unprocessable } from '../shared/http/errors.js';
+import { conflict, unprocessable, validationFailed } from '../shared/http/errors.js';
 import { httpHandler } from '../shared/http/handler.js';
 import { repricerNotFound } from '../shared/http/not-found.js';
 import { idParameter } from '../shared/http/path.js';
@@ -27,7 +27,8 @@ export const updateRepricerRoute = async (event: APIGatewayProxyEvent) => {
     requireMatch(ifMatch, current.version);
     const product = (await getProduct(tenant.clientId, current.record.product.code)) ?? current.record.product;
     const next = applyRepricerPatch(current.record, patch, product, new Date().toISOString());
-    if (!next.ok) throw unprocessable(next.reason);
+    // A field of the request at fault (a cost_based repricer without its unit cost): 400 naming it.
+    if (!next.ok) throw next.field ? validationFailed([{ field: next.field, message: next.reason }]) : unprocessable(next.reason);
     return next.record;
   });
   if (outcome.kind === 'missing') throw repricerNotFound();

@@ -25,6 +25,9 @@ beforeAll(async () => {
     productRecord('P-TWO', { fee_estimates: { amazon: fees(5, 15), ebay: fees(4, 10) } }),
     productRecord('P-NONE', { fee_estimates: null }),
     productRecord('P-CONFLICT'),
+    productRecord('P-COST', { fee_estimates: { amazon: fees(5, 15, 7) }, soh: 3 }),
+    productRecord('P-COST-FREE', { fee_estimates: null }),
+    productRecord('P-COST-SWITCH', { fee_estimates: null }),
   ]);
 }, 120_000);
 
@@ -144,5 +147,73 @@ describe('POST /v1/repricers/', () => {
 
     expect(response.status).toBe(401);
     expect(response.headers['www-authenticate']).toBe('Basic realm="repricer", charset="UTF-8"');
+  });
+});
+
+describe('POST /v1/repricers/ with repricer_approach cost_based', () => {
+  const costBased = { product_code: 'P-COST', repricer_approach: 'cost_based', unit_cost: 50, preferred_profit: 20, min_profit: 5 };
+  const getRepricer = async (id: number) => (await api.request('GET', `/v1/repricers/${id}`, { auth: alice })).body as Record<string, unknown>;
+
+  it('computes floor and ceiling from the unit cost and the fees of the stock mode, and follows the product when it changes', async () => {
+    // Act
+    const created = await create(costBased);
+    const id = (created.body as { id: number }).id;
+
+    // Assert: in stock, F 5, r 0.15: (50 + 5 + 5) / 0.85 = 70.588.. -> 70.59; (50 + 5 + 20) / 0.85 = 88.235.. -> 88.24
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ repricer_approach: 'cost_based', unit_cost: 50, min_price: 70.59, preferred_price: 88.24, fixed_fulfilment_fee: 5 });
+
+    // Act: sold out (soh crosses 0): the lead-time fees, F 7
+    await api.importRecords(alice[0], [productRecord('P-COST', { fee_estimates: { amazon: fees(5, 15, 7) }, soh: 0 })]);
+    await api.settle();
+
+    // Assert: (50 + 7 + 5) / 0.85 = 72.941.. -> 72.95; (50 + 7 + 20) / 0.85 = 90.588.. -> 90.59
+    expect(await getRepricer(id)).toMatchObject({ min_price: 72.95, preferred_price: 90.59, fixed_fulfilment_fee: 7, product: { soh: 0 } });
+
+    // Act: the fees change (commission 20 %)
+    await api.importRecords(alice[0], [productRecord('P-COST', { fee_estimates: { amazon: fees(5, 20, 7) }, soh: 0 })]);
+    await api.settle();
+
+    // Assert: (50 + 7 + 5) / 0.8 = 77.5; (50 + 7 + 20) / 0.8 = 96.25
+    expect(await getRepricer(id)).toMatchObject({ min_price: 77.5, preferred_price: 96.25, unit_cost: 50 });
+  });
+
+  it('leaves a fixed repricer with no unit cost', async () => {
+    const response = await create({ ...valid, product_code: 'P-COST-FREE', unit_cost: null });
+
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ repricer_approach: 'fixed', unit_cost: null, price_war_guard: null, preferred_price: 100 });
+  });
+
+  it.each([
+    ['a preferred_price (it is computed)', { ...costBased, preferred_price: 90 }, 'preferred_price'],
+    ['no unit_cost', { ...costBased, unit_cost: undefined }, 'unit_cost'],
+    ['a unit_cost as text', { ...costBased, unit_cost: '50' }, 'unit_cost'],
+    ['a unit_cost on a fixed repricer', { ...valid, unit_cost: 50 }, 'unit_cost'],
+    ['a unit_cost that leaves no positive floor', { ...costBased, product_code: 'P-COST-FREE', unit_cost: 0, min_profit: 0, preferred_profit: 0 }, 'unit_cost'],
+    ['a floor above the ceiling', { ...costBased, product_code: 'P-COST-FREE', min_profit: 30 }, 'min_profit'],
+    ['a price-war guard of 0 undercuts', { ...valid, price_war_guard: { undercuts: 0, cooldown_minutes: 30 } }, 'price_war_guard.undercuts'],
+  ])('refuses %s with a 400 naming the field', async (_case, body, field) => {
+    const response = await create(body);
+
+    expect(response.status).toBe(400);
+    expect((response.body as Problem).errors?.map((e) => e.field)).toContain(field);
+  });
+
+  it('switches approach by PATCH: fixed keeps the last ceiling, a missing unit cost is a 400', async () => {
+    const created = await create({ ...costBased, product_code: 'P-COST-SWITCH', unit_cost: 10, min_profit: 0 });
+    const id = (created.body as { id: number }).id;
+    const patch = (body: unknown) =>
+      api.request('PATCH', `/v1/repricers/${id}`, { auth: alice, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+
+    const priced = await patch({ preferred_price: 40 });
+    const fixed = await patch({ repricer_approach: 'fixed' });
+    const back = await patch({ repricer_approach: 'cost_based' });
+
+    // No fees: the ceiling is 10 + 20 = 30.
+    expect(created.body).toMatchObject({ preferred_price: 30, min_price: 10 });
+    expect([priced.status, (priced.body as Problem).errors?.[0]?.field]).toEqual([400, 'preferred_price']);
+    expect(fixed.body).toMatchObject({ repricer_approach: 'fixed', preferred_price: 30, min_price: 10, unit_cost: null });
+    expect([back.status, (back.body as Problem).errors?.[0]?.field]).toEqual([400, 'unit_cost']);
   });
 });

@@ -125,6 +125,8 @@ it('explains the target, skips what was already decided, and writes nothing', as
     },
     // No connection: the imported offers are the market.
     market: { state: 'not_watched', reason: null, read_at: null, note: null },
+    // No price-war guard: nothing held.
+    holds: [],
   });
 });
 

@@ -2,6 +2,7 @@ import { connectorRecord, fees, offerRecord, productRecord } from '../support/fi
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api.js';
 import { allPages, canonicalPriceChanges, deleteItem, putItem, type PriceChange, type PriceChangePage } from '../support/repricing.js';
 import { step } from '../support/story.js';
+import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * Automated repricing end to end (docs/repricing.md): imports and repricer writes
@@ -80,7 +81,11 @@ beforeAll(async () => {
   ]);
 }, 120_000);
 
-afterAll(async () => api?.close());
+let warReceiver: WebhookReceiver | undefined;
+afterAll(async () => {
+  await api?.close();
+  await warReceiver?.close();
+});
 
 /**
  * The story of one client's repricers, step by step (each step builds on the ones before). Told
@@ -400,4 +405,91 @@ describe('the price-change lists', () => {
     expect((await list('/v1/price-changes')).body.meta.total).toBe(before[0]);
     expect((await list('/v1/price-changes?reason=ceiling')).body.meta.total).toBe(1);
   }, 60_000);
+});
+
+describe('the price-war guard', () => {
+  const carol: [string, string] = ['repricing-carol', 'carol-password-1'];
+  type Hold = { offer_id: string; reason: string; rival_offer_id: string; rival_seller_id: string; since: string; until: string };
+  type Received = { event_type: string; event_data: Record<string, unknown> };
+
+  it('holds an offer in a war of undercuts with one rival, says so in the preview and the list, and announces the war once', async () => {
+    // Prepare: a repricer that allows 2 undercuts an hour with one rival, and a receiver of PRICE_WAR_DETECTED
+    const carolId = (await api.createClient(carol[0], { password: carol[1], sellerId: 'seller-c', connector: 'amazon' })).clientId;
+    warReceiver = await startReceiver();
+    const hook = await api.request('POST', '/v1/webhooks', { auth: carol, body: { url: warReceiver.url, event_types: ['PRICE_WAR_DETECTED'] }, headers: json });
+    expect(hook.status).toBe(201);
+    await api.importRecords(carol[0], [
+      connectorRecord('amazon'),
+      productRecord('W-1', { fee_estimates: null }),
+      offerRecord('W1-own', 'W-1', { seller_id: 'seller-c', offer_price: 100 }),
+      offerRecord('W1-a', 'W-1', { seller_id: 'seller-wa', offer_price: 99 }),
+      offerRecord('W1-b', 'W-1', { seller_id: 'seller-wb', offer_price: 105 }),
+    ]);
+    const guarded = await api.request<Repricer>('POST', '/v1/repricers/', {
+      auth: carol,
+      body: { product_code: 'W-1', preferred_price: 120, preferred_profit: 40, price_war_guard: { undercuts: 2, cooldown_minutes: 30 } },
+      headers: json,
+    });
+    expect(guarded.status).toBe(201);
+    expect(guarded.body).toMatchObject({ price_war_guard: { undercuts: 2, cooldown_minutes: 30 } });
+    await api.settle();
+    const changes = async () => (await decisionsOf(carolId)).map((change) => change.new_price);
+    // Undercut 1: the repricer undercuts A (99 -> 98).
+    expect(await changes()).toEqual([98]);
+
+    // Act: A undercuts back (99 -> 97, under the own 100: undercut 2); the repricer's 96 would be the third
+    await api.importRecords(carol[0], [offerRecord('W1-a', 'W-1', { seller_id: 'seller-wa', offer_price: 97 })]);
+    await api.settle();
+    const deadline = Date.now() + 20_000;
+    while (warReceiver.received.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+
+    // Assert: nothing decided, the hold visible, the war announced
+    expect(await changes()).toEqual([98]);
+    const id = guarded.body.id;
+    const preview = await api.request<{ offers: { would_decide: number | null }[]; holds: Hold[] }>('GET', `/v1/repricers/${id}/preview`, { auth: carol });
+    const listed = await api.request<{ holds: Hold[] }>('GET', `/v1/repricers/${id}/price-changes`, { auth: carol });
+    expect(preview.body.offers).toEqual([expect.objectContaining({ would_decide: null })]);
+    expect(preview.body.holds).toEqual([
+      expect.objectContaining({ offer_id: 'W1-own', reason: 'price_war_hold', rival_offer_id: 'W1-a', rival_seller_id: 'seller-wa' }),
+    ]);
+    const hold = preview.body.holds[0]!;
+    expect(Date.parse(hold.until) - Date.parse(hold.since)).toBe(30 * 60_000);
+    expect(listed.body.holds).toEqual(preview.body.holds);
+    const events = warReceiver.received.map((request) => JSON.parse(request.body) as Received);
+    expect(events).toEqual([
+      {
+        event_type: 'PRICE_WAR_DETECTED',
+        event_timestamp: hold.since,
+        event_data: {
+          repricer_id: id,
+          product_code: 'W-1',
+          connector: 'amazon',
+          offer_id: 'W1-own',
+          rival_offer_id: 'W1-a',
+          rival_seller_id: 'seller-wa',
+          undercuts: 3,
+          reason: 'price_war_hold',
+          detected_at: hold.since,
+          hold_until: hold.until,
+        },
+      },
+    ]);
+
+    // Act again: A keeps falling during the cool-down
+    await api.importRecords(carol[0], [offerRecord('W1-a', 'W-1', { seller_id: 'seller-wa', offer_price: 95 })]);
+    await api.settle();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    // Assert: still held, and the war is not announced again
+    expect(await changes()).toEqual([98]);
+    expect(warReceiver.received).toHaveLength(1);
+  }, 60_000);
+
+  it('is off by default: a repricer without a guard has no holds', async () => {
+    await tellTheStory();
+    const id = repricers['R-1']!.id;
+    const preview = await api.request<{ holds: unknown[] }>('GET', `/v1/repricers/${id}/preview`, { auth: alice });
+    const listed = await api.request<{ holds: unknown[] }>('GET', `/v1/repricers/${id}/price-changes`, { auth: alice });
+    expect([preview.body.holds, listed.body.holds]).toEqual([[], []]);
+  });
 });

@@ -155,7 +155,9 @@ it('pages stay exact in a tenant large enough to split rank buckets', async () =
       min_price: 80,
       min_profit: 0,
       fixed_fulfilment_fee: 0,
+      unit_cost: null,
       ...NO_COMPETITOR_FILTERS,
+      price_war_guard: null,
       connector_type: connector(`c${n}`),
       product: { ...product, code: PRODUCTS[n % PRODUCTS.length]! },
     });

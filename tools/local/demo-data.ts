@@ -334,7 +334,7 @@ export const demoRepricers = (): DemoRepricer[] => {
     const priceCents = Math.round(item.retail_price * 100);
     const request = { product_code: item.code, preferred_price: cents(priceCents), preferred_profit: cents(Math.round(priceCents * DEMO_PROFIT_SHARE)) };
     // Priced as the API prices the create body (its defaults applied) on the default connector.
-    const computed = computedFields(createRepricerBody.parse(request), item, DEMO_CONNECTOR);
+    const computed = computedFields({ ...createRepricerBody.parse(request), preferred_price: request.preferred_price }, item, DEMO_CONNECTOR);
     if (!computed.ok) continue;
     const minPrice = computed.fields.min_price;
     const target = targetPrice(engineRepricer(request, minPrice), [ownOffer, ...competitors].map(engineOffer), DEFAULT_PRICE_STEP);

@@ -60,9 +60,10 @@ export const productExample: Product = {
   updated_at: UPDATED,
 };
 
+const EXAMPLE_PREFERRED_PRICE = 100;
 export const createRepricerExample: CreateRepricerBody = createRepricerBody.parse({
   product_code: productExample.code,
-  preferred_price: 100,
+  preferred_price: EXAMPLE_PREFERRED_PRICE,
   preferred_profit: 20,
   buybox_approach: 'cheapest',
   repricer_approach: 'fixed',
@@ -82,7 +83,7 @@ const pricedOrThrow = (preferences: Parameters<typeof priced>[0]) => {
 };
 
 const createdPricing = pricedOrThrow({
-  preferredPrice: createRepricerExample.preferred_price,
+  preferredPrice: EXAMPLE_PREFERRED_PRICE,
   preferredProfit: createRepricerExample.preferred_profit,
   minProfit: createRepricerExample.min_profit,
 });
@@ -93,15 +94,17 @@ export const repricerExample: Repricer = {
   buybox_approach: createRepricerExample.buybox_approach,
   repricer_approach: createRepricerExample.repricer_approach,
   enabled: createRepricerExample.enabled,
-  preferred_price: createRepricerExample.preferred_price,
+  preferred_price: EXAMPLE_PREFERRED_PRICE,
   preferred_profit: createRepricerExample.preferred_profit,
   min_price: createdPricing.minPrice,
   min_profit: createdPricing.minProfit,
   fixed_fulfilment_fee: createdPricing.fixedFulfilmentFee,
+  unit_cost: null,
   exclude_seller_ids: createRepricerExample.exclude_seller_ids,
   min_competitor_rating: createRepricerExample.min_competitor_rating,
   competitor_stock: createRepricerExample.competitor_stock,
   max_competitor_leadtime_days: createRepricerExample.max_competitor_leadtime_days,
+  price_war_guard: createRepricerExample.price_war_guard,
   connector_type: connectorTypeExample,
   product: productExample,
   created_at: UPDATED,

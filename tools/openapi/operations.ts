@@ -268,7 +268,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
       description: "A page of the repricer's price changes.",
       body: {
         schema: 'RepricerPriceChangesPage',
-        example: { ...priceChangesPageExample, market: { state: 'known', reason: null, read_at: '2026-11-22T10:14:02.511Z', note: null } },
+        example: { ...priceChangesPageExample, market: { state: 'known', reason: null, read_at: '2026-11-22T10:14:02.511Z', note: null }, holds: [] },
       },
     },
     problems: [400, 401, 404, ...SERVER_SIDE],

@@ -10,6 +10,7 @@ import {
   offersPage,
   pong,
   priceChangeRecord,
+  priceWarGuard,
   productRecord,
   repricerRecord,
   timestamp,
@@ -17,7 +18,7 @@ import {
 import { importError, importJobRecord, importsPage } from '../../lambdas/shared/domain/import-jobs.js';
 import { updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.js';
 import { appliedBound, targetExplanation } from '../../lambdas/shared/domain/explain-target.js';
-import { repricerMarket, repricerPreview } from '../../lambdas/shared/domain/repricer-preview.js';
+import { repricerHold, repricerMarket, repricerPreview } from '../../lambdas/shared/domain/repricer-preview.js';
 import { connectionRecord, connectionsList, putConnectionBody } from '../../lambdas/shared/domain/connections.js';
 import { createdWebhookRecord, createWebhookBody, deliveriesPage, deliveryRecord, webhookRecord, webhooksList } from '../../lambdas/shared/domain/webhooks.js';
 import { caseInsensitivePattern, regexesOf } from './patterns.js';
@@ -34,7 +35,7 @@ export const repricersPage = z.strictObject({ meta: listMeta, repricers: z.array
 /** `GET /v1/price-changes` and `GET /v1/repricers/{id}/price-changes`. */
 export const priceChangesPage = z.strictObject({ meta: listMeta, price_changes: z.array(priceChangeRecord) });
 /** `GET /v1/repricers/{id}/price-changes`: the page, and the market the repricer decides from. */
-export const repricerPriceChangesPage = priceChangesPage.extend({ market: repricerMarket });
+export const repricerPriceChangesPage = priceChangesPage.extend({ market: repricerMarket, holds: z.array(repricerHold) });
 
 /** Responses are described as the service writes them (`io: 'output'`). */
 const responseComponents = z.registry<{ id: string }>();
@@ -49,6 +50,7 @@ responseComponents
   .add(priceChangesPage, { id: 'PriceChangesPage' })
   .add(repricerPriceChangesPage, { id: 'RepricerPriceChangesPage' })
   .add(repricerMarket, { id: 'RepricerMarket' })
+  .add(repricerHold, { id: 'RepricerHold' })
   .add(repricerPreview, { id: 'RepricerPreview' })
   .add(targetExplanation, { id: 'TargetExplanation' })
   .add(listMeta, { id: 'ListMeta' })
@@ -90,6 +92,14 @@ descriptions
     description: "Computed: the `fulfilment` fee of the product's fee estimate for the connector and stock mode.",
   })
   .add(repricerRecord.shape.min_profit, { description: "The request's `min_profit` (default 0)." })
+  .add(repricerRecord.shape.unit_cost, {
+    description: '`cost_based`: what a unit costs the seller, from which `min_price` and `preferred_price` are computed; null for `fixed`.',
+  })
+  .add(priceWarGuard, {
+    description:
+      'Price-war guard: after more than `undercuts` undercuts between the own offer and one rival within an hour, hold the price for ' +
+      '`cooldown_minutes` (docs/repricing.md, "Price-war guard"). Null (default): no guard.',
+  })
   .add(competitorFilterFields.exclude_seller_ids, {
     description: "Competitor filter: offers of these sellers (their `seller_id`) are ignored, e.g. the client's own other stores. Default `[]`.",
   })
@@ -124,6 +134,10 @@ descriptions
     description:
       'What the repricer would decide now, from the product\'s offers as stored, and why; nothing is recorded (docs/repricing.md, "Preview and explanation").',
   })
+  .add(repricerHold, {
+    description:
+      'An own offer the price-war guard holds (reason `price_war_hold`): nothing is decided for it until `until` (docs/repricing.md, "Price-war guard").',
+  })
   .add(repricerPreview.shape.enabled, { description: 'False: the repricer decides nothing now; `would_decide` says what it would decide once enabled.' })
   .add(repricerPreview.shape.offers, {
     description:
@@ -142,7 +156,12 @@ descriptions
   .add(problemSchema, { description: 'RFC 9457 problem details; `errors` lists each invalid field of a 400.' })
   .add(conflictProblemSchema, { description: 'A problem whose `existing_id` names the repricer that already holds the (product, connector) slot.' })
   .add(createRepricerBody, { description: 'Unknown fields are refused and types are never coerced.' })
-  .add(createRepricerBody.shape.preferred_price, { description: 'Greater than 0, at most 2 decimals.' })
+  .add(createRepricerBody.shape.preferred_price, {
+    description: '`fixed`: required, greater than 0, at most 2 decimals. `cost_based`: computed from `unit_cost`, so refused.',
+  })
+  .add(createRepricerBody.shape.unit_cost, {
+    description: '`cost_based`: required, at least 0, at most 2 decimals (docs/api.md, "Computed fields"). `fixed`: left out or null.',
+  })
   .add(createRepricerBody.shape.preferred_profit, { description: 'At least 0, at most 2 decimals.' })
   .add(createRepricerBody.shape.min_profit.unwrap(), { description: 'At least 0, at most 2 decimals, not above `preferred_profit`.' })
   .add(createRepricerBody.shape.product_code, { description: 'A product of this client (else 404).' })

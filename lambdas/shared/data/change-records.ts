@@ -5,10 +5,12 @@ import * as z from 'zod';
 import { connectionRecord, type Connection, type ConnectionStatus } from '../domain/connections.js';
 import { IMPORT_STATUSES, importJobRecord, type ImportJob, type ImportStatus } from '../domain/import-jobs.js';
 import type { PriceChange, PriceChangeStatus } from '../domain/records.js';
+import type { PriceWarDetectedData } from '../domain/webhooks.js';
 import { clientIdOfKey, MARKET_SK_PREFIX, offerIdOfSortKey, OFFER_SK_PREFIX, SLOT_SK_PREFIX } from './keys.js';
 import { storedMarketplaceEvent, type StoredMarketplaceEvent } from './marketplace-events.js';
 import { priceChangeCellsOfItem, storedPriceChange } from './price-change-list.js';
 import { OFFER_LIST, storedOffer, type StoredOffer } from './offer-list.js';
+import { storedWarState, WAR_SK_PREFIX } from './price-wars.js';
 import type { OfferHint } from './offer-maintenance.js';
 
 /**
@@ -89,6 +91,8 @@ export type StreamChange =
   | { readonly kind: 'connectionStatus'; readonly clientId: string; readonly record: Connection; readonly previous: ConnectionStatus }
   /** A connection's mode moved (the kill switch, or live again) or it was deleted: what its sender must look at now. */
   | { readonly kind: 'connectionSending'; readonly clientId: string; readonly connector: string }
+  /** A repricer's price-war guard detected a war (what PRICE_WAR_DETECTED announces): its hold is new in this write. */
+  | { readonly kind: 'priceWar'; readonly clientId: string; readonly detected: PriceWarDetectedData }
   /** A verified marketplace event, recorded just now (its repeats never are; its expiry is no news). */
   | { readonly kind: 'marketplaceEvent'; readonly clientId: string; readonly event: StoredMarketplaceEvent };
 
@@ -116,6 +120,31 @@ const buyboxOf = (oldImage: Image, newImage: Image): { buybox?: BuyboxMove } => 
   const [before, after] = [oldImage, newImage].map((image) => storedOffer.safeParse(plain(image)).data);
   if (!before || !after || before.scope !== 'own' || after.scope !== 'own' || before.fields.winning === after.fields.winning) return {};
   return { buybox: { offer: after } };
+};
+
+/** A war state whose write started a hold (a new `since`): the war it detected; nothing for any other write. */
+const priceWarOf = (clientId: string, oldImage: Image, newImage: Image): StreamChange | undefined => {
+  const after = storedWarState.safeParse(plain(newImage)).data;
+  const hold = after?.state.hold;
+  if (!after || !hold) return undefined;
+  const before = storedWarState.safeParse(plain(oldImage)).data?.state.hold;
+  if (before?.since === hold.since) return undefined;
+  return {
+    kind: 'priceWar',
+    clientId,
+    detected: {
+      repricer_id: after.repricerId,
+      product_code: after.productCode,
+      connector: after.connector,
+      offer_id: after.offerId,
+      rival_offer_id: hold.rivalOfferId,
+      rival_seller_id: hold.rivalSellerId,
+      undercuts: hold.undercuts,
+      reason: 'price_war_hold',
+      detected_at: new Date(hold.since).toISOString(),
+      hold_until: new Date(hold.until).toISOString(),
+    },
+  };
 };
 
 export const streamChangeOf = (keys: Image, oldImage: Image, newImage: Image): StreamChange | undefined => {
@@ -173,6 +202,7 @@ export const streamChangeOf = (keys: Image, oldImage: Image, newImage: Image): S
   if (sk === 'PRODUCT') return { kind: 'product', clientId, code: decodeURIComponent(code) };
   if (sk.startsWith(SLOT_SK_PREFIX)) return { kind: 'slot', clientId, code: decodeURIComponent(code) };
   if (sk.startsWith(MARKET_SK_PREFIX)) return newImage ? { kind: 'market', clientId, code: decodeURIComponent(code) } : undefined;
+  if (sk.startsWith(WAR_SK_PREFIX)) return priceWarOf(clientId, oldImage, newImage);
   if (!sk.startsWith(OFFER_SK_PREFIX)) return undefined;
   const images = [oldImage, newImage].map(plain).flatMap((image) => {
     const parsed = storedOffer.safeParse(image);

@@ -14,16 +14,15 @@ export const REPRICER_SCHEMA_VERSION = 1;
 
 /**
  * A repricer stored before competitor filters existed has none of their fields: it reads with
- * the defaults, which filter nothing, so it decides as it did (docs/repricing.md).
+ * the defaults, which filter nothing, so it decides as it did (docs/repricing.md). One stored
+ * before `cost_based` and the price-war guard reads as `fixed` (no unit cost) without a guard.
  */
+const withCostAndGuard = (raw: unknown): unknown => (typeof raw === 'object' && raw !== null ? { unit_cost: null, price_war_guard: null, ...raw } : raw);
 const unfilteredRepricerRecord = repricerRecord
   .omit({ exclude_seller_ids: true, min_competitor_rating: true, competitor_stock: true, max_competitor_leadtime_days: true })
-  .transform((old): Repricer => {
-    const { connector_type, product, created_at, updated_at, ...rest } = old;
-    // In the order of the record, so a re-encoded listing is the same bytes as a new one.
-    return { ...rest, ...NO_COMPETITOR_FILTERS, exclude_seller_ids: [], connector_type, product, created_at, updated_at };
-  });
-const readableRepricerRecord = z.union([repricerRecord, unfilteredRepricerRecord]);
+  // Parsed again: in the order of the record, so a re-encoded listing is the same bytes as a new one.
+  .transform((old): Repricer => repricerRecord.parse({ ...old, ...NO_COMPETITOR_FILTERS, exclude_seller_ids: [] }));
+const readableRepricerRecord = z.preprocess(withCostAndGuard, z.union([repricerRecord, unfilteredRepricerRecord]));
 
 export const storedRepricer = z.object({
   entity: z.literal('repricer'),
@@ -37,7 +36,7 @@ export const repricerSourceDigest = (stored: StoredRepricer): string => createHa
 
 const stamp = '2026-01-01T00:00:00.000Z';
 /** The first dictionary's template (before competitor filters): listings written then still decode. */
-const unfilteredTemplate: Omit<Repricer, keyof typeof NO_COMPETITOR_FILTERS> = {
+const unfilteredTemplate: Omit<Repricer, keyof typeof NO_COMPETITOR_FILTERS | 'unit_cost' | 'price_war_guard'> = {
   id: 0,
   uid: '00000000-0000-4000-8000-000000000000',
   buybox_approach: 'cheapest',
@@ -79,7 +78,7 @@ const unfilteredTemplate: Omit<Repricer, keyof typeof NO_COMPETITOR_FILTERS> = {
 };
 
 const { connector_type, product, created_at, updated_at, ...head } = unfilteredTemplate;
-const template: Repricer = {
+const template: Omit<Repricer, 'unit_cost' | 'price_war_guard'> = {
   ...head,
   exclude_seller_ids: [''],
   min_competitor_rating: 0,

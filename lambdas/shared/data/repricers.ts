@@ -25,12 +25,14 @@ const slotItem = (clientId: string, record: Repricer) => ({
   repricerId: record.id,
   enabled: record.enabled,
   connector: record.connector_type.uid,
+  repricer_approach: record.repricer_approach,
   min_price: record.min_price,
   preferred_price: record.preferred_price,
   exclude_seller_ids: record.exclude_seller_ids,
   min_competitor_rating: record.min_competitor_rating,
   competitor_stock: record.competitor_stock,
   max_competitor_leadtime_days: record.max_competitor_leadtime_days,
+  price_war_guard: record.price_war_guard,
 });
 const slotKeyOf = (clientId: string, record: Repricer) => repricerSlotKey(clientId, record.product.code, record.connector_type.uid);
 

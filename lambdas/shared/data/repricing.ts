@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { DEFAULT_PRICE_STEP, type Decision, type EngineOffer } from '../domain/repricing.js';
-import { competitorFilterFields, NO_COMPETITOR_FILTERS, priceStep, type PriceChange, type Product } from '../domain/records.js';
+import { competitorFilterFields, NO_COMPETITOR_FILTERS, priceStep, priceWarGuard, type PriceChange, type Product } from '../domain/records.js';
 import { mapLimit } from './concurrency.js';
 import { reserveTimedIds } from './counters.js';
 import { documentClient, tableName } from './dynamo.js';
@@ -11,6 +11,8 @@ import { PRICE_CHANGE_SCHEMA_VERSION, storedPriceChange, type StoredPriceChange 
 import type { MarketState } from '../domain/market-state.js';
 import { parseMarketState } from './market-state.js';
 import { storedProduct } from './products.js';
+import { warStatesOf } from './price-wars.js';
+import type { WarState } from '../domain/price-war.js';
 
 /**
  * What the repricing evaluator reads and writes. Everything a product's repricers need is in
@@ -34,6 +36,8 @@ export const repricerSlot = z.object({
   min_competitor_rating: competitorFilterFields.min_competitor_rating.default(NO_COMPETITOR_FILTERS.min_competitor_rating),
   competitor_stock: competitorFilterFields.competitor_stock.default(NO_COMPETITOR_FILTERS.competitor_stock),
   max_competitor_leadtime_days: competitorFilterFields.max_competitor_leadtime_days.default(NO_COMPETITOR_FILTERS.max_competitor_leadtime_days),
+  // A slot written before the price-war guard existed has none: it never holds, as before.
+  price_war_guard: priceWarGuard.nullable().default(null),
 });
 export type RepricerSlot = z.infer<typeof repricerSlot>;
 
@@ -65,6 +69,8 @@ export interface ProductForRepricing {
   readonly decisions: Map<string, DecisionState>;
   /** The market view per connector, where the storefront reader has recorded one. */
   readonly markets: Map<string, MarketState>;
+  /** The price-war guard's state per repricer and own offer (`warStateId`), where a guard has kept one. */
+  readonly wars: Map<string, WarState>;
 }
 
 const DECISION_SK = 'DECISION#';
@@ -119,6 +125,7 @@ export const readProductForRepricing = async (clientId: string, code: string): P
     markets: new Map(
       items.flatMap((item) => (item.entity === 'productMarket' ? [parseMarketState(item)] : [])).flatMap((m) => (m ? [[m.connector, m.market] as const] : [])),
     ),
+    wars: warStatesOf(items),
   };
 };
 

@@ -92,7 +92,21 @@ export const offerRecord = z.strictObject({
 });
 
 export const BUYBOX_APPROACHES = ['cheapest'] as const;
-export const REPRICER_APPROACHES = ['fixed'] as const;
+export const REPRICER_APPROACHES = ['fixed', 'cost_based'] as const;
+
+/**
+ * The price-war guard of a repricer (docs/repricing.md, "Price-war guard"): after more than
+ * `undercuts` undercuts between the own offer and one rival within an hour, the repricer holds
+ * the offer's price for `cooldown_minutes`. Null (the default, and every repricer stored
+ * before the guard existed): no guard.
+ */
+export const MAX_GUARD_UNDERCUTS = 50;
+export const MAX_GUARD_COOLDOWN_MINUTES = 7 * 24 * 60;
+export const priceWarGuard = z.strictObject({
+  undercuts: z.int().min(1).max(MAX_GUARD_UNDERCUTS),
+  cooldown_minutes: z.int().min(1).max(MAX_GUARD_COOLDOWN_MINUTES),
+});
+export type PriceWarGuard = z.infer<typeof priceWarGuard>;
 
 /**
  * Competitor filters of a repricer (docs/repricing.md, "Competitor filters"): which other
@@ -127,7 +141,10 @@ export const repricerRecord = z.strictObject({
   min_price: z.number(),
   min_profit: z.number(),
   fixed_fulfilment_fee: z.number(),
+  /** `cost_based`: what a unit costs the seller; null for `fixed`. */
+  unit_cost: z.number().nullable(),
   ...competitorFilterFields,
+  price_war_guard: priceWarGuard.nullable(),
   connector_type: connectorTypeRecord,
   product: productRecord,
   created_at: timestamp,

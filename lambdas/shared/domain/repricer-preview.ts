@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { explainTarget, targetExplanation } from './explain-target.js';
 import { MARKET_HOLD_TEXT, MARKET_UNKNOWN_REASONS, type MarketVerdict } from './market-state.js';
+import { guardRepricer, holdAt, PRICE_WAR_HOLD, type WarHold, type WarState } from './price-war.js';
 import { repricerRecord, type Repricer } from './records.js';
 import { decide, type EngineOffer, type EngineRepricer } from './repricing.js';
 
@@ -24,6 +25,48 @@ export const repricerMarket = z.strictObject({
 });
 export type RepricerMarket = z.infer<typeof repricerMarket>;
 
+/**
+ * An own offer the price-war guard holds (docs/repricing.md, "Price-war guard"): nothing is
+ * decided for it until `until`; the rival it was at war with, and since when.
+ */
+export const repricerHold = z.strictObject({
+  offer_id: z.string(),
+  reason: z.literal(PRICE_WAR_HOLD),
+  rival_offer_id: z.string(),
+  rival_seller_id: z.string(),
+  since: z.string(),
+  until: z.string(),
+  note: z.string(),
+});
+export type RepricerHold = z.infer<typeof repricerHold>;
+
+/** The holds in the API's words. */
+export const holdsOf = (holds: readonly { readonly offerId: string; readonly hold: WarHold }[]): RepricerHold[] =>
+  holds.map(({ offerId, hold }) => ({
+    offer_id: offerId,
+    reason: PRICE_WAR_HOLD,
+    rival_offer_id: hold.rivalOfferId,
+    rival_seller_id: hold.rivalSellerId,
+    since: new Date(hold.since).toISOString(),
+    until: new Date(hold.until).toISOString(),
+    note: `The offer and the rival offer ${hold.rivalOfferId} undercut each other ${hold.undercuts} times within an hour: the price is held until the cool-down ends.`,
+  }));
+
+/** The holds in force at `nowMs` among a repricer's war states (by own offer id). */
+export const holdsInForce = (states: ReadonlyMap<string, WarState>, nowMs: number): RepricerHold[] =>
+  holdsOf(
+    [...states].flatMap(([offerId, state]) => {
+      const hold = holdAt(state, nowMs);
+      return hold ? [{ offerId, hold }] : [];
+    }),
+  );
+
+/** What the preview reads of the price-war guard: each own offer's state, at `nowMs`. */
+export interface PreviewWars {
+  readonly stateOf: (offerId: string) => WarState | undefined;
+  readonly nowMs: number;
+}
+
 export const repricerPreview = z.strictObject({
   repricer_id: repricerRecord.shape.id,
   product_code: z.string(),
@@ -40,30 +83,47 @@ export const repricerPreview = z.strictObject({
   target: targetExplanation,
   /** The market the decision would come from. */
   market: repricerMarket,
+  /** The own offers the price-war guard holds now (nothing is decided for them); empty when none. */
+  holds: z.array(repricerHold),
 });
 export type RepricerPreview = z.infer<typeof repricerPreview>;
 
 export const previewRepricer = (
-  repricer: Pick<Repricer, 'id' | 'buybox_approach' | 'repricer_approach'> & { readonly product: Pick<Repricer['product'], 'code'> } & EngineRepricer,
+  repricer: Pick<Repricer, 'id' | 'buybox_approach' | 'repricer_approach'> & { readonly product: Pick<Repricer['product'], 'code'> } & EngineRepricer &
+    Partial<Pick<Repricer, 'price_war_guard'>>,
   offers: readonly EngineOffer[],
   priceStep: number,
   lastDecided: (offerId: string) => number | undefined,
   /** Undefined: no connection watches the market. */
   verdict?: MarketVerdict,
+  /** Undefined: the guard has kept no state (the evaluator's rule still applies to what is seen now). */
+  wars: PreviewWars = { stateOf: () => undefined, nowMs: Date.now() },
 ): RepricerPreview => {
   // A disabled repricer decides nothing; its preview says what it would decide once enabled.
-  const decisions = verdict?.decide === false ? [] : decide({ ...repricer, enabled: true }, offers, priceStep, lastDecided);
+  // The evaluator's gate: an offer the price-war guard holds gets no decision. An unknown market decides nothing, guarded or not.
+  const guarded =
+    verdict?.decide === false
+      ? { decisions: [], holds: [] }
+      : guardRepricer(
+          { ...repricer, price_war_guard: repricer.price_war_guard ?? null },
+          offers,
+          decide({ ...repricer, enabled: true }, offers, priceStep, lastDecided),
+          wars.stateOf,
+          wars.nowMs,
+        );
+  const decisions = guarded.decisions;
   const allowed = decisions.filter((decision) => verdict?.decide !== true || verdict.mayRaise || decision.price <= decision.oldPrice);
-  const decided = new Map(allowed.map((decision) => [decision.offerId, decision.price]));
+  const wanted = new Map(allowed.map((decision) => [decision.offerId, decision.price]));
   return {
     repricer_id: repricer.id,
     product_code: repricer.product.code,
     enabled: repricer.enabled,
     offers: offers
       .filter((offer) => offer.own && offer.connector === repricer.connector)
-      .map((offer) => ({ offer_id: offer.offer_id, current_price: offer.offer_price, would_decide: decided.get(offer.offer_id) ?? null })),
+      .map((offer) => ({ offer_id: offer.offer_id, current_price: offer.offer_price, would_decide: wanted.get(offer.offer_id) ?? null })),
     target: explainTarget(repricer, offers, priceStep),
     market: marketOf(verdict),
+    holds: holdsOf(guarded.holds),
   };
 };
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { createRepricerBody, pricedRepricer } from './create-repricer.js';
+import { createRepricerBody, pricedRepricer, type PricingField, type RepricerChoices } from './create-repricer.js';
 import type { Product, Repricer } from './records.js';
 import { UPDATABLE_FIELDS, type RepricerPreferences, type UpdatableField } from './repricer-preferences.js';
 
@@ -18,7 +18,7 @@ export const updateRepricerBody = z.strictObject(updatableShape).refine((body) =
 });
 export type UpdateRepricerBody = z.output<typeof updateRepricerBody>;
 
-export type PatchOutcome = { readonly ok: true; readonly record: Repricer } | { readonly ok: false; readonly reason: string };
+export type PatchOutcome = { readonly ok: true; readonly record: Repricer } | { readonly ok: false; readonly field?: PricingField; readonly reason: string };
 
 /** `now`, or one millisecond after `previous` when the clock has not passed it: updated_at always moves. */
 export const nextTimestamp = (previous: string, now: string): string =>
@@ -32,9 +32,17 @@ export const nextTimestamp = (previous: string, now: string): string =>
  */
 export const applyRepricerPatch = (current: Repricer, patch: UpdateRepricerBody, product: Product, now: string): PatchOutcome => {
   // `null` is a value of its own (a filter turned off), so only a field left out keeps the current one.
-  const preferences = Object.fromEntries(
+  const merged = Object.fromEntries(
     UPDATABLE_FIELDS.map((field) => [field, patch[field] === undefined ? current[field] : patch[field]]),
   ) as RepricerPreferences;
+  // A cost_based repricer's preferred_price is computed: it is only carried over to a repricer
+  // that stays or becomes `fixed`; a unit cost is only carried over to one that stays cost_based.
+  const costBased = merged.repricer_approach === 'cost_based';
+  const preferences: RepricerChoices = {
+    ...merged,
+    preferred_price: costBased ? patch.preferred_price : merged.preferred_price,
+    unit_cost: costBased || patch.unit_cost !== undefined ? merged.unit_cost : null,
+  };
   const priced = pricedRepricer(preferences, product, current.connector_type);
   if (!priced.ok) return priced;
   return { ok: true, record: { ...current, ...priced.repricer, updated_at: nextTimestamp(current.updated_at, now) } };

@@ -16,6 +16,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'PRICE_CHANGE_FAILED',
   'BUYBOX_WON',
   'BUYBOX_LOST',
+  'PRICE_WAR_DETECTED',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -112,6 +113,26 @@ export interface BuyboxChangedData {
   readonly winning_price: number;
   readonly total_competitors: number;
   readonly changed_at: string;
+}
+
+/**
+ * `PRICE_WAR_DETECTED`: a repricer's price-war guard found the own offer and one rival
+ * undercutting each other more than its setting allows within an hour, and holds the offer's
+ * price until `hold_until` (docs/repricing.md, "Price-war guard"). Once per detected war.
+ */
+export interface PriceWarDetectedData {
+  readonly repricer_id: number;
+  readonly product_code: string;
+  readonly connector: string;
+  /** The marketplace id of the client's offer held. */
+  readonly offer_id: string;
+  readonly rival_offer_id: string;
+  readonly rival_seller_id: string;
+  /** The undercuts between the two counted within the hour when the war was detected. */
+  readonly undercuts: number;
+  readonly reason: 'price_war_hold';
+  readonly detected_at: string;
+  readonly hold_until: string;
 }
 
 /** The body every delivery POSTs, as the vendor's webhooks. */

@@ -1,7 +1,13 @@
 import * as z from 'zod';
 import type { Connection, ConnectionStatus } from '../domain/connections.js';
 import type { OfferFields, PriceChange } from '../domain/records.js';
-import { WEBHOOK_EVENT_TYPES, type BuyboxChangedData, type ConnectionStatusChangedData, type ImportCompletedData } from '../domain/webhooks.js';
+import {
+  WEBHOOK_EVENT_TYPES,
+  type BuyboxChangedData,
+  type ConnectionStatusChangedData,
+  type ImportCompletedData,
+  type PriceWarDetectedData,
+} from '../domain/webhooks.js';
 
 /**
  * A message to the webhook worker: one event of one tenant. Its message group is the tenant
@@ -106,3 +112,16 @@ export const buyboxChangedMessage = (clientId: string, offer: BuyboxOffer): Webh
 
 /** Its message group: one offer's flips in order, other offers in parallel. */
 export const buyboxGroup = (clientId: string, offerId: number): string => `${clientId}#O${offerId}`;
+
+/**
+ * The message announcing a price war a repricer's guard detected. Its id names the repricer,
+ * the offer and when the war was detected, so the same detection read twice from the stream is
+ * one delivery, and a later war is another. Its group is the repricer's, beside its price changes.
+ */
+export const priceWarDetectedMessage = (clientId: string, data: PriceWarDetectedData): WebhookEventMessage => ({
+  clientId,
+  eventId: `PRICE_WAR_DETECTED-${data.repricer_id}-${data.offer_id}-${data.detected_at}`,
+  eventType: 'PRICE_WAR_DETECTED',
+  eventTimestamp: data.detected_at,
+  data,
+});

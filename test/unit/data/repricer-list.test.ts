@@ -102,3 +102,33 @@ describe('stored repricers before competitor filters', () => {
     expect(REPRICER_LIST.codec.decode(bytes)).toEqual(filtered);
   });
 });
+
+describe('stored repricers before cost_based and the price-war guard', () => {
+  const withoutCostAndGuard = (record: Repricer): Record<string, unknown> => {
+    const { unit_cost: _cost, price_war_guard: _guard, ...rest } = record;
+    return rest;
+  };
+
+  it('read as fixed without a guard, in the order of the record, with or without filters', () => {
+    const current = repricer({ id: 14, exclude_seller_ids: ['sister'] });
+    const read = storedRepricer.parse({ entity: 'repricer', sv: 1, version: 2, record: withoutCostAndGuard(current) });
+    expect(read.record).toEqual({ ...current, unit_cost: null, price_war_guard: null });
+    expect(Object.keys(read.record)).toEqual(Object.keys(current));
+
+    const older = storedRepricer.parse({ entity: 'repricer', sv: 1, version: 2, record: withoutFilters(repricer({ id: 15 })) });
+    expect(Object.keys(older.record)).toEqual(Object.keys(current));
+  });
+
+  it('decode from listings written with the first dictionary, before filters, cost and guard', () => {
+    const current = repricer({ id: 16 });
+    const oldest = withoutFilters(current);
+    delete oldest.unit_cost;
+    delete oldest.price_war_guard;
+    expect(REPRICER_LIST.codec.decode(firstDictionaryListing(oldest))).toEqual(current);
+  });
+
+  it('keep a guard and a unit cost when they have them', () => {
+    const guarded = repricer({ repricer_approach: 'cost_based', unit_cost: 40, price_war_guard: { undercuts: 3, cooldown_minutes: 30 } });
+    expect(REPRICER_LIST.codec.decode(REPRICER_LIST.codec.encode(guarded))).toEqual(guarded);
+  });
+});

@@ -148,6 +148,7 @@ describe('readProductForRepricing', () => {
         min_competitor_rating: null,
         competitor_stock: 'any',
         max_competitor_leadtime_days: null,
+        price_war_guard: null,
       },
     ]);
     expect(found?.decisions.size).toBe(0);

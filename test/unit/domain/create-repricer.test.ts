@@ -70,6 +70,8 @@ describe('createRepricerBody', () => {
       min_competitor_rating: null,
       competitor_stock: 'any',
       max_competitor_leadtime_days: null,
+      // No price-war guard: a repricer without one never holds, as before the guard existed.
+      price_war_guard: null,
     });
     expect(body).not.toHaveProperty('connector');
   });
@@ -87,6 +89,7 @@ describe('createRepricerBody', () => {
       min_competitor_rating: 3.5,
       competitor_stock: 'in_stock',
       max_competitor_leadtime_days: 365,
+      price_war_guard: { undercuts: 4, cooldown_minutes: 90 },
     };
 
     // Act & Assert
@@ -104,6 +107,11 @@ describe('createRepricerBody', () => {
     ['a rating of 5', { min_competitor_rating: 5 }],
     ['filters turned off with null', { min_competitor_rating: null, max_competitor_leadtime_days: null }],
     ['a leadtime maximum of 0', { max_competitor_leadtime_days: 0 }],
+    ['a cost_based repricer with its unit cost and no preferred_price', { repricer_approach: 'cost_based', preferred_price: undefined, unit_cost: 40 }],
+    ['a unit cost of 0 (the fees may carry the floor)', { repricer_approach: 'cost_based', preferred_price: undefined, unit_cost: 0 }],
+    ['a fixed repricer with a null unit cost', { unit_cost: null }],
+    ['a price-war guard', { price_war_guard: { undercuts: 1, cooldown_minutes: 10_080 } }],
+    ['no price-war guard', { price_war_guard: null }],
   ])('accepts %s', (_case, overrides) => {
     expect(createRepricerBody.safeParse({ ...minimal, ...overrides }).success).toBe(true);
   });
@@ -139,6 +147,18 @@ describe('createRepricerBody', () => {
     ['a fractional leadtime', { max_competitor_leadtime_days: 1.5 }, 'max_competitor_leadtime_days'],
     ['a leadtime over a year', { max_competitor_leadtime_days: 366 }, 'max_competitor_leadtime_days'],
     ['a negative leadtime', { max_competitor_leadtime_days: -1 }, 'max_competitor_leadtime_days'],
+    ['a unit cost on a fixed repricer', { unit_cost: 40 }, 'unit_cost'],
+    ['a cost_based repricer without its unit cost', { repricer_approach: 'cost_based', preferred_price: undefined }, 'unit_cost'],
+    ['a cost_based repricer given a preferred_price', { repricer_approach: 'cost_based', unit_cost: 40 }, 'preferred_price'],
+    ['a unit cost as text', { repricer_approach: 'cost_based', preferred_price: undefined, unit_cost: '40' }, 'unit_cost'],
+    ['a negative unit cost', { repricer_approach: 'cost_based', preferred_price: undefined, unit_cost: -1 }, 'unit_cost'],
+    ['a unit cost with three decimals', { repricer_approach: 'cost_based', preferred_price: undefined, unit_cost: 1.005 }, 'unit_cost'],
+    ['a guard of 0 undercuts', { price_war_guard: { undercuts: 0, cooldown_minutes: 30 } }, 'price_war_guard.undercuts'],
+    ['a guard of 51 undercuts', { price_war_guard: { undercuts: 51, cooldown_minutes: 30 } }, 'price_war_guard.undercuts'],
+    ['a fractional cool-down', { price_war_guard: { undercuts: 3, cooldown_minutes: 1.5 } }, 'price_war_guard.cooldown_minutes'],
+    ['a cool-down over a week', { price_war_guard: { undercuts: 3, cooldown_minutes: 10_081 } }, 'price_war_guard.cooldown_minutes'],
+    ['a guard without its cool-down', { price_war_guard: { undercuts: 3 } }, 'price_war_guard.cooldown_minutes'],
+    ['a guard as a number', { price_war_guard: 3 }, 'price_war_guard'],
   ])('refuses %s', (_case, overrides, field) => {
     // Act
     const result = createRepricerBody.safeParse({ ...minimal, ...overrides });

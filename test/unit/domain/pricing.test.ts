@@ -1,4 +1,4 @@
-import { computedFields, computePricing, type PricingInput } from '../../../lambdas/shared/domain/pricing.js';
+import { computedFields, computePricing, costBasedFields, type PricingInput } from '../../../lambdas/shared/domain/pricing.js';
 import type { FeeEstimates } from '../../../lambdas/shared/domain/records.js';
 
 const fee = (fulfilment: number, commissionPercentage: number) => ({
@@ -101,5 +101,88 @@ describe('computedFields', () => {
       ok: false,
       reason: 'min_profit must not exceed preferred_profit.',
     });
+  });
+});
+
+describe('costBasedFields', () => {
+  const costs = { unit_cost: 50, preferred_profit: 20, min_profit: 5 };
+  const withFees = (soh: number) => ({ soh, fee_estimates: estimates([5, 15], [8, 20]) });
+
+  it.each<[string, typeof costs, { soh: number; fee_estimates: FeeEstimates | null }, string, Record<string, number>]>([
+    // in stock: F 5, r 0.15: floor (50 + 5 + 5) / 0.85 = 70.588.. -> 70.59; ceiling (50 + 5 + 20) / 0.85 = 88.235.. -> 88.24
+    ['the in-stock fees', costs, withFees(3), 'takealot', { preferred_price: 88.24, min_price: 70.59, min_profit: 5, fixed_fulfilment_fee: 5 }],
+    // out of stock: F 8, r 0.20: floor (50 + 8 + 5) / 0.8 = 78.75; ceiling (50 + 8 + 20) / 0.8 = 97.5, both exact
+    ['the lead-time fees when soh is 0', costs, withFees(0), 'takealot', { preferred_price: 97.5, min_price: 78.75, min_profit: 5, fixed_fulfilment_fee: 8 }],
+    // no estimates for the connector: no fees, the bounds are cost + profit
+    ['no fees for a connector without estimates', costs, withFees(3), 'amazon', { preferred_price: 70, min_price: 55, min_profit: 5, fixed_fulfilment_fee: 0 }],
+    [
+      'no fees when fee_estimates is null',
+      costs,
+      { soh: 3, fee_estimates: null },
+      'takealot',
+      { preferred_price: 70, min_price: 55, min_profit: 5, fixed_fulfilment_fee: 0 },
+    ],
+    // equal profits: floor and ceiling are one price
+    [
+      'equal profits',
+      { ...costs, min_profit: 20 },
+      withFees(3),
+      'takealot',
+      { preferred_price: 88.24, min_price: 88.24, min_profit: 20, fixed_fulfilment_fee: 5 },
+    ],
+    // a unit cost of 0 still has a floor when fees or a profit carry it: (0 + 5 + 0) / 0.85 = 5.882.. -> 5.89
+    [
+      'a unit cost of 0 with fees',
+      { unit_cost: 0, preferred_profit: 1, min_profit: 0 },
+      withFees(1),
+      'takealot',
+      { preferred_price: 7.06, min_price: 5.89, min_profit: 0, fixed_fulfilment_fee: 5 },
+    ],
+    // a rate with decimals: 12.5 % -> (10 + 0.01) / 0.875 = 11.44 exactly; floor at profit 0: 10 / 0.875 = 11.428.. -> 11.43
+    [
+      'a commission with decimals',
+      { unit_cost: 10, preferred_profit: 0.01, min_profit: 0 },
+      { soh: 1, fee_estimates: estimates([0, 12.5]) },
+      'takealot',
+      { preferred_price: 11.44, min_price: 11.43, min_profit: 0, fixed_fulfilment_fee: 0 },
+    ],
+  ])('prices from the unit cost with %s', (_case, preferences, product, connector, fields) => {
+    expect(costBasedFields(preferences, product, connector)).toEqual({ ok: true, fields });
+  });
+
+  it('moves both bounds when the stock mode switches (soh crossing 0), and back', () => {
+    const inStock = costBasedFields(costs, withFees(1), 'takealot');
+    const soldOut = costBasedFields(costs, withFees(0), 'takealot');
+    expect(inStock).toMatchObject({ ok: true, fields: { min_price: 70.59, preferred_price: 88.24 } });
+    expect(soldOut).toMatchObject({ ok: true, fields: { min_price: 78.75, preferred_price: 97.5 } });
+    expect(costBasedFields(costs, withFees(1_000), 'takealot')).toEqual(inStock);
+  });
+
+  it.each<[string, typeof costs, { soh: number; fee_estimates: FeeEstimates | null }, string | undefined, RegExp]>([
+    [
+      'no positive floor (no cost, no fee, no profit)',
+      { unit_cost: 0, preferred_profit: 0, min_profit: 0 },
+      { soh: 1, fee_estimates: null },
+      'unit_cost',
+      /floor would not be positive/,
+    ],
+    [
+      'a floor above the ceiling',
+      { unit_cost: 10, preferred_profit: 1, min_profit: 2 },
+      { soh: 1, fee_estimates: null },
+      'min_profit',
+      /must not exceed preferred_profit/,
+    ],
+    [
+      'a ceiling past the largest price',
+      { unit_cost: 9_999_999, preferred_profit: 2, min_profit: 0 },
+      { soh: 1, fee_estimates: null },
+      'unit_cost',
+      /ceiling would exceed/,
+    ],
+    ['a commission of 100 %', costs, { soh: 1, fee_estimates: estimates([0, 100]) }, undefined, /100 or more/],
+  ])('refuses %s, naming the field at fault', (_case, preferences, product, field, reason) => {
+    const outcome = costBasedFields(preferences, product, 'takealot');
+    expect(outcome).toEqual({ ok: false, ...(field ? { field } : {}), reason: expect.stringMatching(reason) });
   });
 });

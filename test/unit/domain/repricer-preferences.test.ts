@@ -41,6 +41,7 @@ describe('preferencesOf', () => {
       min_competitor_rating: null,
       competitor_stock: 'any',
       max_competitor_leadtime_days: null,
+      price_war_guard: null,
     });
     expect(Object.keys(preferencesOf(repricer()))).toEqual([...UPDATABLE_FIELDS]);
   });

@@ -127,6 +127,53 @@ describe('applyRepricerPatch', () => {
   });
 });
 
+describe('applyRepricerPatch with repricer_approach cost_based', () => {
+  // The fixture product: in stock with F 5, r 0.15; out of stock F 8, r 0.20.
+  const switched = applyRepricerPatch(current, { repricer_approach: 'cost_based', unit_cost: 50, min_profit: 5 }, current.product, NOW);
+  const costBased = switched.ok ? switched.record : current;
+
+  it('computes both bounds from the unit cost: (50 + 5 + profit) / 0.85, rounded up', () => {
+    expect(switched).toEqual({
+      ok: true,
+      record: { ...current, repricer_approach: 'cost_based', unit_cost: 50, min_profit: 5, min_price: 70.59, preferred_price: 88.24, updated_at: NOW },
+    });
+  });
+
+  it('recomputes them from the product as it is now: out of stock, (50 + 8 + profit) / 0.8', () => {
+    const soldOut = product({ soh: 0 });
+    expect(applyRepricerPatch(costBased, {}, soldOut, NOW)).toMatchObject({
+      ok: true,
+      record: { min_price: 78.75, preferred_price: 97.5, fixed_fulfilment_fee: 8, unit_cost: 50, product: soldOut },
+    });
+  });
+
+  it('becomes fixed again with its last ceiling as preferred_price, and no unit cost', () => {
+    // 88.24 - (20 - 5) / 0.85 = 70.592.. -> 70.60
+    expect(applyRepricerPatch(costBased, { repricer_approach: 'fixed' }, current.product, NOW)).toMatchObject({
+      ok: true,
+      record: { repricer_approach: 'fixed', preferred_price: 88.24, min_price: 70.6, unit_cost: null },
+    });
+  });
+
+  it.each<[string, Repricer, Record<string, unknown>, string, Repricer['product']?]>([
+    ['cost_based without a unit cost', current, { repricer_approach: 'cost_based' }, 'unit_cost'],
+    ['a unit cost taken away', costBased, { unit_cost: null }, 'unit_cost'],
+    ['a preferred_price for a cost_based repricer', costBased, { preferred_price: 120 }, 'preferred_price'],
+    ['a unit cost for a fixed repricer', current, { unit_cost: 50 }, 'unit_cost'],
+    ['a floor above the ceiling', costBased, { min_profit: 25 }, 'min_profit'],
+    // Without fees, nothing to cover and no profit: the floor would be 0.
+    [
+      'a unit cost that leaves no positive floor',
+      costBased,
+      { unit_cost: 0, min_profit: 0, preferred_profit: 0 },
+      'unit_cost',
+      product({ fee_estimates: null }),
+    ],
+  ])('refuses %s, naming the field', (_case, repricer, patch, field, now = repricer.product) => {
+    expect(applyRepricerPatch(repricer, patch, now, NOW)).toEqual({ ok: false, field, reason: expect.any(String) });
+  });
+});
+
 describe('nextTimestamp', () => {
   it.each([
     [UPDATED_AT, NOW, NOW],

@@ -73,6 +73,20 @@ describe('validateJobLines', () => {
     expect(records[0]).toMatchObject({ enabled: true, buybox_approach: 'cheapest', repricer_approach: 'fixed', min_profit: 0 });
     expect(problems).toEqual([{ line: 2, message: expect.stringContaining('repeats line 1') }]);
   });
+
+  it('takes cost_based lines with a unit cost and a price-war guard, and names the field a line gets wrong', () => {
+    const { records, problems } = validateJobLines('repricers', [
+      { product_code: 'SKU-1', repricer_approach: 'cost_based', unit_cost: 40, preferred_profit: 5, price_war_guard: { undercuts: 3, cooldown_minutes: 60 } },
+      { product_code: 'SKU-2', repricer_approach: 'cost_based', preferred_profit: 5 },
+      { product_code: 'SKU-3', repricer_approach: 'cost_based', unit_cost: 40, preferred_price: 60, preferred_profit: 5 },
+    ]);
+
+    expect(records[0]).toMatchObject({ repricer_approach: 'cost_based', unit_cost: 40, price_war_guard: { undercuts: 3, cooldown_minutes: 60 } });
+    expect(problems).toEqual([
+      { line: 2, message: expect.stringContaining('unit_cost') },
+      { line: 3, message: expect.stringContaining('preferred_price') },
+    ]);
+  });
 });
 
 describe('invalidJobCounters', () => {

@@ -78,7 +78,11 @@ describe('demoMarketRepricers', () => {
   it('are valid create bodies whose floor, as the API computes it for a product without fees, is under the price', () => {
     for (const request of demoMarketRepricers(state, allCodes)) {
       const own = state.products.find((p) => p.own.sku === request.product_code)!.own;
-      const computed = computedFields(createRepricerBody.parse(request), { soh: 0, fee_estimates: null }, 'takealot');
+      const computed = computedFields(
+        { ...createRepricerBody.parse(request), preferred_price: request.preferred_price },
+        { soh: 0, fee_estimates: null },
+        'takealot',
+      );
       expect(computed.ok).toBe(true);
       if (!computed.ok) continue;
       expect(computed.fields.min_price).toBeLessThan(own.selling_price);

@@ -129,7 +129,7 @@ describe('the OpenAPI document', () => {
 
   it('describes request bodies as a client may send them and responses as the service writes them', () => {
     const request = document.components.schemas.CreateRepricerRequest;
-    expect(request.required).toEqual(['product_code', 'preferred_price', 'preferred_profit']);
+    expect(request.required).toEqual(['product_code', 'preferred_profit']);
     expect(request.additionalProperties).toBe(false);
     expect(document.components.schemas.Repricer.required).toEqual(expect.arrayContaining(['min_price', 'connector_type', 'product']));
   });

@@ -18,6 +18,7 @@ const slot = (overrides: Partial<RepricerSlot> = {}): RepricerSlot => ({
   min_competitor_rating: null,
   competitor_stock: 'any',
   max_competitor_leadtime_days: null,
+  price_war_guard: null,
   ...overrides,
 });
 const fresh = (entries: Record<string, ProductBounds>) => new Map(Object.entries(entries));

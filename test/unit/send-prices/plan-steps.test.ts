@@ -54,6 +54,7 @@ const slot: RepricerSlot = {
   min_competitor_rating: 0,
   competitor_stock: 'any',
   max_competitor_leadtime_days: null,
+  price_war_guard: null,
 };
 /** The own offer confirmed at 150 on the way to 89; one rival at `rival` as the last read showed it. */
 const productWith = (market: MarketState | undefined, rival: number): ProductForRepricing =>

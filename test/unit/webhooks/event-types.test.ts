@@ -1,7 +1,7 @@
 import { createWebhookBody, WEBHOOK_EVENT_TYPES } from '../../../lambdas/shared/domain/webhooks.js';
 
 describe('the event types a webhook may subscribe to', () => {
-  it('are the seven the docs describe', () => {
+  it('are the eight the docs describe', () => {
     expect([...WEBHOOK_EVENT_TYPES].sort()).toEqual([
       'BUYBOX_LOST',
       'BUYBOX_WON',
@@ -9,12 +9,13 @@ describe('the event types a webhook may subscribe to', () => {
       'IMPORT_COMPLETED',
       'PRICE_CHANGE_APPLIED',
       'PRICE_CHANGE_FAILED',
+      'PRICE_WAR_DETECTED',
       'REPRICER_PRICE_CHANGED',
     ]);
   });
 
   it('accepts each new type alone, and every type at once', () => {
-    for (const type of ['PRICE_CHANGE_APPLIED', 'PRICE_CHANGE_FAILED', 'BUYBOX_WON', 'BUYBOX_LOST']) {
+    for (const type of ['PRICE_CHANGE_APPLIED', 'PRICE_CHANGE_FAILED', 'BUYBOX_WON', 'BUYBOX_LOST', 'PRICE_WAR_DETECTED']) {
       expect(createWebhookBody.safeParse({ url: 'https://example.com/hooks', event_types: [type] }).success).toBe(true);
     }
     expect(createWebhookBody.safeParse({ url: 'https://example.com/hooks', event_types: [...WEBHOOK_EVENT_TYPES] }).success).toBe(true);
