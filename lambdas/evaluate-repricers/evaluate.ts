@@ -1,9 +1,9 @@
 import { MARKET_TIMING } from '../shared/config/market-sync.js';
 import { marketVerdict } from '../shared/domain/market-state.js';
-import { decide } from '../shared/domain/repricing.js';
+import { decideExplained } from '../shared/domain/repricing.js';
 import type { PriceChange } from '../shared/domain/records.js';
 import { connectionModeOf } from '../shared/data/connection-mode.js';
-import { decisionId, engineOffersOf, priceStepOf, readProductForRepricing, recordDecisions, type RepricerDecision } from '../shared/data/repricing.js';
+import { decisionId, engineContextOf, engineOffersOf, priceStepOf, readProductForRepricing, recordDecisions, type RepricerDecision } from '../shared/data/repricing.js';
 import { logger } from '../shared/logger.js';
 
 /**
@@ -39,9 +39,11 @@ export const evaluateProduct = async (clientId: string, productCode: string, ret
       const last = product.decisions.get(decisionId(slot.repricerId, offerId));
       return status === 'pending' && last?.lastStatus === 'suggested' ? undefined : last?.lastPrice;
     };
-    for (const decision of decide(slot, offers, step, lastDecided)) {
+    // The decisions and their explanation come from one plan of the engine.
+    const { decisions: decided, explanation } = decideExplained(slot, offers, step, lastDecided, engineContextOf(product, slot.connector));
+    for (const decision of decided) {
       if (verdict?.mayRaise === false && decision.price > decision.oldPrice) continue;
-      decisions.push({ ...decision, repricerId: slot.repricerId, connector: slot.connector, status });
+      if (explanation) decisions.push({ ...decision, repricerId: slot.repricerId, connector: slot.connector, status, explanation });
     }
   }
   return recordDecisions(clientId, product, decisions, retentionDays);

@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { tenantOf } from '../shared/auth/tenant.js';
 import { previewRepricer } from '../shared/domain/repricer-preview.js';
 import { marketVerdictFor } from '../shared/data/market-state.js';
-import { decisionId, engineOffersOf, priceStepOf, readProductForRepricing } from '../shared/data/repricing.js';
+import { decisionId, engineContextOf, engineOffersOf, priceStepOf, readProductForRepricing } from '../shared/data/repricing.js';
 import { getRepricer } from '../shared/data/repricers-read.js';
 import { httpHandler } from '../shared/http/handler.js';
 import { repricerNotFound } from '../shared/http/not-found.js';
@@ -26,7 +26,7 @@ export const previewRepricerRoute = async (event: APIGatewayProxyEvent) => {
   const lastDecided = (offerId: string) => product?.decisions.get(decisionId(record.id, offerId))?.lastPrice;
   // The evaluator's own rule: with a connection, only a known market decides (domain/market-state.ts).
   const verdict = await marketVerdictFor(tenant.clientId, connector, product?.markets.get(connector));
-  return json(200, previewRepricer({ ...record, connector }, offers, step, lastDecided, verdict));
+  return json(200, previewRepricer({ ...record, connector }, offers, step, lastDecided, verdict, engineContextOf(product, connector)));
 };
 
 export const handler = httpHandler(previewRepricerRoute);

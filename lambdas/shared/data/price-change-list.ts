@@ -21,16 +21,19 @@ import { idKey } from './sort-keys.js';
  */
 export const PRICE_CHANGE_SCHEMA_VERSION = 2 as const;
 
+/** A price change stored before explanations were has none: it reads as `explanation: null`. */
+const storedRecord = priceChangeRecord.extend({ explanation: priceChangeRecord.shape.explanation.default(null) });
+
 const currentVersion = z.object({
   entity: z.literal('priceChange'),
   sv: z.literal(PRICE_CHANGE_SCHEMA_VERSION),
-  record: priceChangeRecord,
+  record: storedRecord,
 });
 /**
  * Version 1 was written before prices were sent: such a decision did not go out, so it reads
  * as `suggested` (the client may still apply it) and has nothing of the sending yet.
  */
-const firstVersionRecord = priceChangeRecord
+const firstVersionRecord = storedRecord
   .omit({ status: true, status_reason: true, sent_price: true, sent_at: true, applied_at: true, updated_at: true })
   .transform((old): PriceChange => ({
     ...old,
@@ -66,7 +69,8 @@ const firstTemplate = {
   competitor_offer_id: '',
   created_at: '2026-01-01T00:00:00.000Z',
 };
-const template: PriceChange = {
+/** The second dictionary's template, exactly as written then (listings encoded with it must still decode). */
+const template: Omit<PriceChange, 'explanation'> = {
   id: 0,
   uid: '00000000-0000-4000-8000-000000000000',
   repricer_id: 0,
@@ -86,7 +90,27 @@ const template: PriceChange = {
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
 };
-const codec = recordCodec(z.union([priceChangeRecord, firstVersionRecord]), [dictionaryOf(firstTemplate), dictionaryOf(template)]);
+/** The third dictionary's template: a price change with an explanation (its field names, which every stored one repeats). */
+const explainedTemplate: PriceChange = {
+  ...template,
+  explanation: {
+    approach: { buybox_approach: 'cheapest', repricer_approach: 'fixed' },
+    competitors: { considered: [{ offer_id: '', seller_id: '', price: 0 }], excluded: [{ offer_id: '', seller_id: '', price: 0, by: 'not_buyable' }] },
+    competitor_counts: { considered: 0, excluded: 0 },
+    own_stock_status: 'in_stock',
+    in_stock_premium: null,
+    price_step: 1,
+    steps: [{ rule: 'undercut', offer_id: '', seller_id: '', price: 0, stock_status: 'in_stock', premium_percent: null, limit: 0 }],
+    raw_target: 0,
+    bounds: [
+      { bound: 'floor', value: 0, applied: false },
+      { bound: 'ceiling', value: 0, applied: false },
+    ],
+    final_price: 0,
+    reason: 'undercut',
+  },
+};
+const codec = recordCodec(z.union([storedRecord, firstVersionRecord]), [dictionaryOf(firstTemplate), dictionaryOf(template), dictionaryOf(explainedTemplate)]);
 const orders = { id: { keyOf: (stored: StoredPriceChange) => idKey(stored.record.id) } };
 
 /** The tenant list's cell: `status|reason`. */
@@ -99,10 +123,13 @@ export const priceChangeCell = (status: PriceChangeStatus, reason: PriceChange['
  */
 export const legacyPriceChangeCell = (reason: PriceChange['reason']) => reason;
 
+/** The reasons there were when listings had no status: only they can sit in a legacy cell. */
+const LEGACY_REASONS = ['undercut', 'floor', 'ceiling', 'no_competition'] as const satisfies readonly PriceChange['reason'][];
+
 /** Every cell the tenant list can hold, legacy ones included: what a rebuild sweeps and counts. */
 export const PRICE_CHANGE_CELLS: readonly string[] = [
   ...PRICE_CHANGE_STATUSES.flatMap((status) => PRICE_CHANGE_REASON_VALUES.map((reason) => priceChangeCell(status, reason))),
-  ...PRICE_CHANGE_REASON_VALUES.map(legacyPriceChangeCell),
+  ...LEGACY_REASONS.map(legacyPriceChangeCell),
 ];
 
 /** The status and reason a tenant cell (or the tail of a product cell) stands for. */

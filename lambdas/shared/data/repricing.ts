@@ -1,7 +1,8 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { DEFAULT_PRICE_STEP, type Decision, type EngineOffer } from '../domain/repricing.js';
-import { competitorFilterFields, NO_COMPETITOR_FILTERS, priceStep, type PriceChange, type Product } from '../domain/records.js';
+import type { TargetExplanation } from '../domain/explanation.js';
+import { DEFAULT_PRICE_STEP, type Decision, type EngineContext, type EngineOffer } from '../domain/repricing.js';
+import { BUYBOX_APPROACHES, competitorFilterFields, NO_COMPETITOR_FILTERS, priceStep, type PriceChange, type Product } from '../domain/records.js';
 import { mapLimit } from './concurrency.js';
 import { reserveTimedIds } from './counters.js';
 import { documentClient, tableName } from './dynamo.js';
@@ -29,6 +30,8 @@ export const repricerSlot = z.object({
   connector: z.string(),
   min_price: z.number(),
   preferred_price: z.number(),
+  // A slot written before the approaches existed decides as it did: `cheapest`.
+  buybox_approach: z.enum(BUYBOX_APPROACHES).default('cheapest'),
   // A slot written before competitor filters existed has none: it filters nothing, as it did.
   exclude_seller_ids: competitorFilterFields.exclude_seller_ids.default(() => []),
   min_competitor_rating: competitorFilterFields.min_competitor_rating.default(NO_COMPETITOR_FILTERS.min_competitor_rating),
@@ -122,6 +125,13 @@ export const readProductForRepricing = async (clientId: string, code: string): P
   };
 };
 
+/**
+ * What the engine knows of the product on a connector beyond its offers: the evaluator, the
+ * preview and the sender's check share it. The learned in-stock premium is not stored yet, so
+ * `buybox` counts with DEFAULT_IN_STOCK_PREMIUM (the engine's default when none is given).
+ */
+export const engineContextOf = (_product: ProductForRepricing | undefined, _connector: string): EngineContext => ({});
+
 /** The product's offers as the engine reads them: the evaluator and the preview share this view. */
 export const engineOffersOf = (product: ProductForRepricing): EngineOffer[] =>
   product.offers.map((offer) => ({
@@ -154,6 +164,8 @@ export interface RepricerDecision extends Decision {
   readonly connector: string;
   /** `pending` when its connection is live (the sender takes it), else `suggested` (the client applies it). */
   readonly status: 'pending' | 'suggested';
+  /** The engine's explanation of the target, stored with the price change. */
+  readonly explanation: TargetExplanation;
 }
 
 /** Decisions recorded without their state before a replay, at most: a bound, not an expectation. */
@@ -201,6 +213,7 @@ export const recordDecisions = async (
         sent_price: null,
         sent_at: null,
         applied_at: null,
+        explanation: decision.explanation,
         created_at: at,
         updated_at: at,
       };

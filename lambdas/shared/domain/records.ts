@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { BUYBOX_APPROACHES, PRICE_CHANGE_REASON_VALUES, REPRICER_APPROACHES } from './approaches.js';
+import { targetExplanation } from './explanation.js';
 import { hasAtMostTwoDecimals } from './money.js';
 import { storableNumber } from './numbers.js';
 import { storable, text } from './text.js';
@@ -91,8 +93,7 @@ export const offerRecord = z.strictObject({
   updated_at: timestamp,
 });
 
-export const BUYBOX_APPROACHES = ['cheapest'] as const;
-export const REPRICER_APPROACHES = ['fixed'] as const;
+export { BUYBOX_APPROACHES, PRICE_CHANGE_REASON_VALUES, REPRICER_APPROACHES } from './approaches.js';
 
 /**
  * Competitor filters of a repricer (docs/repricing.md, "Competitor filters"): which other
@@ -134,7 +135,6 @@ export const repricerRecord = z.strictObject({
   updated_at: timestamp,
 });
 
-export const PRICE_CHANGE_REASON_VALUES = ['undercut', 'floor', 'ceiling', 'no_competition'] as const;
 
 /**
  * Where a price change stands on its way to the marketplace (docs/price-sending.md):
@@ -168,6 +168,8 @@ export const priceChangeRecord = z.strictObject({
   sent_price: z.number().nullable(),
   sent_at: timestamp.nullable(),
   applied_at: timestamp.nullable(),
+  /** Why the engine chose `new_price` (docs/repricing.md, "Explanation"); null on a price change stored before explanations were. */
+  explanation: targetExplanation.nullable(),
   created_at: timestamp,
   updated_at: timestamp,
 });

@@ -1,13 +1,14 @@
 import * as z from 'zod';
-import { explainTarget, targetExplanation } from './explain-target.js';
+import { targetExplanation } from './explanation.js';
 import { MARKET_HOLD_TEXT, MARKET_UNKNOWN_REASONS, type MarketVerdict } from './market-state.js';
 import { repricerRecord, type Repricer } from './records.js';
-import { decide, type EngineOffer, type EngineRepricer } from './repricing.js';
+import { decideExplained, type EngineContext, type EngineOffer, type EngineRepricer } from './repricing.js';
 
 /**
  * What a repricer would decide now (GET /v1/repricers/{id}/preview): per own offer the price
- * the engine's `decide` would record, and the explanation of its target. Pure; recording
- * nothing is the caller's part.
+ * the engine would record, and the explanation of its target, both from the engine's one plan
+ * (`decideExplained`), the one the evaluator records from. Pure; recording nothing is the
+ * caller's part.
  */
 /**
  * The market a repricer decides from, in the preview and beside its price changes: `known`,
@@ -50,9 +51,11 @@ export const previewRepricer = (
   lastDecided: (offerId: string) => number | undefined,
   /** Undefined: no connection watches the market. */
   verdict?: MarketVerdict,
+  context: EngineContext = {},
 ): RepricerPreview => {
   // A disabled repricer decides nothing; its preview says what it would decide once enabled.
-  const decisions = verdict?.decide === false ? [] : decide({ ...repricer, enabled: true }, offers, priceStep, lastDecided);
+  const plan = decideExplained({ ...repricer, enabled: true }, offers, priceStep, lastDecided, context);
+  const decisions = verdict?.decide === false ? [] : plan.decisions;
   const allowed = decisions.filter((decision) => verdict?.decide !== true || verdict.mayRaise || decision.price <= decision.oldPrice);
   const decided = new Map(allowed.map((decision) => [decision.offerId, decision.price]));
   return {
@@ -62,7 +65,8 @@ export const previewRepricer = (
     offers: offers
       .filter((offer) => offer.own && offer.connector === repricer.connector)
       .map((offer) => ({ offer_id: offer.offer_id, current_price: offer.offer_price, would_decide: decided.get(offer.offer_id) ?? null })),
-    target: explainTarget(repricer, offers, priceStep),
+    // Enabled for the plan, the explanation is always there.
+    target: plan.explanation!,
     market: marketOf(verdict),
   };
 };

@@ -136,7 +136,7 @@ describe('readProductForRepricing', () => {
       ['C-1', 'other'],
       [OWN, 'own'],
     ]);
-    // A slot written before competitor filters existed reads with filters that filter nothing.
+    // A slot written before competitor filters and approaches existed reads with filters that filter nothing, as `cheapest`.
     expect(found?.slots).toEqual([
       {
         repricerId: 7,
@@ -144,6 +144,7 @@ describe('readProductForRepricing', () => {
         connector: 'amazon',
         min_price: 30.4,
         preferred_price: 60,
+        buybox_approach: 'cheapest',
         exclude_seller_ids: [],
         min_competitor_rating: null,
         competitor_stock: 'any',

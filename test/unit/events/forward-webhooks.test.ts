@@ -28,6 +28,7 @@ const priceChange = (id: number, repricerId: number): PriceChange => ({
   sent_price: null,
   sent_at: null,
   applied_at: null,
+  explanation: null,
   created_at: `2026-11-22T10:15:30.${String(id).padStart(3, '0')}Z`,
   updated_at: `2026-11-22T10:15:30.${String(id).padStart(3, '0')}Z`,
 });

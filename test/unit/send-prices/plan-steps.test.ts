@@ -50,6 +50,7 @@ const slot: RepricerSlot = {
   connector: 'takealot',
   min_price: 50,
   preferred_price: 200,
+  buybox_approach: 'cheapest',
   exclude_seller_ids: [],
   min_competitor_rating: 0,
   competitor_stock: 'any',
