@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
+import { targetExplanation } from '../domain/explanation.js';
 import { PRICE_CHANGE_REASON_VALUES, PRICE_CHANGE_STATUSES, priceChangeRecord, type PriceChange, type PriceChangeStatus } from '../domain/records.js';
 import { part } from './keys.js';
 import { dictionaryOf, recordCodec } from './ranked/record-codec.js';
@@ -48,8 +49,28 @@ const firstVersion = z
   .object({ entity: z.literal('priceChange'), sv: z.literal(1), record: firstVersionRecord })
   .transform((old) => ({ entity: old.entity, sv: PRICE_CHANGE_SCHEMA_VERSION as typeof PRICE_CHANGE_SCHEMA_VERSION, record: old.record }));
 
-export const storedPriceChange = z.union([currentVersion, firstVersion]);
+/**
+ * The canonical item keeps the explanation compressed beside the record (EXPLANATION_ATTRIBUTE),
+ * not in it: written with every decision and rewritten with every status move, it would
+ * otherwise take the item from one write unit to three (docs/repricing.md, "Explanation").
+ * Read, it is back in the record.
+ */
+export const EXPLANATION_ATTRIBUTE = 'explanationZ';
+const withExplanation = (item: unknown): unknown => {
+  if (typeof item !== 'object' || item === null) return item;
+  const { [EXPLANATION_ATTRIBUTE]: packed, ...rest } = item as Record<string, unknown>;
+  if (!(packed instanceof Uint8Array) || typeof rest.record !== 'object' || rest.record === null) return item;
+  return { ...rest, record: { ...rest.record, explanation: explanationCodec.decode(packed) } };
+};
+
+export const storedPriceChange = z.preprocess(withExplanation, z.union([currentVersion, firstVersion]));
 export type StoredPriceChange = z.output<typeof currentVersion>;
+
+/** The canonical item's attributes (keys aside): the record without its explanation, which travels compressed beside it. */
+export const canonicalPriceChange = (stored: StoredPriceChange): Record<string, unknown> => {
+  const { explanation, ...record } = stored.record;
+  return { entity: stored.entity, sv: stored.sv, record, ...(explanation ? { [EXPLANATION_ATTRIBUTE]: explanationCodec.encode(explanation) } : {}) };
+};
 
 export const priceChangeSourceDigest = (stored: StoredPriceChange): string =>
   createHash('sha256').update(JSON.stringify(stored)).digest('base64url').slice(0, 16);
@@ -111,6 +132,7 @@ const explainedTemplate: PriceChange = {
   },
 };
 const codec = recordCodec(z.union([storedRecord, firstVersionRecord]), [dictionaryOf(firstTemplate), dictionaryOf(template), dictionaryOf(explainedTemplate)]);
+const explanationCodec = recordCodec(targetExplanation, [dictionaryOf(explainedTemplate.explanation)]);
 const orders = { id: { keyOf: (stored: StoredPriceChange) => idKey(stored.record.id) } };
 
 /** The tenant list's cell: `status|reason`. */

@@ -8,7 +8,7 @@ import { reserveTimedIds } from './counters.js';
 import { documentClient, tableName } from './dynamo.js';
 import { connectorKey, part, priceChangePartition, productPartition } from './keys.js';
 import { storedOffer, type StoredOffer } from './offer-list.js';
-import { PRICE_CHANGE_SCHEMA_VERSION, storedPriceChange, type StoredPriceChange } from './price-change-list.js';
+import { canonicalPriceChange, PRICE_CHANGE_SCHEMA_VERSION, storedPriceChange, type StoredPriceChange } from './price-change-list.js';
 import type { MarketState } from '../domain/market-state.js';
 import { parseMarketState } from './market-state.js';
 import { storedProduct } from './products.js';
@@ -224,7 +224,7 @@ export const recordDecisions = async (
         const key = priceChangeKey(clientId, code, decision.repricerId, decision.offerId, n);
         try {
           await documentClient.send(
-            new PutCommand({ TableName: tableName(), Item: { ...key, ...stored, expiresAt }, ConditionExpression: 'attribute_not_exists(pk)' }),
+            new PutCommand({ TableName: tableName(), Item: { ...key, ...canonicalPriceChange(stored), expiresAt }, ConditionExpression: 'attribute_not_exists(pk)' }),
           );
           written = record;
         } catch (error) {

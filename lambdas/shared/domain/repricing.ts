@@ -132,16 +132,17 @@ export const planTarget = (repricer: EngineRepricer, offers: readonly EngineOffe
   const approach = repricer.buybox_approach ?? 'cheapest';
   const premium = context.premium ?? DEFAULT_IN_STOCK_PREMIUM;
   const rivals: Rival[] = [];
-  const excluded: (ExcludedCompetitor & { cents: bigint })[] = [];
+  const excluded: ExcludedCompetitor[] = [];
   for (const offer of offers) {
     const by = competitorExclusion(repricer, offer);
-    const seen = { offer_id: offer.offer_id, seller_id: offer.seller_id ?? null, price: offer.offer_price, cents: toCents(offer.offer_price) };
+    const seen = { offer_id: offer.offer_id, seller_id: offer.seller_id ?? null, price: offer.offer_price };
     // The client's own offers are what is repriced, not competitors: neither list names them.
-    if (by === undefined) rivals.push({ ...seen, stock_status: offer.stock_status ?? null });
+    if (by === undefined) rivals.push({ ...seen, cents: toCents(offer.offer_price), stock_status: offer.stock_status ?? null });
     else if (by !== 'own') excluded.push({ ...seen, by });
   }
   rivals.sort(byPriceThenId);
-  excluded.sort(byPriceThenId);
+  // What is excluded only needs an order that never depends on the input's.
+  excluded.sort((a, b) => a.price - b.price || compareText(a.offer_id, b.offer_id));
   const ownStock = ownStockOf(repricer, offers);
   const steps = strategyOf(approach).steps({ rivals, ownStock, stepCents: step, premium });
   // The lowest limit sets the raw target; of equal limits, the earlier step (the strategy's order).
@@ -162,7 +163,7 @@ export const planTarget = (repricer: EngineRepricer, offers: readonly EngineOffe
     approach: { buybox_approach: approach, repricer_approach: repricer.repricer_approach ?? 'fixed' },
     competitors: {
       considered: rivals.slice(0, MAX_LISTED_COMPETITORS).map(described),
-      excluded: excluded.slice(0, MAX_LISTED_COMPETITORS).map(({ cents: _cents, ...rest }) => rest),
+      excluded: excluded.slice(0, MAX_LISTED_COMPETITORS),
     },
     competitor_counts: { considered: rivals.length, excluded: excluded.length },
     own_stock_status: ownStock,
