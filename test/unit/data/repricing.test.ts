@@ -30,7 +30,7 @@ const put = (item: Item) => table.set(keyOf(item), structuredClone(item));
 const itemsUnder = (pk: string) => [...table.values()].filter((item) => item.pk === pk).sort((a, b) => String(a.sk).localeCompare(String(b.sk)));
 const storedPriceChanges = () => itemsUnder(`T#${CLIENT}#PC#${encodeURIComponent(CODE)}`);
 /** The price changes as read back: the explanation, kept compressed beside the record, back in it. */
-const priceChanges = () => storedPriceChanges().map((item) => ({ ...item, record: storedPriceChange.parse(item).record }));
+const priceChanges = (): Item[] => storedPriceChanges().map((item) => ({ ...item, record: storedPriceChange.parse(item).record }));
 const conditionFailed = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
 
 const fakeTable = () => {
