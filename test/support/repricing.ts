@@ -16,7 +16,7 @@ export interface PriceChange {
   readonly connector: string;
   readonly old_price: number;
   readonly new_price: number;
-  readonly reason: 'undercut' | 'floor' | 'ceiling' | 'no_competition';
+  readonly reason: 'undercut' | 'floor' | 'ceiling' | 'no_competition' | 'match' | 'in_stock_premium';
   readonly lowest_competitor_price: number | null;
   readonly competitor_offer_id: string | null;
   readonly status: 'suggested' | 'pending' | 'sent' | 'applied' | 'failed' | 'superseded';
@@ -24,6 +24,8 @@ export interface PriceChange {
   readonly sent_price: number | null;
   readonly sent_at: string | null;
   readonly applied_at: string | null;
+  /** The explanation of the decision (docs/repricing.md); its shape is checked against the OpenAPI document. */
+  readonly explanation: Record<string, unknown> | null;
   readonly created_at: string;
   readonly updated_at: string;
 }
