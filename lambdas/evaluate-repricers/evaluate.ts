@@ -1,11 +1,19 @@
 import { MARKET_TIMING } from '../shared/config/market-sync.js';
 import { marketVerdict } from '../shared/domain/market-state.js';
-import { decide } from '../shared/domain/repricing.js';
+import { decideExplained } from '../shared/domain/repricing.js';
 import { guardRepricer } from '../shared/domain/price-war.js';
 import { warStateId, writeWarStates, type WarStateWrite } from '../shared/data/price-wars.js';
 import type { PriceChange } from '../shared/domain/records.js';
 import { connectionModeOf } from '../shared/data/connection-mode.js';
-import { decisionId, engineOffersOf, priceStepOf, readProductForRepricing, recordDecisions, type RepricerDecision } from '../shared/data/repricing.js';
+import {
+  decisionId,
+  engineContextOf,
+  engineOffersOf,
+  priceStepOf,
+  readProductForRepricing,
+  recordDecisions,
+  type RepricerDecision,
+} from '../shared/data/repricing.js';
 import { logger } from '../shared/logger.js';
 
 /**
@@ -42,16 +50,18 @@ export const evaluateProduct = async (clientId: string, productCode: string, ret
       const last = product.decisions.get(decisionId(slot.repricerId, offerId));
       return status === 'pending' && last?.lastStatus === 'suggested' ? undefined : last?.lastPrice;
     };
+    // The decisions and their explanation come from one plan of the engine.
+    const { decisions: decided, explanation } = decideExplained(slot, offers, step, lastDecided, engineContextOf(product, slot.connector));
     // The price-war guard, when set, holds an offer in a war: its decision is not made (domain/price-war.ts).
     const stateOf = (offerId: string) => product.wars.get(warStateId(slot.repricerId, offerId));
-    const guarded = guardRepricer(slot, offers, decide(slot, offers, step, lastDecided), stateOf, nowMs);
+    const guarded = guardRepricer(slot, offers, decided, stateOf, nowMs);
     warStates.push(...guarded.changed.map(({ offerId, state }) => ({ repricerId: slot.repricerId, offerId, connector: slot.connector, state })));
     for (const { offerId, hold, detected } of guarded.holds) {
       logger.debug(detected ? 'Price war detected: holding' : 'Held: price war', { productCode, repricerId: slot.repricerId, offerId, until: hold.until });
     }
     for (const decision of guarded.decisions) {
       if (verdict?.mayRaise === false && decision.price > decision.oldPrice) continue;
-      decisions.push({ ...decision, repricerId: slot.repricerId, connector: slot.connector, status });
+      if (explanation) decisions.push({ ...decision, repricerId: slot.repricerId, connector: slot.connector, status, explanation });
     }
   }
   const recorded = await recordDecisions(clientId, product, decisions, retentionDays);

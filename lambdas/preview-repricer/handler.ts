@@ -3,7 +3,7 @@ import { tenantOf } from '../shared/auth/tenant.js';
 import { previewRepricer } from '../shared/domain/repricer-preview.js';
 import { marketVerdictFor } from '../shared/data/market-state.js';
 import { warStateId } from '../shared/data/price-wars.js';
-import { decisionId, engineOffersOf, priceStepOf, readProductForRepricing } from '../shared/data/repricing.js';
+import { decisionId, engineContextOf, engineOffersOf, priceStepOf, readProductForRepricing } from '../shared/data/repricing.js';
 import { getRepricer } from '../shared/data/repricers-read.js';
 import { httpHandler } from '../shared/http/handler.js';
 import { repricerNotFound } from '../shared/http/not-found.js';
@@ -29,7 +29,7 @@ export const previewRepricerRoute = async (event: APIGatewayProxyEvent) => {
   const verdict = await marketVerdictFor(tenant.clientId, connector, product?.markets.get(connector));
   // The price-war guard's state, read with the partition: an offer it holds would get no decision.
   const wars = { stateOf: (offerId: string) => product?.wars.get(warStateId(record.id, offerId)), nowMs: Date.now() };
-  return json(200, previewRepricer({ ...record, connector }, offers, step, lastDecided, verdict, wars));
+  return json(200, previewRepricer({ ...record, connector }, offers, step, lastDecided, verdict, engineContextOf(product, connector), wars));
 };
 
 export const handler = httpHandler(previewRepricerRoute);

@@ -1,7 +1,7 @@
 import { PRICE_SENDING } from '../shared/config/price-sending.js';
 import type { StoredSendable } from '../shared/data/price-change-status.js';
 import { newestDecisionSk } from '../shared/data/price-sending.js';
-import { decisionId, engineOffersOf, priceStepOf, readProductForRepricing, type ProductForRepricing } from '../shared/data/repricing.js';
+import { decisionId, engineContextOf, engineOffersOf, priceStepOf, readProductForRepricing, type ProductForRepricing } from '../shared/data/repricing.js';
 import { checkSendable, nextPush, type SendBounds } from '../shared/domain/price-push.js';
 import { competitorExclusion, targetPrice } from '../shared/domain/repricing.js';
 import type { PriceChangeStatus } from '../shared/domain/records.js';
@@ -109,7 +109,7 @@ export const planChange = async (clientId: string, change: StoredSendable, gate:
     const market = product.markets.get(slot.connector);
     const stepAt = confirmed?.confirmedAt ?? change.stored.record.updated_at;
     if (market?.state !== 'known' || market.readAt <= stepAt) return { kind: 'wait', change };
-    if (targetPrice(slot, offers, bounds.step)?.price !== record.new_price) {
+    if (targetPrice(slot, offers, bounds.step, engineContextOf(product, slot.connector))?.price !== record.new_price) {
       return endForConnection(change, 'superseded', `Stopped at ${current}: the market read after that step no longer supports ${record.new_price}.`);
     }
   }

@@ -115,6 +115,11 @@ it('explains the target, skips what was already decided, and writes nothing', as
           { offer_id: 'P-1-junk', seller_id: 'seller-junk', price: 52, by: 'min_competitor_rating' },
         ],
       },
+      competitor_counts: { considered: 1, excluded: 4 },
+      own_stock_status: 'in_stock',
+      in_stock_premium: null,
+      price_step: 1,
+      steps: [{ rule: 'undercut', offer_id: 'P-1-good', seller_id: 'seller-good', price: 58, stock_status: 'in_stock', premium_percent: null, limit: 57 }],
       raw_target: 57,
       bounds: [
         { bound: 'floor', value: 49, applied: false },

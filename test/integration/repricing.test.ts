@@ -141,6 +141,22 @@ const tellTheStory = (): Promise<void> =>
       expect(repricerList.body.price_changes).toEqual(appeared);
       expect(repricerList.body.meta).toEqual({ total: 2, limit: 1, start: 0 });
     });
+    await step('stores the explanation of the decision with it, and shows it in both lists', async () => {
+      // Act
+      const [latest] = (await list('/v1/price-changes?_sort=id:DESC&_limit=1')).body.price_changes;
+      const [ofRepricer] = (await list(`/v1/repricers/${repricers['R-1']!.id}/price-changes?_sort=id:DESC&_limit=1`)).body.price_changes;
+
+      // Assert: the ebay and the unbuyable offers excluded, one step under the buyable one
+      expect(latest!.explanation).toMatchObject({
+        approach: { buybox_approach: 'cheapest', repricer_approach: 'fixed' },
+        competitor_counts: { considered: 1, excluded: 2 },
+        steps: [{ rule: 'undercut', offer_id: 'R1-c1', price: 52.5, limit: 51 }],
+        raw_target: 51,
+        final_price: 51,
+        reason: 'undercut',
+      });
+      expect(ofRepricer).toEqual(latest);
+    });
     await step('never goes under the floor: a competitor below it gets the floor, rounded up to the grid', async () => {
       const appeared = await importAndDecide(rival('R1-c1', 'R-1', 30));
       expect(appeared).toMatchObject([{ product_code: 'R-1', old_price: 55, new_price: 49, reason: 'floor', lowest_competitor_price: 30 }]);

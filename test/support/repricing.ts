@@ -5,6 +5,7 @@
  */
 import { DeleteCommand, PutCommand, DynamoDBDocumentClient, ScanCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { createLocalDynamoClient } from '../../tools/local/dynamodb-local.js';
+import { storedPriceChange } from '../../lambdas/shared/data/price-change-list.js';
 import type { ApiResponse, TestApi } from './local-api.js';
 
 export interface PriceChange {
@@ -16,7 +17,7 @@ export interface PriceChange {
   readonly connector: string;
   readonly old_price: number;
   readonly new_price: number;
-  readonly reason: 'undercut' | 'floor' | 'ceiling' | 'no_competition';
+  readonly reason: 'undercut' | 'floor' | 'ceiling' | 'no_competition' | 'match' | 'in_stock_premium';
   readonly lowest_competitor_price: number | null;
   readonly competitor_offer_id: string | null;
   readonly status: 'suggested' | 'pending' | 'sent' | 'applied' | 'failed' | 'superseded';
@@ -24,6 +25,8 @@ export interface PriceChange {
   readonly sent_price: number | null;
   readonly sent_at: string | null;
   readonly applied_at: string | null;
+  /** The explanation of the decision (docs/repricing.md); its shape is checked against the OpenAPI document. */
+  readonly explanation: Record<string, unknown> | null;
   readonly created_at: string;
   readonly updated_at: string;
 }
@@ -49,7 +52,7 @@ const documentClientFor = () => {
   return { client, doc: DynamoDBDocumentClient.from(client) };
 };
 
-/** Every canonical price change of a client, by id. */
+/** Every canonical price change of a client, by id, its record as the service reads it. */
 export const canonicalPriceChanges = async (tableName: string, clientId: string): Promise<StoredPriceChange[]> => {
   const { client, doc } = documentClientFor();
   try {
@@ -68,7 +71,9 @@ export const canonicalPriceChanges = async (tableName: string, clientId: string)
       items.push(...(page.Items ?? []));
       start = page.LastEvaluatedKey;
     } while (start);
-    return (items as StoredPriceChange[]).sort((a, b) => a.record.id - b.record.id);
+    // The record as the service reads it: the explanation, kept compressed beside it, back in it.
+    const read = items.map((item) => ({ ...item, record: storedPriceChange.parse(item).record }) as unknown as StoredPriceChange);
+    return read.sort((a, b) => a.record.id - b.record.id);
   } finally {
     client.destroy();
   }

@@ -260,3 +260,49 @@ export const groupShares = (tallies: readonly { readonly group: FloorGroup; read
       staticShare: samples === 0 ? NaN : sum('static') / samples,
     };
   });
+
+/** One approach's sampled moments: who held each slot, and the own price over its floor. */
+export interface ApproachTally {
+  samples: number;
+  bestPrice: number;
+  fastestDelivery: number;
+  /** Sums over the samples of the own price minus the floor (rands) and of that in percent of the floor. */
+  marginSum: number;
+  marginPercentSum: number;
+}
+
+export const emptyApproachTally = (): ApproachTally => ({ samples: 0, bestPrice: 0, fastestDelivery: 0, marginSum: 0, marginPercentSum: 0 });
+
+/** One sampled moment of a product priced by the approach. */
+export const sampleApproach = (tally: ApproachTally, moment: { bestPrice: boolean; fastestDelivery: boolean; price: number; floor: number }): void => {
+  tally.samples += 1;
+  if (moment.bestPrice) tally.bestPrice += 1;
+  if (moment.fastestDelivery) tally.fastestDelivery += 1;
+  tally.marginSum += moment.price - moment.floor;
+  tally.marginPercentSum += moment.floor > 0 ? ((moment.price - moment.floor) / moment.floor) * 100 : 0;
+};
+
+export interface ApproachShare {
+  readonly approach: string;
+  readonly products: number;
+  readonly samples: number;
+  /** Shares of the sampled moments the own offer held each slot. */
+  readonly bestPriceShare: number;
+  readonly fastestDeliveryShare: number;
+  /** Average own price over the floor, in rands and in percent of the floor. */
+  readonly averageMargin: number;
+  readonly averageMarginPercent: number;
+}
+
+export const approachShare = (approach: string, products: number, tally: ApproachTally): ApproachShare => {
+  const per = (value: number) => (tally.samples === 0 ? NaN : value / tally.samples);
+  return {
+    approach,
+    products,
+    samples: tally.samples,
+    bestPriceShare: per(tally.bestPrice),
+    fastestDeliveryShare: per(tally.fastestDelivery),
+    averageMargin: per(tally.marginSum),
+    averageMarginPercent: per(tally.marginPercentSum),
+  };
+};

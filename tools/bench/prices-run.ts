@@ -20,7 +20,12 @@ import type { TrafficSummary } from '../market/traffic.js';
 import { webhookOutcomes, type ConvergenceFigures } from './market-convergence.js';
 import { nextTick, say, sendTick, sleep, startPhase, stopPhase, syncCycle, type MarketSyncContext, type Phase } from './market-phase.js';
 import {
+  approachShare,
   checkPrices,
+  emptyApproachTally,
+  sampleApproach,
+  type ApproachShare,
+  type ApproachTally,
   exactlyOnce,
   floorGroup,
   groupShares,
@@ -37,7 +42,7 @@ import {
   type Spread,
 } from './prices-figures.js';
 import { getConnection, localApi, putConnection, readDecisions, type ReadDecision } from './prices-service.js';
-import type { PricesRun, PricesSettings } from './prices-settings.js';
+import type { PricedBy, PricesRun, PricesSettings } from './prices-settings.js';
 import type { WriteTally } from './write-meter.js';
 
 export interface RunPlan {
@@ -130,6 +135,8 @@ export interface RunFigures {
   readonly killSwitch?: KillSwitchFigures;
   readonly revoke?: RevokeFigures;
   readonly outcome?: GroupShare[];
+  /** Per approach (and the unrepriced `static` baseline), sampled like `outcome`: the own offer's slots and margin over its floor. */
+  readonly approaches?: ApproachShare[];
   readonly liveCost?: LiveCost;
   readonly suggestCost?: SuggestCost;
   /** Decisions still pending or sent after the drain: their faults so far and when the sender tries again. */
@@ -289,15 +296,22 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
     }
 
     // Repricers as `npm start` makes them, a few at a time; the connection is live, so each decides at once.
+    // The products take the approaches in turn; a `static` one gets no repricer (its floor is the one it would have had).
     const bounds = new Map<number, PriceBounds>();
     const groups = new Map<number, FloorGroup>();
+    const pricedBy = new Map<number, { approach: PricedBy; floor: number }>();
     const owner = { clientId: phase.clientId, defaultConnector: phase.defaultConnector };
     for (let i = 0; i < products.length; i += 8) {
       await Promise.all(
-        products.slice(i, i + 8).map(async (product) => {
+        products.slice(i, i + 8).map(async (product, j) => {
           const bots = product.competitors.filter((offer) => !offer.key.endsWith(STATIC_OFFER_SUFFIX));
           const chosen = demoBounds(product.own.selling_price, product.own.rrp);
           if (!chosen) return;
+          const approach = settings.approaches[(i + j) % settings.approaches.length]!;
+          if (approach === 'static') {
+            pricedBy.set(product.plid, { approach, floor: chosen.floor });
+            return;
+          }
           const created = await createRepricerFor(owner, {
             product_code: product.own.sku,
             preferred_price: chosen.ceiling,
@@ -305,11 +319,13 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
             min_profit: 0,
             connector: TAKEALOT_CONNECTOR_UID,
             enabled: true,
+            buybox_approach: approach,
           });
           if (!created.created) throw new Error(`No repricer for ${product.own.sku}`);
           const { repricer } = created;
           bounds.set(product.own.offer_id, { floor: repricer.min_price, ceiling: repricer.preferred_price, rrp: product.own.rrp, step: DEFAULT_PRICE_STEP });
           groups.set(product.plid, floorGroup(repricer.min_price, bots));
+          pricedBy.set(product.plid, { approach, floor: repricer.min_price });
         }),
       );
     }
@@ -325,6 +341,7 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
     const killAt = plan.killSwitchAt === undefined ? undefined : from + windowMs * plan.killSwitchAt;
     const lowest = new Map<number, LowestPoint[]>(products.map((product) => [product.plid, [{ at: 0, price: lowestNow(product) }]]));
     const slots = new Map<number, SlotTally>(products.map((product) => [product.plid, { samples: 0, demo: 0, static: 0 }]));
+    const byApproach = new Map<PricedBy, ApproachTally>(settings.approaches.map((approach) => [approach, emptyApproachTally()]));
     let botTicks = 0;
     const botTimer = setInterval(() => {
       const before = Date.now();
@@ -346,10 +363,24 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
         setInterval(() => {
           if (killAt !== undefined && Date.now() >= killAt) return;
           for (const product of products) {
-            const best = sim.market.buyBox(product).bestPrice?.id;
+            const box = sim.market.buyBox(product);
+            const best = box.bestPrice?.id;
+            const own = String(product.own.offer_id);
+            const priced = pricedBy.get(product.plid);
+            if (priced) {
+              const moment = {
+                bestPrice: best === own,
+                fastestDelivery: box.fastestDelivery?.id === own,
+                price: product.own.selling_price,
+                floor: priced.floor,
+              };
+              sampleApproach(byApproach.get(priced.approach)!, moment);
+            }
+            // The repriced products against the static-price seller on their page (as before the approaches).
+            if (priced?.approach === 'static') continue;
             const tally = slots.get(product.plid)!;
             tally.samples += 1;
-            if (best === String(product.own.offer_id)) tally.demo += 1;
+            if (best === own) tally.demo += 1;
             else if (best?.endsWith(STATIC_OFFER_SUFFIX)) tally.static += 1;
           }
         }, 1_000),
@@ -521,7 +552,16 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
           }
         : {}),
       ...(plan.killSwitchAt !== undefined
-        ? { outcome: groupShares(products.map((product) => ({ group: groups.get(product.plid) ?? 'above', tally: slots.get(product.plid)! }))) }
+        ? {
+            outcome: groupShares(
+              products
+                .filter((product) => pricedBy.get(product.plid)?.approach !== 'static')
+                .map((product) => ({ group: groups.get(product.plid) ?? 'above', tally: slots.get(product.plid)! })),
+            ),
+            approaches: settings.approaches.map((approach) =>
+              approachShare(approach, [...pricedBy.values()].filter((priced) => priced.approach === approach).length, byApproach.get(approach)!),
+            ),
+          }
         : {}),
       ...(tally && plan.liveCost ? { liveCost: { tally, applied: drained.decisions.filter((d) => inWindow(d.applied_at, from, Date.now())).length } } : {}),
       ...(tally && suggestFrom !== undefined

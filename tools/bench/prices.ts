@@ -165,6 +165,20 @@ export const pricesLines = (runs: readonly RunFigures[]): { lines: string[]; tar
         lines.push(`    ${labels[group.group]} (${group.products} products): demo ${share(group.demoShare)}, static ${share(group.staticShare)}`);
       }
     }
+    if (run.approaches && run.approaches.length > 1) {
+      lines.push(
+        '  Approaches side by side (the products take them in turn; static: no repricer, the own offer keeps its price; sampled every second up to the kill switch; buybox counts with the default in-stock premium, 0-10 %):',
+      );
+      lines.push(
+        `    ${'approach'.padEnd(17)} ${'products'.padStart(8)} ${'Best Price'.padStart(10)} ${'Fastest Delivery'.padStart(16)} ${'margin over floor'.padStart(18)}`,
+      );
+      for (const a of run.approaches) {
+        const margin = Number.isFinite(a.averageMargin) ? `R${a.averageMargin.toFixed(2)} (${a.averageMarginPercent.toFixed(1)} %)` : '-';
+        lines.push(
+          `    ${a.approach.padEnd(17)} ${String(a.products).padStart(8)} ${share(a.bestPriceShare).padStart(10)} ${share(a.fastestDeliveryShare).padStart(16)} ${margin.padStart(18)}`,
+        );
+      }
+    }
     const polite = run.traffic.politeness;
     lines.push(
       `  Traffic: seller API ${polite.seller.requests} requests (${polite.seller.refused} refused, ${polite.seller.inside_retry_after} inside a Retry-After), storefront ${run.traffic.storefront_reads} pages; webhooks ${run.webhookDeliveries.delivered} delivered, ${run.webhookDeliveries.failed} failed; connection ${String(run.connection.status)}, prices_sent ${String(run.connection.prices_sent)}`,

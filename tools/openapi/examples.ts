@@ -212,23 +212,25 @@ export const offerExample: Offer = {
 export const offersPageExample: OffersPage = { meta: { total: 37, limit: 1, start: 0 }, offers: [offerExample] };
 export const repricersPageExample = { meta: { total: 3, limit: 1, start: 0 }, repricers: [repricerExample] };
 
+/** A decision of the example repricer from the preview's market: the preview's explanation is the one it stores. */
 export const priceChangeExample: PriceChange = {
   id: 42,
   uid: '9b0e6c2d-1f4a-4e8b-a3c5-7d2f1e0b9a61',
   repricer_id: repricerExample.id,
-  offer_id: 'OFR-000012',
+  offer_id: repricerPreviewExample.offers[0]!.offer_id,
   product_code: repricerExample.product.code,
   connector: repricerExample.connector_type.uid,
-  old_price: 49.99,
-  new_price: 44,
-  reason: 'undercut',
-  lowest_competitor_price: 45.5,
-  competitor_offer_id: 'OFR-000031',
+  old_price: repricerPreviewExample.offers[0]!.current_price,
+  new_price: repricerPreviewExample.target.final_price!,
+  reason: repricerPreviewExample.target.reason!,
+  lowest_competitor_price: repricerPreviewExample.target.steps[0]!.price,
+  competitor_offer_id: repricerPreviewExample.target.steps[0]!.offer_id,
   status: 'applied',
   status_reason: null,
-  sent_price: 44,
+  sent_price: repricerPreviewExample.target.final_price!,
   sent_at: '2026-11-22T10:15:31.480Z',
   applied_at: '2026-11-22T10:15:33.012Z',
+  explanation: repricerPreviewExample.target,
   created_at: '2026-11-22T10:15:30.123Z',
   updated_at: '2026-11-22T10:15:33.012Z',
 };

@@ -100,6 +100,11 @@ descriptions
       'Price-war guard: after more than `undercuts` undercuts between the own offer and one rival within an hour, hold the price for ' +
       '`cooldown_minutes` (docs/repricing.md, "Price-war guard"). Null (default): no guard.',
   })
+  .add(repricerRecord.shape.buybox_approach, {
+    description:
+      '`cheapest` (a step under the lowest competitor), `match` (equal to it), `buybox` (the Best Price slot, counting the in-stock premium) or ' +
+      '`fastest_delivery` (the Fastest Delivery slot: in-stock competitors only); docs/repricing.md, "Approaches".',
+  })
   .add(competitorFilterFields.exclude_seller_ids, {
     description: "Competitor filter: offers of these sellers (their `seller_id`) are ignored, e.g. the client's own other stores. Default `[]`.",
   })
@@ -117,7 +122,9 @@ descriptions
   .add(offerRecord.shape.rating_count, { description: 'Numeric text, not a number.' })
   .add(priceChangeRecord, { description: "A repricing decision: the price a repricer wants for the client's offer, and why (docs/repricing.md)." })
   .add(priceChangeRecord.shape.reason, {
-    description: '`undercut` (just under the lowest competitor), `floor` (held at `min_price`), `ceiling` (held at `preferred_price`) or `no_competition`.',
+    description:
+      '`undercut` (a step under a competitor), `floor` (held at `min_price`), `ceiling` (held at `preferred_price`), `no_competition`, ' +
+      '`match` (equal to the lowest competitor: `match`) or `in_stock_premium` (the in-stock premium rule set it: `buybox`).',
   })
   .add(priceChangeRecord.shape.status, {
     description:
@@ -130,6 +137,10 @@ descriptions
   })
   .add(priceChangeRecord.shape.sent_at, { description: 'When its price was last pushed; null until sent.' })
   .add(priceChangeRecord.shape.applied_at, { description: 'When the marketplace confirmed the price; null until applied.' })
+  .add(priceChangeRecord.shape.explanation, {
+    description:
+      'Why this price, as the preview explains a target (docs/repricing.md, "The explanation of a price change"); null on one stored before explanations were.',
+  })
   .add(repricerPreview, {
     description:
       'What the repricer would decide now, from the product\'s offers as stored, and why; nothing is recorded (docs/repricing.md, "Preview and explanation").',
@@ -146,8 +157,9 @@ descriptions
   })
   .add(targetExplanation, {
     description:
-      'How the engine reached its target: the competitors considered and those excluded (`by` the filter, `not_buyable` or `other_connector`), ' +
-      'one step under the lowest competitor on the price grid (`raw_target`, null when alone), each bound in the order it is applied, and the result.',
+      'How the engine reached its target: the competitors considered and those excluded (`by` the filter, `not_buyable` or `other_connector`; ' +
+      "at most 10 of each, the cheapest, with `competitor_counts` of all), the approach's `steps` (each a competitor, its rule and the limit it allows), " +
+      'the lowest limit on the price grid (`raw_target`, null when alone), each bound in the order it is applied, and the result.',
   })
   .add(targetExplanation.shape.final_price, {
     description: 'The target price; null (with `reason`) when no price on the step grid lies between floor and ceiling, so nothing would be decided.',

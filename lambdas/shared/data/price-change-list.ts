@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
+import { targetExplanation } from '../domain/explanation.js';
 import { PRICE_CHANGE_REASON_VALUES, PRICE_CHANGE_STATUSES, priceChangeRecord, type PriceChange, type PriceChangeStatus } from '../domain/records.js';
 import { part } from './keys.js';
 import { dictionaryOf, recordCodec } from './ranked/record-codec.js';
@@ -21,16 +22,19 @@ import { idKey } from './sort-keys.js';
  */
 export const PRICE_CHANGE_SCHEMA_VERSION = 2 as const;
 
+/** A price change stored before explanations were has none: it reads as `explanation: null`. */
+const storedRecord = priceChangeRecord.extend({ explanation: priceChangeRecord.shape.explanation.default(null) });
+
 const currentVersion = z.object({
   entity: z.literal('priceChange'),
   sv: z.literal(PRICE_CHANGE_SCHEMA_VERSION),
-  record: priceChangeRecord,
+  record: storedRecord,
 });
 /**
  * Version 1 was written before prices were sent: such a decision did not go out, so it reads
  * as `suggested` (the client may still apply it) and has nothing of the sending yet.
  */
-const firstVersionRecord = priceChangeRecord
+const firstVersionRecord = storedRecord
   .omit({ status: true, status_reason: true, sent_price: true, sent_at: true, applied_at: true, updated_at: true })
   .transform((old): PriceChange => ({
     ...old,
@@ -45,8 +49,28 @@ const firstVersion = z
   .object({ entity: z.literal('priceChange'), sv: z.literal(1), record: firstVersionRecord })
   .transform((old) => ({ entity: old.entity, sv: PRICE_CHANGE_SCHEMA_VERSION as typeof PRICE_CHANGE_SCHEMA_VERSION, record: old.record }));
 
-export const storedPriceChange = z.union([currentVersion, firstVersion]);
+/**
+ * The canonical item keeps the explanation compressed beside the record (EXPLANATION_ATTRIBUTE),
+ * not in it: written with every decision and rewritten with every status move, it would
+ * otherwise take the item from one write unit to three (docs/repricing.md, "Explanation").
+ * Read, it is back in the record.
+ */
+export const EXPLANATION_ATTRIBUTE = 'explanationZ';
+const withExplanation = (item: unknown): unknown => {
+  if (typeof item !== 'object' || item === null) return item;
+  const { [EXPLANATION_ATTRIBUTE]: packed, ...rest } = item as Record<string, unknown>;
+  if (!(packed instanceof Uint8Array) || typeof rest.record !== 'object' || rest.record === null) return item;
+  return { ...rest, record: { ...rest.record, explanation: explanationCodec.decode(packed) } };
+};
+
+export const storedPriceChange = z.preprocess(withExplanation, z.union([currentVersion, firstVersion]));
 export type StoredPriceChange = z.output<typeof currentVersion>;
+
+/** The canonical item's attributes (keys aside): the record without its explanation, which travels compressed beside it. */
+export const canonicalPriceChange = (stored: StoredPriceChange): Record<string, unknown> => {
+  const { explanation, ...record } = stored.record;
+  return { entity: stored.entity, sv: stored.sv, record, ...(explanation ? { [EXPLANATION_ATTRIBUTE]: explanationCodec.encode(explanation) } : {}) };
+};
 
 export const priceChangeSourceDigest = (stored: StoredPriceChange): string =>
   createHash('sha256').update(JSON.stringify(stored)).digest('base64url').slice(0, 16);
@@ -66,7 +90,8 @@ const firstTemplate = {
   competitor_offer_id: '',
   created_at: '2026-01-01T00:00:00.000Z',
 };
-const template: PriceChange = {
+/** The second dictionary's template, exactly as written then (listings encoded with it must still decode). */
+const template: Omit<PriceChange, 'explanation'> = {
   id: 0,
   uid: '00000000-0000-4000-8000-000000000000',
   repricer_id: 0,
@@ -86,7 +111,28 @@ const template: PriceChange = {
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
 };
-const codec = recordCodec(z.union([priceChangeRecord, firstVersionRecord]), [dictionaryOf(firstTemplate), dictionaryOf(template)]);
+/** The third dictionary's template: a price change with an explanation (its field names, which every stored one repeats). */
+const explainedTemplate: PriceChange = {
+  ...template,
+  explanation: {
+    approach: { buybox_approach: 'cheapest', repricer_approach: 'fixed' },
+    competitors: { considered: [{ offer_id: '', seller_id: '', price: 0 }], excluded: [{ offer_id: '', seller_id: '', price: 0, by: 'not_buyable' }] },
+    competitor_counts: { considered: 0, excluded: 0 },
+    own_stock_status: 'in_stock',
+    in_stock_premium: null,
+    price_step: 1,
+    steps: [{ rule: 'undercut', offer_id: '', seller_id: '', price: 0, stock_status: 'in_stock', premium_percent: null, limit: 0 }],
+    raw_target: 0,
+    bounds: [
+      { bound: 'floor', value: 0, applied: false },
+      { bound: 'ceiling', value: 0, applied: false },
+    ],
+    final_price: 0,
+    reason: 'undercut',
+  },
+};
+const codec = recordCodec(z.union([storedRecord, firstVersionRecord]), [dictionaryOf(firstTemplate), dictionaryOf(template), dictionaryOf(explainedTemplate)]);
+const explanationCodec = recordCodec(targetExplanation, [dictionaryOf(explainedTemplate.explanation)]);
 const orders = { id: { keyOf: (stored: StoredPriceChange) => idKey(stored.record.id) } };
 
 /** The tenant list's cell: `status|reason`. */
@@ -99,10 +145,13 @@ export const priceChangeCell = (status: PriceChangeStatus, reason: PriceChange['
  */
 export const legacyPriceChangeCell = (reason: PriceChange['reason']) => reason;
 
+/** The reasons there were when listings had no status: only they can sit in a legacy cell. */
+const LEGACY_REASONS = ['undercut', 'floor', 'ceiling', 'no_competition'] as const satisfies readonly PriceChange['reason'][];
+
 /** Every cell the tenant list can hold, legacy ones included: what a rebuild sweeps and counts. */
 export const PRICE_CHANGE_CELLS: readonly string[] = [
   ...PRICE_CHANGE_STATUSES.flatMap((status) => PRICE_CHANGE_REASON_VALUES.map((reason) => priceChangeCell(status, reason))),
-  ...PRICE_CHANGE_REASON_VALUES.map(legacyPriceChangeCell),
+  ...LEGACY_REASONS.map(legacyPriceChangeCell),
 ];
 
 /** The status and reason a tenant cell (or the tail of a product cell) stands for. */

@@ -28,6 +28,7 @@ const slotItem = (clientId: string, record: Repricer) => ({
   repricer_approach: record.repricer_approach,
   min_price: record.min_price,
   preferred_price: record.preferred_price,
+  buybox_approach: record.buybox_approach,
   exclude_seller_ids: record.exclude_seller_ids,
   min_competitor_rating: record.min_competitor_rating,
   competitor_stock: record.competitor_stock,

@@ -1,13 +1,23 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { DEFAULT_PRICE_STEP, type Decision, type EngineOffer } from '../domain/repricing.js';
-import { competitorFilterFields, NO_COMPETITOR_FILTERS, priceStep, priceWarGuard, type PriceChange, type Product } from '../domain/records.js';
+import type { TargetExplanation } from '../domain/explanation.js';
+import { DEFAULT_PRICE_STEP, type Decision, type EngineContext, type EngineOffer } from '../domain/repricing.js';
+import {
+  BUYBOX_APPROACHES,
+  REPRICER_APPROACHES,
+  competitorFilterFields,
+  NO_COMPETITOR_FILTERS,
+  priceStep,
+  priceWarGuard,
+  type PriceChange,
+  type Product,
+} from '../domain/records.js';
 import { mapLimit } from './concurrency.js';
 import { reserveTimedIds } from './counters.js';
 import { documentClient, tableName } from './dynamo.js';
 import { connectorKey, part, priceChangePartition, productPartition } from './keys.js';
 import { storedOffer, type StoredOffer } from './offer-list.js';
-import { PRICE_CHANGE_SCHEMA_VERSION, storedPriceChange, type StoredPriceChange } from './price-change-list.js';
+import { canonicalPriceChange, PRICE_CHANGE_SCHEMA_VERSION, storedPriceChange, type StoredPriceChange } from './price-change-list.js';
 import type { MarketState } from '../domain/market-state.js';
 import { parseMarketState } from './market-state.js';
 import { storedProduct } from './products.js';
@@ -31,6 +41,10 @@ export const repricerSlot = z.object({
   connector: z.string(),
   min_price: z.number(),
   preferred_price: z.number(),
+  // A slot written before the approaches existed decides as it did: `cheapest`.
+  buybox_approach: z.enum(BUYBOX_APPROACHES).default('cheapest'),
+  // Its bounds are stored computed; the approach only names where they came from (the explanation says it).
+  repricer_approach: z.enum(REPRICER_APPROACHES).default('fixed'),
   // A slot written before competitor filters existed has none: it filters nothing, as it did.
   exclude_seller_ids: competitorFilterFields.exclude_seller_ids.default(() => []),
   min_competitor_rating: competitorFilterFields.min_competitor_rating.default(NO_COMPETITOR_FILTERS.min_competitor_rating),
@@ -129,6 +143,13 @@ export const readProductForRepricing = async (clientId: string, code: string): P
   };
 };
 
+/**
+ * What the engine knows of the product on a connector beyond its offers: the evaluator, the
+ * preview and the sender's check share it. The learned in-stock premium is not stored yet, so
+ * `buybox` counts with DEFAULT_IN_STOCK_PREMIUM (the engine's default when none is given).
+ */
+export const engineContextOf = (_product: ProductForRepricing | undefined, _connector: string): EngineContext => ({});
+
 /** The product's offers as the engine reads them: the evaluator and the preview share this view. */
 export const engineOffersOf = (product: ProductForRepricing): EngineOffer[] =>
   product.offers.map((offer) => ({
@@ -161,6 +182,8 @@ export interface RepricerDecision extends Decision {
   readonly connector: string;
   /** `pending` when its connection is live (the sender takes it), else `suggested` (the client applies it). */
   readonly status: 'pending' | 'suggested';
+  /** The engine's explanation of the target, stored with the price change. */
+  readonly explanation: TargetExplanation;
 }
 
 /** Decisions recorded without their state before a replay, at most: a bound, not an expectation. */
@@ -208,6 +231,7 @@ export const recordDecisions = async (
         sent_price: null,
         sent_at: null,
         applied_at: null,
+        explanation: decision.explanation,
         created_at: at,
         updated_at: at,
       };
@@ -218,7 +242,11 @@ export const recordDecisions = async (
         const key = priceChangeKey(clientId, code, decision.repricerId, decision.offerId, n);
         try {
           await documentClient.send(
-            new PutCommand({ TableName: tableName(), Item: { ...key, ...stored, expiresAt }, ConditionExpression: 'attribute_not_exists(pk)' }),
+            new PutCommand({
+              TableName: tableName(),
+              Item: { ...key, ...canonicalPriceChange(stored), expiresAt },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            }),
           );
           written = record;
         } catch (error) {

@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { BUYBOX_APPROACHES, PRICE_CHANGE_REASON_VALUES, REPRICER_APPROACHES } from './approaches.js';
+import { targetExplanation } from './explanation.js';
 import { hasAtMostTwoDecimals } from './money.js';
 import { storableNumber } from './numbers.js';
 import { storable, text } from './text.js';
@@ -91,8 +93,7 @@ export const offerRecord = z.strictObject({
   updated_at: timestamp,
 });
 
-export const BUYBOX_APPROACHES = ['cheapest'] as const;
-export const REPRICER_APPROACHES = ['fixed', 'cost_based'] as const;
+export { BUYBOX_APPROACHES, PRICE_CHANGE_REASON_VALUES, REPRICER_APPROACHES } from './approaches.js';
 
 /**
  * The price-war guard of a repricer (docs/repricing.md, "Price-war guard"): after more than
@@ -151,8 +152,6 @@ export const repricerRecord = z.strictObject({
   updated_at: timestamp,
 });
 
-export const PRICE_CHANGE_REASON_VALUES = ['undercut', 'floor', 'ceiling', 'no_competition'] as const;
-
 /**
  * Where a price change stands on its way to the marketplace (docs/price-sending.md):
  * `suggested` waits for the client's apply (suggest mode); `pending` is queued for the sender;
@@ -185,6 +184,8 @@ export const priceChangeRecord = z.strictObject({
   sent_price: z.number().nullable(),
   sent_at: timestamp.nullable(),
   applied_at: timestamp.nullable(),
+  /** Why the engine chose `new_price` (docs/repricing.md, "Explanation"); null on a price change stored before explanations were. */
+  explanation: targetExplanation.nullable(),
   created_at: timestamp,
   updated_at: timestamp,
 });

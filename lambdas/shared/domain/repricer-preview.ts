@@ -1,14 +1,15 @@
 import * as z from 'zod';
-import { explainTarget, targetExplanation } from './explain-target.js';
+import { targetExplanation } from './explanation.js';
 import { MARKET_HOLD_TEXT, MARKET_UNKNOWN_REASONS, type MarketVerdict } from './market-state.js';
 import { guardRepricer, holdAt, PRICE_WAR_HOLD, type WarHold, type WarState } from './price-war.js';
 import { repricerRecord, type Repricer } from './records.js';
-import { decide, type EngineOffer, type EngineRepricer } from './repricing.js';
+import { decideExplained, type EngineContext, type EngineOffer, type EngineRepricer } from './repricing.js';
 
 /**
  * What a repricer would decide now (GET /v1/repricers/{id}/preview): per own offer the price
- * the engine's `decide` would record, and the explanation of its target. Pure; recording
- * nothing is the caller's part.
+ * the engine would record, and the explanation of its target, both from the engine's one plan
+ * (`decideExplained`), the one the evaluator records from. Pure; recording nothing is the
+ * caller's part.
  */
 /**
  * The market a repricer decides from, in the preview and beside its price changes: `known`,
@@ -96,21 +97,17 @@ export const previewRepricer = (
   lastDecided: (offerId: string) => number | undefined,
   /** Undefined: no connection watches the market. */
   verdict?: MarketVerdict,
+  context: EngineContext = {},
   /** Undefined: the guard has kept no state (the evaluator's rule still applies to what is seen now). */
   wars: PreviewWars = { stateOf: () => undefined, nowMs: Date.now() },
 ): RepricerPreview => {
   // A disabled repricer decides nothing; its preview says what it would decide once enabled.
+  const plan = decideExplained({ ...repricer, enabled: true }, offers, priceStep, lastDecided, context);
   // The evaluator's gate: an offer the price-war guard holds gets no decision. An unknown market decides nothing, guarded or not.
   const guarded =
     verdict?.decide === false
       ? { decisions: [], holds: [] }
-      : guardRepricer(
-          { ...repricer, price_war_guard: repricer.price_war_guard ?? null },
-          offers,
-          decide({ ...repricer, enabled: true }, offers, priceStep, lastDecided),
-          wars.stateOf,
-          wars.nowMs,
-        );
+      : guardRepricer({ ...repricer, price_war_guard: repricer.price_war_guard ?? null }, offers, plan.decisions, wars.stateOf, wars.nowMs);
   const decisions = guarded.decisions;
   const allowed = decisions.filter((decision) => verdict?.decide !== true || verdict.mayRaise || decision.price <= decision.oldPrice);
   const wanted = new Map(allowed.map((decision) => [decision.offerId, decision.price]));
@@ -121,7 +118,8 @@ export const previewRepricer = (
     offers: offers
       .filter((offer) => offer.own && offer.connector === repricer.connector)
       .map((offer) => ({ offer_id: offer.offer_id, current_price: offer.offer_price, would_decide: wanted.get(offer.offer_id) ?? null })),
-    target: explainTarget(repricer, offers, priceStep),
+    // Enabled for the plan, the explanation is always there.
+    target: plan.explanation!,
     market: marketOf(verdict),
     holds: holdsOf(guarded.holds),
   };

@@ -55,6 +55,7 @@ const record = (status: PriceChangeStatus, overrides: Partial<PriceChange> = {})
   sent_price: null,
   sent_at: null,
   applied_at: null,
+  explanation: null,
   created_at: '2026-11-22T10:15:30.123Z',
   updated_at: '2026-11-22T10:15:30.123Z',
   ...overrides,
@@ -128,8 +129,8 @@ describe('price-change cells', () => {
     expect(parsePriceChangeCell('floor')).toEqual({ status: 'suggested', reason: 'floor' });
     expect(parseProductChangeCell('7|failed|floor')).toEqual({ repricerId: '7', status: 'failed', reason: 'floor' });
     expect(parseProductChangeCell('7|floor')).toEqual({ repricerId: '7', status: 'suggested', reason: 'floor' });
-    // 6 statuses x 4 reasons, and the 4 legacy cells.
-    expect(PRICE_CHANGE_CELLS).toHaveLength(28);
+    // 6 statuses x 6 reasons, and the 4 legacy cells (of the reasons there were then).
+    expect(PRICE_CHANGE_CELLS).toHaveLength(40);
     expect(PRICE_CHANGE_CELLS).toEqual(expect.arrayContaining(['suggested|undercut', 'superseded|no_competition', 'undercut']));
   });
 });

@@ -4,6 +4,7 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCom
 import { mockClient } from 'aws-sdk-client-mock';
 import { evaluateProduct } from '../../../lambdas/evaluate-repricers/evaluate.js';
 import { priceChangeKey, readProductForRepricing } from '../../../lambdas/shared/data/repricing.js';
+import { storedPriceChange } from '../../../lambdas/shared/data/price-change-list.js';
 import type { PriceChange } from '../../../lambdas/shared/domain/records.js';
 import { offerFields, product } from './fixtures.js';
 
@@ -27,7 +28,9 @@ let failNextDecisionState = false;
 const keyOf = (key: Item) => `${String(key.pk)}\u0000${String(key.sk)}`;
 const put = (item: Item) => table.set(keyOf(item), structuredClone(item));
 const itemsUnder = (pk: string) => [...table.values()].filter((item) => item.pk === pk).sort((a, b) => String(a.sk).localeCompare(String(b.sk)));
-const priceChanges = () => itemsUnder(`T#${CLIENT}#PC#${encodeURIComponent(CODE)}`);
+const storedPriceChanges = () => itemsUnder(`T#${CLIENT}#PC#${encodeURIComponent(CODE)}`);
+/** The price changes as read back: the explanation, kept compressed beside the record, back in it. */
+const priceChanges = (): Item[] => storedPriceChanges().map((item) => ({ ...item, record: storedPriceChange.parse(item).record }));
 const conditionFailed = () => new ConditionalCheckFailedException({ message: 'The conditional request failed', $metadata: {} });
 
 const fakeTable = () => {
@@ -136,7 +139,7 @@ describe('readProductForRepricing', () => {
       ['C-1', 'other'],
       [OWN, 'own'],
     ]);
-    // A slot written before competitor filters existed reads with filters that filter nothing.
+    // A slot written before competitor filters and approaches existed reads with filters that filter nothing, as `cheapest`.
     expect(found?.slots).toEqual([
       {
         repricerId: 7,
@@ -144,6 +147,7 @@ describe('readProductForRepricing', () => {
         connector: 'amazon',
         min_price: 30.4,
         preferred_price: 60,
+        buybox_approach: 'cheapest',
         exclude_seller_ids: [],
         min_competitor_rating: null,
         competitor_stock: 'any',
@@ -189,6 +193,11 @@ describe('evaluateProduct', () => {
       record: changes[0],
     });
     expect(stored?.expiresAt).toBe(Math.floor(Date.parse(changes[0]!.created_at) / 1000) + RETENTION_DAYS * 86_400);
+    // The explanation is stored compressed beside the record (one write unit), and reads back whole.
+    const [raw] = storedPriceChanges();
+    expect(raw?.record).not.toHaveProperty('explanation');
+    expect(raw?.explanationZ).toBeInstanceOf(Uint8Array);
+    expect(changes[0]!.explanation).toMatchObject({ final_price: 44, reason: 'undercut', steps: [{ rule: 'undercut', offer_id: 'C-1', limit: 44 }] });
     expect(table.get(keyOf({ pk: PARTITION, sk: 'DECISION#7#OWN%2F1' }))).toEqual({
       pk: PARTITION,
       sk: 'DECISION#7#OWN%2F1',

@@ -128,6 +128,11 @@ describe('explainTarget', () => {
     expect(explanation).toEqual({
       approach: APPROACH,
       competitors: { considered: [], excluded: [{ offer_id: 'GONE', seller_id: 'seller-of-GONE', price: 20, by: 'not_buyable' }] },
+      competitor_counts: { considered: 0, excluded: 1 },
+      own_stock_status: null,
+      in_stock_premium: null,
+      price_step: 1,
+      steps: [],
       raw_target: null,
       bounds: [
         { bound: 'floor', value: 30, applied: false },

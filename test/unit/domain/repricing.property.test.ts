@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { explainTarget } from '../../../lambdas/shared/domain/explain-target.js';
+import { MAX_LISTED_COMPETITORS } from '../../../lambdas/shared/domain/explanation.js';
 import { decide, targetPrice, type EngineOffer, type EngineRepricer } from '../../../lambdas/shared/domain/repricing.js';
 import { fcParameters, fcRuns } from '../../support/seed.js';
 
@@ -41,7 +42,7 @@ const offerArb: fc.Arbitrary<EngineOffer> = fc.record({
   rating_avg: fc.integer({ min: 0, max: 50 }).map((tenths) => tenths / 10),
   stock_status: fc.constantFrom('in_stock' as const, 'lead_time' as const),
 });
-const offersArb = fc.uniqueArray(offerArb, { maxLength: 12, selector: (offer) => offer.offer_id });
+const offersArb = fc.uniqueArray(offerArb, { maxLength: 14, selector: (offer) => offer.offer_id });
 
 /** The filter rules as docs/repricing.md states them, written out here as the oracle. */
 const passes = (repricer: EngineRepricer, offer: EngineOffer): boolean =>
@@ -255,7 +256,7 @@ describe('decide properties', () => {
 describe('explainTarget properties', () => {
   const APPROACH = { buybox_approach: 'cheapest', repricer_approach: 'fixed' } as const;
 
-  it("ends at the engine's target, and accounts for every other seller's offer once", () => {
+  it("ends at the engine's target, and accounts for every other seller's offer once (the cheapest 10 of each list named, all counted)", () => {
     fc.assert(
       fc.property(repricerArb, offersArb, stepCents, (repricer, offers, step) => {
         // Act
@@ -266,17 +267,19 @@ describe('explainTarget properties', () => {
         expect(explanation.final_price).toBe(target?.price ?? null);
         expect(explanation.reason).toBe(target?.reason ?? null);
         const { considered, excluded } = explanation.competitors;
-        expect(considered.map((offer) => offer.offer_id).sort()).toEqual(
-          competitorsOf(repricer, offers)
-            .map((offer) => offer.offer_id)
-            .sort(),
+        const competitors = competitorsOf(repricer, offers);
+        const others = offers.filter((offer) => !offer.own);
+        expect(explanation.competitor_counts).toEqual({ considered: competitors.length, excluded: others.length - competitors.length });
+        expect(considered).toHaveLength(Math.min(competitors.length, MAX_LISTED_COMPETITORS));
+        expect(excluded).toHaveLength(Math.min(others.length - competitors.length, MAX_LISTED_COMPETITORS));
+        const ids = new Set(competitors.map((offer) => offer.offer_id));
+        expect(considered.every((offer) => ids.has(offer.offer_id))).toBe(true);
+        expect(excluded.every((offer) => !ids.has(offer.offer_id) && others.some((other) => other.offer_id === offer.offer_id))).toBe(true);
+        // The cheapest are the ones named.
+        const cheapestLeftOut = Math.min(
+          ...competitors.filter((offer) => !considered.some((c) => c.offer_id === offer.offer_id)).map((o) => cents(o.offer_price)),
         );
-        expect([...considered, ...excluded].map((offer) => offer.offer_id).sort()).toEqual(
-          offers
-            .filter((offer) => !offer.own)
-            .map((offer) => offer.offer_id)
-            .sort(),
-        );
+        expect(considered.every((offer) => cents(offer.price) <= cheapestLeftOut)).toBe(true);
         if (target?.lowest) expect(considered[0]).toMatchObject({ offer_id: target.lowest.offerId, price: target.lowest.price });
       }),
       fcParameters({ numRuns: fcRuns(500, 2500) }),

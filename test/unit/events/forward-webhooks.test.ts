@@ -2,7 +2,8 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { forwardChanges } from '../../../lambdas/forward-changes/forward.js';
 import { priceChangePartition } from '../../../lambdas/shared/data/keys.js';
-import { PRICE_CHANGE_SCHEMA_VERSION } from '../../../lambdas/shared/data/price-change-list.js';
+import { canonicalPriceChange, PRICE_CHANGE_SCHEMA_VERSION } from '../../../lambdas/shared/data/price-change-list.js';
+import { explainTarget } from '../../../lambdas/shared/domain/explain-target.js';
 import type { PriceChange } from '../../../lambdas/shared/domain/records.js';
 import { webhookEventMessage } from '../../../lambdas/shared/events/webhook-events.js';
 import { logger } from '../../../lambdas/shared/logger.js';
@@ -28,6 +29,7 @@ const priceChange = (id: number, repricerId: number): PriceChange => ({
   sent_price: null,
   sent_at: null,
   applied_at: null,
+  explanation: null,
   created_at: `2026-11-22T10:15:30.${String(id).padStart(3, '0')}Z`,
   updated_at: `2026-11-22T10:15:30.${String(id).padStart(3, '0')}Z`,
 });
@@ -87,6 +89,30 @@ describe('the webhooks route of the forwarder', () => {
       ['c2#R7', 'c2', 'REPRICER_PRICE_CHANGED-4'],
     ]);
     expect(sent[0]!.body).toMatchObject({ eventType: 'REPRICER_PRICE_CHANGED', eventTimestamp: priceChange(1, 7).created_at, data: priceChange(1, 7) });
+  });
+
+  it('carries the explanation the canonical item keeps compressed beside its record', async () => {
+    // Prepare
+    const webhooks = recording();
+    const forward = forwardChanges({ lists: recording().sender, repricing: recording().sender, webhooks: webhooks.sender });
+    const explanation = explainTarget(
+      { enabled: true, min_price: 30, preferred_price: 60, connector: 'amazon', buybox_approach: 'cheapest', repricer_approach: 'fixed' },
+      [{ offer_id: 'OFR-2', offer_price: 50, offer_status: 'buyable', connector: 'amazon', own: false }],
+      1,
+    );
+    const change = { ...priceChange(5, 7), new_price: 49, explanation };
+    const record = streamRecord('c1', change);
+    const item = { pk: 'P', sk: 'S', ...canonicalPriceChange({ entity: 'priceChange', sv: PRICE_CHANGE_SCHEMA_VERSION, record: change }) };
+    record.dynamodb!.NewImage = image(item);
+
+    // Act
+    await forward({ Records: [record] });
+
+    // Assert
+    expect(item).not.toHaveProperty('record.explanation');
+    const [sent] = webhooks.sent.map((message) => webhookEventMessage.parse(JSON.parse(message.body)));
+    expect(sent).toMatchObject({ eventType: 'REPRICER_PRICE_CHANGED', data: { explanation: { final_price: 49, reason: 'undercut' } } });
+    expect((sent!.data as PriceChange).explanation).toEqual(explanation);
   });
 
   it('announces nothing for a price change that is modified or expires', async () => {

@@ -22,6 +22,7 @@ export const priceChange = (overrides: Partial<PriceChange> = {}): PriceChange =
   sent_price: null,
   sent_at: null,
   applied_at: null,
+  explanation: null,
   created_at: PRICE_CHANGE_CREATED_AT,
   updated_at: PRICE_CHANGE_CREATED_AT,
   ...overrides,

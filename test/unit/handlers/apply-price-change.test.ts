@@ -37,6 +37,7 @@ const record = (status: PriceChangeStatus): PriceChange => ({
   sent_price: null,
   sent_at: null,
   applied_at: null,
+  explanation: null,
   created_at: '2026-11-22T10:15:30.123Z',
   updated_at: '2026-11-22T10:15:30.123Z',
 });

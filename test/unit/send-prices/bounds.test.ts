@@ -14,6 +14,8 @@ const slot = (overrides: Partial<RepricerSlot> = {}): RepricerSlot => ({
   connector: 'takealot',
   min_price: 80,
   preferred_price: 100,
+  buybox_approach: 'cheapest',
+  repricer_approach: 'fixed',
   exclude_seller_ids: [],
   min_competitor_rating: null,
   competitor_stock: 'any',

@@ -30,6 +30,7 @@ export const sendable = (overrides: Partial<StoredSendable> = {}, record: Partia
       sent_price: null,
       sent_at: null,
       applied_at: null,
+      explanation: null,
       created_at: '2026-11-25T11:59:00.000Z',
       updated_at: '2026-11-25T11:59:00.000Z',
       ...record,

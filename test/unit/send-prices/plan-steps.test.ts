@@ -50,6 +50,8 @@ const slot: RepricerSlot = {
   connector: 'takealot',
   min_price: 50,
   preferred_price: 200,
+  buybox_approach: 'cheapest',
+  repricer_approach: 'fixed',
   exclude_seller_ids: [],
   min_competitor_rating: 0,
   competitor_stock: 'any',
