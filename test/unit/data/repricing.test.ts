@@ -139,7 +139,7 @@ describe('readProductForRepricing', () => {
       ['C-1', 'other'],
       [OWN, 'own'],
     ]);
-    // A slot written before competitor filters and approaches existed reads with filters that filter nothing, as `cheapest`.
+    // A slot written before competitor filters and approaches existed reads with filters that filter nothing, as `cheapest` and `fixed`.
     expect(found?.slots).toEqual([
       {
         repricerId: 7,
@@ -148,6 +148,7 @@ describe('readProductForRepricing', () => {
         min_price: 30.4,
         preferred_price: 60,
         buybox_approach: 'cheapest',
+        repricer_approach: 'fixed',
         exclude_seller_ids: [],
         min_competitor_rating: null,
         competitor_stock: 'any',
