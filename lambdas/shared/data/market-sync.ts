@@ -14,7 +14,8 @@ import { getStoredProducts, productItem } from './products.js';
 import { MARKET_TIMING } from '../config/market-sync.js';
 import { marketAfterRead, type MarketState, type MarketUnknownReason } from '../domain/market-state.js';
 import { readMarketState, writeMarketState } from './market-state.js';
-import { priceStepOf, readProductForRepricing, type ProductForRepricing } from './repricing.js';
+import { premiumOn, priceStepOf, readProductForRepricing, type ProductForRepricing } from './repricing.js';
+import { observePremium, type InStockPremium } from '../domain/in-stock-premium.js';
 
 /**
  * Applies what a marketplace sync saw (docs/market-sync.md): the seller's own offers, and a
@@ -323,9 +324,11 @@ const recordMarket = async (
   seen: Parameters<typeof marketAfterRead>[1],
   now: string,
   confirmedAt?: string,
+  premium?: InStockPremium,
 ): Promise<void> => {
   const next = marketAfterRead(before, seen, now, MARKET_TIMING, confirmedAt);
-  if (next) await writeMarketState(clientId, code, uid, next);
+  // A premium alone needs a market already recorded (a read that saw the buy box always records one first).
+  if (next || (premium && before)) await writeMarketState(clientId, code, uid, { market: next, premium });
 };
 
 /**
@@ -433,8 +436,10 @@ const applyPageOnce = async (
   const { counts: offers, conflicts } = await writeChanged(ownerOf(clientId, connector), considered, inputs, now);
   // What was written stays; the rest is computed again from the other writer's version (the next read does it after the last try).
   if (conflicts.size > 0 && !lastTry) return 'conflict';
-  // After the offers: a repricer woken by this record sees them as the page showed them.
-  await recordMarket(clientId, code, uid, marketBefore, { state: 'known' }, now, lastConfirmedAt(partition));
+  // After the offers: a repricer woken by this record sees them as the page showed them, and the premium the page narrowed.
+  const premiumBefore = premiumOn(partition, uid);
+  const premium = observePremium(premiumBefore, view);
+  await recordMarket(clientId, code, uid, marketBefore, { state: 'known' }, now, lastConfirmedAt(partition), premium === premiumBefore ? undefined : premium);
   return { kind: 'applied', offers, skipped: view.skipped + market.skipped, merged: view.merged, left };
 };
 

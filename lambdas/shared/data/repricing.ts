@@ -9,6 +9,7 @@ import { connectorKey, part, priceChangePartition, productPartition } from './ke
 import { storedOffer, type StoredOffer } from './offer-list.js';
 import { PRICE_CHANGE_SCHEMA_VERSION, storedPriceChange, type StoredPriceChange } from './price-change-list.js';
 import type { MarketState } from '../domain/market-state.js';
+import { DEFAULT_IN_STOCK_PREMIUM, type InStockPremium } from '../domain/in-stock-premium.js';
 import { parseMarketState } from './market-state.js';
 import { storedProduct } from './products.js';
 
@@ -65,7 +66,16 @@ export interface ProductForRepricing {
   readonly decisions: Map<string, DecisionState>;
   /** The market view per connector, where the storefront reader has recorded one. */
   readonly markets: Map<string, MarketState>;
+  /**
+   * The in-stock premium per connector, where a storefront page has narrowed it; absent:
+   * DEFAULT_IN_STOCK_PREMIUM (premiumOn).
+   */
+  readonly premiums: Map<string, InStockPremium>;
 }
+
+/** The product's in-stock premium on a connector: as learned, else the stated default. */
+export const premiumOn = (product: Pick<ProductForRepricing, 'premiums'>, connector: string): InStockPremium =>
+  product.premiums.get(connector) ?? DEFAULT_IN_STOCK_PREMIUM;
 
 const DECISION_SK = 'DECISION#';
 const decisionKey = (clientId: string, code: string, repricerId: number, offerId: string) => ({
@@ -106,6 +116,7 @@ export const readProductForRepricing = async (clientId: string, code: string): P
   } while (start);
   const productItem = items.find((item) => item.entity === 'product');
   if (!productItem) return undefined;
+  const stored = items.flatMap((item) => (item.entity === 'productMarket' ? [parseMarketState(item)] : [])).flatMap((m) => (m ? [m] : []));
   const decisions = new Map<string, DecisionState>();
   for (const item of items.filter((i) => i.entity === 'repricerDecision')) {
     const state = decisionState.parse(item);
@@ -116,9 +127,8 @@ export const readProductForRepricing = async (clientId: string, code: string): P
     offers: items.filter((item) => item.entity === 'offer').map((item) => storedOffer.parse(item)),
     slots: items.filter((item) => item.entity === 'repricerSlot').map((item) => repricerSlot.parse(item)),
     decisions,
-    markets: new Map(
-      items.flatMap((item) => (item.entity === 'productMarket' ? [parseMarketState(item)] : [])).flatMap((m) => (m ? [[m.connector, m.market] as const] : [])),
-    ),
+    markets: new Map(stored.map((m) => [m.connector, m.market] as const)),
+    premiums: new Map(stored.flatMap((m) => (m.premium ? [[m.connector, m.premium] as const] : []))),
   };
 };
 
