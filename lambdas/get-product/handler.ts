@@ -1,19 +1,33 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { tenantOf } from '../shared/auth/tenant.js';
 import { productCode } from '../shared/domain/records.js';
+import { productDetailOf } from '../shared/domain/product-detail.js';
+import { listConnections } from '../shared/data/connections.js';
+import { readPremiums } from '../shared/data/market-state.js';
 import { getProduct } from '../shared/data/products.js';
 import { httpHandler } from '../shared/http/handler.js';
 import { productNotFound } from '../shared/http/not-found.js';
 import { pathParameter } from '../shared/http/path.js';
 import { json } from '../shared/http/responses.js';
 
-/** GET /v1/products/{code}: one of the client's products; a code that cannot exist is a 404 too. */
+/**
+ * GET /v1/products/{code}: one of the client's products, with its in-stock premium on each
+ * connector; a code that cannot exist is a 404 too.
+ */
 export const getProductRoute = async (event: APIGatewayProxyEvent) => {
   const tenant = tenantOf(event);
   const code = productCode.safeParse(pathParameter(event, 'code'));
   const product = code.success ? await getProduct(tenant.clientId, code.data) : undefined;
   if (!product) throw productNotFound();
-  return json(200, product);
+  const [premiums, connections] = await Promise.all([readPremiums(tenant.clientId, product.code), listConnections(tenant.clientId)]);
+  return json(
+    200,
+    productDetailOf(
+      product,
+      premiums,
+      connections.map((connection) => connection.record.connector),
+    ),
+  );
 };
 
 export const handler = httpHandler(getProductRoute);

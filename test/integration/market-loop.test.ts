@@ -47,6 +47,25 @@ const served = async (): Promise<Offer[]> => {
   return response.body.offers;
 };
 
+type Premium = { low_percent: number; high_percent: number; observations: number };
+/**
+ * Every product's learned premium, as GET /v1/products/{code} shows it, holds the simulator's
+ * own (tools/market/catalogue.ts): how many products have one learned from a page.
+ */
+const premiumsAgainstSimulator = async (): Promise<number> => {
+  let learned = 0;
+  for (const product of market.simulation.market.products) {
+    const response = await api.request<{ in_stock_premium: Record<string, Premium> }>('GET', `/v1/products/${encodeURIComponent(product.own.sku)}`, {
+      auth: alice,
+    });
+    expect(response.status).toBe(200);
+    const premium = response.body.in_stock_premium.takealot!;
+    expect([premium.low_percent <= product.in_stock_premium_pct, product.in_stock_premium_pct <= premium.high_percent]).toEqual([true, true]);
+    if (premium.observations > 0) learned++;
+  }
+  return learned;
+};
+
 beforeAll(async () => {
   captured.start();
   market = await startTestMarket({ seed: 11, products: PRODUCTS, competitors: 3 });
@@ -83,6 +102,10 @@ describe('the market loop', () => {
       // The client's seller id, learned from a page, is on every own offer a page showed.
       const own = offers.filter((offer) => !offer.offer_id.startsWith('takealot:') && offer.offer_status === 'buyable');
       expect(new Set(own.map((offer) => offer.seller_id))).toEqual(new Set([market.options.sellerId]));
+    });
+
+    await step("the pages read teach each product's in-stock premium: GET shows an interval holding the simulator's", async () => {
+      expect(await premiumsAgainstSimulator()).toBeGreaterThan(0);
     });
 
     await step('a tick that finds nothing new writes nothing, the connection included', async () => {
@@ -142,6 +165,8 @@ describe('the market loop', () => {
       await requestFullSync();
       await runTick();
       expect(marketDifferences(await served(), expectedOffers(market.simulation))).toEqual([]);
+      // The moved market's pages narrow the premiums further, never past the simulator's.
+      expect(await premiumsAgainstSimulator()).toBeGreaterThan(0);
     });
 
     await step('a marketplace that fails every call: the connection shows the error, nothing held is lost, and it recovers', async () => {

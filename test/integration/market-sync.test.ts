@@ -140,6 +140,9 @@ describe('a market sync', () => {
         auth: alice,
       });
       expect(filtered.body.offers.map((o) => o.offer_id).sort()).toEqual(['1001', 'takealot:PLID1001:s1']);
+      // The own offer in stock at 100 took Best Price over s1's leadtime 95: the premium is at least 5 %.
+      const product = await api.request<{ in_stock_premium: unknown }>('GET', '/v1/products/SKU-1', { auth: alice });
+      expect(product.body.in_stock_premium).toEqual({ takealot: { low_percent: 5, high_percent: 10, observations: 1 } });
     });
     await step('writes nothing when a sync finds nothing new', async () => {
       // Prepare

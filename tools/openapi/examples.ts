@@ -7,6 +7,7 @@ import { previewRepricer, type RepricerPreview } from '../../lambdas/shared/doma
 import type { EngineOffer } from '../../lambdas/shared/domain/repricing.js';
 import type { ImportJob } from '../../lambdas/shared/domain/import-jobs.js';
 import type { ConnectorType, Offer, OffersPage, PriceChange, Product, Repricer } from '../../lambdas/shared/domain/records.js';
+import type { ProductDetail } from '../../lambdas/shared/domain/product-detail.js';
 import { conflict, unprocessable, validationFailed } from '../../lambdas/shared/http/errors.js';
 import { repricerNotFound } from '../../lambdas/shared/http/not-found.js';
 import { preconditionFailed } from '../../lambdas/shared/http/preconditions.js';
@@ -58,6 +59,12 @@ export const productExample: Product = {
   },
   created_at: CREATED,
   updated_at: UPDATED,
+};
+
+/** `GET /v1/products/{code}`: the product, its premium learned on one connector. */
+export const productDetailExample: ProductDetail = {
+  ...productExample,
+  in_stock_premium: { takealot: { low_percent: 4.76, high_percent: 5.67, observations: 3 } },
 };
 
 const EXAMPLE_PREFERRED_PRICE = 100;

@@ -20,6 +20,8 @@ import { updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.
 import { appliedBound, targetExplanation } from '../../lambdas/shared/domain/explain-target.js';
 import { repricerHold, repricerMarket, repricerPreview } from '../../lambdas/shared/domain/repricer-preview.js';
 import { connectionRecord, connectionsList, putConnectionBody } from '../../lambdas/shared/domain/connections.js';
+import { inStockPremium } from '../../lambdas/shared/domain/in-stock-premium.js';
+import { productDetailRecord } from '../../lambdas/shared/domain/product-detail.js';
 import { createdWebhookRecord, createWebhookBody, deliveriesPage, deliveryRecord, webhookRecord, webhooksList } from '../../lambdas/shared/domain/webhooks.js';
 import { caseInsensitivePattern, regexesOf } from './patterns.js';
 import { conflictProblemSchema, fieldErrorSchema, problemSchema } from './problem-schema.js';
@@ -43,6 +45,8 @@ responseComponents
   .add(repricerRecord, { id: 'Repricer' })
   .add(connectorTypeRecord, { id: 'ConnectorType' })
   .add(productRecord, { id: 'Product' })
+  .add(productDetailRecord, { id: 'ProductDetail' })
+  .add(inStockPremium, { id: 'InStockPremium' })
   .add(offerRecord, { id: 'Offer' })
   .add(offersPage, { id: 'OffersPage' })
   .add(repricersPage, { id: 'RepricersPage' })
@@ -120,6 +124,18 @@ descriptions
       'offer takes at least 1 day: 0 ignores every `lead_time` offer, a larger maximum keeps them (docs/repricing.md, "Competitor filters").',
   })
   .add(offerRecord.shape.rating_count, { description: 'Numeric text, not a number.' })
+  .add(productDetailRecord, { description: 'A product, with what the service has learned of it on each connector.' })
+  .add(productDetailRecord.shape.in_stock_premium, {
+    description:
+      "By connector uid (each connector with a connection, and any learned on before): the product's in-stock premium as learned from the storefront " +
+      '(docs/market-sync.md, "The in-stock premium").',
+  })
+  .add(inStockPremium, {
+    description:
+      'How much dearer, in percent of its price, an in-stock offer may be than a cheaper leadtime offer and still win Best Price: an interval ' +
+      'that holds it (low rounded down, high up, 2 decimals). `observations`: the storefront reads that narrowed it; 0 is the stated default ' +
+      '(0 to 10 %).',
+  })
   .add(priceChangeRecord, { description: "A repricing decision: the price a repricer wants for the client's offer, and why (docs/repricing.md)." })
   .add(priceChangeRecord.shape.reason, {
     description:

@@ -1,22 +1,36 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { MARKET_TIMING } from '../config/market-sync.js';
+import { inStockPremium, type InStockPremium } from '../domain/in-stock-premium.js';
 import { marketState, marketVerdict, type MarketState, type MarketVerdict } from '../domain/market-state.js';
 import { connectionModeOf } from './connection-mode.js';
 import { documentClient, tableName } from './dynamo.js';
-import { marketStateKey } from './keys.js';
+import { MARKET_SK_PREFIX, marketStateKey, productPartition } from './keys.js';
 
 /**
  * A product's market view on one connector, as the storefront reader records it (its only
  * writer). The item sits in the product's partition, so the evaluator reads it with the offers;
  * its writes reach the evaluator through the stream, so a recorded read lets the product's
- * repricers decide again.
+ * repricers decide again. It also holds the product's in-stock premium as learned on the
+ * connector (domain/in-stock-premium.ts), absent until a page first narrowed it: written with the
+ * market when both change, alone when only it does, so learning costs no write of its own.
  */
-export const storedMarketState = z.object({ entity: z.literal('productMarket'), connector: z.string().min(1), market: marketState });
+export const storedMarketState = z.object({
+  entity: z.literal('productMarket'),
+  connector: z.string().min(1),
+  market: marketState,
+  premium: inStockPremium.optional(),
+});
 
-export const parseMarketState = (item: Record<string, unknown>): { connector: string; market: MarketState } | undefined => {
+export interface StoredMarket {
+  readonly connector: string;
+  readonly market: MarketState;
+  readonly premium: InStockPremium | undefined;
+}
+
+export const parseMarketState = (item: Record<string, unknown>): StoredMarket | undefined => {
   const parsed = storedMarketState.safeParse(item);
-  return parsed.success ? { connector: parsed.data.connector, market: parsed.data.market } : undefined;
+  return parsed.success ? { connector: parsed.data.connector, market: parsed.data.market, premium: parsed.data.premium } : undefined;
 };
 
 export const readMarketState = async (clientId: string, code: string, connector: string): Promise<MarketState | undefined> => {
@@ -24,11 +38,46 @@ export const readMarketState = async (clientId: string, code: string, connector:
   return result.Item ? parseMarketState(result.Item)?.market : undefined;
 };
 
-export const writeMarketState = async (clientId: string, code: string, connector: string, market: MarketState): Promise<void> => {
-  await documentClient.send(
-    new PutCommand({
+/** The product's learned premiums by connector: its market state items alone (one per connector the reader has read it on). */
+export const readPremiums = async (clientId: string, code: string): Promise<Map<string, InStockPremium>> => {
+  const result = await documentClient.send(
+    new QueryCommand({
       TableName: tableName(),
-      Item: { ...marketStateKey(clientId, code, connector), entity: 'productMarket', connector, market },
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': productPartition(clientId, code), ':prefix': MARKET_SK_PREFIX },
+    }),
+  );
+  const stored = (result.Items ?? []).flatMap((item) => parseMarketState(item) ?? []);
+  return new Map(stored.flatMap((entry) => (entry.premium ? [[entry.connector, entry.premium] as const] : [])));
+};
+
+/**
+ * Sets what changed, leaving the rest of the item as it is: a read that saw nothing keeps the
+ * premium learned so far. The premium alone is written only onto an item that has its market.
+ */
+export const writeMarketState = async (
+  clientId: string,
+  code: string,
+  connector: string,
+  change: { readonly market?: MarketState | undefined; readonly premium?: InStockPremium | undefined },
+): Promise<void> => {
+  const values: Record<string, unknown> = { ':entity': 'productMarket', ':connector': connector };
+  const sets = ['entity = :entity', 'connector = :connector'];
+  if (change.market) {
+    sets.push('market = :market');
+    values[':market'] = change.market;
+  }
+  if (change.premium) {
+    sets.push('premium = :premium');
+    values[':premium'] = change.premium;
+  }
+  if (sets.length === 2) return;
+  await documentClient.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: marketStateKey(clientId, code, connector),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ExpressionAttributeValues: values,
     }),
   );
 };

@@ -14,7 +14,8 @@ import { getStoredProducts, productItem } from './products.js';
 import { MARKET_TIMING } from '../config/market-sync.js';
 import { marketAfterRead, type MarketState, type MarketUnknownReason } from '../domain/market-state.js';
 import { readMarketState, writeMarketState } from './market-state.js';
-import { priceStepOf, readProductForRepricing, type ProductForRepricing } from './repricing.js';
+import { premiumOn, priceStepOf, readProductForRepricing, type ProductForRepricing } from './repricing.js';
+import { observePremium, type InStockPremium } from '../domain/in-stock-premium.js';
 
 /**
  * Applies what a marketplace sync saw (docs/market-sync.md): the seller's own offers, and a
@@ -323,9 +324,11 @@ const recordMarket = async (
   seen: Parameters<typeof marketAfterRead>[1],
   now: string,
   confirmedAt?: string,
+  premium?: InStockPremium,
 ): Promise<void> => {
   const next = marketAfterRead(before, seen, now, MARKET_TIMING, confirmedAt);
-  if (next) await writeMarketState(clientId, code, uid, next);
+  // A premium alone needs a market already recorded (a read that saw the buy box always records one first).
+  if (next || (premium && before)) await writeMarketState(clientId, code, uid, { market: next, premium });
 };
 
 /**
@@ -342,7 +345,9 @@ export const recordMarketUnseen = async (clientId: string, connector: string, co
  * Applies a product's storefront page: the buy box fields on every offer of the product on this
  * connector (own ones included), the competitors' offers upserted under stable ids, and
  * competitors that left the page marked `not_buyable` (once: an offer away from the page is
- * not written again until it comes back).
+ * not written again until it comes back). The product's in-stock premium on the connector is
+ * narrowed by what the page shows (domain/in-stock-premium.ts) and recorded with the market
+ * view, only when it changed.
  */
 export const applyProductMarket = async (
   clientId: string,
@@ -433,8 +438,10 @@ const applyPageOnce = async (
   const { counts: offers, conflicts } = await writeChanged(ownerOf(clientId, connector), considered, inputs, now);
   // What was written stays; the rest is computed again from the other writer's version (the next read does it after the last try).
   if (conflicts.size > 0 && !lastTry) return 'conflict';
-  // After the offers: a repricer woken by this record sees them as the page showed them.
-  await recordMarket(clientId, code, uid, marketBefore, { state: 'known' }, now, lastConfirmedAt(partition));
+  // After the offers: a repricer woken by this record sees them as the page showed them, and the premium the page narrowed.
+  const premiumBefore = premiumOn(partition, uid);
+  const premium = observePremium(premiumBefore, view);
+  await recordMarket(clientId, code, uid, marketBefore, { state: 'known' }, now, lastConfirmedAt(partition), premium === premiumBefore ? undefined : premium);
   return { kind: 'applied', offers, skipped: view.skipped + market.skipped, merged: view.merged, left };
 };
 

@@ -19,6 +19,7 @@ import { connectorKey, part, priceChangePartition, productPartition } from './ke
 import { storedOffer, type StoredOffer } from './offer-list.js';
 import { canonicalPriceChange, PRICE_CHANGE_SCHEMA_VERSION, storedPriceChange, type StoredPriceChange } from './price-change-list.js';
 import type { MarketState } from '../domain/market-state.js';
+import { DEFAULT_IN_STOCK_PREMIUM, type InStockPremium } from '../domain/in-stock-premium.js';
 import { parseMarketState } from './market-state.js';
 import { storedProduct } from './products.js';
 import { warStatesOf } from './price-wars.js';
@@ -85,7 +86,16 @@ export interface ProductForRepricing {
   readonly markets: Map<string, MarketState>;
   /** The price-war guard's state per repricer and own offer (`warStateId`), where a guard has kept one. */
   readonly wars: Map<string, WarState>;
+  /**
+   * The in-stock premium per connector, where a storefront page has narrowed it; absent:
+   * DEFAULT_IN_STOCK_PREMIUM (premiumOn).
+   */
+  readonly premiums: Map<string, InStockPremium>;
 }
+
+/** The product's in-stock premium on a connector: as learned, else the stated default. */
+export const premiumOn = (product: Pick<ProductForRepricing, 'premiums'>, connector: string): InStockPremium =>
+  product.premiums.get(connector) ?? DEFAULT_IN_STOCK_PREMIUM;
 
 const DECISION_SK = 'DECISION#';
 const decisionKey = (clientId: string, code: string, repricerId: number, offerId: string) => ({
@@ -126,6 +136,7 @@ export const readProductForRepricing = async (clientId: string, code: string): P
   } while (start);
   const productItem = items.find((item) => item.entity === 'product');
   if (!productItem) return undefined;
+  const stored = items.flatMap((item) => (item.entity === 'productMarket' ? [parseMarketState(item)] : [])).flatMap((m) => (m ? [m] : []));
   const decisions = new Map<string, DecisionState>();
   for (const item of items.filter((i) => i.entity === 'repricerDecision')) {
     const state = decisionState.parse(item);
@@ -136,19 +147,19 @@ export const readProductForRepricing = async (clientId: string, code: string): P
     offers: items.filter((item) => item.entity === 'offer').map((item) => storedOffer.parse(item)),
     slots: items.filter((item) => item.entity === 'repricerSlot').map((item) => repricerSlot.parse(item)),
     decisions,
-    markets: new Map(
-      items.flatMap((item) => (item.entity === 'productMarket' ? [parseMarketState(item)] : [])).flatMap((m) => (m ? [[m.connector, m.market] as const] : [])),
-    ),
+    markets: new Map(stored.map((m) => [m.connector, m.market] as const)),
+    premiums: new Map(stored.flatMap((m) => (m.premium ? [[m.connector, m.premium] as const] : []))),
     wars: warStatesOf(items),
   };
 };
 
 /**
  * What the engine knows of the product on a connector beyond its offers: the evaluator, the
- * preview and the sender's check share it. The learned in-stock premium is not stored yet, so
- * `buybox` counts with DEFAULT_IN_STOCK_PREMIUM (the engine's default when none is given).
+ * preview and the sender's check share it. The in-stock premium is the one the storefront reader
+ * learned, or the stated default (premiumOn).
  */
-export const engineContextOf = (_product: ProductForRepricing | undefined, _connector: string): EngineContext => ({});
+export const engineContextOf = (product: ProductForRepricing | undefined, connector: string): EngineContext =>
+  product ? { premium: premiumOn(product, connector) } : {};
 
 /** The product's offers as the engine reads them: the evaluator and the preview share this view. */
 export const engineOffersOf = (product: ProductForRepricing): EngineOffer[] =>

@@ -1,4 +1,5 @@
 import { streamChangeOf } from '../../../lambdas/shared/data/change-records.js';
+import { marketStateKey } from '../../../lambdas/shared/data/keys.js';
 import { DEFAULT_SAFETY } from '../../../lambdas/shared/domain/connections.js';
 import { connection, connectionItem, image, marketplaceEvent, marketplaceEventItem } from '../events/market-event-fixtures.js';
 
@@ -82,5 +83,15 @@ describe('streamChangeOf: marketplace events', () => {
   it('keeps it under its tenant: the key says whose it is', () => {
     expect(item.pk).toBe(`T#c1#MEVT#${marketplaceEvent().uid}`);
     expect(streamChangeOf(keysOf(item), undefined, image(item))?.clientId).toBe('c1');
+  });
+});
+
+describe('streamChangeOf: market state items', () => {
+  const market = { state: 'known', readAt: '2026-11-22T10:00:00.000Z' };
+  const item = { ...marketStateKey('c1', 'SKU-1', 'takealot'), entity: 'productMarket', connector: 'takealot', market };
+
+  it("names a premium narrowed alone as the product's market changing: its repricers decide again", () => {
+    const narrowed = { ...item, premium: { low_percent: 4.76, high_percent: 10, observations: 1 } };
+    expect(streamChangeOf(keysOf(narrowed), image(item), image(narrowed))).toEqual({ kind: 'market', clientId: 'c1', code: 'SKU-1' });
   });
 });

@@ -1,9 +1,11 @@
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/get-product/handler.js';
 import { logger } from '../../../lambdas/shared/logger.js';
+import { DEFAULT_IN_STOCK_PREMIUM } from '../../../lambdas/shared/domain/in-stock-premium.js';
 import { product } from '../data/fixtures.js';
+import { connection, connectionItem } from '../events/market-event-fixtures.js';
 import { apiEvent, CONTEXT, expectProblem } from './events.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -19,6 +21,7 @@ beforeEach(() => {
   ddb.reset();
   logger.setLogLevel('SILENT');
   ddb.on(GetCommand).resolves({});
+  ddb.on(QueryCommand).resolves({ Items: [] });
 });
 
 describe('GET /v1/products/{code}', () => {
@@ -34,7 +37,35 @@ describe('GET /v1/products/{code}', () => {
 
     // Assert
     expect(response.statusCode).toBe(200);
-    expect(JSON.parse(response.body)).toEqual(record);
+    expect(JSON.parse(response.body)).toEqual({ ...record, in_stock_premium: {} });
+  });
+
+  it('shows the in-stock premium per connector: as learned where a page narrowed it, the stated default on the other connections', async () => {
+    const record = product({ code: 'SKU-1' });
+    const learned = { low_percent: 4.76, high_percent: 5.67, observations: 2 };
+    ddb.on(GetCommand, { Key: { pk: 'T#c1#P#SKU-1', sk: 'PRODUCT' } }).resolves({ Item: { pk: 'T#c1#P#SKU-1', sk: 'PRODUCT', entity: 'product', record } });
+    ddb.on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'T#c1#P#SKU-1', ':prefix': 'MARKET#' } }).resolves({
+      Items: [
+        {
+          pk: 'T#c1#P#SKU-1',
+          sk: 'MARKET#takealot',
+          entity: 'productMarket',
+          connector: 'takealot',
+          market: { state: 'known', readAt: '2026-11-22T10:00:00.000Z' },
+          premium: learned,
+        },
+        // Read, nothing narrowed yet: no premium stored.
+        { pk: 'T#c1#P#SKU-1', sk: 'MARKET#other', entity: 'productMarket', connector: 'other', market: { state: 'known', readAt: '2026-11-22T10:00:00.000Z' } },
+      ],
+    });
+    ddb
+      .on(QueryCommand, { ExpressionAttributeValues: { ':pk': 'T#c1#CONN', ':prefix': 'C#' } })
+      .resolves({ Items: [connectionItem('c1', connection({ connector: 'takealot' })), connectionItem('c1', connection({ connector: 'amazon' }))] });
+
+    const response = await get('SKU-1');
+
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(response.body)).toEqual({ ...record, in_stock_premium: { amazon: DEFAULT_IN_STOCK_PREMIUM, takealot: learned } });
   });
 
   it('answers a missing, undecodable or impossible code with the same 404', async () => {
