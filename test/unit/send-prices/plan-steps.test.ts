@@ -66,6 +66,8 @@ const productWith = (market: MarketState | undefined, rival: number): ProductFor
     slots: [slot],
     decisions: new Map([['1#O-1', { repricerId: 1, offerId: 'O-1', decisions: 1, lastPrice: 89, confirmedPrice: 150, confirmedAt: STEP_AT }]]),
     markets: new Map(market ? [['takealot', market]] : []),
+    premiums: new Map(),
+    wars: new Map(),
   }) as unknown as ProductForRepricing;
 const reads = (product: ProductForRepricing) => ({ get: () => Promise.resolve(product) }) as unknown as ProductReads;
 /** The capped move's change: pending again after its step to 150 was confirmed. */
