@@ -18,6 +18,7 @@ import { importError, importJobRecord, importsPage } from '../../lambdas/shared/
 import { updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.js';
 import { appliedBound, targetExplanation } from '../../lambdas/shared/domain/explain-target.js';
 import { repricerMarket, repricerPreview } from '../../lambdas/shared/domain/repricer-preview.js';
+import { repricerStats } from '../../lambdas/shared/domain/repricer-stats.js';
 import { connectionRecord, connectionsList, putConnectionBody } from '../../lambdas/shared/domain/connections.js';
 import { createdWebhookRecord, createWebhookBody, deliveriesPage, deliveryRecord, webhookRecord, webhooksList } from '../../lambdas/shared/domain/webhooks.js';
 import { caseInsensitivePattern, regexesOf } from './patterns.js';
@@ -50,6 +51,7 @@ responseComponents
   .add(repricerPriceChangesPage, { id: 'RepricerPriceChangesPage' })
   .add(repricerMarket, { id: 'RepricerMarket' })
   .add(repricerPreview, { id: 'RepricerPreview' })
+  .add(repricerStats, { id: 'RepricerStats' })
   .add(targetExplanation, { id: 'TargetExplanation' })
   .add(listMeta, { id: 'ListMeta' })
   .add(pong, { id: 'Pong' })

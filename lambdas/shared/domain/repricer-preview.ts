@@ -25,7 +25,8 @@ export const repricerMarket = z.strictObject({
 export type RepricerMarket = z.infer<typeof repricerMarket>;
 
 export const repricerPreview = z.strictObject({
-  repricer_id: repricerRecord.shape.id,
+  /** Null for a repricer only described (POST /v1/repricers/preview): it is not stored. */
+  repricer_id: repricerRecord.shape.id.nullable(),
   product_code: z.string(),
   /** False: the repricer decides nothing now; the preview says what it would decide once enabled. */
   enabled: z.boolean(),
@@ -44,7 +45,7 @@ export const repricerPreview = z.strictObject({
 export type RepricerPreview = z.infer<typeof repricerPreview>;
 
 export const previewRepricer = (
-  repricer: Pick<Repricer, 'id' | 'buybox_approach' | 'repricer_approach'> & { readonly product: Pick<Repricer['product'], 'code'> } & EngineRepricer,
+  repricer: Pick<Repricer, 'buybox_approach' | 'repricer_approach'> & { readonly id: number | null } & { readonly product: Pick<Repricer['product'], 'code'> } & EngineRepricer,
   offers: readonly EngineOffer[],
   priceStep: number,
   lastDecided: (offerId: string) => number | undefined,

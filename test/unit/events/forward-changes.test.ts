@@ -66,7 +66,7 @@ describe('forwardChanges', () => {
         .map((message) => message.groupId)
         .sort(),
     ).toEqual(['c1', 'c1', 'c2']);
-    const empty = { clientId: 'c1', offers: [], products: [], priceChanges: [], rebuilds: [] };
+    const empty = { clientId: 'c1', offers: [], products: [], priceChanges: [], rebuilds: [], offerStates: [] };
     expect(bodies().filter((body) => body.clientId === 'c1')).toEqual<ListChangesMessage[]>([
       {
         ...empty,

@@ -44,6 +44,7 @@ const message = (offerIds: string[], clientId = 'c1'): string =>
     products: [],
     priceChanges: [],
     rebuilds: [],
+    offerStates: [],
   } satisfies ListChangesMessage);
 const invoke = (...records: SQSRecord[]) => handler({ Records: records } satisfies SQSEvent);
 
