@@ -71,7 +71,8 @@ export interface BodySpec {
 export interface ParameterSpec {
   readonly schema: z.ZodType;
   readonly description: string;
-  readonly example: string | number;
+  /** Of the schema's type: a query value as the handler reads it (a list, a boolean, a number). */
+  readonly example: string | number | boolean | readonly string[];
 }
 
 export interface OperationSpec {
@@ -374,16 +375,16 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     query: {
       schema: repricerPatchFields,
       parameters: {
-        enabled: { description: 'Override: `true` or `false`.', example: 'true' },
-        preferred_price: { description: 'Override: the ceiling; `min_price` is computed again from it, as a PATCH computes it.', example: '119' },
-        preferred_profit: { description: 'Override, as in a PATCH.', example: '20' },
-        min_profit: { description: 'Override, as in a PATCH: the floor follows it.', example: '5' },
+        enabled: { description: 'Override: `true` or `false`.', example: true },
+        preferred_price: { description: 'Override: the ceiling; `min_price` is computed again from it, as a PATCH computes it.', example: 119 },
+        preferred_profit: { description: 'Override, as in a PATCH.', example: 20 },
+        min_profit: { description: 'Override, as in a PATCH: the floor follows it.', example: 5 },
         buybox_approach: { description: 'Override: another approach to try.', example: 'cheapest' },
         repricer_approach: { description: 'Override, as in a PATCH.', example: 'fixed' },
-        exclude_seller_ids: { description: 'Override: seller ids separated by commas; empty: none excluded.', example: 'seller-a,seller-b' },
-        min_competitor_rating: { description: 'Override: 0-5, or `null` (or empty) for no rating filter.', example: '4' },
+        exclude_seller_ids: { description: 'Override: seller ids separated by commas; empty: none excluded.', example: ['seller-a', 'seller-b'] },
+        min_competitor_rating: { description: 'Override: 0-5, or `null` (or empty) for no rating filter.', example: 4 },
         competitor_stock: { description: 'Override: `any` or `in_stock`.', example: 'in_stock' },
-        max_competitor_leadtime_days: { description: 'Override: whole days, or `null` (or empty) for no lead-time filter.', example: '5' },
+        max_competitor_leadtime_days: { description: 'Override: whole days, or `null` (or empty) for no lead-time filter.', example: 5 },
       },
     },
     success: { status: 200, description: 'The decisions it would make, and why.', body: { schema: 'RepricerPreview', example: repricerPreviewExample } },

@@ -31,7 +31,8 @@ const record = (item: Record<string, unknown>, old?: Record<string, unknown>): D
 };
 const event = (...records: DynamoDBRecord[]): DynamoDBStreamEvent => ({ Records: records });
 
-const offerOf = (clientId: string, offerId: string, id: number) => offerItem(storedOffer({ offer_id: offerId }, { id }), clientId);
+/** Another seller's offer: its changes are listed, never recorded as an own offer's state (a test of its own below). */
+const offerOf = (clientId: string, offerId: string, id: number) => offerItem(storedOffer({ offer_id: offerId }, { id, scope: 'other' }), clientId);
 
 /** A sender that keeps what it was given, and fails for the groups in `failing`. */
 const recordingSender = (failing: ReadonlySet<string> = new Set()) => {
@@ -71,8 +72,8 @@ describe('forwardChanges', () => {
       {
         ...empty,
         offers: [
-          { offerId: 'A', productCode: 'SKU-1', id: 1, cells: ['own|winning'] },
-          { offerId: 'B', productCode: 'SKU-1', id: 2, cells: ['own|winning'] },
+          { offerId: 'A', productCode: 'SKU-1', id: 1, cells: ['other|winning'] },
+          { offerId: 'B', productCode: 'SKU-1', id: 2, cells: ['other|winning'] },
         ],
       },
       { ...empty, products: ['SKU-1'] },
