@@ -121,6 +121,31 @@ describe('forwardChanges', () => {
     for (const id of ids) expect(id.length).toBeLessThanOrEqual(128);
   });
 
+  it("sends the states of the tenant's own offers to record, stamped when the service saw them or, removed, when the stream did", async () => {
+    // Prepare: an own offer appears, then loses Best Price; another seller's offer changes; the own offer is removed.
+    const { sender, bodies } = recordingSender();
+    const own = offerItem(storedOffer({ offer_id: 'MINE', winning: true }, { id: 1, updated_at: '2026-01-01T00:00:00.000Z' }), 'c1');
+    const lost = { ...own, fields: { ...own.fields, winning: false }, updated_at: '2026-01-01T00:01:00.000Z' };
+    const removed: DynamoDBRecord = {
+      eventID: 'event-removed',
+      eventName: 'REMOVE',
+      dynamodb: { Keys: image({ pk: own.pk, sk: own.sk }), OldImage: image(lost), SequenceNumber: String(++sequence), ApproximateCreationDateTime: 1_767_225_720 },
+    };
+
+    // Act
+    await forwardChanges({ lists: sender, repricing: recordingSender().sender })(
+      event(record(own), record(lost, own), record(offerOf('c1', 'THEIRS', 2), offerOf('c1', 'THEIRS', 2)), removed),
+    );
+
+    // Assess
+    const states = bodies().flatMap((body) => body.offerStates);
+    expect(states.map(({ offerId, at, present, winning }) => [offerId, at, present, winning])).toEqual([
+      ['MINE', '2026-01-01T00:00:00.000Z', true, true],
+      ['MINE', '2026-01-01T00:01:00.000Z', true, false],
+      ['MINE', '2026-01-01T00:02:00.000Z', false, false],
+    ]);
+  });
+
   it('gives the same records the same deduplication ids, so a retried batch sends nothing twice', async () => {
     // Prepare
     const first = recordingSender();
