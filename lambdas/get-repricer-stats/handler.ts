@@ -31,7 +31,9 @@ export const getRepricerStatsRoute = async (event: APIGatewayProxyEvent) => {
   const code = record.product.code;
   const partition = await readProductForRepricing(tenant.clientId, code);
   const offerIds = new Set([
-    ...(partition?.offers ?? []).filter((offer) => offer.scope === 'own' && offer.connector === record.connector_type.uid).map((offer) => offer.fields.offer_id),
+    ...(partition?.offers ?? [])
+      .filter((offer) => offer.scope === 'own' && offer.connector === record.connector_type.uid)
+      .map((offer) => offer.fields.offer_id),
     ...[...(partition?.decisions.values() ?? [])].filter((state) => state.repricerId === record.id).map((state) => state.offerId),
   ]);
   const perOffer = await Promise.all(

@@ -250,7 +250,10 @@ describe('what-if previews', () => {
     );
 
     // Assert
-    const fields = (response: { status: number; body: unknown }) => [response.status, ((response.body as { errors?: { field: string }[] }).errors ?? []).map((e) => e.field)];
+    const fields = (response: { status: number; body: unknown }) => [
+      response.status,
+      ((response.body as { errors?: { field: string }[] }).errors ?? []).map((e) => e.field),
+    ];
     expect(answers.map(fields)).toEqual([
       [400, ['buybox_approach']],
       [400, ['colour']],

@@ -394,7 +394,8 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
         description:
           'An override is unknown, repeated or not valid by the rules of `POST /v1/repricers` (`errors` names it); `product_code`, `connector` ' +
           'and the computed fields cannot be overridden.',
-        example: () => validationFailed([{ field: 'buybox_approach', message: 'Invalid option: expected "cheapest"' }], 'The query parameters are not valid.').problem,
+        example: () =>
+          validationFailed([{ field: 'buybox_approach', message: 'Invalid option: expected "cheapest"' }], 'The query parameters are not valid.').problem,
       },
       404: { description: repricerNotFoundText },
       422: { description: 'With the overrides, no positive `min_price` results, or `min_profit` would exceed `preferred_profit`.' },

@@ -142,7 +142,10 @@ const offerStateOf = (code: string, oldImage: Image, newImage: Image, removedAt:
   });
   if (is) {
     const moved =
-      !was || was.fields.winning !== is.fields.winning || was.fields.winning_delivery !== is.fields.winning_delivery || was.fields.offer_price !== is.fields.offer_price;
+      !was ||
+      was.fields.winning !== is.fields.winning ||
+      was.fields.winning_delivery !== is.fields.winning_delivery ||
+      was.fields.offer_price !== is.fields.offer_price;
     return moved ? { offerState: stateOf(is, true, is.updated_at) } : {};
   }
   return was && !newImage ? { offerState: stateOf(was, false, removedAt) } : {};

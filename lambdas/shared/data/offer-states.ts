@@ -77,11 +77,23 @@ const queryPages = async (
  * backwards) and those inside it (paged). What is read grows with the states inside the window,
  * which the window's bound (domain/repricer-stats.ts) and the offer's rate of change bound.
  */
-export const readOfferTimeline = async (clientId: string, code: string, offerId: string, window: StatsWindow, stats = new ReadStats()): Promise<OfferTimeline> => {
+export const readOfferTimeline = async (
+  clientId: string,
+  code: string,
+  offerId: string,
+  window: StatsWindow,
+  stats = new ReadStats(),
+): Promise<OfferTimeline> => {
   const pk = offerStatePartition(clientId, code);
   const [fromKey, toKey] = [window.from, window.to].map((at) => offerStateSortKey(offerId, new Date(at).toISOString()));
   const [before, within] = await stats.together([
-    (s) => queryPages(s, { condition: 'pk = :pk AND sk BETWEEN :low AND :high', values: { ':pk': pk, ':low': `${part(offerId)}#`, ':high': fromKey! }, forward: false, limit: 1 }),
+    (s) =>
+      queryPages(s, {
+        condition: 'pk = :pk AND sk BETWEEN :low AND :high',
+        values: { ':pk': pk, ':low': `${part(offerId)}#`, ':high': fromKey! },
+        forward: false,
+        limit: 1,
+      }),
     (s) => queryPages(s, { condition: 'pk = :pk AND sk BETWEEN :low AND :high', values: { ':pk': pk, ':low': fromKey!, ':high': toKey! }, forward: true }),
   ]);
   const states = (items: readonly Record<string, unknown>[]) => items.flatMap((item) => stateOf(item) ?? []);

@@ -14,14 +14,15 @@ export interface OverrideError {
   readonly message: string;
 }
 
-export type PreviewOverrides = { readonly ok: true; readonly overrides: UpdateRepricerBody } | { readonly ok: false; readonly errors: readonly OverrideError[] };
+export type PreviewOverrides =
+  { readonly ok: true; readonly overrides: UpdateRepricerBody } | { readonly ok: false; readonly errors: readonly OverrideError[] };
 
 /** Fields of a repricer that a preview cannot override, and why: they say which repricer it is, or follow from the others. */
 const NOT_OVERRIDABLE: Readonly<Record<string, string>> = {
-  product_code: 'The product is the repricer\'s own; preview another product with POST /v1/repricers/preview.',
-  connector: 'The connector is the repricer\'s own; preview another connector with POST /v1/repricers/preview.',
+  product_code: "The product is the repricer's own; preview another product with POST /v1/repricers/preview.",
+  connector: "The connector is the repricer's own; preview another connector with POST /v1/repricers/preview.",
   min_price: 'min_price is computed from preferred_price, preferred_profit and min_profit: override those.',
-  fixed_fulfilment_fee: 'fixed_fulfilment_fee is computed from the product\'s fee estimates.',
+  fixed_fulfilment_fee: "fixed_fulfilment_fee is computed from the product's fee estimates.",
 };
 
 const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
@@ -46,7 +47,10 @@ const readField = (rule: z.ZodType, value: string): { ok: true; value: unknown }
     if (parsed.success) return { ok: true, value: parsed.data };
     failures.push(...parsed.error.issues);
   }
-  const issue = failures.find((candidate) => candidate.code !== 'invalid_type' && candidate.code !== 'invalid_value') ?? failures.find((candidate) => candidate.code === 'invalid_value') ?? failures[0];
+  const issue =
+    failures.find((candidate) => candidate.code !== 'invalid_type' && candidate.code !== 'invalid_value') ??
+    failures.find((candidate) => candidate.code === 'invalid_value') ??
+    failures[0];
   return { ok: false, message: issue?.message ?? 'Invalid value.' };
 };
 

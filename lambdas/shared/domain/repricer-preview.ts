@@ -45,7 +45,9 @@ export const repricerPreview = z.strictObject({
 export type RepricerPreview = z.infer<typeof repricerPreview>;
 
 export const previewRepricer = (
-  repricer: Pick<Repricer, 'buybox_approach' | 'repricer_approach'> & { readonly id: number | null } & { readonly product: Pick<Repricer['product'], 'code'> } & EngineRepricer,
+  repricer: Pick<Repricer, 'buybox_approach' | 'repricer_approach'> & { readonly id: number | null } & {
+    readonly product: Pick<Repricer['product'], 'code'>;
+  } & EngineRepricer,
   offers: readonly EngineOffer[],
   priceStep: number,
   lastDecided: (offerId: string) => number | undefined,

@@ -109,9 +109,7 @@ interface Stretch {
 
 /** The offer's known stretches inside the window, each clipped to it. */
 export const stretchesOf = (timeline: OfferTimeline, window: StatsWindow): Stretch[] => {
-  const states = [...(timeline.before ? [timeline.before] : []), ...timeline.within]
-    .filter((state) => state.at < window.to)
-    .sort((a, b) => a.at - b.at);
+  const states = [...(timeline.before ? [timeline.before] : []), ...timeline.within].filter((state) => state.at < window.to).sort((a, b) => a.at - b.at);
   const stretches: Stretch[] = [];
   states.forEach((state, i) => {
     const start = Math.max(state.at, window.from);
@@ -248,7 +246,8 @@ export const statsQueryParameters = z.strictObject({
   to: z.iso.datetime({ offset: true, message: 'Must be an ISO 8601 date and time, e.g. 2026-01-15T08:00:00Z.' }).optional(),
 });
 
-export type StatsWindowOutcome = { readonly ok: true; readonly window: StatsWindow } | { readonly ok: false; readonly field: 'from' | 'to'; readonly message: string };
+export type StatsWindowOutcome =
+  { readonly ok: true; readonly window: StatsWindow } | { readonly ok: false; readonly field: 'from' | 'to'; readonly message: string };
 
 /**
  * The window a query asks for, bounded: `to` after `from`, at most MAX_STATS_RANGE_DAYS long,
@@ -258,7 +257,8 @@ export const statsWindowOf = (query: z.output<typeof statsQueryParameters>, now:
   const to = query.to === undefined ? now : Date.parse(query.to);
   const from = query.from === undefined ? to - DEFAULT_STATS_RANGE_HOURS * 3_600_000 : Date.parse(query.from);
   if (to <= from) return { ok: false, field: 'to', message: 'Must be later than from.' };
-  if (to - from > MAX_STATS_RANGE_DAYS * 86_400_000) return { ok: false, field: 'from', message: `The range may be at most ${MAX_STATS_RANGE_DAYS} days long.` };
+  if (to - from > MAX_STATS_RANGE_DAYS * 86_400_000)
+    return { ok: false, field: 'from', message: `The range may be at most ${MAX_STATS_RANGE_DAYS} days long.` };
   if (from >= now) return { ok: false, field: 'from', message: 'Must be in the past.' };
   return { ok: true, window: { from, to: Math.min(to, now) } };
 };

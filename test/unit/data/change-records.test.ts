@@ -51,7 +51,7 @@ describe('streamChangeOf', () => {
     ['its price', { offer_price: OFFER.fields.offer_price + 1 }, true],
     ['only its competitor count', { total_competitors: OFFER.fields.total_competitors + 1 }, false],
     ['only its rating', { rating_avg: 1 }, false],
-  ])('records an own offer\'s state when it moves %s, and only then', (_case, change, recorded) => {
+  ])("records an own offer's state when it moves %s, and only then", (_case, change, recorded) => {
     const after = { ...OFFER, fields: { ...OFFER.fields, ...change }, updated_at: '2026-03-01T00:00:00.000Z' };
     const found = streamChangeOf(keysOf(OFFER), image(OFFER), image(after));
     const state = found?.kind === 'offer' ? found.offerState : undefined;

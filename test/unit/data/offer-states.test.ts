@@ -58,7 +58,7 @@ beforeEach(() => {
 });
 
 describe('readOfferTimeline', () => {
-  it("reads the last state at or before the window and those inside it, of this offer only (not one whose id it prefixes, nor one that sorts between)", async () => {
+  it('reads the last state at or before the window and those inside it, of this offer only (not one whose id it prefixes, nor one that sorts between)', async () => {
     // Arrange: states of A at 0, 10, 20, 30, 40; of "A!" and "AB" in between (their keys sort around A's).
     await recordOfferStates('c1', [
       ...[0, 10, 20, 30, 40].map((minutes) => state('A', minutes, minutes % 20 === 0)),

@@ -129,7 +129,12 @@ describe('forwardChanges', () => {
     const removed: DynamoDBRecord = {
       eventID: 'event-removed',
       eventName: 'REMOVE',
-      dynamodb: { Keys: image({ pk: own.pk, sk: own.sk }), OldImage: image(lost), SequenceNumber: String(++sequence), ApproximateCreationDateTime: 1_767_225_720 },
+      dynamodb: {
+        Keys: image({ pk: own.pk, sk: own.sk }),
+        OldImage: image(lost),
+        SequenceNumber: String(++sequence),
+        ApproximateCreationDateTime: 1_767_225_720,
+      },
     };
 
     // Act

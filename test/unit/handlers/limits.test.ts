@@ -117,8 +117,18 @@ const CASES: Case[] = [
   { route: 'GetRepricer', what: 'an id past the safe integers', event: get('/v1/repricers/{id}', {}, { id: '9007199254740993' }), status: 404 },
   { route: 'PreviewRepricer', what: 'a 400-digit id', event: get('/v1/repricers/{id}/preview', {}, { id: huge }), status: 404 },
   { route: 'PreviewRepricer', what: 'an id past the safe integers', event: get('/v1/repricers/{id}/preview', {}, { id: '9007199254740993' }), status: 404 },
-  { route: 'PreviewRepricer', what: 'an unknown approach override', event: get('/v1/repricers/{id}/preview', { buybox_approach: ['nope'] }, { id: '1' }), status: 400 },
-  { route: 'PreviewRepricer', what: 'a computed field as an override', event: get('/v1/repricers/{id}/preview', { min_price: ['80'] }, { id: '1' }), status: 400 },
+  {
+    route: 'PreviewRepricer',
+    what: 'an unknown approach override',
+    event: get('/v1/repricers/{id}/preview', { buybox_approach: ['nope'] }, { id: '1' }),
+    status: 400,
+  },
+  {
+    route: 'PreviewRepricer',
+    what: 'a computed field as an override',
+    event: get('/v1/repricers/{id}/preview', { min_price: ['80'] }, { id: '1' }),
+    status: 400,
+  },
   {
     route: 'PreviewNewRepricer',
     what: 'a 400-digit price',

@@ -32,7 +32,9 @@ describe('the slot log', () => {
     }
     // Only changes are entries: no two in a row name the same holders.
     for (const { entries } of Object.values(products)) {
-      entries.slice(1).forEach((entry, i) => expect([entry.best_price, entry.fastest_delivery]).not.toEqual([entries[i]!.best_price, entries[i]!.fastest_delivery]));
+      entries
+        .slice(1)
+        .forEach((entry, i) => expect([entry.best_price, entry.fastest_delivery]).not.toEqual([entries[i]!.best_price, entries[i]!.fastest_delivery]));
     }
   });
 
