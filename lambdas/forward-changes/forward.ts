@@ -39,7 +39,9 @@ export const forwardChanges =
   async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     const byTenant = new Map<string, { work: RouteWork[]; first: string; events: string[] }>();
     for (const record of event.Records) {
-      const change = streamChangeOf(record.dynamodb?.Keys, record.dynamodb?.OldImage, record.dynamodb?.NewImage);
+      const seconds = record.dynamodb?.ApproximateCreationDateTime;
+      const changedAt = seconds === undefined ? undefined : new Date(seconds * 1000).toISOString();
+      const change = streamChangeOf(record.dynamodb?.Keys, record.dynamodb?.OldImage, record.dynamodb?.NewImage, changedAt);
       const sequence = record.dynamodb?.SequenceNumber;
       if (!change || !sequence) continue;
       const tenant = byTenant.get(change.clientId) ?? { work: routes.map((route) => route.begin(change.clientId)), first: sequence, events: [] };

@@ -90,24 +90,26 @@ export const chunk = <T>(values: readonly T[]): T[][] => {
   return chunks;
 };
 
-/** To the list maintainer: offers, products and price changes whose listings may need work; rebuild steps. */
+/** To the list maintainer: offers, products and price changes whose listings may need work; rebuild steps; own offers' states to record. */
 export const listsRoute: ChangeRoute<ListChangesMessage> = {
   queue: 'lists',
-  start: (clientId) => ({ clientId, offers: [], products: [], priceChanges: [], rebuilds: [] }),
+  start: (clientId) => ({ clientId, offers: [], products: [], priceChanges: [], rebuilds: [], offerStates: [] }),
   add: (work, change) => {
     if (change.kind === 'offer') work.offers.push({ ...change.hint, cells: [...change.hint.cells] });
+    if (change.kind === 'offer' && change.offerState) work.offerStates.push(change.offerState);
     if (change.kind === 'product') work.products.push(change.code);
     if (change.kind === 'priceChange') work.priceChanges.push({ ...change.hint, cells: [...change.hint.cells] });
     if (change.kind === 'rebuild') work.rebuilds.push(change.requestId);
   },
   // A rebuild step goes alone: each message is one pass of the maintainer, counted once per node.
   messages: (work) => {
-    const empty = { clientId: work.clientId, offers: [], products: [], priceChanges: [], rebuilds: [] };
+    const empty = { clientId: work.clientId, offers: [], products: [], priceChanges: [], rebuilds: [], offerStates: [] };
     return [
       ...work.rebuilds.map((requestId) => ({ ...empty, rebuilds: [requestId] })),
       ...chunk(work.offers).map((offers) => ({ ...empty, offers })),
       ...chunk(work.products).map((products) => ({ ...empty, products })),
       ...chunk(work.priceChanges).map((priceChanges) => ({ ...empty, priceChanges })),
+      ...chunk(work.offerStates).map((offerStates) => ({ ...empty, offerStates })),
     ];
   },
 };

@@ -2,6 +2,7 @@ import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { processFifoBatch } from '../shared/queue/fifo-batch.js';
 import { repriceCostBasedBounds } from '../shared/data/cost-floors.js';
 import { reconcileBatch } from '../shared/data/offer-maintenance.js';
+import { recordOfferStates } from '../shared/data/offer-states.js';
 import { reconcilePriceChanges } from '../shared/data/price-change-maintenance.js';
 import { runRebuildStep } from '../shared/data/rebuild.js';
 import { listChangesMessage } from '../shared/events/list-changes.js';
@@ -10,13 +11,14 @@ import { traced } from '../shared/traced.js';
 
 /**
  * The list maintainer: one message at a time per tenant (a FIFO message group), it brings the
- * tenant's offer and price-change listings and counts in line with what changed. A message that fails stops its
+ * tenant's offer and price-change listings and counts in line with what changed, and records its own offers' states. A message that fails stops its
  * group (FIFO): it and the ones after it are retried, then dead-lettered; the other tenants' messages of the batch go on.
  */
 const handleRecord = async (record: SQSRecord): Promise<void> => {
   const message = listChangesMessage.parse(JSON.parse(record.body));
   const seq = record.attributes.SequenceNumber ?? '';
   for (const requestId of message.rebuilds) await runRebuildStep(message.clientId, requestId, seq);
+  await recordOfferStates(message.clientId, message.offerStates);
   const moved =
     (await reconcileBatch(message.clientId, { offers: message.offers, products: message.products }, seq)) +
     (await reconcilePriceChanges(message.clientId, message.priceChanges, seq));

@@ -1,35 +1,36 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { tenantOf } from '../shared/auth/tenant.js';
-import { previewRepricer } from '../shared/domain/repricer-preview.js';
-import { marketVerdictFor } from '../shared/data/market-state.js';
-import { warStateId } from '../shared/data/price-wars.js';
-import { decisionId, engineContextOf, engineOffersOf, priceStepOf, readProductForRepricing } from '../shared/data/repricing.js';
+import { parsePreviewOverrides } from '../shared/domain/preview-overrides.js';
+import { applyRepricerPatch } from '../shared/domain/update-repricer.js';
+import { readProductForRepricing } from '../shared/data/repricing.js';
 import { getRepricer } from '../shared/data/repricers-read.js';
+import { unprocessable, validationFailed } from '../shared/http/errors.js';
 import { httpHandler } from '../shared/http/handler.js';
 import { repricerNotFound } from '../shared/http/not-found.js';
 import { idParameter } from '../shared/http/path.js';
+import { singleQueryParameters } from '../shared/http/query.js';
 import { json } from '../shared/http/responses.js';
+import { previewOf } from './preview.js';
 
 /**
- * GET /v1/repricers/{id}/preview: what the repricer would decide now, from the same product
- * partition and price step the evaluator reads, and why. It writes nothing.
+ * GET /v1/repricers/{id}/preview: what the repricer would decide now, and why; with query
+ * overrides (any preference of a create body), what it would decide with those, priced as a
+ * PATCH would price them, from the product as it is now. It writes nothing.
  */
 export const previewRepricerRoute = async (event: APIGatewayProxyEvent) => {
   const tenant = tenantOf(event);
+  const parsed = parsePreviewOverrides(singleQueryParameters(event));
+  if (!parsed.ok) throw validationFailed(parsed.errors, 'The query parameters are not valid.');
   const id = idParameter(event);
   const stored = id === undefined ? undefined : await getRepricer(tenant.clientId, id);
   if (!stored) throw repricerNotFound();
   const { record } = stored;
-  const connector = record.connector_type.uid;
-  const [product, step] = await Promise.all([readProductForRepricing(tenant.clientId, record.product.code), priceStepOf(connector)]);
-  // No product item (it was removed): no offers to reprice and no competitor to meet.
-  const offers = product ? engineOffersOf(product) : [];
-  const lastDecided = (offerId: string) => product?.decisions.get(decisionId(record.id, offerId))?.lastPrice;
-  // The evaluator's own rule: with a connection, only a known market decides (domain/market-state.ts).
-  const verdict = await marketVerdictFor(tenant.clientId, connector, product?.markets.get(connector));
-  // The price-war guard's state, read with the partition: an offer it holds would get no decision.
-  const wars = { stateOf: (offerId: string) => product?.wars.get(warStateId(record.id, offerId)), nowMs: Date.now() };
-  return json(200, previewRepricer({ ...record, connector }, offers, step, lastDecided, verdict, engineContextOf(product, connector), wars));
+  if (Object.keys(parsed.overrides).length === 0) return json(200, await previewOf(tenant.clientId, record));
+  // The partition read once: its product prices the overrides, and it is the market the preview decides from.
+  const partition = (await readProductForRepricing(tenant.clientId, record.product.code)) ?? null;
+  const priced = applyRepricerPatch(record, parsed.overrides, partition?.product ?? record.product, record.updated_at);
+  if (!priced.ok) throw unprocessable(priced.reason);
+  return json(200, await previewOf(tenant.clientId, priced.record, partition));
 };
 
 export const handler = httpHandler(previewRepricerRoute);

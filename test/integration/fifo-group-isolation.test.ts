@@ -51,6 +51,7 @@ const listMessage = (clientId: string, offerIds: string[]): string =>
     products: [],
     priceChanges: [],
     rebuilds: [],
+    offerStates: [],
   } satisfies ListChangesMessage);
 
 it("dead-letters tenant A's poison message alone and brings tenant B's lists up to date from the same batch", async () => {

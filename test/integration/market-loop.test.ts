@@ -19,6 +19,7 @@ import { startTestApi, type TestApi } from '../support/local-api.js';
 import { expectedOffers, marketDifferences } from '../support/market-expectations.js';
 import { captureOutput } from '../support/output-capture.js';
 import { marketHarness } from '../support/market-harness.js';
+import { bestPriceShare, bestPriceShareAsRead, readDelayOf } from '../support/slot-shares.js';
 import { sqsEventOf } from '../support/sqs-events.js';
 import { step } from '../support/story.js';
 import { scanTable } from '../support/table-snapshot.js';
@@ -28,6 +29,9 @@ process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
 type Connection = { uid: string; status: string; last_sync_at: string | null; last_error: string | null; offers_synced: number };
 
 const PRODUCTS = 8;
+/** The stats check's rounds (the bots move, every page is read) and the pause after each. */
+const STATS_ROUNDS = 8;
+const STATS_PAUSE_MS = 1_000;
 const captured = captureOutput();
 const alice: [string, string] = ['loop-alice', 'loop-alice-password-1'];
 let market: MarketSimulator;
@@ -167,6 +171,90 @@ describe('the market loop', () => {
       expect(marketDifferences(await served(), expectedOffers(market.simulation))).toEqual([]);
       // The moved market's pages narrow the premiums further, never past the simulator's.
       expect(await premiumsAgainstSimulator()).toBeGreaterThan(0);
+    });
+
+    await step("the stats' Best Price shares agree with the simulator's log of slot holders within 1 % of the time", async () => {
+      // One disabled repricer per product: it decides nothing (the bots alone move the market) and names the own offer to measure.
+      const measured = await Promise.all(
+        market.simulation.market.products.map(async (product) => {
+          const created = await api.request<{ id: number }>('POST', '/v1/repricers', {
+            auth: alice,
+            body: { product_code: product.own.sku, preferred_price: product.own.rrp, preferred_profit: 0, enabled: false, connector: 'takealot' },
+            headers: { 'content-type': 'application/json' },
+          });
+          expect(created.status).toBe(201);
+          return { repricerId: created.body.id, plid: product.plid, own: String(product.own.offer_id) };
+        }),
+      );
+      await api.settle();
+      const setPrice = async (offerId: number, price: number) => {
+        const patched = await fetch(`${market.sellerApiUrl}/offers/${offerId}`, {
+          method: 'PATCH',
+          headers: { 'X-API-Key': market.apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ selling_price: price }),
+        });
+        expect(patched.status).toBe(200);
+      };
+      const startPrices = market.simulation.market.products.map((product) => [product.own.offer_id, product.own.selling_price] as const);
+      // Rounds: the bots move and the seller prices each own offer under its rivals or at its RRP (a pattern that
+      // differs per product), then a full sync reads every page; a pause lets each state hold a while.
+      const from = Date.now();
+      for (let round = 0; round < STATS_ROUNDS; round++) {
+        market.control.tick(2);
+        await Promise.all(
+          market.simulation.market.products.map(async (product, n) => {
+            const rivals = market.simulation.market.listedOffers(product).filter((offer) => offer.id !== String(product.own.offer_id));
+            const under = Math.max(1, Math.floor(Math.min(product.own.rrp, ...rivals.map((offer) => offer.price))) - 1);
+            await setPrice(product.own.offer_id, (round + n) % 3 === 0 ? product.own.rrp : under);
+          }),
+        );
+        await requestFullSync();
+        await runTick();
+        await new Promise((resolve) => setTimeout(resolve, STATS_PAUSE_MS));
+      }
+      const to = Date.now();
+
+      const slots = market.control.slots().products;
+      const reads = market.control.reads().products;
+      const window = `from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}`;
+      const rows = await Promise.all(
+        measured.map(async ({ repricerId, plid, own }) => {
+          const stats = await api.request<{ observed_seconds: number; best_price: { share: number | null } }>(
+            'GET',
+            `/v1/repricers/${repricerId}/stats?${window}`,
+            { auth: alice },
+          );
+          expect(stats.status).toBe(200);
+          const entries = slots[String(plid)]!.entries;
+          const readTimes = reads[String(plid)] ?? [];
+          return {
+            plid,
+            observed: stats.body.observed_seconds / ((to - from) / 1000),
+            service: stats.body.best_price.share ?? 0,
+            market: bestPriceShare(entries, own, from, to),
+            asRead: bestPriceShareAsRead(entries, readTimes, own, from, to),
+            readDelay: readDelayOf(entries, readTimes, from, to) / (to - from),
+          };
+        }),
+      );
+      // The stats measure what the service saw: a holder change counts from the read that showed it. Against the
+      // market as those reads saw it they agree within 1 % of the time; against the market itself, within 1 % plus
+      // the time each change waited for the next read (the reader's read delay, a property of the read cadence).
+      // Measured (8 products, about 25 s): at most 0.05 % of the time from the market as read, and up to 5.4 %
+      // from the market itself, each change having waited about a second for its page to be read.
+      for (const row of rows) {
+        expect(row.observed).toBeCloseTo(1, 2);
+        expect(Math.abs(row.service - row.asRead)).toBeLessThanOrEqual(0.01);
+        expect(Math.abs(row.service - row.market)).toBeLessThanOrEqual(0.01 + row.readDelay);
+      }
+      // The loop moved the Best Price somewhere: the comparison is not of constant shares alone.
+      expect(rows.some((row) => row.market > 0 && row.market < 1)).toBe(true);
+
+      // The seller's prices as they were, so the steps below meet the market they were written for.
+      await Promise.all(startPrices.map(([offerId, price]) => setPrice(offerId, price)));
+      await requestFullSync();
+      await runTick();
+      expect(marketDifferences(await served(), expectedOffers(market.simulation))).toEqual([]);
     });
 
     await step('a marketplace that fails every call: the connection shows the error, nothing held is lost, and it recovers', async () => {

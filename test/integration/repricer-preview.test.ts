@@ -7,6 +7,8 @@ import { scanTable } from '../support/table-snapshot.js';
 /**
  * GET /v1/repricers/{id}/preview end to end (docs/repricing.md, "Preview and explanation"): it
  * answers what the evaluator then decides from the same inputs, explains it, and writes nothing.
+ * What-if previews: POST /v1/repricers/preview with a create body, and the GET preview's query
+ * overrides, answer what a stored repricer with those fields would, and store nothing.
  * Responses are checked against the OpenAPI document by the test API.
  *
  * Each product (floor 48.24, on the grid 49; ceiling 60): Alice's offer at 55, and five other offers:
@@ -189,4 +191,91 @@ it("answers 404 for another client's repricer and for an unknown one", async () 
   expect(others.status).toBe(404);
   expect(unknown.status).toBe(404);
   expect(others.body).toEqual(unknown.body);
+});
+
+describe('what-if previews', () => {
+  const BODY = { product_code: 'P-4', preferred_price: 60, preferred_profit: 10, exclude_seller_ids: ['seller-outlet'], min_competitor_rating: 4 };
+  let stored: Repricer;
+
+  /** A request answered with the table unchanged once every stream record is handled. */
+  const writingNothing = async <T>(request: () => Promise<T>): Promise<T> => {
+    await api.settle();
+    const before = await scanTable(api.tableName);
+    const response = await request();
+    await api.settle();
+    expect(await scanTable(api.tableName)).toEqual(before);
+    return response;
+  };
+  const previewBody = (body: Record<string, unknown>, auth = alice) => api.request<Preview>('POST', '/v1/repricers/preview', { auth, body, headers: json });
+  const previewWith = (id: number, query: string) => api.request<Preview>('GET', `/v1/repricers/${id}/preview?${query}`, { auth: alice });
+
+  beforeAll(async () => {
+    await api.importRecords(alice[0], catalogue('P-4'));
+    // Disabled: it decides nothing, so a stored repricer and one only described have the same (no) last decision.
+    const created = await api.request<Repricer>('POST', '/v1/repricers/', { auth: alice, body: { ...BODY, enabled: false }, headers: json });
+    if (created.status !== 201) throw new Error(`Creating a repricer answered ${created.status}: ${created.text}`);
+    stored = created.body;
+  });
+
+  it('answers for a body what the GET preview answers for a stored repricer with the same fields, and writes nothing', async () => {
+    // Act
+    const described = await writingNothing(() => previewBody({ ...BODY, enabled: false }));
+    const ofStored = await preview(stored.id);
+
+    // Assert
+    expect(described.status).toBe(200);
+    expect(described.body).toEqual({ ...ofStored.body, repricer_id: null });
+    expect(described.body.offers).toEqual([{ offer_id: 'P-4-own', current_price: 55, would_decide: 57 }]);
+  });
+
+  it('answers for overrides what a body with those fields answers, and writes nothing', async () => {
+    // Act: without the rating filter, junk (52) is the lowest competitor; a larger profit gap lowers the floor under it.
+    const overridden = await writingNothing(() => previewWith(stored.id, 'min_competitor_rating=null&preferred_profit=15'));
+    const described = await previewBody({ ...BODY, enabled: false, min_competitor_rating: null, preferred_profit: 15 });
+
+    // Assert
+    expect(overridden.status).toBe(200);
+    expect(overridden.body).toEqual({ ...described.body, repricer_id: stored.id });
+    expect(overridden.body.target).toMatchObject({ raw_target: 51, final_price: 51, reason: 'undercut' });
+    // The stored repricer is as it was.
+    expect((await api.request<Repricer>('GET', `/v1/repricers/${stored.id}`, { auth: alice })).body).toEqual(stored);
+  });
+
+  it('refuses a bad body or override with 400 naming the field, an unknown product with 404, and stores nothing', async () => {
+    // Act
+    const answers = await writingNothing(() =>
+      Promise.all([
+        previewBody({ ...BODY, buybox_approach: 'nope' }),
+        previewBody({ ...BODY, colour: 'red' }),
+        previewBody({ ...BODY, preferred_price: 'cheap' }),
+        previewWith(stored.id, 'buybox_approach=nope'),
+        previewWith(stored.id, 'min_price=80'),
+        previewWith(stored.id, 'exclude_seller_ids=a&exclude_seller_ids=b'),
+        previewBody({ ...BODY, product_code: 'P-404' }),
+        previewWith(stored.id, 'preferred_profit=70'),
+      ]),
+    );
+
+    // Assert
+    const fields = (response: { status: number; body: unknown }) => [
+      response.status,
+      ((response.body as { errors?: { field: string }[] }).errors ?? []).map((e) => e.field),
+    ];
+    expect(answers.map(fields)).toEqual([
+      [400, ['buybox_approach']],
+      [400, ['colour']],
+      [400, ['preferred_price']],
+      [400, ['buybox_approach']],
+      [400, ['min_price']],
+      [400, ['exclude_seller_ids']],
+      [404, []],
+      // A profit the price cannot carry: refused as a PATCH refuses it.
+      [422, []],
+    ]);
+  });
+
+  it("previews another client's product as unknown", async () => {
+    const response = await previewBody(BODY, bob);
+    expect(response.status).toBe(404);
+  });
 });

@@ -188,6 +188,7 @@ it('counts a message once however often and wherever it failed before it was del
         products: [],
         priceChanges: [],
         rebuilds: [],
+        offerStates: [],
       };
       const seq = nextSeq();
 

@@ -59,8 +59,9 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 const deleteKeys = (keys: readonly ItemKey[]) => batchWrite(keys.map((key) => ({ delete: { pk: key.pk, sk: key.sk } })));
 
 /** One pass: what it found and deleted, canonical items before what is derived from them. */
-const purgePass = async (clientId: string): Promise<{ read: number; deleted: number }> => {
-  const found = await findTenantItems(clientId);
+const purgePass = async (clientId: string, codes: Set<string>): Promise<{ read: number; deleted: number }> => {
+  const found = await findTenantItems(clientId, codes);
+  for (const code of found.codes) codes.add(code);
   for (const group of [found.canonical, found.listings, found.nodes, found.lookups]) await deleteKeys(group);
   return { read: found.read, deleted: found.canonical.length + found.listings.length + found.nodes.length + found.lookups.length };
 };
@@ -69,9 +70,11 @@ export const purgeTenant = async (clientId: string, options: PurgeOptions = {}):
   const { onProgress = () => {}, settleMs = DEFAULT_SETTLE_MS, maxPasses = DEFAULT_MAX_PASSES, timeoutMs = DEFAULT_TIMEOUT_MS, quietFrom = 0 } = options;
   const deadline = Date.now() + timeoutMs;
   let total = 0;
+  // Every product code a pass has seen, so later passes find what the stream wrote there after it.
+  const codes = new Set<string>();
   for (let pass = 1; pass <= maxPasses; pass++) {
     const passStarted = Date.now();
-    const { read, deleted } = await purgePass(clientId);
+    const { read, deleted } = await purgePass(clientId, codes);
     total += deleted;
     onProgress({ pass, scanned: read, deleted: total });
     if (deleted === 0 && passStarted >= quietFrom) return { deleted: total, passes: pass };

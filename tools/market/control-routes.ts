@@ -7,6 +7,7 @@
  *   GET    /_control/prices      every accepted selling price per offer, with duplicates counted
  *   GET    /_control/webhooks    webhook deliveries (latest 1,000)
  *   GET    /_control/reads       per product line, the latest times its storefront page was read
+ *   GET    /_control/slots       per product line, who held each buy-box slot and from when (latest 1,000 changes)
  *   POST   /_control/tick        { count?: 1..1000 } bot ticks now
  *   POST   /_control/faults      a partial FaultSettings; answers the settings now in force
  *   POST   /_control/shapes      { preset?, ...a partial ShapeSettings }; answers the shapes now in force
@@ -55,6 +56,8 @@ export const handleControlRoute = async (sim: Simulation, req: IncomingMessage, 
       return { status: 200, body: sim.priceLog.summary() };
     case 'GET /_control/reads':
       return { status: 200, body: sim.traffic.readLog() };
+    case 'GET /_control/slots':
+      return { status: 200, body: sim.slotLog.summary() };
     case 'GET /_control/webhooks':
       return { status: 200, body: { deliveries: sim.webhooks.deliveries() } };
     case 'POST /_control/tick': {

@@ -20,6 +20,7 @@ import { storefrontTarget } from './storefront-route.js';
 import { sellerRouteName, type ReadLog, type TrafficSummary } from './traffic.js';
 import { systemClock } from './clock.js';
 import type { PriceLogSummary } from './price-log.js';
+import type { SlotLogSummary } from './slot-log.js';
 import type { DeliveryRecord } from './webhooks.js';
 
 export interface MarketSimulator {
@@ -52,6 +53,8 @@ export interface MarketSimulator {
     traffic(): TrafficSummary;
     /** Per product line, the latest times its storefront page was read. */
     reads(): ReadLog;
+    /** Per product line, who held each buy-box slot and from when (slot-log.ts). */
+    slots(): SlotLogSummary;
     clock: Clock;
   };
   /** Closes the server, connections, timers and webhook deliveries; safe to call twice. */
@@ -215,6 +218,7 @@ export const createMarketSimulator = async (input: MarketOptionsInput = {}): Pro
       settleBatches: () => sim.settleDueBatches().length,
       traffic: () => sim.traffic.summary(),
       reads: () => sim.traffic.readLog(),
+      slots: () => sim.slotLog.summary(),
       clock: sim.clock,
     },
     stop,

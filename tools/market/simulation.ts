@@ -15,6 +15,7 @@ import { productDetails } from './storefront-route.js';
 import { Market, type OwnOfferLookup } from './market.js';
 import { applyOfferUpdate, checkOfferUpdate, type UpdateCheck, type ValuesChanged } from './offer-updates.js';
 import { PriceLog } from './price-log.js';
+import { SlotLog } from './slot-log.js';
 import { createPrng, type Prng } from './prng.js';
 import { TrafficLog } from './traffic.js';
 import { WebhookSender } from './webhooks.js';
@@ -34,6 +35,8 @@ export class Simulation {
   readonly clock: Clock;
   readonly market: Market;
   readonly priceLog = new PriceLog();
+  /** Who held each buy-box slot, from when (slot-log.ts). */
+  readonly slotLog = new SlotLog();
   readonly batches = new BatchStore();
   /** Politeness counters, requests by route and the storefront read log (traffic.ts). */
   readonly traffic = new TrafficLog();
@@ -66,6 +69,7 @@ export class Simulation {
     this.faultSettings = { ...this.options.faults };
     this.shapeSettings = { ...this.options.shapes };
     if (this.shapeSettings.takealotRetail) this.market.setTakealotRetail(true);
+    this.slotLog.observe(this.market, this.clock.now());
     this.glitch = new StorefrontGlitch(this.options.seed);
     this.initialApiKey = this.options.apiKey ?? generateSecret();
     this.keys = new ApiKeyring(this.initialApiKey);
@@ -91,6 +95,7 @@ export class Simulation {
   setShapes(changes: Partial<ShapeSettings>): ShapeSettings {
     this.shapeSettings = checkShapes({ ...this.shapeSettings, ...changes });
     this.market.setTakealotRetail(this.shapeSettings.takealotRetail);
+    this.slotLog.observe(this.market, this.clock.now());
     return this.shapes;
   }
 
@@ -130,6 +135,7 @@ export class Simulation {
     if (!check.ok) return check;
     const previousPrice = product.own.selling_price;
     const valuesChanged = applyOfferUpdate(product.own, check.changes);
+    this.slotLog.observe(this.market, this.clock.now(), [product]);
     if (check.changes.selling_price !== undefined) {
       this.priceLog.record(product.own.offer_id, {
         selling_price: check.changes.selling_price,
@@ -169,6 +175,7 @@ export class Simulation {
     for (let i = 0; i < runs; i++) {
       if (this.clock instanceof ManualClock) this.clock.advance(this.options.tickIntervalMs);
       changed += this.market.tick(this.streams.bots);
+      this.slotLog.observe(this.market, this.clock.now());
       this.settleDueBatches();
     }
     return { ticks: this.market.ticks, changed };

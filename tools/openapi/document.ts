@@ -25,14 +25,19 @@ const specFor = (route: RouteDefinition): OperationSpec => {
 
 const bodySchema = ({ schema }: BodySpec): JsonSchema => (typeof schema === 'string' ? schemaRef(schema) : schema);
 
-const parameter = (name: string, location: 'path' | 'query', spec: ParameterSpec): JsonSchema => ({
-  name,
-  in: location,
-  required: location === 'path' || !spec.schema.safeParse(undefined).success,
-  description: spec.description,
-  schema: parameterSchema(spec.schema),
-  example: spec.example,
-});
+const parameter = (name: string, location: 'path' | 'query', spec: ParameterSpec): JsonSchema => {
+  const schema = parameterSchema(spec.schema);
+  return {
+    name,
+    in: location,
+    required: location === 'path' || !spec.schema.safeParse(undefined).success,
+    description: spec.description,
+    // A list is one parameter, its values separated by commas (a repeated parameter is refused).
+    ...(schema.type === 'array' ? { style: 'form', explode: false } : {}),
+    schema,
+    example: spec.example,
+  };
+};
 
 const pathParameters = (route: RouteDefinition, spec: OperationSpec): JsonSchema[] => {
   const names = [...route.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);

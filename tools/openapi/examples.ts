@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { createRepricerBody, type CreateRepricerBody } from '../../lambdas/shared/domain/create-repricer.js';
 import { computePricing } from '../../lambdas/shared/domain/pricing.js';
 import { previewRepricer, type RepricerPreview } from '../../lambdas/shared/domain/repricer-preview.js';
+import { repricerStatsOf, type RepricerStats } from '../../lambdas/shared/domain/repricer-stats.js';
 import type { EngineOffer } from '../../lambdas/shared/domain/repricing.js';
 import type { ImportJob } from '../../lambdas/shared/domain/import-jobs.js';
 import type { ConnectorType, Offer, OffersPage, PriceChange, Product, Repricer } from '../../lambdas/shared/domain/records.js';
@@ -186,6 +187,27 @@ export const repricerPreviewExample: RepricerPreview = previewRepricer(
   1,
   () => undefined,
 );
+
+/** A day of a repricer whose own offer held Best Price until a rival undercut its floor at 18:00. */
+export const repricerStatsExample: RepricerStats = repricerStatsOf({
+  repricerId: repricerExample.id,
+  minPrice: repricerExample.min_price,
+  window: { from: Date.parse('2026-01-14T09:00:00.000Z'), to: Date.parse('2026-01-15T09:00:00.000Z') },
+  timelines: [
+    {
+      offerId: 'AMZ-B0C7K2XQ9D-1',
+      before: { at: Date.parse('2026-01-14T06:00:00.000Z'), present: true, winning: true, winningDelivery: true, price: repricerExample.min_price + 10 },
+      within: [
+        { at: Date.parse('2026-01-14T18:00:00.000Z'), present: true, winning: false, winningDelivery: true, price: repricerExample.min_price + 10 },
+        { at: Date.parse('2026-01-14T18:05:00.000Z'), present: true, winning: false, winningDelivery: true, price: repricerExample.min_price },
+      ],
+    },
+  ],
+  priceChanges: [
+    { status: 'applied', reason: 'undercut', created_at: '2026-01-14T12:00:00.000Z' },
+    { status: 'applied', reason: 'floor', created_at: '2026-01-14T18:04:00.000Z' },
+  ],
+});
 
 /** What a profit the price cannot carry is refused with. */
 const unpricedReason = (): string => {

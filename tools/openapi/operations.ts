@@ -5,7 +5,8 @@ import { offerQueryParameters } from '../../lambdas/shared/domain/offer-query.js
 import { priceChangeQueryParameters, repricerPriceChangeQueryParameters } from '../../lambdas/shared/domain/price-change-query.js';
 import { offerRecord, priceChangeRecord, productRecord, repricerRecord } from '../../lambdas/shared/domain/records.js';
 import { repricerQueryParameters } from '../../lambdas/shared/domain/repricer-query.js';
-import { updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.js';
+import { repricerPatchFields, updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.js';
+import { DEFAULT_STATS_RANGE_HOURS, MAX_STATS_RANGE_DAYS, statsQueryParameters } from '../../lambdas/shared/domain/repricer-stats.js';
 import { webhookDeliveriesQuery } from '../../lambdas/shared/domain/webhook-query.js';
 import { importNotFound, offerNotFound, priceChangeNotFound, productNotFound } from '../../lambdas/shared/http/not-found.js';
 import {
@@ -17,7 +18,7 @@ import {
   MAX_LISTED_ERRORS,
 } from '../../lambdas/shared/domain/import-jobs.js';
 import { IMPORT_TOO_LARGE, NOT_NDJSON } from '../../lambdas/shared/http/import-problems.js';
-import { conflict, HttpProblem, notFound } from '../../lambdas/shared/http/errors.js';
+import { conflict, HttpProblem, notFound, validationFailed } from '../../lambdas/shared/http/errors.js';
 import { ifMatchOf } from '../../lambdas/shared/http/preconditions.js';
 import type { Problem } from '../../lambdas/shared/http/problem.js';
 import {
@@ -34,6 +35,7 @@ import {
   productExample,
   repricerExample,
   repricerPreviewExample,
+  repricerStatsExample,
   repricersPageExample,
   updatedRepricerExample,
   updateRepricerExample,
@@ -70,7 +72,8 @@ export interface BodySpec {
 export interface ParameterSpec {
   readonly schema: z.ZodType;
   readonly description: string;
-  readonly example: string | number;
+  /** Of the schema's type: a query value as the handler reads it (a list, a boolean, a number). */
+  readonly example: string | number | boolean | readonly string[];
 }
 
 export interface OperationSpec {
@@ -370,9 +373,88 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
       "What the repricer would decide now from the product's offers as stored, with an explanation of its target; records nothing. " +
       'A disabled repricer previews too (`enabled: false`): what it would decide once enabled.',
     pathParameters: { id: repricerId },
+    query: {
+      schema: repricerPatchFields,
+      parameters: {
+        enabled: { description: 'Override: `true` or `false`.', example: true },
+        preferred_price: { description: 'Override: the ceiling; `min_price` is computed again from it, as a PATCH computes it.', example: 119 },
+        preferred_profit: { description: 'Override, as in a PATCH.', example: 20 },
+        min_profit: { description: 'Override, as in a PATCH: the floor follows it.', example: 5 },
+        buybox_approach: { description: 'Override: another approach to try.', example: 'cheapest' },
+        repricer_approach: { description: 'Override, as in a PATCH.', example: 'fixed' },
+        unit_cost: { description: 'Override, as in a PATCH: with `cost_based`, the floor and ceiling follow it.', example: 62.5 },
+        price_war_guard: {
+          description: 'Override: the guard as JSON (`{"undercuts":3,"cooldown_minutes":60}`), or `null` (or empty) for none.',
+          example: '{"undercuts":3,"cooldown_minutes":60}',
+        },
+        exclude_seller_ids: { description: 'Override: seller ids separated by commas; empty: none excluded.', example: ['seller-a', 'seller-b'] },
+        min_competitor_rating: { description: 'Override: 0-5, or `null` (or empty) for no rating filter.', example: 4 },
+        competitor_stock: { description: 'Override: `any` or `in_stock`.', example: 'in_stock' },
+        max_competitor_leadtime_days: { description: 'Override: whole days, or `null` (or empty) for no lead-time filter.', example: 5 },
+      },
+    },
     success: { status: 200, description: 'The decisions it would make, and why.', body: { schema: 'RepricerPreview', example: repricerPreviewExample } },
-    problems: [401, 404, ...SERVER_SIDE],
-    problemOverrides: { 404: { description: repricerNotFoundText } },
+    problems: [400, 401, 404, 422, ...SERVER_SIDE],
+    problemOverrides: {
+      400: {
+        description:
+          'An override is unknown, repeated or not valid by the rules of `POST /v1/repricers` (`errors` names it); `product_code`, `connector` ' +
+          'and the computed fields cannot be overridden.',
+        example: () =>
+          validationFailed([{ field: 'buybox_approach', message: 'Invalid option: expected "cheapest"' }], 'The query parameters are not valid.').problem,
+      },
+      404: { description: repricerNotFoundText },
+      422: { description: 'With the overrides, no positive `min_price` results, or `min_profit` would exceed `preferred_profit`.' },
+    },
+  },
+  PreviewNewRepricer: {
+    tag: 'Repricers',
+    summary: 'Preview what a repricer body would decide',
+    description:
+      'What a repricer with this body (the body of `POST /v1/repricers`) would decide now for its product, with the explanation; nothing ' +
+      'is stored. The body is checked and priced as a create checks and prices it; `repricer_id` is null, and every decision counts, ' +
+      'since a repricer only described has decided nothing yet.',
+    requestBody: { description: 'A create body; unknown fields are refused (400).', schema: 'CreateRepricerRequest', example: createRepricerExample },
+    success: {
+      status: 200,
+      description: 'The decisions it would make, and why.',
+      body: { schema: 'RepricerPreview', example: { ...repricerPreviewExample, repricer_id: null } },
+    },
+    problems: [400, 401, 404, 413, 415, 422, ...SERVER_SIDE],
+    problemOverrides: {
+      400: { description: 'The body is not valid JSON or not valid (`errors` names each field), or the product has several connectors and none was named.' },
+      404: {
+        description: 'No product with this `product_code` exists for this client.',
+        example: () => notFound('No product with code "DEMO-999" exists for this client.').problem,
+      },
+      422: { description: 'No positive `min_price` results, the commission is 100 % or more, or `min_profit` exceeds `preferred_profit`.' },
+    },
+  },
+  GetRepricerStats: {
+    tag: 'Repricers',
+    summary: "A repricer's outcomes over a time range",
+    description:
+      'The share of the observed time its own offers held the Best Price slot (`winning`) and the Fastest Delivery slot ' +
+      '(`winning_delivery`), sat at or below `min_price`, and their time-weighted average price above `min_price`, from the states ' +
+      'the service recorded each time it saw them change (not sampled); and the price changes it created in the range, by status ' +
+      `and reason. At most ${MAX_STATS_RANGE_DAYS} days; the range is cut at now.`,
+    pathParameters: { id: repricerId },
+    query: {
+      schema: statsQueryParameters,
+      parameters: {
+        from: { description: `Start of the range (ISO 8601); default ${DEFAULT_STATS_RANGE_HOURS} hours before \`to\`.`, example: '2026-01-14T09:00:00Z' },
+        to: { description: 'End of the range (ISO 8601), after `from`; default now.', example: '2026-01-15T09:00:00Z' },
+      },
+    },
+    success: { status: 200, description: 'The outcomes.', body: { schema: 'RepricerStats', example: repricerStatsExample } },
+    problems: [400, 401, 404, ...SERVER_SIDE],
+    problemOverrides: {
+      400: {
+        description: `A time that is not ISO 8601, \`to\` not after \`from\`, \`from\` not in the past, a range over ${MAX_STATS_RANGE_DAYS} days, or an unknown or repeated parameter; \`errors\` names it.`,
+        example: () => validationFailed([{ field: 'to', message: 'Must be later than from.' }], 'The query parameters are not valid.').problem,
+      },
+      404: { description: repricerNotFoundText },
+    },
   },
   UpdateRepricer: {
     tag: 'Repricers',

@@ -19,6 +19,7 @@ import { importError, importJobRecord, importsPage } from '../../lambdas/shared/
 import { updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.js';
 import { appliedBound, targetExplanation } from '../../lambdas/shared/domain/explain-target.js';
 import { repricerHold, repricerMarket, repricerPreview } from '../../lambdas/shared/domain/repricer-preview.js';
+import { repricerStats } from '../../lambdas/shared/domain/repricer-stats.js';
 import { connectionRecord, connectionsList, putConnectionBody } from '../../lambdas/shared/domain/connections.js';
 import { inStockPremium } from '../../lambdas/shared/domain/in-stock-premium.js';
 import { productDetailRecord } from '../../lambdas/shared/domain/product-detail.js';
@@ -56,6 +57,7 @@ responseComponents
   .add(repricerMarket, { id: 'RepricerMarket' })
   .add(repricerHold, { id: 'RepricerHold' })
   .add(repricerPreview, { id: 'RepricerPreview' })
+  .add(repricerStats, { id: 'RepricerStats' })
   .add(targetExplanation, { id: 'TargetExplanation' })
   .add(listMeta, { id: 'ListMeta' })
   .add(pong, { id: 'Pong' })

@@ -77,6 +77,22 @@ export const ROUTES: readonly RouteDefinition[] = [
     authorized: true,
   },
   {
+    name: 'PreviewNewRepricer',
+    method: 'POST',
+    path: '/v1/repricers/preview',
+    entry: 'lambdas/preview-repricer/what-if-handler.ts',
+    tableAccess: 'read',
+    authorized: true,
+  },
+  {
+    name: 'GetRepricerStats',
+    method: 'GET',
+    path: '/v1/repricers/{id}/stats',
+    entry: 'lambdas/get-repricer-stats/handler.ts',
+    tableAccess: 'read',
+    authorized: true,
+  },
+  {
     name: 'ListPriceChanges',
     method: 'GET',
     path: '/v1/price-changes',

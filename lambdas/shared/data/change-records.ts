@@ -6,6 +6,7 @@ import { connectionRecord, type Connection, type ConnectionStatus } from '../dom
 import { IMPORT_STATUSES, importJobRecord, type ImportJob, type ImportStatus } from '../domain/import-jobs.js';
 import type { PriceChange, PriceChangeStatus } from '../domain/records.js';
 import type { PriceWarDetectedData } from '../domain/webhooks.js';
+import type { OfferStateChange } from '../domain/repricer-stats.js';
 import { clientIdOfKey, MARKET_SK_PREFIX, offerIdOfSortKey, OFFER_SK_PREFIX, SLOT_SK_PREFIX } from './keys.js';
 import { storedMarketplaceEvent, type StoredMarketplaceEvent } from './marketplace-events.js';
 import { priceChangeCellsOfItem, storedPriceChange } from './price-change-list.js';
@@ -54,6 +55,8 @@ export type StreamChange =
       readonly products: readonly string[];
       /** Only when an own offer was modified and its `winning` flipped; never for a new, moved or removed offer. */
       readonly buybox?: BuyboxMove;
+      /** Only when an own offer appeared, left, or moved its buy-box slots or price: the state to record (stats). */
+      readonly offerState?: OfferStateChange;
     }
   | { readonly kind: 'product'; readonly clientId: string; readonly code: string }
   | { readonly kind: 'slot'; readonly clientId: string; readonly code: string }
@@ -147,7 +150,43 @@ const priceWarOf = (clientId: string, oldImage: Image, newImage: Image): StreamC
   };
 };
 
-export const streamChangeOf = (keys: Image, oldImage: Image, newImage: Image): StreamChange | undefined => {
+/**
+ * The state to record when an own offer appeared, left its product, or moved `winning`,
+ * `winning_delivery` or its price: stamped with the offer's `updated_at` (when the service saw
+ * it), or, for a removal, with the stream's time of the change (`removedAt`).
+ */
+const offerStateOf = (code: string, oldImage: Image, newImage: Image, removedAt: string): { offerState?: OfferStateChange } => {
+  const [before, after] = [oldImage, newImage].map((image) => storedOffer.safeParse(plain(image)).data);
+  const own = (offer: StoredOffer | undefined) => (offer?.scope === 'own' ? offer : undefined);
+  const [was, is] = [own(before), own(after)];
+  const stateOf = (offer: StoredOffer, present: boolean, at: string): OfferStateChange => ({
+    productCode: code,
+    offerId: offer.fields.offer_id,
+    connector: offer.connector,
+    at,
+    present,
+    winning: present && offer.fields.winning,
+    winningDelivery: present && offer.fields.winning_delivery,
+    price: offer.fields.offer_price,
+  });
+  if (is) {
+    const moved =
+      !was ||
+      was.fields.winning !== is.fields.winning ||
+      was.fields.winning_delivery !== is.fields.winning_delivery ||
+      was.fields.offer_price !== is.fields.offer_price;
+    return moved ? { offerState: stateOf(is, true, is.updated_at) } : {};
+  }
+  return was && !newImage ? { offerState: stateOf(was, false, removedAt) } : {};
+};
+
+export const streamChangeOf = (
+  keys: Image,
+  oldImage: Image,
+  newImage: Image,
+  /** The stream's time of the change (ISO); the time of reading it when the record carries none. */
+  changedAt: string = new Date().toISOString(),
+): StreamChange | undefined => {
   const key = plain(keys);
   const pk = typeof key?.pk === 'string' ? key.pk : undefined;
   const sk = typeof key?.sk === 'string' ? key.sk : undefined;
@@ -212,6 +251,7 @@ export const streamChangeOf = (keys: Image, oldImage: Image, newImage: Image): S
     kind: 'offer',
     clientId,
     ...buyboxOf(oldImage, newImage),
+    ...offerStateOf(decodeURIComponent(code), oldImage, newImage, changedAt),
     // The product the offer left needs a decision too, when it moved.
     products: [...new Set([decodeURIComponent(code), ...images.map((offer) => offer.product_code)])],
     hint: {

@@ -72,6 +72,13 @@ export const marketStateKey = (clientId: string, productCode: string, connectorU
   pk: productPartition(clientId, productCode),
   sk: `${MARKET_SK_PREFIX}${part(connectorUid)}`,
 });
+/**
+ * The states the service saw of a product's own offers (their buy-box slots and price), one item
+ * per change, beside (not in) the product's partition: a repricing decision never reads them.
+ * Sorted by offer, then time, so one offer's states in a time range are one Query.
+ */
+export const offerStatePartition = (clientId: string, code: string) => `${tenant(clientId)}#OST#${part(code)}`;
+export const offerStateSortKey = (offerId: string, at: string) => `${part(offerId)}#${at}`;
 export const repricerKey = (clientId: string, id: number) => ({ pk: `${tenant(clientId)}#R#${id}`, sk: 'REPRICER' });
 /** A product's price changes, beside (not in) its partition: a repricing decision never reads them. */
 export const priceChangePartition = (clientId: string, code: string) => `${tenant(clientId)}#PC#${part(code)}`;

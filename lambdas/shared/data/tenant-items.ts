@@ -12,6 +12,7 @@ import {
   listingPartition,
   nodePartition,
   offerLookupPartition,
+  offerStatePartition,
   priceChangePartition,
   productPartition,
   productsDirectory,
@@ -69,6 +70,8 @@ export interface TenantItems {
   readonly lookups: readonly ItemKey[];
   /** Items the Queries read: what finding them cost. */
   readonly read: number;
+  /** The product codes the items named: a later pass looks there again (own offer states come after their offers go). */
+  readonly codes: readonly string[];
 }
 
 /** Queries at once: the purge shares DynamoDB with the service. */
@@ -141,11 +144,13 @@ const codeOfPriceChangePartition = (clientId: string, pk: string): string | unde
   return pk.startsWith(prefix) ? tryOr(() => decodeURIComponent(pk.slice(prefix.length)), undefined) : undefined;
 };
 
-export const findTenantItems = async (clientId: string): Promise<TenantItems> => {
+export const findTenantItems = async (clientId: string, knownCodes: Iterable<string> = []): Promise<TenantItems> => {
   const reader = new TenantReader(clientId);
   const repricerIds = new Set<number>();
   const offerCells = new Set<string>();
-  const codes = new Set(await reader.productCodes());
+  // Codes an earlier pass found: the state recorded when an own offer was deleted lands after the
+  // pass that deleted it, when nothing of the tenant names its product any more.
+  const codes = new Set([...knownCodes, ...(await reader.productCodes())]);
 
   // Offer lookups name the product of every offer the tenant ever had, and where it was listed.
   const lookups = await reader.partition(offerLookupPartition(clientId));
@@ -168,11 +173,14 @@ export const findTenantItems = async (clientId: string): Promise<TenantItems> =>
     if (item.entity === 'offer') tryOr(() => offerCells.add(OFFER_LIST.cellOf(storedOffer.parse(item))), undefined);
   }
 
-  // Each product's price changes, and the product's own price-change list beside them.
+  // Each product's price changes, and the product's own price-change list beside them; its own offers' recorded states.
   const scoped = await mapLimit(
     [...codes],
     async (code) => {
-      const changes = await reader.partition(priceChangePartition(clientId, code));
+      const [states, changes] = await Promise.all([
+        reader.partition(offerStatePartition(clientId, code)),
+        reader.partition(priceChangePartition(clientId, code)),
+      ]);
       const cells = new Set<string>();
       for (const item of changes) {
         const change = tryOr(() => storedPriceChange.parse(item).record, undefined);
@@ -184,7 +192,7 @@ export const findTenantItems = async (clientId: string): Promise<TenantItems> =>
       const scope = productScope(clientId, code);
       const nodes = await reader.nodesOf(scope, PRODUCT_PRICE_CHANGE_LIST);
       const listings = await reader.listingsOf(scope, PRODUCT_PRICE_CHANGE_LIST, [...cells, ...nodes.cells]);
-      return { changes, nodes: nodes.items, listings };
+      return { changes, states, nodes: nodes.items, listings };
     },
     PARALLEL_QUERIES,
   );
@@ -224,7 +232,7 @@ export const findTenantItems = async (clientId: string): Promise<TenantItems> =>
   return {
     canonical: [
       ...products,
-      ...scoped.flatMap((product) => product.changes),
+      ...scoped.flatMap((product) => [...product.changes, ...product.states]),
       ...repricers,
       ...imports,
       ...importBodies,
@@ -238,5 +246,6 @@ export const findTenantItems = async (clientId: string): Promise<TenantItems> =>
     nodes: [...changeNodes.items, ...scoped.flatMap((product) => product.nodes), ...repricerNodes.items, ...offerNodes.items].map(keyOf),
     lookups: [...lookups.map(keyOf), ...connectionUids],
     read: reader.read,
+    codes: [...codes],
   };
 };

@@ -69,7 +69,8 @@ export interface PreviewWars {
 }
 
 export const repricerPreview = z.strictObject({
-  repricer_id: repricerRecord.shape.id,
+  /** Null for a repricer only described (POST /v1/repricers/preview): it is not stored. */
+  repricer_id: repricerRecord.shape.id.nullable(),
   product_code: z.string(),
   /** False: the repricer decides nothing now; the preview says what it would decide once enabled. */
   enabled: z.boolean(),
@@ -90,7 +91,9 @@ export const repricerPreview = z.strictObject({
 export type RepricerPreview = z.infer<typeof repricerPreview>;
 
 export const previewRepricer = (
-  repricer: Pick<Repricer, 'id' | 'buybox_approach' | 'repricer_approach'> & { readonly product: Pick<Repricer['product'], 'code'> } & EngineRepricer &
+  repricer: Pick<Repricer, 'buybox_approach' | 'repricer_approach'> & { readonly id: number | null } & {
+    readonly product: Pick<Repricer['product'], 'code'>;
+  } & EngineRepricer &
     Partial<Pick<Repricer, 'price_war_guard'>>,
   offers: readonly EngineOffer[],
   priceStep: number,

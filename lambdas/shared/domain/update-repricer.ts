@@ -10,8 +10,11 @@ type UpdatableShape = { [Field in UpdatableField]: z.ZodOptional<WithoutDefault<
 const withoutDefault = (rule: z.ZodType): z.ZodType => (rule instanceof z.ZodDefault ? (rule.unwrap() as z.ZodType) : rule);
 const updatableShape = Object.fromEntries(UPDATABLE_FIELDS.map((field) => [field, withoutDefault(create[field]).optional()])) as UpdatableShape;
 
+/** Any of the preferences, each by create's rule and none required: a PATCH body, or the overrides of a preview. */
+export const repricerPatchFields = z.strictObject(updatableShape);
+
 /** `PATCH /v1/repricers/{id}`: at least one field; unknown fields and wrong types are refused. */
-export const updateRepricerBody = z.strictObject(updatableShape).refine((body) => Object.keys(body).length > 0, {
+export const updateRepricerBody = repricerPatchFields.refine((body) => Object.keys(body).length > 0, {
   message: `Give at least one field to change: ${UPDATABLE_FIELDS.join(', ')}.`,
   // Only for a body with nothing else wrong: unknown fields are reported on their own.
   when: (payload) => payload.issues.length === 0,

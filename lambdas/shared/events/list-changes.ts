@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { offerStateChange } from '../domain/repricer-stats.js';
 
 /**
  * A message to the list maintainer: what may have changed for one tenant. The maintainer reads
@@ -29,6 +30,8 @@ export const listChangesMessage = z.object({
       .transform(({ reason, cells, ...hint }) => ({ ...hint, cells: cells ?? (reason === undefined ? [] : [reason]) })),
   ),
   rebuilds: z.array(z.string().min(1)),
+  /** Own offers' states to record (data/offer-states.ts); a message of the version before them has none. */
+  offerStates: z.array(offerStateChange).default([]),
 });
 export type ListChangesMessage = z.infer<typeof listChangesMessage>;
 

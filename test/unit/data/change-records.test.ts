@@ -14,19 +14,64 @@ const keysOf = (item: { pk: unknown; sk: unknown }): Image => image({ pk: item.p
 const OFFER = offerItem(storedOffer({ offer_id: 'MKT 1/#2' }, { id: 9 }));
 const MOVED = offerItem(storedOffer({ offer_id: 'MKT 1/#2', competitiveness: 'losing' }, { id: 9, scope: 'other' }));
 
+const REMOVED_AT = '2026-02-01T00:00:00.000Z';
+/** The state recorded for OFFER (stats), as it is (present) or once it left its product. */
+const ownState = (present: boolean, price = OFFER.fields.offer_price, at = OFFER.updated_at) => ({
+  offerState: {
+    productCode: 'SKU-1',
+    offerId: 'MKT 1/#2',
+    connector: 'takealot',
+    at,
+    present,
+    winning: present && OFFER.fields.winning,
+    winningDelivery: present && OFFER.fields.winning_delivery,
+    price,
+  },
+});
+
 describe('streamChangeOf', () => {
-  it.each<[string, Image | undefined, Image | undefined, string[]]>([
-    ['created', undefined, image(OFFER), ['own|winning']],
-    ['deleted', image(OFFER), undefined, ['own|winning']],
-    ['changed within its cell', image(OFFER), image({ ...OFFER, fields: { ...OFFER.fields, offer_price: 1 } }), ['own|winning']],
-    ['moved to another cell', image(OFFER), image(MOVED), ['own|winning', 'other|losing']],
-  ])('names an offer %s, with its id and every cell its images place it in', (_case, oldImage, newImage, cells) => {
-    expect(streamChangeOf(keysOf(OFFER), oldImage, newImage)).toEqual({
+  it.each<[string, Image | undefined, Image | undefined, string[], object]>([
+    ['created', undefined, image(OFFER), ['own|winning'], ownState(true)],
+    ['deleted', image(OFFER), undefined, ['own|winning'], ownState(false, OFFER.fields.offer_price, REMOVED_AT)],
+    ['changed within its cell', image(OFFER), image({ ...OFFER, fields: { ...OFFER.fields, offer_price: 1 } }), ['own|winning'], ownState(true, 1)],
+    ['moved to another cell', image(OFFER), image(MOVED), ['own|winning', 'other|losing'], {}],
+  ])('names an offer %s, with its id and every cell its images place it in', (_case, oldImage, newImage, cells, state) => {
+    expect(streamChangeOf(keysOf(OFFER), oldImage, newImage, REMOVED_AT)).toEqual({
       kind: 'offer',
       clientId: 'c1',
       products: ['SKU-1'],
       hint: { offerId: 'MKT 1/#2', productCode: 'SKU-1', id: 9, cells },
+      ...state,
     });
+  });
+
+  it.each<[string, Partial<typeof OFFER.fields>, boolean]>([
+    ['its Best Price slot', { winning: !OFFER.fields.winning }, true],
+    ['its Fastest Delivery slot', { winning_delivery: !OFFER.fields.winning_delivery }, true],
+    ['its price', { offer_price: OFFER.fields.offer_price + 1 }, true],
+    ['only its competitor count', { total_competitors: OFFER.fields.total_competitors + 1 }, false],
+    ['only its rating', { rating_avg: 1 }, false],
+  ])("records an own offer's state when it moves %s, and only then", (_case, change, recorded) => {
+    const after = { ...OFFER, fields: { ...OFFER.fields, ...change }, updated_at: '2026-03-01T00:00:00.000Z' };
+    const found = streamChangeOf(keysOf(OFFER), image(OFFER), image(after));
+    const state = found?.kind === 'offer' ? found.offerState : undefined;
+    if (!recorded) return expect(state).toBeUndefined();
+    expect(state).toEqual({
+      productCode: 'SKU-1',
+      offerId: 'MKT 1/#2',
+      connector: 'takealot',
+      at: '2026-03-01T00:00:00.000Z',
+      present: true,
+      winning: after.fields.winning,
+      winningDelivery: after.fields.winning_delivery,
+      price: after.fields.offer_price,
+    });
+  });
+
+  it("records no state of another seller's offer", () => {
+    const other = offerItem(storedOffer({ offer_id: 'X' }, { scope: 'other' }));
+    const found = streamChangeOf(keysOf(other), undefined, image(other));
+    expect(found?.kind === 'offer' && found.offerState).toBe(undefined);
   });
 
   it('names an offer by its key alone when no image is a canonical offer', () => {

@@ -31,7 +31,8 @@ const record = (item: Record<string, unknown>, old?: Record<string, unknown>): D
 };
 const event = (...records: DynamoDBRecord[]): DynamoDBStreamEvent => ({ Records: records });
 
-const offerOf = (clientId: string, offerId: string, id: number) => offerItem(storedOffer({ offer_id: offerId }, { id }), clientId);
+/** Another seller's offer: its changes are listed, never recorded as an own offer's state (a test of its own below). */
+const offerOf = (clientId: string, offerId: string, id: number) => offerItem(storedOffer({ offer_id: offerId }, { id, scope: 'other' }), clientId);
 
 /** A sender that keeps what it was given, and fails for the groups in `failing`. */
 const recordingSender = (failing: ReadonlySet<string> = new Set()) => {
@@ -66,13 +67,13 @@ describe('forwardChanges', () => {
         .map((message) => message.groupId)
         .sort(),
     ).toEqual(['c1', 'c1', 'c2']);
-    const empty = { clientId: 'c1', offers: [], products: [], priceChanges: [], rebuilds: [] };
+    const empty = { clientId: 'c1', offers: [], products: [], priceChanges: [], rebuilds: [], offerStates: [] };
     expect(bodies().filter((body) => body.clientId === 'c1')).toEqual<ListChangesMessage[]>([
       {
         ...empty,
         offers: [
-          { offerId: 'A', productCode: 'SKU-1', id: 1, cells: ['own|winning'] },
-          { offerId: 'B', productCode: 'SKU-1', id: 2, cells: ['own|winning'] },
+          { offerId: 'A', productCode: 'SKU-1', id: 1, cells: ['other|winning'] },
+          { offerId: 'B', productCode: 'SKU-1', id: 2, cells: ['other|winning'] },
         ],
       },
       { ...empty, products: ['SKU-1'] },
@@ -118,6 +119,36 @@ describe('forwardChanges', () => {
     const ids = sends[0]!.map((message) => message.deduplicationId);
     expect(new Set(ids).size).toBe(5);
     for (const id of ids) expect(id.length).toBeLessThanOrEqual(128);
+  });
+
+  it("sends the states of the tenant's own offers to record, stamped when the service saw them or, removed, when the stream did", async () => {
+    // Prepare: an own offer appears, then loses Best Price; another seller's offer changes; the own offer is removed.
+    const { sender, bodies } = recordingSender();
+    const own = offerItem(storedOffer({ offer_id: 'MINE', winning: true }, { id: 1, updated_at: '2026-01-01T00:00:00.000Z' }), 'c1');
+    const lost = { ...own, fields: { ...own.fields, winning: false }, updated_at: '2026-01-01T00:01:00.000Z' };
+    const removed: DynamoDBRecord = {
+      eventID: 'event-removed',
+      eventName: 'REMOVE',
+      dynamodb: {
+        Keys: image({ pk: own.pk, sk: own.sk }),
+        OldImage: image(lost),
+        SequenceNumber: String(++sequence),
+        ApproximateCreationDateTime: 1_767_225_720,
+      },
+    };
+
+    // Act
+    await forwardChanges({ lists: sender, repricing: recordingSender().sender })(
+      event(record(own), record(lost, own), record(offerOf('c1', 'THEIRS', 2), offerOf('c1', 'THEIRS', 2)), removed),
+    );
+
+    // Assess
+    const states = bodies().flatMap((body) => body.offerStates);
+    expect(states.map(({ offerId, at, present, winning }) => [offerId, at, present, winning])).toEqual([
+      ['MINE', '2026-01-01T00:00:00.000Z', true, true],
+      ['MINE', '2026-01-01T00:01:00.000Z', true, false],
+      ['MINE', '2026-01-01T00:02:00.000Z', false, false],
+    ]);
   });
 
   it('gives the same records the same deduplication ids, so a retried batch sends nothing twice', async () => {

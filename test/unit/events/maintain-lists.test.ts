@@ -44,6 +44,7 @@ const message = (offerIds: string[], clientId = 'c1'): string =>
     products: [],
     priceChanges: [],
     rebuilds: [],
+    offerStates: [],
   } satisfies ListChangesMessage);
 const invoke = (...records: SQSRecord[]) => handler({ Records: records } satisfies SQSEvent);
 
@@ -130,5 +131,33 @@ describe('the list maintainer', () => {
     expect(total()).toBe(2);
     const { places, nodes } = listState(table, 'c1', OFFER_LIST);
     expect(nodeDiscrepancies(OFFER_LIST, places, nodes)).toEqual([]);
+  });
+
+  it("records the own offers' states it is given, one item per offer and time, the same item when delivered again", async () => {
+    // Arrange
+    const state = (at: string, winning: boolean) => ({
+      productCode: 'SKU-1',
+      offerId: 'A',
+      connector: 'takealot',
+      at,
+      present: true,
+      winning,
+      winningDelivery: false,
+      price: 10,
+    });
+    const body = JSON.stringify({
+      ...JSON.parse(message([])),
+      offerStates: [state('2026-01-01T00:00:00.000Z', true), state('2026-01-01T00:01:00.000Z', false)],
+    });
+
+    // Act
+    const response = await invoke(sqsRecord(body), sqsRecord(body));
+
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [] });
+    expect(table.withPrefix('T#c1#OST#').map((item) => [item.pk, item.sk, item.winning, item.expiresAt])).toEqual([
+      ['T#c1#OST#SKU-1', 'A#2026-01-01T00:00:00.000Z', true, Date.parse('2026-01-01T00:00:00.000Z') / 1000 + 90 * 86_400],
+      ['T#c1#OST#SKU-1', 'A#2026-01-01T00:01:00.000Z', false, Date.parse('2026-01-01T00:01:00.000Z') / 1000 + 90 * 86_400],
+    ]);
   });
 });

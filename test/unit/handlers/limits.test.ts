@@ -118,6 +118,38 @@ const CASES: Case[] = [
   { route: 'PreviewRepricer', what: 'a 400-digit id', event: get('/v1/repricers/{id}/preview', {}, { id: huge }), status: 404 },
   { route: 'PreviewRepricer', what: 'an id past the safe integers', event: get('/v1/repricers/{id}/preview', {}, { id: '9007199254740993' }), status: 404 },
   {
+    route: 'PreviewRepricer',
+    what: 'an unknown approach override',
+    event: get('/v1/repricers/{id}/preview', { buybox_approach: ['nope'] }, { id: '1' }),
+    status: 400,
+  },
+  {
+    route: 'PreviewRepricer',
+    what: 'a computed field as an override',
+    event: get('/v1/repricers/{id}/preview', { min_price: ['80'] }, { id: '1' }),
+    status: 400,
+  },
+  {
+    route: 'PreviewNewRepricer',
+    what: 'a 400-digit price',
+    event: withBody('POST', '/v1/repricers/preview', `{"product_code":"A","preferred_price":${huge},"preferred_profit":1}`),
+    status: 400,
+  },
+  {
+    route: 'PreviewNewRepricer',
+    what: 'a 17 KiB body',
+    event: withBody('POST', '/v1/repricers/preview', JSON.stringify({ product_code: 'x'.repeat(17 * 1024) })),
+    status: 413,
+  },
+  { route: 'GetRepricerStats', what: 'a 400-digit id', event: get('/v1/repricers/{id}/stats', {}, { id: huge }), status: 404 },
+  { route: 'GetRepricerStats', what: 'a time that is not ISO 8601', event: get('/v1/repricers/{id}/stats', { from: ['yesterday'] }, { id: '1' }), status: 400 },
+  {
+    route: 'GetRepricerStats',
+    what: 'a range of a year',
+    event: get('/v1/repricers/{id}/stats', { from: ['2025-01-01T00:00:00Z'], to: ['2026-01-01T00:00:00Z'] }, { id: '1' }),
+    status: 400,
+  },
+  {
     route: 'DeleteRepricer',
     what: 'a 400-digit id',
     event: { ...apiEvent({ method: 'DELETE', path: '/v1/repricers/{id}' }), pathParameters: { id: huge } },
