@@ -73,7 +73,7 @@ export interface ParameterSpec {
   readonly schema: z.ZodType;
   readonly description: string;
   /** Of the schema's type: a query value as the handler reads it (a list, a boolean, a number). */
-  readonly example: string | number | boolean | readonly string[];
+  readonly example: string | number | boolean | readonly string[] | Readonly<Record<string, number>>;
 }
 
 export interface OperationSpec {
@@ -385,7 +385,7 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
         unit_cost: { description: 'Override, as in a PATCH: with `cost_based`, the floor and ceiling follow it.', example: 62.5 },
         price_war_guard: {
           description: 'Override: the guard as JSON (`{"undercuts":3,"cooldown_minutes":60}`), or `null` (or empty) for none.',
-          example: '{"undercuts":3,"cooldown_minutes":60}',
+          example: { undercuts: 3, cooldown_minutes: 60 },
         },
         exclude_seller_ids: { description: 'Override: seller ids separated by commas; empty: none excluded.', example: ['seller-a', 'seller-b'] },
         min_competitor_rating: { description: 'Override: 0-5, or `null` (or empty) for no rating filter.', example: 4 },
