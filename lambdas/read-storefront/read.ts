@@ -34,8 +34,9 @@ export interface StorefrontReaderOptions {
  * nothing until a page shows the buy box again. A refused read (429, or the storefront's 403) holds
  * the host for its Retry-After (or a doubling backoff without one): the hold is stored, so every
  * reader waits it out, and the batch's remaining messages are held back as long. A page that
- * fails (5xx, timeout) is held back with a short backoff and read again; a malformed or missing
- * page is logged and skipped (the next tier read comes anyway). Messages of one product stay in
+ * fails (5xx, timeout) is held back with a short backoff and read again; so is a page without a
+ * buy box, a few times (`emptyPageRereads`); a malformed or missing page is logged and skipped
+ * (the next tier read comes anyway). Messages of one product stay in
  * order: after a failed one, the later ones of its group are held back too.
  */
 /** Each container's next free moment per host: the pace survives from one batch to the next. */
@@ -165,8 +166,13 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
         logger.warn('Storefront page skipped: malformed', { problem: result.problem });
         await unseen('malformed_page');
       }
-      if (result.kind === 'unseen')
-        logger.warn('Storefront page showed no buy box: the market is unknown', { connector, productLineId: message.productLineId });
+      if (result.kind === 'unseen') {
+        const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1');
+        const again = receiveCount <= MARKET_SYNC.emptyPageRereads;
+        logger.warn('Storefront page showed no buy box: the market is unknown', { connector, productLineId: message.productLineId, readAgain: again });
+        // Read again shortly (a blank is often passing), through the same pace and hold; a few blanks in a row, and it waits for its tier.
+        if (again) await fail(record, MARKET_SYNC.emptyPageRereadMs * 2 ** (receiveCount - 1));
+      }
       if (result.kind === 'applied' && result.skipped > 0) await countSkippedEntries(target.clientId, connector, result.skipped);
     };
 

@@ -1,7 +1,7 @@
 import { PRICE_SENDING } from '../shared/config/price-sending.js';
 import type { StoredSendable } from '../shared/data/price-change-status.js';
 import { newestDecisionSk } from '../shared/data/price-sending.js';
-import { decisionId, engineContextOf, engineOffersOf, priceStepOf, readProductForRepricing, type ProductForRepricing } from '../shared/data/repricing.js';
+import { decisionId, engineContextOf, engineOffersOf, ownPriceNow, priceStepOf, readProductForRepricing, type ProductForRepricing } from '../shared/data/repricing.js';
 import { checkSendable, nextPush, type SendBounds } from '../shared/domain/price-push.js';
 import { competitorExclusion, targetPrice } from '../shared/domain/repricing.js';
 import type { PriceChangeStatus } from '../shared/domain/records.js';
@@ -98,10 +98,9 @@ export const planChange = async (clientId: string, change: StoredSendable, gate:
   const check = checkSendable(record.new_price, bounds);
   if (!check.ok) return move(change, 'failed', `Not sent: ${check.reason}.`);
   // Where the price is now: a capped move's last confirmed step; else the last price the
-  // marketplace confirmed for the offer, unless a sync has written the offer since; else the offer as synced.
+  // marketplace confirmed for the offer, unless a sync has seen the offer's price since; else the offer as synced.
   const confirmed = product.decisions.get(decisionId(record.repricer_id, record.offer_id));
-  const fresher = confirmed?.confirmedPrice !== undefined && (confirmed.confirmedAt ?? '') > offer.updated_at;
-  const current = change.confirmedPrice ?? (fresher && confirmed?.confirmedPrice !== undefined ? confirmed.confirmedPrice : offer.fields.offer_price);
+  const current = change.confirmedPrice ?? ownPriceNow(product, offer);
   if (current === record.new_price) return move(change, 'applied', 'The offer already had this price.');
   const offers = engineOffersOf(product);
   if (change.confirmedPrice !== undefined) {

@@ -67,6 +67,14 @@ export const MARKET_SYNC = {
   /** Without a Retry-After, a refused read holds the host this long (doubled on each refusal in a row, up to the cap). */
   storefrontBackoffMs: 5_000,
   storefrontBackoffCapMs: 5 * 60_000,
+  /**
+   * A page answered without a buy box (`{}`, an unrelated body) is read again after this wait,
+   * doubled each time, while its message has been delivered at most `emptyPageRereads` times:
+   * a passing blank costs the product seconds, not a tier, and a page that stays blank leaves
+   * its market unknown after a few reads, each at the host's pace and under its hold.
+   */
+  emptyPageRereadMs: 2_000,
+  emptyPageRereads: 2,
 } as const;
 
 /** The env names of the queues and the pace (set by the stack, and by tools/local). */

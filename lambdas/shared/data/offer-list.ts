@@ -25,6 +25,13 @@ export const storedOffer = z.object({
   fields: offerFields,
   created_at: timestamp,
   updated_at: timestamp,
+  /**
+   * When its writer saw the offer at `offer_price` (the sync's or import's own time, never later):
+   * set when the price is written anew, kept by writes of other fields (a storefront read's buy
+   * box), so the sender can tell a price it confirmed since from a synced one (data/repricing.ts
+   * ownPriceNow). Absent on items written before it: their `updated_at` stands for it.
+   */
+  price_at: timestamp.optional(),
 });
 export type StoredOffer = z.infer<typeof storedOffer>;
 

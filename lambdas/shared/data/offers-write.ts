@@ -146,8 +146,10 @@ export const planOffers = async (owner: OfferOwner, inputs: readonly OfferInput[
     if (!before) created++;
     // Always later than the version it replaces, so a guard on `updated_at` tells every version apart.
     const updatedAt = before && before.updated_at >= now ? new Date(Date.parse(before.updated_at) + 1).toISOString() : now;
+    // The price's own time: a write of other fields (a page's buy box) leaves it as it was seen.
+    const priceAt = before && before.fields.offer_price === fields.offer_price ? (before.price_at ?? before.updated_at) : now;
     const put: WriteRequest = {
-      put: { ...offerKey(clientId, product_code, fields.offer_id), ...next, created_at: before?.created_at ?? now, updated_at: updatedAt },
+      put: { ...offerKey(clientId, product_code, fields.offer_id), ...next, created_at: before?.created_at ?? now, updated_at: updatedAt, price_at: priceAt },
     };
     requests.push(put);
     // A move writes a new item under another product: nothing there to replace.

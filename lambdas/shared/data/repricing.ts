@@ -161,11 +161,28 @@ export const readProductForRepricing = async (clientId: string, code: string): P
 export const engineContextOf = (product: ProductForRepricing | undefined, connector: string): EngineContext =>
   product ? { premium: premiumOn(product, connector) } : {};
 
-/** The product's offers as the engine reads them: the evaluator and the preview share this view. */
+/**
+ * The price the marketplace has for an own offer now: the latest price it confirmed from any of
+ * the offer's decisions, unless a sync (or import) saw the offer's price after that confirmation;
+ * else the price as synced. Measured from the price's own time (`price_at`), not the item's: a
+ * storefront read rewrites the offer (its buy box) without seeing its price, and a sync's look
+ * taken before a push landed is no newer for being written after it.
+ */
+export const ownPriceNow = (product: Pick<ProductForRepricing, 'decisions'>, offer: StoredOffer): number => {
+  let price = offer.fields.offer_price;
+  let at = offer.price_at ?? offer.updated_at;
+  for (const state of product.decisions.values()) {
+    if (state.offerId !== offer.fields.offer_id || state.confirmedPrice === undefined || state.confirmedAt === undefined) continue;
+    if (state.confirmedAt > at) [price, at] = [state.confirmedPrice, state.confirmedAt];
+  }
+  return price;
+};
+
+/** The product's offers as the engine reads them (an own offer at its price now): the evaluator, the sender and the preview share this view. */
 export const engineOffersOf = (product: ProductForRepricing): EngineOffer[] =>
   product.offers.map((offer) => ({
     offer_id: offer.fields.offer_id,
-    offer_price: offer.fields.offer_price,
+    offer_price: offer.scope === 'own' ? ownPriceNow(product, offer) : offer.fields.offer_price,
     offer_status: offer.fields.offer_status,
     connector: offer.connector,
     own: offer.scope === 'own',

@@ -50,6 +50,7 @@ describe('upsertOffers', () => {
       fields: offerFields({ offer_id: 'A' }),
       created_at: NOW,
       updated_at: NOW,
+      price_at: NOW,
     });
     expect(canonical('B', 'SKU-2')).toMatchObject({ id: 42, scope: 'other', connector: 'takealot' });
     expect(lookup('A')).toEqual({ pk: 'T#c1#OID', sk: 'A', entity: 'offerLookup', id: 41, productCode: 'SKU-1', listedCell: 'own|winning' });
@@ -86,6 +87,20 @@ describe('upsertOffers', () => {
     // Assess
     expect(summary).toEqual({ written: 1, unchanged: 1 });
     expect(canonical('A')).toMatchObject({ id: 41, connector: 'takealot', fields: { offer_price: 399.99 }, created_at: NOW, updated_at: LATER });
+  });
+
+  it("keeps the price's own time through a write of other fields, and moves it with a new price (the writer's time, not the item's)", async () => {
+    // Prepare: written at NOW; a page read at LATER changes the buy box only
+    await upsertOffers(OWNER, [input('A')], NOW);
+    await upsertOffers(OWNER, [input('A', { winning: false })], LATER);
+    expect(canonical('A')).toMatchObject({ updated_at: LATER, price_at: NOW });
+
+    // Act: a sync that saw a new price at NOW + 1 s writes it after the page's write
+    const sawAt = '2026-11-22T10:15:31.123Z';
+    await upsertOffers(OWNER, [input('A', { winning: false, offer_price: 399.99 })], sawAt);
+
+    // Assess: the item's version is later than the page's, the price is as old as the look that saw it
+    expect(canonical('A')).toMatchObject({ updated_at: '2026-11-23T08:00:00.001Z', price_at: sawAt });
   });
 
   it('rewrites an offer whose seller became the client: it is now an own offer', async () => {
