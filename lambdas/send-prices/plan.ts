@@ -1,7 +1,15 @@
 import { PRICE_SENDING } from '../shared/config/price-sending.js';
 import type { StoredSendable } from '../shared/data/price-change-status.js';
 import { newestDecisionSk } from '../shared/data/price-sending.js';
-import { decisionId, engineContextOf, engineOffersOf, ownPriceNow, priceStepOf, readProductForRepricing, type ProductForRepricing } from '../shared/data/repricing.js';
+import {
+  decisionId,
+  engineContextOf,
+  engineOffersOf,
+  ownPriceNow,
+  priceStepOf,
+  readProductForRepricing,
+  type ProductForRepricing,
+} from '../shared/data/repricing.js';
 import { checkSendable, nextPush, type SendBounds } from '../shared/domain/price-push.js';
 import { competitorExclusion, targetPrice } from '../shared/domain/repricing.js';
 import type { PriceChangeStatus } from '../shared/domain/records.js';
