@@ -132,6 +132,24 @@ describe('price change statuses', () => {
       expect(response.body.detail).toContain(now);
     });
 
+    await step("GET by id answers the price change as it stands, with the explanation of its decision; not another client's", async () => {
+      // Act
+      const [mine, foreign, unknown, malformed] = await Promise.all([
+        api.request<Record<string, unknown>>('GET', `/v1/price-changes/${failed.id}`, { auth: alice }),
+        api.request('GET', `/v1/price-changes/${failed.id}`, { auth: bob }),
+        api.request('GET', '/v1/price-changes/987654321', { auth: alice }),
+        api.request('GET', '/v1/price-changes/abc', { auth: alice }),
+      ]);
+
+      // Assert
+      const stored = (await decisions()).find((item) => item.record.id === failed.id)!.record;
+      expect(mine.status).toBe(200);
+      expect(mine.body).toEqual(stored);
+      expect(mine.body.explanation).toMatchObject({ final_price: stored.new_price, reason: stored.reason });
+      for (const response of [foreign, unknown, malformed]) expect(response.status).toBe(404);
+      expect(foreign.body).toEqual(unknown.body);
+    });
+
     await step("another client's apply and an unknown id are the same 404, and change nothing", async () => {
       // Arrange
       const before = (await decisions()).map((item) => item.record);

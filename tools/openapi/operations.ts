@@ -278,6 +278,22 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     problems: [400, 401, 404, ...SERVER_SIDE],
     problemOverrides: { 404: { description: repricerNotFoundText } },
   },
+  GetPriceChange: {
+    tag: 'Price changes',
+    summary: 'Get a price change',
+    description:
+      'One price change as it stands now (`status`, `sent_price`, `applied_at`), with the `explanation` of its decision ' +
+      '(docs/repricing.md, "The explanation of a price change"). A price change is found by `id` a moment after it is listed.',
+    pathParameters: { id: { schema: priceChangeRecord.shape.id, description: "The price change's `id`.", example: priceChangeExample.id } },
+    success: { status: 200, description: 'The price change.', body: { schema: 'PriceChange', example: priceChangeExample } },
+    problems: [401, 404, ...SERVER_SIDE],
+    problemOverrides: {
+      404: {
+        description: "No price change with this id exists for this client (unknown, another client's, or not a valid id).",
+        example: () => priceChangeNotFound().problem,
+      },
+    },
+  },
   ApplyPriceChange: {
     tag: 'Price changes',
     summary: 'Apply a suggested price change',

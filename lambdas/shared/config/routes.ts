@@ -101,6 +101,14 @@ export const ROUTES: readonly RouteDefinition[] = [
     authorized: true,
   },
   {
+    name: 'GetPriceChange',
+    method: 'GET',
+    path: '/v1/price-changes/{id}',
+    entry: 'lambdas/get-price-change/handler.ts',
+    tableAccess: 'read',
+    authorized: true,
+  },
+  {
     name: 'ApplyPriceChange',
     method: 'POST',
     path: '/v1/price-changes/{id}/apply',

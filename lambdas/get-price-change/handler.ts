@@ -1,0 +1,21 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { tenantOf } from '../shared/auth/tenant.js';
+import { findPriceChange } from '../shared/data/price-change-find.js';
+import { httpHandler } from '../shared/http/handler.js';
+import { priceChangeNotFound } from '../shared/http/not-found.js';
+import { idParameter } from '../shared/http/path.js';
+import { json } from '../shared/http/responses.js';
+
+/**
+ * GET /v1/price-changes/{id}: one price change as it stands now, with the explanation of its
+ * decision. Another client's or an unknown id is a 404, as for the apply.
+ */
+export const getPriceChangeRoute = async (event: APIGatewayProxyEvent) => {
+  const tenant = tenantOf(event);
+  const id = idParameter(event);
+  const found = id === undefined ? undefined : await findPriceChange(tenant.clientId, id);
+  if (!found) throw priceChangeNotFound();
+  return json(200, found.stored.record);
+};
+
+export const handler = httpHandler(getPriceChangeRoute);
