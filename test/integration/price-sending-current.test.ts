@@ -52,9 +52,14 @@ const changes = async (code: string): Promise<StoredSendable[]> =>
   (await canonicalPriceChanges(api.tableName, clientId))
     .filter((item) => item.record.product_code === code)
     .sort((a, b) => a.record.id - b.record.id)
-    .map((item) => ({ ref: { productCode: code, sk: item.sk }, stored: { entity: 'priceChange', sv: 2, record: { ...item.record, status: 'pending' } } }) as StoredSendable);
-const planOf = async (change: StoredSendable) =>
-  plan.planChange(clientId, change, open(connectionRecord()), Date.now(), new plan.ProductReads(clientId));
+    .map(
+      (item) =>
+        ({
+          ref: { productCode: code, sk: item.sk },
+          stored: { entity: 'priceChange', sv: 2, record: { ...item.record, status: 'pending' } },
+        }) as StoredSendable,
+    );
+const planOf = async (change: StoredSendable) => plan.planChange(clientId, change, open(connectionRecord()), Date.now(), new plan.ProductReads(clientId));
 /** What the sender does once the marketplace confirmed a price for the change's offer. */
 const confirm = (change: StoredSendable, price: number) => repricing.noteConfirmedPrice(clientId, change.stored.record, price, new Date().toISOString());
 const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
@@ -75,7 +80,10 @@ const ownProduct = async (n: number, price: number) => {
 beforeAll(async () => {
   api = await startTestApi();
   clientId = (await api.createClient(alice[0], { password: alice[1], sellerId: 'me', connector: 'takealot' })).clientId;
-  await api.importRecords(alice[0], [connectorRecord('takealot'), ...[1, 2].map((n) => productRecord(`SKU-${n}`, { fee_estimates: { takealot: fees(5, 15) } }))]);
+  await api.importRecords(alice[0], [
+    connectorRecord('takealot'),
+    ...[1, 2].map((n) => productRecord(`SKU-${n}`, { fee_estimates: { takealot: fees(5, 15) } })),
+  ]);
   sync = await import('../../lambdas/shared/data/market-sync.js');
   evaluate = await import('../../lambdas/evaluate-repricers/evaluate.js');
   repricing = await import('../../lambdas/shared/data/repricing.js');
@@ -84,7 +92,12 @@ beforeAll(async () => {
   const { connectedRecord } = await import('../../lambdas/shared/domain/connections.js');
   const { saveConnection } = await import('../../lambdas/shared/data/connections.js');
   const { sealConnectionSecret } = await import('../../lambdas/shared/marketplace/secrets.js');
-  const record = connectedRecord('takealot', { apiKey: 'tk_live_current_key_01', webhookSecretSet: false, mode: 'suggest', sellerId: 'me' }, undefined, new Date().toISOString());
+  const record = connectedRecord(
+    'takealot',
+    { apiKey: 'tk_live_current_key_01', webhookSecretSet: false, mode: 'suggest', sellerId: 'me' },
+    undefined,
+    new Date().toISOString(),
+  );
   const sealedKey = await sealConnectionSecret('marketplace-key', clientId, 'takealot', 'tk_live_current_key_01');
   await saveConnection(clientId, record, { sealedKey }, undefined);
 }, 120_000);
