@@ -58,7 +58,9 @@ const firstVersion = z
 export const EXPLANATION_ATTRIBUTE = 'explanationZ';
 const withExplanation = (item: unknown): unknown => {
   if (typeof item !== 'object' || item === null) return item;
-  const { [EXPLANATION_ATTRIBUTE]: packed, ...rest } = item as Record<string, unknown>;
+  const { [EXPLANATION_ATTRIBUTE]: stored, ...rest } = item as Record<string, unknown>;
+  // A stream record's image carries a binary attribute as base64 text (so do Lambda's events); a read, as bytes.
+  const packed = typeof stored === 'string' ? Buffer.from(stored, 'base64') : stored;
   if (!(packed instanceof Uint8Array) || typeof rest.record !== 'object' || rest.record === null) return item;
   return { ...rest, record: { ...rest.record, explanation: explanationCodec.decode(packed) } };
 };

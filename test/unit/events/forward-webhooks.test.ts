@@ -2,7 +2,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { forwardChanges } from '../../../lambdas/forward-changes/forward.js';
 import { priceChangePartition } from '../../../lambdas/shared/data/keys.js';
-import { canonicalPriceChange, PRICE_CHANGE_SCHEMA_VERSION } from '../../../lambdas/shared/data/price-change-list.js';
+import { canonicalPriceChange, EXPLANATION_ATTRIBUTE, PRICE_CHANGE_SCHEMA_VERSION } from '../../../lambdas/shared/data/price-change-list.js';
 import { explainTarget } from '../../../lambdas/shared/domain/explain-target.js';
 import type { PriceChange } from '../../../lambdas/shared/domain/records.js';
 import { webhookEventMessage } from '../../../lambdas/shared/events/webhook-events.js';
@@ -112,6 +112,30 @@ describe('the webhooks route of the forwarder', () => {
     expect(item).not.toHaveProperty('record.explanation');
     const [sent] = webhooks.sent.map((message) => webhookEventMessage.parse(JSON.parse(message.body)));
     expect(sent).toMatchObject({ eventType: 'REPRICER_PRICE_CHANGED', data: { explanation: { final_price: 49, reason: 'undercut' } } });
+    expect((sent!.data as PriceChange).explanation).toEqual(explanation);
+  });
+
+  it('reads the explanation from a stream image that carries it as base64 text, as Lambda delivers binary attributes', async () => {
+    // Prepare
+    const webhooks = recording();
+    const forward = forwardChanges({ lists: recording().sender, repricing: recording().sender, webhooks: webhooks.sender });
+    const explanation = explainTarget(
+      { enabled: true, min_price: 30, preferred_price: 60, connector: 'amazon', buybox_approach: 'match', repricer_approach: 'fixed' },
+      [{ offer_id: 'OFR-2', offer_price: 50, offer_status: 'buyable', connector: 'amazon', own: false }],
+      1,
+    );
+    const change = { ...priceChange(6, 7), new_price: 50, reason: 'match' as const, explanation };
+    const record = streamRecord('c1', change);
+    const item = { pk: 'P', sk: 'S', ...canonicalPriceChange({ entity: 'priceChange', sv: PRICE_CHANGE_SCHEMA_VERSION, record: change }) };
+    const marshalled = image(item) as Record<string, { B?: unknown }>;
+    const bytes = marshalled[EXPLANATION_ATTRIBUTE]!.B as Uint8Array;
+    record.dynamodb!.NewImage = { ...marshalled, [EXPLANATION_ATTRIBUTE]: { B: Buffer.from(bytes).toString('base64') } } as Record<string, AttributeValue>;
+
+    // Act
+    await forward({ Records: [record] });
+
+    // Assert
+    const [sent] = webhooks.sent.map((message) => webhookEventMessage.parse(JSON.parse(message.body)));
     expect((sent!.data as PriceChange).explanation).toEqual(explanation);
   });
 
