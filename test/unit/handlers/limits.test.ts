@@ -169,6 +169,7 @@ const CASES: Case[] = [
   },
   { route: 'ListRepricerPriceChanges', what: 'a 400-digit id', event: get('/v1/repricers/{id}/price-changes', {}, { id: huge }), status: 404 },
   { route: 'ListPriceChanges', what: 'an unknown status', event: get('/v1/price-changes', { status: ['x'.repeat(1_000)] }), status: 400 },
+  { route: 'GetPriceChange', what: 'a 400-digit id', event: get('/v1/price-changes/{id}', {}, { id: huge }), status: 404 },
   {
     route: 'ApplyPriceChange',
     what: 'a 400-digit id',
