@@ -70,7 +70,9 @@ export const parsePreviewOverrides = (query: Readonly<Record<string, string>>): 
   for (const [field, value] of Object.entries(query)) {
     const rule = Object.hasOwn(shape, field) ? shape[field] : undefined;
     if (!rule) {
-      errors.push({ field: field.toWellFormed(), message: NOT_OVERRIDABLE[field] ?? 'Unknown field; it is not accepted here.' });
+      // Own keys only: a parameter named like an object's inherited member (`constructor`) is unknown, not that member.
+      const why = Object.hasOwn(NOT_OVERRIDABLE, field) ? NOT_OVERRIDABLE[field] : undefined;
+      errors.push({ field: field.toWellFormed(), message: why ?? 'Unknown field; it is not accepted here.' });
       continue;
     }
     const read = readField(rule, value);

@@ -75,6 +75,8 @@ describe('parsePreviewOverrides', () => {
     ['too many sellers', { exclude_seller_ids: Array.from({ length: MAX_EXCLUDED_SELLERS + 1 }, (_, i) => `s${i}`).join(',') }, 'exclude_seller_ids', /50/],
     ['an empty seller id', { exclude_seller_ids: 'a,,b' }, 'exclude_seller_ids.1', /at least 1|>=1/i],
     ['an unknown field', { colour: 'red' }, 'colour', /Unknown field/],
+    ['a field named like an inherited member', { constructor: '1' }, 'constructor', /Unknown field/],
+    ['another inherited name', { toString: 'x' }, 'toString', /Unknown field/],
     ['the product', { product_code: 'P-2' }, 'product_code', /POST \/v1\/repricers\/preview/],
     ['the connector', { connector: 'ebay' }, 'connector', /POST \/v1\/repricers\/preview/],
     ['a computed floor', { min_price: '80' }, 'min_price', /computed/],
