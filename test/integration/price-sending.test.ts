@@ -321,5 +321,5 @@ describe('sending prices', () => {
       for (const status of statuses) expect(['applied', 'failed', 'superseded', 'suggested']).toContain(status);
       expect(api.failures()).toEqual([]);
     });
-  }, 240_000);
+  }, 480_000);
 });
