@@ -11,10 +11,17 @@ const BATCH_WRITE_LIMIT = 25;
 const chunks = <T>(values: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(values.length / size) }, (_, i) => values.slice(i * size, (i + 1) * size));
 
-/** Reads items by key, 100 a call, retrying UnprocessedKeys; missing items are left out. */
+export const keyString = (key: { pk: unknown; sk: unknown }) => `${String(key.pk)}\u0000${String(key.sk)}`;
+
+/**
+ * Reads items by key, 100 a call, retrying UnprocessedKeys; missing items are left out. A key
+ * asked for twice is read once (DynamoDB refuses a batch that names a key twice, and a caller's
+ * keys may repeat: two listings of one offer in a corrupted list, say).
+ */
 export const batchGet = async (keys: readonly Key[], consistent = true): Promise<Item[]> => {
   const found: Item[] = [];
-  for (const chunk of chunks(keys, BATCH_GET_LIMIT)) {
+  const distinct = [...new Map(keys.map((key) => [keyString(key as { pk: unknown; sk: unknown }), key])).values()];
+  for (const chunk of chunks(distinct, BATCH_GET_LIMIT)) {
     let pending: Key[] = chunk;
     await retrying('BatchGetItem', async () => {
       const result = await documentClient.send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: consistent } } }));
@@ -46,5 +53,3 @@ export const batchWrite = async (requests: readonly WriteRequest[], parallel = 4
   };
   await Promise.all(Array.from({ length: Math.min(parallel, queue.length) }, worker));
 };
-
-export const keyString = (key: { pk: unknown; sk: unknown }) => `${String(key.pk)}\u0000${String(key.sk)}`;

@@ -46,6 +46,20 @@ describe('batchGet', () => {
     expect(ddb.commandCalls(BatchGetCommand)[0]?.args[0].input.RequestItems?.['test-table']?.ConsistentRead).toBe(false);
   });
 
+  it('reads a key asked for twice once: DynamoDB refuses a batch that names a key twice', async () => {
+    // Arrange
+    ddb.on(BatchGetCommand).callsFake((input: { RequestItems: Record<string, { Keys: Record<string, string>[] }> }) => ({
+      Responses: { 'test-table': input.RequestItems['test-table']!.Keys.map((key) => ({ ...key, found: true })) },
+    }));
+
+    // Act
+    const items = await batchGet([...keys(3), { sk: 'X', pk: 'P#1' }, keys(3)[0]!]);
+
+    // Assert
+    expect(keysSent()).toEqual([keys(3)]);
+    expect(items).toHaveLength(3);
+  });
+
   it('sends nothing for no keys', async () => {
     await expect(batchGet([])).resolves.toEqual([]);
     expect(ddb.calls()).toHaveLength(0);
