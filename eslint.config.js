@@ -24,9 +24,10 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
   },
   {
-    // Plain JavaScript run by Node itself: the jest config (ESM) and the jest transformer (CommonJS).
+    // Plain JavaScript run by Node itself: the jest config (ESM), and the jest transformer, sequencer
+    // and timing reporter (CommonJS).
     files: ['**/*.js', '**/*.cjs'],
-    languageOptions: { globals: { process: 'readonly', require: 'readonly', module: 'writable', __filename: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', require: 'readonly', module: 'writable', __filename: 'readonly', __dirname: 'readonly' } },
   },
   {
     files: ['**/*.cjs'],

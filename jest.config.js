@@ -13,10 +13,14 @@ const esm = {
 
 export default {
   // Two workers on two cores: integration files spend most of their time waiting on DynamoDB
-  // Local and the stream, so a second worker fills that time (JEST_WORKERS overrides it).
+  // Local (one instance per worker slot: test/support/global-setup.ts) and the stream, so a second
+  // worker fills that time (JEST_WORKERS overrides it).
   // `npm test` (tools/test/jest.sh) gives every integration file a fresh worker; unit and CDK
   // files share theirs, replaced only once one holds more than 700 MB after a file.
   maxWorkers: Number(process.env.JEST_WORKERS ?? 2),
+  // The same order on every machine and run, slowest first by committed timings, not by what
+  // jest's cache remembers of earlier runs (tools/test/sequencer.cjs).
+  testSequencer: '<rootDir>/tools/test/sequencer.cjs',
   workerIdleMemoryLimit: '700MB',
   projects: [
     { ...esm, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], setupFiles: ['<rootDir>/test/support/quiet-powertools.ts'] },
@@ -25,7 +29,7 @@ export default {
       ...esm,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/test/property/**/*.test.ts'],
-      setupFiles: ['<rootDir>/test/support/quiet-metrics.ts'],
+      setupFiles: ['<rootDir>/test/support/quiet-metrics.ts', '<rootDir>/test/support/worker-dynamodb.ts'],
       setupFilesAfterEnv: ['<rootDir>/test/support/integration-timeout.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',

@@ -35,6 +35,8 @@ export interface ShardReaderOptions {
   readonly batchSize: number;
   readonly maximumBatchingWindowMs: number;
   readonly pollIntervalMs: number;
+  /** The longest pause while GetRecords keeps finding nothing (the pause doubles up to it). */
+  readonly idlePollMaxMs: number;
   /** Retries after the first attempt; -1 retries until the record is handled. */
   readonly maxRetryAttempts: number;
   readonly retryBaseDelayMs: number;
@@ -64,13 +66,25 @@ export class ShardReader {
   /** Invocations that included the record at the head of the buffer. */
   private headAttempts = 0;
   private retryAt = 0;
+  /** The next pause of an idle shard. */
+  private idleDelay: number;
+  /** Aborted by `wake()` to cut an idle pause short. */
+  private nap: AbortController | undefined;
   private signalReady: () => void = () => undefined;
   /** Resolves once the reader holds its first iterator (or failed to get one), so that LATEST means "from now on". */
   readonly ready = new Promise<void>((resolve) => {
     this.signalReady = resolve;
   });
 
-  constructor(private readonly options: ShardReaderOptions) {}
+  constructor(private readonly options: ShardReaderOptions) {
+    this.idleDelay = options.pollIntervalMs;
+  }
+
+  /** Reads again now, if idle, and at the short interval until the shard is idle again. */
+  wake(): void {
+    this.idleDelay = this.options.pollIntervalMs;
+    this.nap?.abort();
+  }
 
   /** Resolves `true` once the shard is read to its end and handled, `false` when stopped. */
   async run(): Promise<boolean> {
@@ -91,9 +105,10 @@ export class ShardReader {
       if (signal.aborted) break;
       if (this.buffer.length === 0) {
         if (this.ended) return true;
-        await sleep(pollIntervalMs, signal);
+        await this.pauseWhileIdle();
         continue;
       }
+      this.idleDelay = pollIntervalMs;
       const wait = this.waitBeforeInvoking(Date.now());
       if (wait > 0) {
         // Short naps rather than one long one: the window may fill up meanwhile.
@@ -103,6 +118,20 @@ export class ShardReader {
       await this.invoke();
     }
     return false;
+  }
+
+  /** Sleeps the idle pause, then doubles it (up to `idlePollMaxMs`); `wake()` ends it early. */
+  private async pauseWhileIdle(): Promise<void> {
+    const { signal, idlePollMaxMs } = this.options;
+    const nap = new AbortController();
+    this.nap = nap;
+    const delay = this.idleDelay;
+    this.idleDelay = Math.min(delay * 2, idlePollMaxMs);
+    try {
+      await sleep(delay, AbortSignal.any([signal, nap.signal]));
+    } finally {
+      this.nap = undefined;
+    }
   }
 
   /** Milliseconds until the batch may go: after a retry's backoff and, unless full, the batching window. */

@@ -35,8 +35,18 @@ export interface StreamPollerOptions {
   readonly batchSize?: number;
   /** How long to gather records while fewer than `batchSize` are available. */
   readonly maximumBatchingWindowMs?: number;
-  /** Pause between GetRecords calls that found nothing new. */
+  /**
+   * Pause after a GetRecords call that found nothing new, doubled for each further empty call up
+   * to `idlePollMaxMs`, and back to this once records come or `settle()` writes its marker.
+   */
   readonly pollIntervalMs?: number;
+  /**
+   * The longest pause of an idle shard: Lambda's own rate for a stream, four polls a second. Each
+   * empty GetRecords costs DynamoDB Local more as its streams grow (every record of every table
+   * it ever held counts, deleted tables included), and all of its SQLite work runs on one
+   * thread: polling an idle shard twenty times a second took that thread for whole test files.
+   */
+  readonly idlePollMaxMs?: number;
   /**
    * Retries after a failed first attempt before the records go to `onFailure` and are skipped;
    * -1 retries until they succeed, as Lambda's default does. The local default is finite so a
@@ -70,6 +80,7 @@ const DEFAULTS = {
   batchSize: 100,
   maximumBatchingWindowMs: 50,
   pollIntervalMs: 50,
+  idlePollMaxMs: 250,
   maxRetryAttempts: 3,
   retryBaseDelayMs: 100,
   retryMaxDelayMs: 1_000,
@@ -94,6 +105,7 @@ const settingsOf = (options: StreamPollerOptions) => {
     batchSize: options.batchSize ?? DEFAULTS.batchSize,
     maximumBatchingWindowMs: options.maximumBatchingWindowMs ?? DEFAULTS.maximumBatchingWindowMs,
     pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
+    idlePollMaxMs: Math.max(options.idlePollMaxMs ?? DEFAULTS.idlePollMaxMs, options.pollIntervalMs ?? DEFAULTS.pollIntervalMs),
     maxRetryAttempts: options.maxRetryAttempts ?? DEFAULTS.maxRetryAttempts,
     retryBaseDelayMs: options.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs,
     retryMaxDelayMs: options.retryMaxDelayMs ?? DEFAULTS.retryMaxDelayMs,
@@ -244,6 +256,8 @@ export const startStreamPoller = async (options: StreamPollerOptions): Promise<S
       const handledMarker = new Promise<void>((resolve, reject) => settleWaiters.set(id, { resolve, reject }));
       try {
         await dynamo.send(new PutItemCommand({ TableName: options.tableName, Item: key }));
+        // An idle reader may be in its longest pause: the marker is read now rather than then.
+        for (const reader of readers.keys()) reader.wake();
         await handledMarker;
       } finally {
         settleWaiters.delete(id);

@@ -3,7 +3,7 @@
  * demand: roll a shard over (it does every 4 hours) or expire an iterator (after 15 minutes).
  * Shards behave as DynamoDB Local's do: a closed shard's last GetRecords has no next iterator.
  */
-import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteItemCommand, DescribeTableCommand, DynamoDBClient, PutItemCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record } from '@aws-sdk/client-dynamodb-streams';
 import { mockClient } from 'aws-sdk-client-mock';
 
@@ -26,6 +26,8 @@ export interface FakeStream {
   close(shardId: string): void;
   /** The next GetRecords call throws this instead. */
   failNextGetRecords(error: Error): void;
+  /** GetRecords calls that found nothing. */
+  emptyReads(): number;
   restore(): void;
 }
 
@@ -36,6 +38,7 @@ export const fakeStream = (): FakeStream => {
   const calls: string[] = [];
   const pendingErrors: Error[] = [];
   let lastSequence = 0;
+  let emptyReads = 0;
   const shard = (id: string | undefined): FakeShard => {
     const found = shards.find((candidate) => candidate.id === id);
     if (!found) throw new Error(`no shard ${id}`);
@@ -47,6 +50,26 @@ export const fakeStream = (): FakeStream => {
     if (type === 'LATEST') return found.records.length;
     if (type === 'AT_SEQUENCE_NUMBER') return index;
     return index + 1;
+  };
+
+  const append = (found: FakeShard, keys: Record<string, AttributeValue>): string => {
+    const sequenceNumber = sequence(++lastSequence);
+    found.records.push({
+      eventID: `event-${lastSequence}`,
+      eventName: 'INSERT',
+      eventVersion: '1.1',
+      eventSource: 'aws:dynamodb',
+      awsRegion: 'ddblocal',
+      dynamodb: {
+        ApproximateCreationDateTime: new Date('2026-01-01T00:00:00Z'),
+        Keys: keys,
+        NewImage: keys,
+        SequenceNumber: sequenceNumber,
+        SizeBytes: 20,
+        StreamViewType: 'NEW_AND_OLD_IMAGES',
+      },
+    });
+    return sequenceNumber;
   };
 
   const dynamo = mockClient(DynamoDBClient);
@@ -64,6 +87,13 @@ export const fakeStream = (): FakeStream => {
       ],
     },
   });
+  // A put (settle()'s marker) lands in the open shard, as a write would.
+  dynamo.on(PutItemCommand).callsFake((input: { Item?: Record<string, AttributeValue> }) => {
+    const open = shards.findLast((listed) => !listed.closed);
+    if (open && input.Item) append(open, { pk: input.Item.pk!, sk: input.Item.sk! });
+    return {};
+  });
+  dynamo.on(DeleteItemCommand).resolves({});
   const streams = mockClient(DynamoDBStreamsClient);
   streams.on(DescribeStreamCommand).callsFake(() => {
     calls.push('DescribeStream');
@@ -93,6 +123,7 @@ export const fakeStream = (): FakeStream => {
     const found = shard(id);
     const start = Number(at);
     const records = found.records.slice(start, start + (input.Limit ?? 1000));
+    if (records.length === 0) emptyReads += 1;
     if (records.length > 0) calls.push(`GetRecords ${found.id} ${records.map((record) => record.dynamodb?.Keys?.sk?.S).join(',')}`);
     const end = start + records.length;
     return { Records: records, ...(found.closed && end >= found.records.length ? {} : { NextShardIterator: `${found.id}|${end}` }) };
@@ -104,26 +135,7 @@ export const fakeStream = (): FakeStream => {
       shards.push({ id, parent: options.parent, records: [], closed: options.closed ?? false });
     },
     write(shardId, ...keys) {
-      const found = shard(shardId);
-      return keys.map((key) => {
-        const sequenceNumber = sequence(++lastSequence);
-        found.records.push({
-          eventID: `event-${lastSequence}`,
-          eventName: 'INSERT',
-          eventVersion: '1.1',
-          eventSource: 'aws:dynamodb',
-          awsRegion: 'ddblocal',
-          dynamodb: {
-            ApproximateCreationDateTime: new Date('2026-01-01T00:00:00Z'),
-            Keys: { pk: { S: 'ITEM' }, sk: { S: key } },
-            NewImage: { pk: { S: 'ITEM' }, sk: { S: key } },
-            SequenceNumber: sequenceNumber,
-            SizeBytes: 20,
-            StreamViewType: 'NEW_AND_OLD_IMAGES',
-          },
-        });
-        return sequenceNumber;
-      });
+      return keys.map((key) => append(shard(shardId), { pk: { S: 'ITEM' }, sk: { S: key } }));
     },
     close(shardId) {
       shard(shardId).closed = true;
@@ -131,6 +143,7 @@ export const fakeStream = (): FakeStream => {
     failNextGetRecords(error) {
       pendingErrors.push(error);
     },
+    emptyReads: () => emptyReads,
     restore() {
       dynamo.restore();
       streams.restore();

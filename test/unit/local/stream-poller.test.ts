@@ -157,6 +157,36 @@ describe('startStreamPoller, broken iterators', () => {
   });
 });
 
+describe('startStreamPoller, an idle shard', () => {
+  it('polls less and less while nothing comes, down to the longest pause, and at once again when records come', async () => {
+    stream.addShard('shard-a');
+    const seen: string[] = [];
+    await start(seen, { pollIntervalMs: 5, idlePollMaxMs: 200 });
+
+    await sleep(1_000);
+    // Unbounded, a 5 ms interval would poll about 200 times; doubling to 200 ms leaves about 11.
+    expect(stream.emptyReads()).toBeLessThanOrEqual(20);
+    expect(stream.emptyReads()).toBeGreaterThanOrEqual(3);
+
+    stream.write('shard-a', 'a1');
+    await until(() => seen.length === 1, 1_000);
+    stream.write('shard-a', 'a2');
+    await until(() => seen.length === 2, 1_000);
+    expect(seen).toEqual(['a1', 'a2']);
+  });
+
+  it('settle() reads its marker at once rather than after the longest pause', async () => {
+    stream.addShard('shard-a');
+    const started = await start([], { pollIntervalMs: 5, idlePollMaxMs: 60_000 });
+    // Pauses of 5, 10, ... 1280 ms take 2.55 s: settle comes early in a pause of 2.56 s.
+    await sleep(2_600);
+
+    const began = Date.now();
+    await started.settle();
+    expect(Date.now() - began).toBeLessThan(1_000);
+  });
+});
+
 describe('startStreamPoller, options', () => {
   it.each([
     [{ batchSize: 0 }, /batchSize/],

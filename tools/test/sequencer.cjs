@@ -1,0 +1,34 @@
+/**
+ * The order test files start in, the same on every machine and every run. Jest's own sequencer
+ * orders by what its cache recorded of earlier runs (failed first, then slowest), so a fresh
+ * clone and a used checkout ran files in different orders and finished at different times.
+ * Here: the slowest first by the seconds committed in `file-seconds.json` (so the two workers
+ * end together), then the files not listed there, by path.
+ */
+const { readFileSync } = require('node:fs');
+const { join, relative } = require('node:path');
+
+const ROOT = join(__dirname, '..', '..');
+/** Seconds per file (path from the project root), measured by `timing-reporter.cjs`. */
+const seconds = JSON.parse(readFileSync(join(__dirname, 'file-seconds.json'), 'utf8'));
+
+class FixedOrderSequencer {
+  sort(tests) {
+    const weighed = tests.map((test) => {
+      const path = relative(ROOT, test.path);
+      return { test, path, seconds: seconds[path] ?? 0 };
+    });
+    weighed.sort((a, b) => b.seconds - a.seconds || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return weighed.map(({ test }) => test);
+  }
+
+  /** Jest hands each run's results to its sequencer to cache; this one keeps nothing. */
+  cacheResults() {}
+
+  /** `--shard=i/n`: every n-th file of the fixed order, so the shards share the slow files. */
+  shard(tests, { shardIndex, shardCount }) {
+    return this.sort(tests).filter((_, i) => i % shardCount === shardIndex - 1);
+  }
+}
+
+module.exports = FixedOrderSequencer;
