@@ -81,8 +81,17 @@ const pendingOf = async (product: MarketProduct): Promise<PriceChangeRef[]> =>
 /** A decision for a product now: its repricer's floor and ceiling both set to `price`. */
 const pin = async (product: MarketProduct, price: number): Promise<PriceChangeRef> => {
   await patchRepricer(product, { preferred_price: price, preferred_profit: 0 });
-  const pending = await pendingOf(product);
-  expect(pending).toHaveLength(1);
+  // Settled means decided; a second look after a pause tells a late list apart from no decision.
+  let pending = await pendingOf(product);
+  for (let look = 0; pending.length === 0 && look < 5; look++) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await api.settle();
+    pending = await pendingOf(product);
+  }
+  if (pending.length !== 1) {
+    const preview = await api.request('GET', `/v1/repricers/${repricerIds.get(product.own.sku)}/preview`, { auth: alice });
+    throw new Error(`expected one pending change for ${product.own.sku} at ${price}, found ${pending.length}; preview: ${JSON.stringify(preview.body)}`);
+  }
   return pending[0]!;
 };
 const priceChangesOf = async (product: MarketProduct): Promise<PriceChange[]> => {
