@@ -15,6 +15,7 @@ import {
   type ProductMarket,
 } from '../shared/marketplace/port.js';
 import { marketplaceFor } from '../shared/marketplace/registry.js';
+import { parseMessageBody } from '../shared/queue/message-body.js';
 
 /** Holds a message back: SQS's ChangeMessageVisibility on AWS, the local queue's equivalent under `npm start`. */
 export type HoldMessage = (record: SQSRecord, delayMs: number) => Promise<void>;
@@ -177,7 +178,7 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
     };
 
     for (const record of event.Records) {
-      const parsed = storefrontReadMessage.safeParse(parseBody(record.body));
+      const parsed = parseMessageBody(storefrontReadMessage, record.body);
       if (!parsed.success) {
         logger.error('Storefront read message refused', { messageId: record.messageId });
         continue;
@@ -199,12 +200,4 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
     }
     return { batchItemFailures: failures };
   };
-};
-
-const parseBody = (body: string): unknown => {
-  try {
-    return JSON.parse(body) as unknown;
-  } catch {
-    return undefined;
-  }
 };

@@ -5,6 +5,7 @@ import { logger } from '../shared/logger.js';
 import type { PushDeps } from './push.js';
 import { sendChanges } from './send.js';
 import { confirmBatch, sweepConnection } from './sweep.js';
+import { parseMessageBody } from '../shared/queue/message-body.js';
 
 /**
  * The price sender. One invocation gets up to ten messages, of one or more connections (their
@@ -16,14 +17,6 @@ import { confirmBatch, sweepConnection } from './sweep.js';
  * connection's messages, to be redelivered; what they had done is found done (conditional moves).
  */
 const PARALLEL_CONNECTIONS = 4;
-
-const parseBody = (body: string): unknown => {
-  try {
-    return JSON.parse(body) as unknown;
-  } catch {
-    return undefined;
-  }
-};
 
 export const defaultPushDeps: PushDeps = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
 
@@ -49,7 +42,7 @@ export const priceSenderWorker =
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const byConnection = new Map<string, ConnectionWork>();
     for (const record of event.Records) {
-      const parsed = priceSenderMessage.safeParse(parseBody(record.body));
+      const parsed = parseMessageBody(priceSenderMessage, record.body);
       if (!parsed.success) {
         logger.error('Price sender message refused', { messageId: record.messageId });
         continue;

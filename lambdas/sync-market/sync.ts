@@ -28,6 +28,7 @@ import type { QueueSender } from '../shared/queue/sender.js';
 import { dueReads, readMessage } from './due-reads.js';
 import { syncOwnOffers, type OwnOffersSync } from './own-offers.js';
 import { holdAfterRateLimit, sellerApiHeld } from './seller-api-hold.js';
+import { parseMessageBody } from '../shared/queue/message-body.js';
 
 /**
  * The sync worker: one connection's tick (or marketplace event) per message. Runs the
@@ -182,19 +183,11 @@ const handleOffer = async (message: Extract<MarketSyncMessage, { kind: 'offer' }
   }
 };
 
-const parseBody = (body: string): unknown => {
-  try {
-    return JSON.parse(body) as unknown;
-  } catch {
-    return undefined;
-  }
-};
-
 export const marketSyncWorker =
   (deps: MarketSyncDeps) =>
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const handleRecord = async (sqsRecord: SQSRecord): Promise<void> => {
-      const parsed = marketSyncMessage.safeParse(parseBody(sqsRecord.body));
+      const parsed = parseMessageBody(marketSyncMessage, sqsRecord.body);
       if (!parsed.success) {
         logger.error('Market sync message refused', { messageId: sqsRecord.messageId });
         return;

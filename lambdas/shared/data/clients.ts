@@ -1,10 +1,10 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { PasswordRecord } from '../auth/password.js';
 import { directoryValues } from './directory.js';
 import { documentClient, tableName } from './dynamo.js';
 import { CLIENTS_DIRECTORY, clientDirectoryEntry, clientKey } from './keys.js';
+import { isConditionFailure } from './conditions.js';
 
 /**
  * Client accounts: one item per username at `clientKey(username)`. It also counts the user
@@ -61,9 +61,6 @@ export class ClientExistsError extends Error {
     this.name = 'ClientExistsError';
   }
 }
-
-const isConditionFailure = (error: unknown): boolean =>
-  error instanceof ConditionalCheckFailedException || (error instanceof Error && error.name === 'ConditionalCheckFailedException');
 
 /** Runs a conditional write; `false` when its condition did not hold. */
 const conditionally = async (write: () => Promise<unknown>): Promise<boolean> => {

@@ -5,6 +5,7 @@ import { connectionRecord, type Connection } from '../domain/connections.js';
 import { documentClient, tableName } from './dynamo.js';
 import { CONNECTION_SK_PREFIX, connectionDirectoryEntry, connectionKey, connectionPartition, connectionUidKey } from './keys.js';
 import { cancellationReasons } from './transactions.js';
+import { isConditionFailure } from './conditions.js';
 
 /**
  * Marketplace connections. The item holds the record and the sealed secrets (the API key, the
@@ -136,7 +137,7 @@ export const requestSync = async (clientId: string, connector: string, now = new
     );
     return storedConnection.parse(result.Attributes).record;
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
+    if (isConditionFailure(error)) return undefined;
     throw error;
   }
 };
@@ -195,7 +196,7 @@ export const recordSyncOutcome = async (clientId: string, seen: Connection, outc
     );
     return true;
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    if (isConditionFailure(error)) return false;
     throw error;
   }
 };
@@ -236,7 +237,7 @@ export const countSkippedEntries = async (clientId: string, connector: string, s
       }),
     );
   } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    if (!isConditionFailure(error)) throw error;
   }
 };
 
@@ -263,7 +264,7 @@ export const resumeConnection = async (clientId: string, connector: string, now 
     );
     return storedConnection.parse(result.Attributes).record;
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return 'not_paused';
+    if (isConditionFailure(error)) return 'not_paused';
     throw error;
   }
 };

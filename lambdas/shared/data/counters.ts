@@ -2,6 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './dynamo.js';
 import { counterKey } from './keys.js';
 import { AGAIN, retrying } from './retry.js';
+import { isConditionFailure } from './conditions.js';
 
 export type CounterName = 'repricer' | 'offer' | 'product' | 'connector' | 'priceChange' | 'import' | 'webhook';
 
@@ -49,7 +50,7 @@ export const reserveTimedIds = async (name: CounterName, count: number, now = Da
       if (!Number.isSafeInteger(last)) throw new Error(`Counter ${name} returned no value`);
       return { first: last - count + 1, at: new Date(at).toISOString() };
     } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      if (!isConditionFailure(error)) throw error;
       // Another reservation took a later time (a clock ahead of ours): go one millisecond past it.
       const current = await documentClient.send(new GetCommand({ TableName: tableName(), Key: counterKey(name), ConsistentRead: true }));
       at = Math.max(at, Number(current.Item?.at ?? 0)) + 1;

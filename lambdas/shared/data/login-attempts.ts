@@ -1,9 +1,9 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { TTL_ATTRIBUTE } from '../config/table-schema.js';
 import { documentClient, tableName } from './dynamo.js';
 import { LOGIN_ATTEMPTS_PREFIX, loginAttemptsKey, loginAttemptsPartition } from './keys.js';
+import { isConditionFailure } from './conditions.js';
 
 /**
  * Password checks of one user name from one source address in one fixed window, counted before
@@ -36,9 +36,6 @@ export type Reservation =
   | { readonly kind: 'busy'; readonly failures: number };
 
 const NAMES = { '#attempts': 'attempts', '#failures': 'failures', '#entity': 'entity', '#expiresAt': TTL_ATTRIBUTE } as const;
-
-const isConditionFailure = (error: unknown): error is ConditionalCheckFailedException =>
-  error instanceof ConditionalCheckFailedException || (error instanceof Error && error.name === 'ConditionalCheckFailedException');
 
 const counters = z.object({ attempts: z.number().int().optional(), failures: z.number().int().optional() });
 

@@ -4,6 +4,7 @@ import { TTL_ATTRIBUTE } from '../config/table-schema.js';
 import type { MarketplaceEvent } from '../marketplace/port.js';
 import { documentClient, tableName } from './dynamo.js';
 import { marketplaceEventKey } from './keys.js';
+import { isConditionFailure } from './conditions.js';
 
 /**
  * The marketplace events a connection received, one item per delivery id, under the tenant.
@@ -61,7 +62,7 @@ export const recordMarketplaceEvent = async (
     );
     return 'recorded';
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return 'repeat';
+    if (isConditionFailure(error)) return 'repeat';
     throw error;
   }
 };

@@ -1,4 +1,3 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { OfferFields } from '../domain/records.js';
@@ -9,6 +8,7 @@ import { documentClient, tableName } from './dynamo.js';
 import { sameJson } from './json.js';
 import { offerIdOfSortKey, offerKey, offerLookupKey } from './keys.js';
 import { OFFER_SCHEMA_VERSION, offerCell, storedOffer, type StoredOffer } from './offer-list.js';
+import { isConditionFailure } from './conditions.js';
 
 /**
  * Writes canonical offers: each a single small item under its product, plus, for a new offer,
@@ -41,9 +41,6 @@ export const offerLookup = z.object({
   listedCell: z.string().optional(),
 });
 export type OfferLookup = z.infer<typeof offerLookup>;
-
-const isConditionFailure = (error: unknown) =>
-  error instanceof ConditionalCheckFailedException || (error as { name?: string } | undefined)?.name === 'ConditionalCheckFailedException';
 
 export const readLookups = async (clientId: string, offerIds: readonly string[]): Promise<Map<string, OfferLookup>> => {
   const items = await batchGet(offerIds.map((id) => offerLookupKey(clientId, id)));

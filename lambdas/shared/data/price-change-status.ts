@@ -3,6 +3,7 @@ import type { PriceChange, PriceChangeStatus } from '../domain/records.js';
 import { documentClient, tableName } from './dynamo.js';
 import { priceChangePartition } from './keys.js';
 import { PRICE_CHANGE_SCHEMA_VERSION, storedPriceChange, type StoredPriceChange } from './price-change-list.js';
+import { isConditionFailure } from './conditions.js';
 
 /**
  * A price change's way to the marketplace, written on its canonical item (one write per step;
@@ -143,7 +144,7 @@ export const transitionPriceChange = async (clientId: string, ref: PriceChangeRe
     );
     return storedPriceChange.parse(result.Attributes).record;
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
+    if (isConditionFailure(error)) return undefined;
     throw error;
   }
 };

@@ -10,6 +10,7 @@ import { PRICE_CHANGE_SK_PREFIX } from './repricing.js';
 import type { PriceChangeRef } from './price-change-status.js';
 import { readRankedPage } from './ranked/read-page.js';
 import { REPRICER_LIST, repricerCell } from './repricer-list.js';
+import { isConditionFailure } from './conditions.js';
 
 /**
  * What the price sender reads and writes besides the price changes themselves: which decision
@@ -18,7 +19,6 @@ import { REPRICER_LIST, repricerCell } from './repricer-list.js';
  * waiting in one status (from the tenant's price-change list). The connection's seller-API
  * hold is in seller-api-hold.ts.
  */
-const isConditionFailure = (error: unknown) => (error as Error | undefined)?.name === 'ConditionalCheckFailedException';
 const expiresIn = (nowMs: number, days: number) => Math.floor(nowMs / 1000) + days * 86_400;
 
 /** The sort key of the newest decision of this repricer for this offer: a pending one older than it is superseded. */

@@ -23,6 +23,7 @@ import { reconcilePriceChanges } from './price-change-maintenance.js';
 import { countedCells, readAllPlaces, recountOrder } from './ranked/recount.js';
 import { REPRICER_LIST, repricerCell, repricerSourceDigest, storedRepricer, type StoredRepricer } from './repricer-list.js';
 import type { Repricer } from '../domain/records.js';
+import { isConditionFailure } from './conditions.js';
 
 /**
  * `npm run cli -- rebuild`: re-derives every listing and count of a tenant from its canonical
@@ -374,6 +375,6 @@ export const runRebuildStep = async (clientId: string, requestId: string, seq: s
       }),
     );
   } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    if (!isConditionFailure(error)) throw error;
   }
 };

@@ -24,6 +24,7 @@ import { parseMarketState } from './market-state.js';
 import { storedProduct } from './products.js';
 import { warStatesOf } from './price-wars.js';
 import type { WarState } from '../domain/price-war.js';
+import { isConditionFailure } from './conditions.js';
 
 /**
  * What the repricing evaluator reads and writes. Everything a product's repricers need is in
@@ -217,8 +218,6 @@ export interface RepricerDecision extends Decision {
 /** Decisions recorded without their state before a replay, at most: a bound, not an expectation. */
 const MAX_UNSTATED_DECISIONS = 20;
 
-const isConditionFailure = (error: unknown) => (error as Error | undefined)?.name === 'ConditionalCheckFailedException';
-
 /**
  * Records decisions of one product: ids and a creation time for all of them, then each price
  * change (written only if its key is new) followed by its decision state.
@@ -331,7 +330,7 @@ export const noteConfirmedPrice = async (
       }),
     )
     .catch((error: unknown) => {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      if (!isConditionFailure(error)) throw error;
     });
 };
 

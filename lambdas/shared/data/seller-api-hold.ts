@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from './dynamo.js';
 import { connectionKey } from './keys.js';
+import { isConditionFailure } from './conditions.js';
 
 /**
  * A connection's one hold on the marketplace's seller API: after a 429 whose Retry-After is
@@ -14,8 +15,6 @@ import { connectionKey } from './keys.js';
  */
 export const sellerApiHeldUntil = (stored: { readonly sendHoldUntil?: string | undefined }, nowMs: number): string | undefined =>
   stored.sendHoldUntil !== undefined && Date.parse(stored.sendHoldUntil) > nowMs ? stored.sendHoldUntil : undefined;
-
-const isConditionFailure = (error: unknown) => (error as Error | undefined)?.name === 'ConditionalCheckFailedException';
 
 /**
  * Holds the connection's seller-API calls until `until`. Only ever lengthens a hold: two workers

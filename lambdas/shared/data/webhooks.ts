@@ -6,6 +6,7 @@ import { reserveIds } from './counters.js';
 import { documentClient, tableName } from './dynamo.js';
 import { deliveryKey, deliveryPartition, WEBHOOK_SK_PREFIX, webhookCountKey, webhookKey, webhookPartition } from './keys.js';
 import { cancellationReasons } from './transactions.js';
+import { isConditionFailure } from './conditions.js';
 
 /**
  * Webhooks and their deliveries. The signing secret is stored sealed (KMS envelope encryption,
@@ -167,7 +168,7 @@ export const openDelivery = async (key: DeliveryKey, body: string, now = new Dat
     );
     return fresh;
   } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    if (!isConditionFailure(error)) throw error;
   }
   const existing = await documentClient.send(new GetCommand({ TableName: tableName(), Key: keyOf(key), ConsistentRead: true }));
   return storedDelivery.parse(existing.Item);
@@ -192,7 +193,7 @@ export const recordAttempt = async (key: DeliveryKey, previous: StoredDelivery, 
     );
     return true;
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    if (isConditionFailure(error)) return false;
     throw error;
   }
 };

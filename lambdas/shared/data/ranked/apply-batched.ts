@@ -1,4 +1,3 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { batchWrite, type WriteRequest } from '../batch.js';
 import { AGAIN, retrying } from '../retry.js';
@@ -8,6 +7,7 @@ import { loadOrder } from './node-loader.js';
 import { OrderState } from './order-state.js';
 import { placeOf, type ListingPlace, type RankedList } from './ranked-list.js';
 import { BUCKET_MAX, BUCKET_TARGET, rebalanceOrder, type EntryReader, type ListedEntry } from './rebalance.js';
+import { isConditionFailure } from '../conditions.js';
 
 type Item = Record<string, NativeAttributeValue>;
 
@@ -17,9 +17,6 @@ export interface Reconciliation<S, R> {
   /** `origin`: the key of the canonical item, when it cannot be found from the record. */
   readonly target?: { readonly source: S; readonly record: R; readonly src: string; readonly origin?: ListingOrigin };
 }
-
-const isConditionFailure = (error: unknown) =>
-  error instanceof ConditionalCheckFailedException || (error as { name?: string } | undefined)?.name === 'ConditionalCheckFailedException';
 
 /**
  * Brings listing items and rank nodes in line with their sources, for a writer that is the
