@@ -13,7 +13,7 @@ const esm = {
 
 export default {
   // Two workers on two cores: integration files spend most of their time waiting on DynamoDB
-  // Local (one instance per worker slot: test/support/global-setup.ts) and the stream, so a second
+  // Local (each file's own: test/support/dynamodb-environment.cjs) and the stream, so a second
   // worker fills that time (JEST_WORKERS overrides it).
   // `npm test` (tools/test/jest.sh) gives every integration file a fresh worker; unit and CDK
   // files share theirs, replaced only once one holds more than 700 MB after a file.
@@ -24,15 +24,22 @@ export default {
   workerIdleMemoryLimit: '700MB',
   projects: [
     { ...esm, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], setupFiles: ['<rootDir>/test/support/quiet-powertools.ts'] },
-    { ...esm, displayName: 'cdk', testMatch: ['<rootDir>/test/cdk/**/*.test.ts'] },
+    {
+      ...esm,
+      displayName: 'cdk',
+      testMatch: ['<rootDir>/test/cdk/**/*.test.ts'],
+      // The dev and prod templates, synthesized once for the run (test/cdk/global-setup.ts).
+      globalSetup: '<rootDir>/test/cdk/global-setup.ts',
+      globalTeardown: '<rootDir>/test/cdk/global-teardown.ts',
+    },
     {
       ...esm,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/test/property/**/*.test.ts'],
-      setupFiles: ['<rootDir>/test/support/quiet-metrics.ts', '<rootDir>/test/support/worker-dynamodb.ts'],
+      testEnvironment: '<rootDir>/test/support/dynamodb-environment.cjs',
+      setupFiles: ['<rootDir>/test/support/quiet-metrics.ts'],
       setupFilesAfterEnv: ['<rootDir>/test/support/integration-timeout.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
-      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
   ],
 };

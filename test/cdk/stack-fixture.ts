@@ -1,6 +1,6 @@
 import { App, cx_api as cxapi } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { RepricerStack } from '../../lib/repricer-stack.js';
 import type { RouteDefinition } from '../../lambdas/shared/config/routes.js';
@@ -37,12 +37,43 @@ export interface SynthesizedStack {
  */
 const synthesized = new Map<readonly RouteDefinition[] | undefined, Map<string, SynthesizedStack>>();
 
-const synthesize = (stage: string, routes: readonly RouteDefinition[] | undefined, bundle: boolean): SynthesizedStack => {
+const build = (stage: string, routes: readonly RouteDefinition[] | undefined, bundle: boolean) => {
   // An empty list of stacks to bundle makes every asset skip its bundling step.
   const bundling = bundle ? {} : { [cxapi.BUNDLING_STACKS]: [] };
   const app = new App({ context: { ...cdkJsonContext(), stage, ...bundling } });
   const stack = new RepricerStack(app, `RepricerApi-${stage}`, { stage, ...(routes ? { routes } : {}) });
-  return { app, stack, template: Template.fromStack(stack), bundled: bundle };
+  return { app, stack };
+};
+
+/** The unbundled template of a stage's stack with its own routes, as test/cdk/global-setup.ts shares it. */
+export const synthesizeTemplate = (stage: string): Record<string, unknown> => Template.fromStack(build(stage, undefined, false).stack).toJSON();
+
+/** The run's template of this stage, when the CDK project's global setup left one. */
+const sharedTemplate = (stage: string): Template | undefined => {
+  const directory = process.env.TEST_CDK_TEMPLATES;
+  const file = directory === undefined ? undefined : path.join(directory, `${stage}.json`);
+  return file !== undefined && existsSync(file) ? Template.fromJSON(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : undefined;
+};
+
+const synthesize = (stage: string, routes: readonly RouteDefinition[] | undefined, bundle: boolean): SynthesizedStack => {
+  const shared = routes === undefined && !bundle ? sharedTemplate(stage) : undefined;
+  if (shared === undefined) {
+    const { app, stack } = build(stage, routes, bundle);
+    return { app, stack, template: Template.fromStack(stack), bundled: bundle };
+  }
+  // The template is the run's; the construct tree is built only for a test that reads it.
+  let built: ReturnType<typeof build> | undefined;
+  const tree = () => (built ??= build(stage, routes, bundle));
+  return {
+    get app() {
+      return tree().app;
+    },
+    get stack() {
+      return tree().stack;
+    },
+    template: shared,
+    bundled: false,
+  };
 };
 
 export const synthStack = ({ stage = 'dev', routes, bundle = false }: SynthOptions = {}): SynthesizedStack => {

@@ -22,6 +22,7 @@ import { marketHarness } from '../support/market-harness.js';
 import { bestPriceShare, bestPriceShareAsRead, readDelayOf } from '../support/slot-shares.js';
 import { sqsEventOf } from '../support/sqs-events.js';
 import { step } from '../support/story.js';
+import { bySize } from '../support/profile.js';
 import { scanTable } from '../support/table-snapshot.js';
 
 process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
@@ -30,7 +31,7 @@ type Connection = { uid: string; status: string; last_sync_at: string | null; la
 
 const PRODUCTS = 8;
 /** The stats check's rounds (the bots move, every page is read) and the pause after each. */
-const STATS_ROUNDS = 6;
+const STATS_ROUNDS = bySize(3, 6);
 const STATS_PAUSE_MS = 1_000;
 const captured = captureOutput();
 const alice: [string, string] = ['loop-alice', 'loop-alice-password-1'];

@@ -231,7 +231,7 @@ describe('a live account under the marketplace as it may really answer', () => {
           }
         },
       ),
-      fcParameters({ numRuns: fcRuns(20, 200) }),
+      fcParameters({ numRuns: fcRuns(5, 200) }),
     );
   }, 1_800_000);
 });
