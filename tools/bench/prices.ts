@@ -167,7 +167,7 @@ export const pricesLines = (runs: readonly RunFigures[]): { lines: string[]; tar
     }
     if (run.approaches && run.approaches.length > 1) {
       lines.push(
-        '  Approaches side by side (the products take them in turn; static: no repricer, the own offer keeps its price; sampled every second up to the kill switch; buybox counts with the default in-stock premium, 0-10 %):',
+        '  Approaches side by side (the products take them in turn; static: no repricer, the own offer keeps its price; sampled every second up to the kill switch; buybox prices with the in-stock premium the service learned for each product from its pages, the default 0-10 % until it has):',
       );
       lines.push(
         `    ${'approach'.padEnd(17)} ${'products'.padStart(8)} ${'Best Price'.padStart(10)} ${'Fastest Delivery'.padStart(16)} ${'margin over floor'.padStart(18)}`,
