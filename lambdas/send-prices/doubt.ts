@@ -3,7 +3,7 @@ import { readSendable, transitionPriceChange, type StoredSendable } from '../sha
 import { logger } from '../shared/logger.js';
 import { MarketplaceNotFound, type BatchStatus } from '../shared/marketplace/port.js';
 import { outcomesOf, recordOutcome, type Outcome } from './confirm.js';
-import type { PushDeps } from './push.js';
+import type { PushDeps } from './push-deps.js';
 import { HELD, type SellerApiReads } from './seller-api.js';
 
 /**

@@ -1,7 +1,7 @@
 import { MarketplaceNotFound, MarketplaceRateLimited, MarketplaceRejected, MarketplaceUnauthorized } from '../shared/marketplace/port.js';
 import { screenNow, type Screened } from './bounds.js';
 import { mayPush, readGate, type Gate } from './gate.js';
-import type { PushDeps } from './push.js';
+import type { PushDeps } from './push-deps.js';
 import type { Push } from './safety.js';
 
 /**

@@ -9,7 +9,7 @@ import { logger } from '../shared/logger.js';
 import { MarketplaceNotFound, MarketplaceRateLimited, MarketplaceRejected, MarketplaceUnauthorized } from '../shared/marketplace/port.js';
 import type { Screened } from './bounds.js';
 import { GateClosed, NothingLeft, PushInDoubt } from './push-attempt.js';
-import type { PushDeps } from './push.js';
+import type { PushDeps } from './push-deps.js';
 import type { OpenGate, Push } from './safety.js';
 import { HELD, type SellerApiReads } from './seller-api.js';
 

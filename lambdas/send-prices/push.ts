@@ -5,9 +5,10 @@ import { countPricesSent, givePushBack, savePushedBatch, saveSentBatch } from '.
 import { utcDay } from '../shared/domain/price-push.js';
 import { logger } from '../shared/logger.js';
 import { loopMetrics } from '../shared/loop-metrics.js';
-import { withMarketplaceRetries, type RetryOptions } from '../shared/marketplace/retrying.js';
+import { withMarketplaceRetries } from '../shared/marketplace/retrying.js';
 import { outcomesOf, recordOutcome, type Outcome } from './confirm.js';
 import { PushAttempts } from './push-attempt.js';
+import type { PushDeps } from './push-deps.js';
 import { endOutside, recordPushFault } from './push-faults.js';
 import { breakerTripped, latestPerOffer, withinDailyCap, type OpenGate, type Push } from './safety.js';
 import { HELD, type SellerApiReads } from './seller-api.js';
@@ -21,12 +22,6 @@ import { HELD, type SellerApiReads } from './seller-api.js';
  * change `pending`, with its next try or, when the marketplace may have taken the push, in
  * doubt until that is told (push-faults.ts); nothing is lost and nothing is sent twice.
  */
-export interface PushDeps {
-  readonly now: () => number;
-  readonly sleep: (ms: number) => Promise<void>;
-  readonly retry?: Partial<RetryOptions>;
-}
-
 const iso = (ms: number) => new Date(ms).toISOString();
 /** Each change's own writes, a few at once. */
 const eachOf = <T, U>(items: readonly T[], work: (item: T) => Promise<U>) => mapLimit(items, work, PRICE_SENDING.parallelCalls);

@@ -6,7 +6,8 @@ import { logger } from '../shared/logger.js';
 import { DoubtReads, resolveDoubt } from './doubt.js';
 import { readGate } from './gate.js';
 import { planChange, ProductReads, type Plan } from './plan.js';
-import { pushAll, type PushDeps } from './push.js';
+import { pushAll } from './push.js';
+import type { PushDeps } from './push-deps.js';
 import { SellerApiReads } from './seller-api.js';
 
 /**

@@ -6,7 +6,7 @@ import { forgetDecision, readProductForRepricing } from '../shared/data/repricin
 import { MarketplaceNotFound } from '../shared/marketplace/port.js';
 import { settleBatch, settleSent } from './confirm.js';
 import { readGate, type Gate } from './gate.js';
-import type { PushDeps } from './push.js';
+import type { PushDeps } from './push-deps.js';
 import { HELD, SellerApiReads, type ReadDeps } from './seller-api.js';
 import { sendChanges } from './send.js';
 

@@ -2,7 +2,7 @@ import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 
 import { mapLimit } from '../shared/data/concurrency.js';
 import { priceSenderMessage, type PriceSenderMessage } from '../shared/events/price-sender.js';
 import { logger } from '../shared/logger.js';
-import type { PushDeps } from './push.js';
+import type { PushDeps } from './push-deps.js';
 import { sendChanges } from './send.js';
 import { confirmBatch, sweepConnection } from './sweep.js';
 import { parseMessageBody } from '../shared/queue/message-body.js';

@@ -9,7 +9,7 @@
 import { jest } from '@jest/globals';
 import { evaluateProduct } from '../../lambdas/evaluate-repricers/evaluate.js';
 import { sendChanges } from '../../lambdas/send-prices/send.js';
-import type { PushDeps } from '../../lambdas/send-prices/push.js';
+import type { PushDeps } from '../../lambdas/send-prices/push-deps.js';
 import { forgetConnectionModes } from '../../lambdas/shared/data/connection-mode.js';
 import { readSendable, type PriceChangeRef } from '../../lambdas/shared/data/price-change-status.js';
 import { changesInStatus } from '../../lambdas/shared/data/price-sending.js';

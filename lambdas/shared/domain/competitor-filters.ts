@@ -1,3 +1,4 @@
+import type { CompetitorFilterName } from './competitor-filter-names.js';
 import type { CompetitorFilters } from './records.js';
 
 /**
@@ -21,15 +22,6 @@ export interface FilteredOffer {
 
 /** The fewest days a `lead_time` offer ships in: what a maximum is compared with. */
 export const SHORTEST_LEADTIME_DAYS = 1;
-
-/** The filters in the order they are checked: an offer two of them exclude is named by the first. */
-export const COMPETITOR_FILTER_NAMES = [
-  'exclude_seller_ids',
-  'min_competitor_rating',
-  'competitor_stock',
-  'max_competitor_leadtime_days',
-] as const satisfies readonly (keyof EngineFilters)[];
-export type CompetitorFilterName = (typeof COMPETITOR_FILTER_NAMES)[number];
 
 /** The first filter that excludes the offer, in the order of the repricer's fields; undefined when it passes. */
 export const excludingFilter = (filters: EngineFilters, offer: FilteredOffer): CompetitorFilterName | undefined => {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { BUYBOX_APPROACHES, PRICE_CHANGE_REASON_VALUES, REPRICER_APPROACHES } from './approaches.js';
-import { COMPETITOR_FILTER_NAMES } from './competitor-filters.js';
+import { COMPETITOR_FILTER_NAMES } from './competitor-filter-names.js';
 import { centsToNumber, toCents } from './money.js';
 import { STEP_RULES, stepLimit } from './strategies/strategy.js';
 

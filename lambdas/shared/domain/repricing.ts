@@ -1,5 +1,6 @@
 import type { BuyboxApproach, RepricerApproach } from './approaches.js';
-import { excludingFilter, type CompetitorFilterName, type EngineFilters, type FilteredOffer } from './competitor-filters.js';
+import type { CompetitorFilterName } from './competitor-filter-names.js';
+import { excludingFilter, type EngineFilters, type FilteredOffer } from './competitor-filters.js';
 import { MAX_LISTED_COMPETITORS, type ExcludedCompetitor, type ExplainedCompetitor, type TargetExplanation } from './explanation.js';
 import { DEFAULT_IN_STOCK_PREMIUM, type InStockPremium } from './in-stock-premium.js';
 import { ceilToStep as ceilTo, centsToNumber, floorToStep as floorTo, toCents } from './money.js';
