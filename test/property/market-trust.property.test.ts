@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import fc from 'fast-check';
 import { sweepConnection } from '../../lambdas/send-prices/sweep.js';
 import { forgetConnectionModes } from '../../lambdas/shared/data/connection-mode.js';
@@ -33,6 +34,8 @@ let api: TestApi;
 let run = 0;
 /** 20 under `npm test`, 200 under `test:full`; each run is a new simulator and tenant, 5-30 s. */
 const RUNS = fcRuns(20, 200);
+// A minute a run at most: the runs are one test.
+jest.setTimeout(RUNS * 60_000);
 const captured = captureOutput();
 const TERMINAL = new Set(['applied', 'failed', 'superseded', 'suggested']);
 
@@ -81,163 +84,159 @@ const watchRivals = (sim: MarketSimulator, seen: Map<number, { highestLowest: nu
 };
 
 describe('a live account under the marketplace as it may really answer', () => {
-  it(
-    'prices only from what the pages showed, within bounds, never while paused, ending every decision and losing no update',
-    async () => {
-      await fc.assert(
-        fc.asyncProperty(
-          fc.record({
-            seed: fc.integer({ min: 1, max: 1_000_000 }),
-            products: fc.integer({ min: 1, max: 3 }),
-            competitors: fc.integer({ min: 1, max: 3 }),
-            shapes: shapesArb,
-            floorPercent: fc.integer({ min: 40, max: 100 }),
-            ceilingPercent: fc.integer({ min: 100, max: 160 }),
-            history: fc.array(move, { minLength: 1, maxLength: 4 }),
-          }),
-          async ({ seed, products, competitors, shapes, floorPercent, ceilingPercent, history }) => {
-            let market: MarketSimulator | undefined;
-            try {
-              market = await startTestMarket({
-                seed,
-                products,
-                competitors,
-                shapes,
-                batchDelayMs: 50,
-                storefrontRateLimit: { capacity: 1_000, refillPerSecond: 1_000 },
-                sellerRateLimit: { capacity: 1_000, refillPerSecond: 1_000 },
-              });
-              const sim = market;
-              const auth: [string, string] = [`trust-${++run}`, `trust-password-${run}`];
-              const { clientId } = await api.createClient(auth[0], { password: auth[1] });
-              const put = async () => {
-                for (let attempt = 0; attempt < 10; attempt++) {
-                  const answer = await api.request<{ uid: string }>('PUT', '/v1/connections/takealot', {
-                    auth,
-                    // The breaker at 100 %: pauses here are the test's own, so each is known.
-                    body: { api_key: sim.apiKey, mode: 'live', seller_id: sim.options.sellerId, safety: { breaker_share_percent: 100 } },
-                  });
-                  if (answer.status === 200 || answer.status === 201) {
-                    forgetConnectionModes();
-                    return answer.body.uid;
-                  }
-                  await new Promise((resolve) => setTimeout(resolve, 200));
-                }
-                throw new Error('the connection could not be put');
-              };
-              const uid = await put();
-              // The storefront reader's clock, moved on with the sender's when the test jumps past retry waits.
-              let offset = 0;
-              const clock = () => Date.now() + offset;
-              const loop = marketHarness(api, { requestsPerSecond: 1_000, now: clock });
-              const rivals = new Map<number, { highestLowest: number; everAlone: boolean }>();
-              watchRivals(sim, rivals);
-              await loop.tick({ uids: [uid], redeliver: 3 });
-              const limits = new Map<number, { floor: number; ceiling: number }>();
-              for (const product of sim.simulation.market.products) {
-                const price = product.own.selling_price;
-                const ceiling = Math.max(1, Math.min(product.own.rrp, Math.floor((price * ceilingPercent) / 100)));
-                const floor = Math.max(1, Math.min(ceiling, Math.ceil((price * floorPercent) / 100)));
-                limits.set(product.own.offer_id, { floor, ceiling: Math.min(ceiling, product.own.rrp) });
-                const created = await api.request('POST', '/v1/repricers', {
+  it('prices only from what the pages showed, within bounds, never while paused, ending every decision and losing no update', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          seed: fc.integer({ min: 1, max: 1_000_000 }),
+          products: fc.integer({ min: 1, max: 3 }),
+          competitors: fc.integer({ min: 1, max: 3 }),
+          shapes: shapesArb,
+          floorPercent: fc.integer({ min: 40, max: 100 }),
+          ceilingPercent: fc.integer({ min: 100, max: 160 }),
+          history: fc.array(move, { minLength: 1, maxLength: 4 }),
+        }),
+        async ({ seed, products, competitors, shapes, floorPercent, ceilingPercent, history }) => {
+          let market: MarketSimulator | undefined;
+          try {
+            market = await startTestMarket({
+              seed,
+              products,
+              competitors,
+              shapes,
+              batchDelayMs: 50,
+              storefrontRateLimit: { capacity: 1_000, refillPerSecond: 1_000 },
+              sellerRateLimit: { capacity: 1_000, refillPerSecond: 1_000 },
+            });
+            const sim = market;
+            const auth: [string, string] = [`trust-${++run}`, `trust-password-${run}`];
+            const { clientId } = await api.createClient(auth[0], { password: auth[1] });
+            const put = async () => {
+              for (let attempt = 0; attempt < 10; attempt++) {
+                const answer = await api.request<{ uid: string }>('PUT', '/v1/connections/takealot', {
                   auth,
-                  body: { product_code: product.own.sku, preferred_price: ceiling, preferred_profit: ceiling - floor, connector: 'takealot', enabled: true },
+                  // The breaker at 100 %: pauses here are the test's own, so each is known.
+                  body: { api_key: sim.apiKey, mode: 'live', seller_id: sim.options.sellerId, safety: { breaker_share_percent: 100 } },
                 });
-                expect(created.status).toBe(201);
+                if (answer.status === 200 || answer.status === 201) {
+                  forgetConnectionModes();
+                  return answer.body.uid;
+                }
+                await new Promise((resolve) => setTimeout(resolve, 200));
               }
-              await api.settle();
+              throw new Error('the connection could not be put');
+            };
+            const uid = await put();
+            // The storefront reader's clock, moved on with the sender's when the test jumps past retry waits.
+            let offset = 0;
+            const clock = () => Date.now() + offset;
+            const loop = marketHarness(api, { requestsPerSecond: 1_000, now: clock });
+            const rivals = new Map<number, { highestLowest: number; everAlone: boolean }>();
+            watchRivals(sim, rivals);
+            await loop.tick({ uids: [uid], redeliver: 3 });
+            const limits = new Map<number, { floor: number; ceiling: number }>();
+            for (const product of sim.simulation.market.products) {
+              const price = product.own.selling_price;
+              const ceiling = Math.max(1, Math.min(product.own.rrp, Math.floor((price * ceilingPercent) / 100)));
+              const floor = Math.max(1, Math.min(ceiling, Math.ceil((price * floorPercent) / 100)));
+              limits.set(product.own.offer_id, { floor, ceiling: Math.min(ceiling, product.own.rrp) });
+              const created = await api.request('POST', '/v1/repricers', {
+                auth,
+                body: { product_code: product.own.sku, preferred_price: ceiling, preferred_profit: ceiling - floor, connector: 'takealot', enabled: true },
+              });
+              expect(created.status).toBe(201);
+            }
+            await api.settle();
 
-              for (const step of history) {
-                if (step.kind === 'bots') {
-                  sim.control.tick(step.ticks);
-                  watchRivals(sim, rivals);
-                }
-                if (step.kind === 'tick') await loop.tick({ uids: [uid], redeliver: 3 });
-                if (step.kind === 'sync') {
-                  await api.request('POST', '/v1/connections/takealot/sync', { auth });
-                  await loop.tick({ uids: [uid], redeliver: 3 });
-                }
-                if (step.kind === 'interleaved') {
-                  await api.request('POST', '/v1/connections/takealot/sync', { auth });
-                  await Promise.all([loop.tick({ uids: [uid], redeliver: 3 }), loop.tick({ uids: [uid], redeliver: 3 })]);
-                }
-                if (step.kind === 'faults') sim.control.setFaults({ errorRate: step.errorRate, storefrontBlockRate: step.blockRate });
-                if (step.kind === 'glitch') sim.control.setGlitch({ fraction: step.fraction, share: 1, reads: 20 });
-                if (step.kind === 'paused') {
-                  // Paused as the breaker pauses (nothing in flight first): the market moves, the loop runs, nothing is sent.
-                  await api.settle();
-                  const connection = await api.request('GET', '/v1/connections/takealot', { auth });
-                  expect(
-                    await recordSyncOutcome(clientId, connectionRecord.parse(connection.body), { status: 'paused', last_error: 'Paused by the test.' }),
-                  ).toBe(true);
-                  const before = sim.control.prices().total;
-                  sim.control.tick(step.ticks);
-                  watchRivals(sim, rivals);
-                  await loop.tick({ uids: [uid], redeliver: 3 });
-                  await sweepConnection(clientId, 'takealot', { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
-                  expect(sim.control.prices().total).toBe(before);
-                  const paused = await api.request<{ status: string; last_error: string }>('GET', '/v1/connections/takealot', { auth });
-                  expect([paused.body.status, paused.body.last_error]).toEqual(['paused', 'Paused by the test.']);
-                  expect((await api.request('POST', '/v1/connections/takealot/resume', { auth })).status).toBe(200);
-                }
-                await api.settle();
+            for (const step of history) {
+              if (step.kind === 'bots') {
+                sim.control.tick(step.ticks);
+                watchRivals(sim, rivals);
               }
-
-              // Healed: no faults, no glitch, readable pages; a full sync, then the sweep (its clock past every retry) until nothing is on its way.
-              sim.control.setFaults({ errorRate: 0, storefrontBlockRate: 0 });
-              sim.control.clearGlitch();
-              sim.control.setShapes({ emptyPageRate: 0 });
-              // Each round an hour on: the pages read, then the sweep (a capped move's next step goes after a read later than its last step).
-              for (let round = 1; round <= 5; round++) {
+              if (step.kind === 'tick') await loop.tick({ uids: [uid], redeliver: 3 });
+              if (step.kind === 'sync') {
                 await api.request('POST', '/v1/connections/takealot/sync', { auth });
                 await loop.tick({ uids: [uid], redeliver: 3 });
-                offset = round * 3_600_000;
-                await sweepConnection(clientId, 'takealot', { now: clock, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
+              }
+              if (step.kind === 'interleaved') {
+                await api.request('POST', '/v1/connections/takealot/sync', { auth });
+                await Promise.all([loop.tick({ uids: [uid], redeliver: 3 }), loop.tick({ uids: [uid], redeliver: 3 })]);
+              }
+              if (step.kind === 'faults') sim.control.setFaults({ errorRate: step.errorRate, storefrontBlockRate: step.blockRate });
+              if (step.kind === 'glitch') sim.control.setGlitch({ fraction: step.fraction, share: 1, reads: 20 });
+              if (step.kind === 'paused') {
+                // Paused as the breaker pauses (nothing in flight first): the market moves, the loop runs, nothing is sent.
                 await api.settle();
-                offset += 60_000;
+                const connection = await api.request('GET', '/v1/connections/takealot', { auth });
+                expect(
+                  await recordSyncOutcome(clientId, connectionRecord.parse(connection.body), { status: 'paused', last_error: 'Paused by the test.' }),
+                ).toBe(true);
+                const before = sim.control.prices().total;
+                sim.control.tick(step.ticks);
+                watchRivals(sim, rivals);
+                await loop.tick({ uids: [uid], redeliver: 3 });
+                await sweepConnection(clientId, 'takealot', { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
+                expect(sim.control.prices().total).toBe(before);
+                const paused = await api.request<{ status: string; last_error: string }>('GET', '/v1/connections/takealot', { auth });
+                expect([paused.body.status, paused.body.last_error]).toEqual(['paused', 'Paused by the test.']);
+                expect((await api.request('POST', '/v1/connections/takealot/resume', { auth })).status).toBe(200);
               }
+              await api.settle();
+            }
 
-              const log = sim.control.prices();
-              for (const history of log.offers) {
-                const limit = limits.get(history.offer_id);
-                const seen = rivals.get(history.offer_id);
-                if (!limit || !seen) continue;
-                for (const entry of history.received) {
-                  expect(Number.isInteger(entry.selling_price)).toBe(true);
-                  expect(entry.selling_price).toBeGreaterThanOrEqual(limit.floor);
-                  expect(entry.selling_price).toBeLessThanOrEqual(limit.ceiling);
-                  // A raise goes no higher than cheapest allows for the rivals there were, and to the ceiling only where a product was alone.
-                  if (entry.selling_price > entry.previous_price && !seen.everAlone) {
-                    expect(entry.selling_price).toBeLessThanOrEqual(Math.max(limit.floor, seen.highestLowest - 1));
-                  }
-                }
-              }
-              expect(log.duplicates.within_batch).toBe(0);
-              expect(log.duplicates.request_id).toBe(0);
-
-              const changes = await api.request<{ price_changes: PriceChange[] }>('GET', '/v1/price-changes?_limit=100', { auth });
-              for (const change of changes.body.price_changes)
-                expect([change.id, change.status, TERMINAL.has(change.status)]).toEqual([change.id, change.status, true]);
-
-              // No lost update: the last full sync and pages are what the own offers hold.
+            // Healed: no faults, no glitch, readable pages; a full sync, then the sweep (its clock past every retry) until nothing is on its way.
+            sim.control.setFaults({ errorRate: 0, storefrontBlockRate: 0 });
+            sim.control.clearGlitch();
+            sim.control.setShapes({ emptyPageRate: 0 });
+            // Each round an hour on: the pages read, then the sweep (a capped move's next step goes after a read later than its last step).
+            for (let round = 1; round <= 5; round++) {
               await api.request('POST', '/v1/connections/takealot/sync', { auth });
               await loop.tick({ uids: [uid], redeliver: 3 });
-              const offers = await api.request<OffersPage>('GET', '/v1/offers?_limit=100', { auth });
-              const served = new Map<string, Offer>(offers.body.offers.map((offer) => [offer.offer_id, offer]));
-              for (const product of sim.simulation.market.products) {
-                const own = served.get(String(product.own.offer_id));
-                expect(own?.offer_price).toBe(product.own.selling_price);
-                const holder = sim.simulation.market.buyBox(product).bestPrice;
-                expect(own?.winning).toBe(holder?.id === String(product.own.offer_id));
-              }
-            } finally {
-              await stopTestMarket(market);
+              offset = round * 3_600_000;
+              await sweepConnection(clientId, 'takealot', { now: clock, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
+              await api.settle();
+              offset += 60_000;
             }
-          },
-        ),
-        fcParameters({ numRuns: RUNS }),
-      );
-    },
-    RUNS * 60_000,
-  );
+
+            const log = sim.control.prices();
+            for (const history of log.offers) {
+              const limit = limits.get(history.offer_id);
+              const seen = rivals.get(history.offer_id);
+              if (!limit || !seen) continue;
+              for (const entry of history.received) {
+                expect(Number.isInteger(entry.selling_price)).toBe(true);
+                expect(entry.selling_price).toBeGreaterThanOrEqual(limit.floor);
+                expect(entry.selling_price).toBeLessThanOrEqual(limit.ceiling);
+                // A raise goes no higher than cheapest allows for the rivals there were, and to the ceiling only where a product was alone.
+                if (entry.selling_price > entry.previous_price && !seen.everAlone) {
+                  expect(entry.selling_price).toBeLessThanOrEqual(Math.max(limit.floor, seen.highestLowest - 1));
+                }
+              }
+            }
+            expect(log.duplicates.within_batch).toBe(0);
+            expect(log.duplicates.request_id).toBe(0);
+
+            const changes = await api.request<{ price_changes: PriceChange[] }>('GET', '/v1/price-changes?_limit=100', { auth });
+            for (const change of changes.body.price_changes)
+              expect([change.id, change.status, TERMINAL.has(change.status)]).toEqual([change.id, change.status, true]);
+
+            // No lost update: the last full sync and pages are what the own offers hold.
+            await api.request('POST', '/v1/connections/takealot/sync', { auth });
+            await loop.tick({ uids: [uid], redeliver: 3 });
+            const offers = await api.request<OffersPage>('GET', '/v1/offers?_limit=100', { auth });
+            const served = new Map<string, Offer>(offers.body.offers.map((offer) => [offer.offer_id, offer]));
+            for (const product of sim.simulation.market.products) {
+              const own = served.get(String(product.own.offer_id));
+              expect(own?.offer_price).toBe(product.own.selling_price);
+              const holder = sim.simulation.market.buyBox(product).bestPrice;
+              expect(own?.winning).toBe(holder?.id === String(product.own.offer_id));
+            }
+          } finally {
+            await stopTestMarket(market);
+          }
+        },
+      ),
+      fcParameters({ numRuns: RUNS }),
+    );
+  });
 });
