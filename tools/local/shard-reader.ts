@@ -123,13 +123,19 @@ export class ShardReader {
   /** Sleeps the idle pause, then doubles it (up to `idlePollMaxMs`); `wake()` ends it early. */
   private async pauseWhileIdle(): Promise<void> {
     const { signal, idlePollMaxMs } = this.options;
+    if (signal.aborted) return;
     const nap = new AbortController();
     this.nap = nap;
     const delay = this.idleDelay;
     this.idleDelay = Math.min(delay * 2, idlePollMaxMs);
+    // A listener added and removed each pause, not AbortSignal.any: `npm start` pauses several
+    // times a second for hours, and nothing of a pause should outlive it.
+    const stop = () => nap.abort();
+    signal.addEventListener('abort', stop, { once: true });
     try {
-      await sleep(delay, AbortSignal.any([signal, nap.signal]));
+      await sleep(delay, nap.signal);
     } finally {
+      signal.removeEventListener('abort', stop);
       this.nap = undefined;
     }
   }
