@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { RepricerStack } from '../../lib/repricer-stack.js';
 import type { RouteDefinition } from '../../lambdas/shared/config/routes.js';
+import { CDK_TEMPLATES_ENV } from './global-setup.js';
 
 /** The context `cdk synth` runs with (feature flags included), so tests see the same stack. */
 const cdkJsonContext = (): Record<string, unknown> => {
@@ -50,7 +51,7 @@ export const synthesizeTemplate = (stage: string): Record<string, unknown> => Te
 
 /** The run's template of this stage, when the CDK project's global setup left one. */
 const sharedTemplate = (stage: string): Template | undefined => {
-  const directory = process.env.TEST_CDK_TEMPLATES;
+  const directory = process.env[CDK_TEMPLATES_ENV];
   const file = directory === undefined ? undefined : path.join(directory, `${stage}.json`);
   return file !== undefined && existsSync(file) ? Template.fromJSON(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : undefined;
 };
