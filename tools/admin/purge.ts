@@ -56,6 +56,11 @@ const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** A timer may fire a millisecond before the wall clock shows its end: sleep again until it does. */
+const sleepUntil = async (until: number): Promise<void> => {
+  while (Date.now() < until) await sleep(until - Date.now());
+};
+
 const deleteKeys = (keys: readonly ItemKey[]) => batchWrite(keys.map((key) => ({ delete: { pk: key.pk, sk: key.sk } })));
 
 /** One pass: what it found and deleted, canonical items before what is derived from them. */
@@ -82,7 +87,7 @@ export const purgeTenant = async (clientId: string, options: PurgeOptions = {}):
     if (options.settle) await options.settle();
     else await sleep(Math.min(FIRST_PAUSE_MS * 2 ** (pass - 1), settleMs, Math.max(0, deadline - Date.now())));
     // An empty pass that came too early: the next one waits for the authorizer cache to expire.
-    if (deleted === 0) await sleep(Math.max(0, Math.min(quietFrom, deadline) - Date.now()));
+    if (deleted === 0) await sleepUntil(Math.min(quietFrom, deadline));
   }
   throw new Error(
     `The tenant still had items after ${maxPasses} passes or ${Math.round(timeoutMs / 1000)} s: is something still writing for it? Run the purge again.`,
