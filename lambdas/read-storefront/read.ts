@@ -15,7 +15,9 @@ import {
   type ProductMarket,
 } from '../shared/marketplace/port.js';
 import { marketplaceFor } from '../shared/marketplace/registry.js';
+import { fifoBatchResponse } from '../shared/queue/fifo-batch.js';
 import { parseMessageBody } from '../shared/queue/message-body.js';
+import { hostPace } from './pace.js';
 
 /** Holds a message back: SQS's ChangeMessageVisibility on AWS, the local queue's equivalent under `npm start`. */
 export type HoldMessage = (record: SQSRecord, delayMs: number) => Promise<void>;
@@ -40,8 +42,6 @@ export interface StorefrontReaderOptions {
  * (the next tier read comes anyway). Messages of one product stay in
  * order: after a failed one, the later ones of its group are held back too.
  */
-/** Each container's next free moment per host: the pace survives from one batch to the next. */
-const nextFreeAt = new Map<string, number>();
 /** Below this much time left in the invocation, the batch's rest goes back to the queue untouched. */
 const RESERVE_MS = 15_000;
 /** A hold that ended this long ago no longer counts towards the next backoff. */
@@ -73,7 +73,7 @@ interface HostState {
 export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOptions = {}) => {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const spacingMs = 1000 / (options.requestsPerSecond ?? MARKET_SYNC.storefrontRequestsPerSecond);
+  const pace = hostPace(1000 / (options.requestsPerSecond ?? MARKET_SYNC.storefrontRequestsPerSecond));
 
   return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
     const hosts = new Map<string, HostState>();
@@ -86,7 +86,7 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
       }
       return state;
     };
-    const failures: { itemIdentifier: string }[] = [];
+    const failures = new Set<string>();
     /** Groups with a failed message in this batch, and how long it was held: their later messages wait as long. */
     const failedGroups = new Map<string, number>();
     const targets = new Map<string, Target | undefined>();
@@ -94,7 +94,7 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
     const fail = async (record: SQSRecord, delayMs: number) => {
       // A hold SQS refuses leaves the message to the queue's visibility timeout: it must not fail the other groups' messages.
       await hold(record, delayMs).catch((error: unknown) => logger.warn('Storefront read not held back', { fault: (error as Error).name }));
-      failures.push({ itemIdentifier: record.messageId });
+      failures.add(record.messageId);
       failedGroups.set(record.attributes.MessageGroupId ?? record.messageId, delayMs);
     };
 
@@ -126,9 +126,8 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
         await fail(record, state.holdUntil - now());
         return;
       }
-      const wait = Math.max(0, (nextFreeAt.get(host) ?? 0) - now());
+      const wait = pace.book(host, now());
       if (wait > 0) await sleep(wait);
-      nextFreeAt.set(host, Math.max(now(), nextFreeAt.get(host) ?? 0) + spacingMs);
       let market: ProductMarket;
       try {
         market = await target.port.readProductMarket(message.productLineId);
@@ -198,6 +197,6 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
         await fail(record, retryDelayMs(Number(record.attributes.ApproximateReceiveCount ?? '1')));
       }
     }
-    return { batchItemFailures: failures };
+    return fifoBatchResponse(event, failures);
   };
 };

@@ -1,11 +1,12 @@
-import type { SQSBatchItemFailure, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { mapLimit } from '../shared/data/concurrency.js';
 import { priceSenderMessage, type PriceSenderMessage } from '../shared/events/price-sender.js';
 import { logger } from '../shared/logger.js';
+import { fifoBatchResponse } from '../shared/queue/fifo-batch.js';
+import { parseMessageBody } from '../shared/queue/message-body.js';
 import type { PushDeps } from './push-deps.js';
 import { sendChanges } from './send.js';
 import { confirmBatch, sweepConnection } from './sweep.js';
-import { parseMessageBody } from '../shared/queue/message-body.js';
 
 /**
  * The price sender. One invocation gets up to ten messages, of one or more connections (their
@@ -37,40 +38,49 @@ const handleConnection = async (work: ConnectionWork, deps: PushDeps): Promise<v
   }
 };
 
+/** The connections' work in this batch, by connection, in the order their messages came. */
+const byConnection = (records: readonly SQSRecord[]): ConnectionWork[] => {
+  const works = new Map<string, ConnectionWork>();
+  for (const record of records) {
+    const parsed = parseMessageBody(priceSenderMessage, record.body);
+    if (!parsed.success) {
+      logger.error('Price sender message refused', { messageId: record.messageId });
+      continue;
+    }
+    const { clientId, connector } = parsed.data;
+    const key = `${clientId}\u0000${connector}`;
+    const work = works.get(key) ?? { clientId, connector, records: [], messages: [] };
+    work.records.push(record);
+    work.messages.push(parsed.data);
+    works.set(key, work);
+  }
+  return [...works.values()];
+};
+
+/**
+ * Each connection's messages are handled together, several connections at once; a connection
+ * whose work failed fails its messages, to be redelivered in order, and no other's; the batch
+ * response is Powertools' FIFO one, as every consumer's (shared/queue/fifo-batch.ts).
+ */
 export const priceSenderWorker =
   (deps: PushDeps = defaultPushDeps) =>
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const byConnection = new Map<string, ConnectionWork>();
-    for (const record of event.Records) {
-      const parsed = parseMessageBody(priceSenderMessage, record.body);
-      if (!parsed.success) {
-        logger.error('Price sender message refused', { messageId: record.messageId });
-        continue;
-      }
-      const { clientId, connector } = parsed.data;
-      const key = `${clientId}\u0000${connector}`;
-      const work = byConnection.get(key) ?? { clientId, connector, records: [], messages: [] };
-      work.records.push(record);
-      work.messages.push(parsed.data);
-      byConnection.set(key, work);
-    }
-    const failures: SQSBatchItemFailure[] = [];
+    const failed = new Set<string>();
     await mapLimit(
-      [...byConnection.values()],
+      byConnection(event.Records),
       async (work) => {
         try {
           await handleConnection(work, deps);
         } catch (error) {
-          // Redelivered by the queue, in order: every message of the connection in this batch.
           logger.error('Price sender messages failed; they are tried again', {
             connector: work.connector,
             messages: work.records.length,
             error: error as Error,
           });
-          failures.push(...work.records.map((record) => ({ itemIdentifier: record.messageId })));
+          for (const record of work.records) failed.add(record.messageId);
         }
       },
       PARALLEL_CONNECTIONS,
     );
-    return { batchItemFailures: failures };
+    return fifoBatchResponse(event, failed);
   };

@@ -35,3 +35,17 @@ export const processFifoBatch = (
   handleRecord: (record: SQSRecord) => Promise<void>,
   options: FifoBatchOptions = {},
 ): Promise<SQSBatchResponse> => processPartialResponse(event, handleRecord, new GroupIsolatedFifoProcessor(), { ...options, skipGroupOnError: true });
+
+/**
+ * The batch response of a consumer that handles its messages itself, by group (the price sender
+ * a connection's messages together, the storefront reader with its holds): the messages it
+ * failed, through the same processor, so the answer is the same as every other consumer's.
+ */
+export const fifoBatchResponse = (event: SQSEvent, failed: ReadonlySet<string>): Promise<SQSBatchResponse> =>
+  processFifoBatch(
+    event,
+    async (record) => {
+      if (failed.has(record.messageId)) throw new Error(`Message ${record.messageId} failed; its error was logged when it did`);
+    },
+    { throwOnFullBatchFailure: false },
+  );

@@ -17,7 +17,7 @@ import { capturingSender, sqsEventOf } from '../../support/sqs-events.js';
  * refuses every call naming A); tenant B's message, later in the same batch, must still be
  * handled, and only A's messages reported (its later one too, to keep its order). The list
  * maintainer's and the evaluator's cases are in their own tests (maintain-lists.test.ts,
- * repricing.test.ts); the price sender and the storefront reader group by hand.
+ * repricing.test.ts); the price sender and the storefront reader handle a group by hand and answer through the same processor.
  */
 const ddb = mockClient(DynamoDBDocumentClient);
 /** Every table call's input, as text: which tenants a consumer got to. */
