@@ -249,6 +249,8 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
       seed: settings.seed + seedOffset,
       products: settings.products,
       competitors: 5,
+      // With several approaches, each family of twins has one product per approach: they are compared on the same products.
+      twins: settings.approaches.length,
       staticSeller: true,
       tickIntervalMs: 0,
       shapes: shapePreset(settings.shapes),
@@ -296,7 +298,7 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
     }
 
     // Repricers as `npm start` makes them, a few at a time; the connection is live, so each decides at once.
-    // The products take the approaches in turn; a `static` one gets no repricer (its floor is the one it would have had).
+    // The products take the approaches in turn, so each of a family's twins has its own; a `static` one gets no repricer (its floor is the one it would have had).
     const bounds = new Map<number, PriceBounds>();
     const groups = new Map<number, FloorGroup>();
     const pricedBy = new Map<number, { approach: PricedBy; floor: number }>();

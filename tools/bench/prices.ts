@@ -167,7 +167,7 @@ export const pricesLines = (runs: readonly RunFigures[]): { lines: string[]; tar
     }
     if (run.approaches && run.approaches.length > 1) {
       lines.push(
-        '  Approaches side by side (the products take them in turn; static: no repricer, the own offer keeps its price; sampled every second up to the kill switch; buybox prices with the in-stock premium the service learned for each product from its pages, the default 0-10 % until it has):',
+        '  Approaches side by side (on twins: each family of identical products has one product per approach, its bots moving alike; static: no repricer, the own offer keeps its price; sampled every second up to the kill switch; buybox prices with the in-stock premium the service learned for each product from its pages, the default 0-10 % until it has):',
       );
       lines.push(
         `    ${'approach'.padEnd(17)} ${'products'.padStart(8)} ${'Best Price'.padStart(10)} ${'Fastest Delivery'.padStart(16)} ${'margin over floor'.padStart(18)}`,
@@ -177,6 +177,23 @@ export const pricesLines = (runs: readonly RunFigures[]): { lines: string[]; tar
         lines.push(
           `    ${a.approach.padEnd(17)} ${String(a.products).padStart(8)} ${share(a.bestPriceShare).padStart(10)} ${share(a.fastestDeliveryShare).padStart(16)} ${margin.padStart(18)}`,
         );
+      }
+      // The twins make this a like-for-like comparison: buybox should hold Best Price as often as cheapest, at a higher margin.
+      const cheapest = run.approaches.find((a) => a.approach === 'cheapest');
+      const buybox = run.approaches.find((a) => a.approach === 'buybox');
+      if (cheapest && buybox) {
+        judge({
+          label: `${run.run}: Best Price share, cheapest's less buybox's (points)`,
+          value: Math.round((cheapest.bestPriceShare - buybox.bestPriceShare) * 1000) / 10,
+          kind: 'max',
+          limit: 0,
+        });
+        judge({
+          label: `${run.run}: margin over the floor, cheapest's less buybox's (points of the floor)`,
+          value: Math.round((cheapest.averageMarginPercent - buybox.averageMarginPercent) * 10) / 10,
+          kind: 'below',
+          limit: 0,
+        });
       }
     }
     const polite = run.traffic.politeness;

@@ -103,6 +103,20 @@ const competitorSellers = (prng: Prng, pool: CompetitorSeller[], count: number):
   return chosen;
 };
 
+/** The identifiers of the product numbered `number` (from 1) and of its own offer. */
+const productNumbers = (number: number) => ({
+  plid: 40_000_000 + number * 13,
+  own: {
+    offer_id: 100_000_000 + number,
+    tsin_id: 70_000_000 + number * 7,
+    sku: `SKU-${String(number).padStart(5, '0')}`,
+    barcode: `600${String(number).padStart(10, '0')}`,
+  },
+});
+
+/** A competitor offer's identifiers on the product `plid`: the `index`-th offer there, of `sellerId`. */
+const competitorIds = (plid: number, sellerId: number, index: number) => ({ key: `${plid}-${index}`, sku: `C${sellerId}-${plid}` });
+
 const competitorOffer = (
   prng: Prng,
   product: { plid: number; rrp: number; ownPrice: number },
@@ -114,8 +128,7 @@ const competitorOffer = (
   const price = clamp(Math.round((product.ownPrice * prng.int(85, 115)) / 100), 1, product.rrp);
   const step = Math.max(1, Math.round(price / 100));
   const base = {
-    key: `${product.plid}-${index}`,
-    sku: `C${seller.seller_id}-${product.plid}`,
+    ...competitorIds(product.plid, seller.seller_id, index),
     seller,
     price,
     in_stock: prng.chance(0.8),
@@ -163,21 +176,35 @@ export interface CatalogueSettings {
   epoch: number;
 }
 
+/**
+ * The products in families of `twins` identical copies (the same title, prices, stock, premium
+ * and rivals with the same bots), each copy numbered as a product of its own: products that
+ * start alike, so repricing approaches can be compared on them (`twins` in options.ts).
+ */
+export const twinProducts = (families: readonly Product[], twins: number, total: number): Product[] =>
+  Array.from({ length: total }, (_, index): Product => {
+    const family = structuredClone(families[Math.floor(index / twins)]!);
+    const { plid, own } = productNumbers(index + 1);
+    return {
+      ...family,
+      plid,
+      own: { ...family.own, ...own, productline_id: plid },
+      competitors: family.competitors.map((offer, position) => ({ ...offer, ...competitorIds(plid, offer.seller.seller_id, position) })),
+    };
+  });
+
 /** The whole market of a seed: the same settings and stream always give the same products. */
 export const generateCatalogue = (prng: Prng, settings: CatalogueSettings): Product[] => {
   const pool = sellerPool(prng, Math.max(10, settings.competitors * 3));
   return Array.from({ length: settings.products }, (_, index): Product => {
     const number = index + 1;
-    const plid = 40_000_000 + number * 13;
+    const { plid } = productNumbers(number);
     const title = `${prng.pick(ADJECTIVES)} ${prng.pick(NOUNS)} ${prng.int(100, 999)}`;
     const rrp = prng.int(10, 500) * 10 - 1;
     const ownPrice = Math.round((rrp * prng.int(75, 95)) / 100);
     const inStock = prng.chance(0.7);
     const own: OwnOffer = {
-      offer_id: 100_000_000 + number,
-      tsin_id: 70_000_000 + number * 7,
-      sku: `SKU-${String(number).padStart(5, '0')}`,
-      barcode: `600${String(number).padStart(10, '0')}`,
+      ...productNumbers(number).own,
       product_label: title.toUpperCase(),
       title,
       productline_id: plid,

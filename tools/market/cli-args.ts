@@ -61,6 +61,12 @@ export const FLAGS: Flag[] = [
     help: `competitor offers per product (default ${DEFAULT_OPTIONS.competitors})`,
     set: num('competitors', (o, v) => (o.competitors = v)),
   },
+  {
+    name: 'twins',
+    value: 'N',
+    help: `products in families of N identical copies whose bots move alike (default ${DEFAULT_OPTIONS.twins}: none)`,
+    set: num('twins', (o, v) => (o.twins = v)),
+  },
   { name: 'base-path', value: 'PATH', help: `base path of the seller API (default ${DEFAULT_OPTIONS.basePath})`, set: (o, v) => (o.basePath = v) },
   { name: 'seller-id', value: 'ID', help: `the demo seller's id (default ${DEFAULT_OPTIONS.sellerId})`, set: (o, v) => (o.sellerId = v) },
   {

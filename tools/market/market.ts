@@ -20,9 +20,14 @@ export class Market {
   private readonly byPlid = new Map<number, Product>();
   private tickCount = 0;
 
+  /**
+   * @param botStreams per product (by plid), the stream its bots draw from instead of the tick's:
+   *   twins share a seed, so their bots draw the same moves (options.ts, `twins`).
+   */
   constructor(
     products: Product[],
     private readonly ownSeller: OwnSeller,
+    private readonly botStreams?: ReadonlyMap<number, Prng>,
   ) {
     // Offers are listed in offer_id order: the seller API's pages follow it.
     this.products = [...products].sort((a, b) => a.own.offer_id - b.own.offer_id);
@@ -103,7 +108,7 @@ export class Market {
         const otherPrices = this.listedOffers(product)
           .filter((listed) => listed.id !== offer.key)
           .map((listed) => listed.price);
-        if (actBot(offer, { otherPrices, rrp: product.own.rrp }, prng)) changed += 1;
+        if (actBot(offer, { otherPrices, rrp: product.own.rrp }, this.botStreams?.get(product.plid) ?? prng)) changed += 1;
       }
     }
     this.tickCount += 1;

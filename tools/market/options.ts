@@ -43,6 +43,11 @@ export interface MarketOptions {
   products: number;
   /** Competitor offers per product, beside the demo seller's own. */
   competitors: number;
+  /**
+   * Products come in families of this many identical copies (catalogue.ts, twinProducts) whose
+   * bots draw the same moves: what sets the copies apart is only how each is repriced. 1: none.
+   */
+  twins: number;
   /** One more competitor on every product: a seller at the demo seller's start prices that never moves (catalogue.ts, staticSellerOffer). */
   staticSeller: boolean;
   /** Base path of the seller API (Takealot's is `/v1`). */
@@ -95,6 +100,7 @@ export const DEFAULT_OPTIONS: Omit<MarketOptions, 'clock' | 'apiKey'> = {
   seed: 1,
   products: 50,
   competitors: 5,
+  twins: 1,
   staticSeller: false,
   basePath: '/v1',
   sellerId: '1000001',
@@ -170,6 +176,7 @@ export const resolveOptions = (input: MarketOptionsInput = {}): MarketOptions =>
   requireInteger('seed', options.seed, -2_147_483_648, 4_294_967_295);
   requireInteger('products', options.products, 1, 100_000);
   requireInteger('competitors', options.competitors, 0, 50);
+  requireInteger('twins', options.twins, 1, 100);
   if (typeof options.staticSeller !== 'boolean') throw new MarketOptionError('staticSeller must be true or false');
   requireInteger('tickIntervalMs', options.tickIntervalMs, 0, 3_600_000);
   requireInteger('maxTicks', options.maxTicks, 0, 10_000_000);

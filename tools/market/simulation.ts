@@ -5,7 +5,7 @@
  */
 import { ApiKeyring, generateSecret } from './api-key.js';
 import { BatchStore, type Batch, type BatchEntryCheck, type BatchEntryResult } from './batches.js';
-import { generateCatalogue, staticSellerOffer } from './catalogue.js';
+import { generateCatalogue, staticSellerOffer, twinProducts } from './catalogue.js';
 import { systemClock, ManualClock, type Clock } from './clock.js';
 import { checkFaults, resolveOptions, type MarketOptions, type MarketOptionsInput } from './options.js';
 import type { FaultSettings } from './faults.js';
@@ -60,12 +60,15 @@ export class Simulation {
     const [bots, faults, storefront, webhookIds] = [root.fork(), root.fork(), root.fork(), root.fork()];
     // Forked last: the streams before it, and so a seed's market, are what they were without it.
     this.streams = { bots, faults, storefront, pages: root.fork() };
-    const products = generateCatalogue(catalogue, { products: this.options.products, competitors: this.options.competitors, epoch: Date.UTC(2026, 0, 1) });
+    const { twins } = this.options;
+    const families = Math.ceil(this.options.products / twins);
+    const generated = generateCatalogue(catalogue, { products: families, competitors: this.options.competitors, epoch: Date.UTC(2026, 0, 1) });
+    const products = twins === 1 ? generated : twinProducts(generated, twins, this.options.products);
     if (this.options.staticSeller) for (const product of products) product.competitors.push(staticSellerOffer(product));
-    this.market = new Market(products, {
-      seller_id: Number(this.options.sellerId),
-      display_name: this.options.sellerName,
-    });
+    // Twins' bots each draw from their family's seed; without twins, every bot draws from the one bots stream.
+    const familySeeds = twins === 1 ? [] : generated.map(() => bots.int(0, 2 ** 32 - 1));
+    const botStreams = twins === 1 ? undefined : new Map(products.map((product, index) => [product.plid, createPrng(familySeeds[Math.floor(index / twins)]!)]));
+    this.market = new Market(products, { seller_id: Number(this.options.sellerId), display_name: this.options.sellerName }, botStreams);
     this.faultSettings = { ...this.options.faults };
     this.shapeSettings = { ...this.options.shapes };
     if (this.shapeSettings.takealotRetail) this.market.setTakealotRetail(true);

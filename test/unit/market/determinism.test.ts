@@ -48,4 +48,39 @@ describe('determinism', () => {
     };
     expect(run()).toEqual(run());
   });
+
+  describe('twins', () => {
+    const twinned = () => new Simulation({ seed: 1, products: 6, competitors: 5, twins: 3, clock: new ManualClock(), tickIntervalMs: 1_000 });
+    /** What a product's page and bots are, without the identifiers that number it. */
+    const unnumbered = (product: ReturnType<Simulation['market']['snapshot']>['products'][number]) => ({
+      own: { ...product.own, offer_id: 0, tsin_id: 0, sku: '', barcode: '', productline_id: 0 },
+      premium: product.in_stock_premium_pct,
+      competitors: product.competitors.map(({ key: _key, sku: _sku, ...offer }) => offer),
+    });
+
+    it('start as copies, each numbered as a product of its own', () => {
+      const { products } = twinned().market.snapshot();
+      expect(new Set(products.map((product) => product.own.sku)).size).toBe(6);
+      expect(new Set(products.flatMap((product) => product.competitors.map((offer) => offer.key))).size).toBe(30);
+      expect(products.slice(1, 3).map(unnumbered)).toEqual([unnumbered(products[0]!), unnumbered(products[0]!)]);
+      expect(unnumbered(products[3]!)).not.toEqual(unnumbered(products[0]!));
+    });
+
+    it('move alike while their own prices are alike, and apart once one is repriced', () => {
+      const sim = twinned();
+      sim.tick(20);
+      const moved = sim.market.snapshot().products;
+      expect(unnumbered(moved[1]!)).toEqual(unnumbered(moved[0]!));
+      expect(moved.map(unnumbered)).not.toEqual(twinned().market.snapshot().products.map(unnumbered));
+    });
+
+    it("part once one is repriced: its undercutters follow it, its twins' do not", () => {
+      const sim = twinned();
+      sim.updateOwnOffer(sim.market.products[1]!, { selling_price: 1 }, { via: 'patch' });
+      sim.tick(1);
+      const [first, second, third] = sim.market.snapshot().products.map(unnumbered);
+      expect(third).toEqual(first);
+      expect(second!.competitors).not.toEqual(first!.competitors);
+    });
+  });
 });
