@@ -13,7 +13,7 @@ import { RepricerTable } from './constructs/repricer-table.js';
 import type { MonitoredQueue } from './constructs/monitored-queue.js';
 import { SecretsKey } from './constructs/secrets-key.js';
 import { AUTHORIZER, CONNECTION_LOOKUP_WRITERS, CONNECTION_SEALERS, ROUTES, type RouteDefinition } from '../lambdas/shared/config/routes.js';
-import { TAKEALOT_PRODUCTION_URLS, TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../lambdas/shared/marketplace/registry.js';
+import { productionEnvironment } from '../lambdas/shared/marketplace/marketplaces.js';
 import { grantTableAccess, TABLE_GRANTS } from './constructs/table-access.js';
 
 export { API_THROTTLE, CLIENT_QUOTA, CLIENT_THROTTLE } from './constructs/repricer-api.js';
@@ -117,11 +117,8 @@ export class RepricerStack extends Stack {
       priceChangeRetentionDays: retention.valueAsString,
     });
 
-    // The stage's marketplace base URLs: operator settings, never a client's input.
-    const marketplaceEnvironment = {
-      [TAKEALOT_SELLER_API_URL_ENV]: TAKEALOT_PRODUCTION_URLS.sellerApiUrl,
-      [TAKEALOT_STOREFRONT_URL_ENV]: TAKEALOT_PRODUCTION_URLS.storefrontUrl,
-    };
+    // The stage's marketplace base URLs, from the marketplaces' table: operator settings, never a client's input.
+    const marketplaceEnvironment = productionEnvironment();
     this.market = new MarketLoop(this, 'Market', {
       projectRoot: PROJECT_ROOT,
       table: this.table.table,

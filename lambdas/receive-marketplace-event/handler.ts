@@ -38,7 +38,8 @@ const refuse = (reason: RefusalReason, context: Record<string, unknown> = {}): A
   return problemResponse(EVENT_REFUSED);
 };
 
-const hasSignature = (headers: Record<string, string>) => Object.keys(headers).some((name) => name.toLowerCase() === 'x-takealot-signature');
+/** Whether the request carries the marketplace's signature header at all (a refusal says `unsigned` without it). */
+const hasSignature = (headers: Record<string, string>, header: string) => Object.keys(headers).some((name) => name.toLowerCase() === header);
 
 export const receiveMarketplaceEventRoute =
   (lookup: (connector: string) => MarketplaceLookup = marketplaceFor, openSecret: WebhookSecretOpener = openWebhookSecret()) =>
@@ -59,7 +60,7 @@ export const receiveMarketplaceEventRoute =
     const secret = await openSecret(owner.clientId, owner.connector, stored.sealedWebhookSecret);
     const headers = headersOf(event);
     const verified = market.port.verifyEvent(secret, { url: publicUrlOf(event), headers, body: rawBodyOf(event) });
-    if (!verified) return refuse(hasSignature(headers) ? 'bad-signature' : 'unsigned', context);
+    if (!verified) return refuse(hasSignature(headers, market.marketplace.signatureHeader) ? 'bad-signature' : 'unsigned', context);
     const outcome = await recordMarketplaceEvent(owner.clientId, { uid, connector: owner.connector }, verified);
     if (outcome === 'repeat') return refuse('repeated-delivery', { ...context, deliveryId: verified.deliveryId });
     // The marketplace names the seller in its signed events: the one statement of who the client is that no rival can fake.

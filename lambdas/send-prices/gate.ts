@@ -1,5 +1,6 @@
 import { getConnection, type StoredConnection } from '../shared/data/connections.js';
 import { sellerApiHeldUntil } from '../shared/data/seller-api-hold.js';
+import type { Marketplace } from '../shared/marketplace/marketplace.js';
 import type { MarketplacePort } from '../shared/marketplace/port.js';
 import { marketplaceFor } from '../shared/marketplace/registry.js';
 import { openConnectionSecret } from '../shared/marketplace/secrets.js';
@@ -14,7 +15,7 @@ export type Gate =
   | { readonly kind: 'gone' }
   /** Sending waits (pending changes stay pending): paused, key refused, or the seller API held by a long rate limit. */
   | { readonly kind: 'closed'; readonly stored: StoredConnection; readonly why: string }
-  | { readonly kind: 'open'; readonly stored: StoredConnection; readonly port: MarketplacePort; readonly apiKey: string };
+  | { readonly kind: 'open'; readonly stored: StoredConnection; readonly port: MarketplacePort; readonly marketplace: Marketplace; readonly apiKey: string };
 
 export const readGate = async (clientId: string, connector: string, nowMs: number): Promise<Gate> => {
   const stored = await getConnection(clientId, connector);
@@ -27,7 +28,7 @@ export const readGate = async (clientId: string, connector: string, nowMs: numbe
   const lookup = marketplaceFor(connector);
   if (lookup.kind !== 'adapter') return { kind: 'closed', stored, why: `no marketplace for ${connector} on this stage` };
   const apiKey = await openConnectionSecret('marketplace-key', clientId, connector, stored.sealedKey);
-  return { kind: 'open', stored, port: lookup.port, apiKey };
+  return { kind: 'open', stored, port: lookup.port, marketplace: lookup.marketplace, apiKey };
 };
 
 /** Whether a change may go out through this gate: a live connection sends its decisions; suggest mode only what the client applied. */

@@ -155,7 +155,9 @@ export const pushAll = async (clientId: string, gate: OpenGate, plans: readonly 
   if (await breakerTripped(clientId, gate, latest, nowMs)) return;
   const day = utcDay(nowMs);
   const capped = await withinDailyCap(clientId, gate, latest, day, nowMs);
-  for (let i = 0; i < capped.length; i += PRICE_SENDING.maxBatchUpdates) {
-    await pushBatch(clientId, gate, reads, capped.slice(i, i + PRICE_SENDING.maxBatchUpdates), day, deps);
+  // As many updates a push as the marketplace's adapter takes in one batch request (marketplaces.ts).
+  const { maxBatchUpdates } = gate.marketplace;
+  for (let i = 0; i < capped.length; i += maxBatchUpdates) {
+    await pushBatch(clientId, gate, reads, capped.slice(i, i + maxBatchUpdates), day, deps);
   }
 };

@@ -2,7 +2,8 @@ import { visibilityTimeoutFor } from '../../lambdas/shared/config/event-sources.
 import { MARKET_SYNC, MARKET_SYNC_QUEUE_URL_ENV, STOREFRONT_QUEUE_URL_ENV, STOREFRONT_RATE_ENV } from '../../lambdas/shared/config/market-sync.js';
 import { PRICE_SENDER_QUEUE_URL_ENV, PRICE_SENDING } from '../../lambdas/shared/config/price-sending.js';
 import { TABLE_NAME_ENV } from '../../lambdas/shared/config/table-schema.js';
-import { TAKEALOT_PRODUCTION_URLS, TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
+import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
+import { takealotMarketplace } from '../../lambdas/shared/marketplace/takealot/marketplace.js';
 import { ALARM_THRESHOLDS } from '../../lib/constructs/alarms.js';
 import { FUNCTION_RUNTIME } from '../../lib/constructs/api-function.js';
 import { MARKET_LOOP_DESCRIPTIONS } from '../../lib/constructs/market-loop.js';
@@ -187,8 +188,8 @@ describe('the market loop', () => {
 
   it('tells each function the queue it sends to or holds back, the pace, and the stage marketplace URLs where it calls the marketplace', () => {
     const takealot = {
-      [TAKEALOT_SELLER_API_URL_ENV]: TAKEALOT_PRODUCTION_URLS.sellerApiUrl,
-      [TAKEALOT_STOREFRONT_URL_ENV]: TAKEALOT_PRODUCTION_URLS.storefrontUrl,
+      [TAKEALOT_SELLER_API_URL_ENV]: takealotMarketplace.productionUrls.sellerApiUrl,
+      [TAKEALOT_STOREFRONT_URL_ENV]: takealotMarketplace.productionUrls.storefrontUrl,
     };
     const env = (id: string) => fn(id).Environment.Variables as Record<string, unknown>;
     expect(env(ids.schedule)).toMatchObject({ [MARKET_SYNC_QUEUE_URL_ENV]: { Ref: ids.marketSync }, [TABLE_NAME_ENV]: expect.anything() });

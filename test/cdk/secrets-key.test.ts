@@ -1,7 +1,8 @@
 import { MARKET_LOOP_DESCRIPTIONS } from '../../lib/constructs/market-loop.js';
 import { MARKETPLACE_EVENT_ROUTE } from '../../lib/repricer-stack.js';
 import { SECRETS_KEY_ENV } from '../../lambdas/shared/crypto/key-provider.js';
-import { TAKEALOT_PRODUCTION_URLS, TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
+import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
+import { takealotMarketplace } from '../../lambdas/shared/marketplace/takealot/marketplace.js';
 import {
   actionsOf,
   functionDescribed,
@@ -53,8 +54,8 @@ describe('the secrets key', () => {
     const [id] = functionNamed(synthesized.template, 'PutConnection');
     expect(kmsActions(synthesized, id, keyId)).toEqual(['kms:GenerateDataKey']);
     expect(resourcesOfType(synthesized.template, 'AWS::Lambda::Function')[id]?.Properties.Environment.Variables).toMatchObject({
-      [TAKEALOT_SELLER_API_URL_ENV]: TAKEALOT_PRODUCTION_URLS.sellerApiUrl,
-      [TAKEALOT_STOREFRONT_URL_ENV]: TAKEALOT_PRODUCTION_URLS.storefrontUrl,
+      [TAKEALOT_SELLER_API_URL_ENV]: takealotMarketplace.productionUrls.sellerApiUrl,
+      [TAKEALOT_STOREFRONT_URL_ENV]: takealotMarketplace.productionUrls.storefrontUrl,
     });
   });
 

@@ -13,6 +13,7 @@ import { connectorRecord } from '../support/fixtures.js';
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api.js';
 import { itemsUnder, scanTable } from '../support/table-snapshot.js';
 import { B_MARKERS, seedTwoTenants, type SeededTenant } from '../support/two-tenants.js';
+import { takealotMarketplace } from '../../lambdas/shared/marketplace/takealot/marketplace.js';
 
 type IdentifierKind = 'repricerId' | 'offerId' | 'productCode' | 'importId' | 'webhookId' | 'connector' | 'connectionUid' | 'priceChangeId';
 
@@ -185,7 +186,12 @@ beforeAll(async () => {
   api = await startTestApi({
     handlers: {
       'lambdas/put-connection/handler.ts': httpHandler(
-        putConnectionRoute(() => ({ kind: 'adapter', port: acceptingMarketplace, storefrontUrl: 'https://storefront.example' })),
+        putConnectionRoute(() => ({
+          kind: 'adapter',
+          port: acceptingMarketplace,
+          marketplace: takealotMarketplace,
+          storefrontUrl: 'https://storefront.example',
+        })),
         { jsonBody: true },
       ),
     },

@@ -4,8 +4,6 @@
  * (domain/connections.ts `safety`); these are the mechanics around them.
  */
 export const PRICE_SENDING = {
-  /** Price updates per `POST /offers/batch` (the adapter's bound, well under Takealot's 10,000). */
-  maxBatchUpdates: 1_000,
   /**
    * Waits before each look at a batch's status after sending it, inside the same run: most
    * batches settle within seconds, so most changes are confirmed without waiting for an event.

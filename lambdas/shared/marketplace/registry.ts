@@ -1,12 +1,12 @@
-import { MARKET_SYNC } from '../config/market-sync.js';
+import type { Marketplace } from './marketplace.js';
+import { MARKETPLACES } from './marketplaces.js';
 import type { MarketplacePort } from './port.js';
-import { createTakealotAdapter } from './takealot/adapter.js';
-import { TAKEALOT_CONNECTOR_UID } from './takealot/connector.js';
+import { takealotMarketplace } from './takealot/marketplace.js';
 
 /**
- * Which adapter serves a connector type, and the stage's marketplace base URLs: the one place
- * that reads them from the environment. They are operator settings of the stage (set on the
- * functions by the stack), never a client's input.
+ * Which marketplace serves a connector type (marketplaces.ts), and the stage's base URLs for it:
+ * the one place that reads them from the environment. They are operator settings of the stage
+ * (set on the functions by the stack), never a client's input.
  *
  * A connector type is Takealot when its uid is `takealot`. The uid is the connector type's
  * stable, operator-chosen name (the reference-data import sets it, repricers and connections
@@ -14,15 +14,16 @@ import { TAKEALOT_CONNECTOR_UID } from './takealot/connector.js';
  * adapter setting on the type would be a second name for the same fact that could disagree.
  */
 export { TAKEALOT_CONNECTOR_UID } from './takealot/connector.js';
-export const TAKEALOT_SELLER_API_URL_ENV = 'TAKEALOT_SELLER_API_URL';
-export const TAKEALOT_STOREFRONT_URL_ENV = 'TAKEALOT_STOREFRONT_URL';
-/** Takealot's production hosts (spec/takealot.md): what the stack sets unless told otherwise. */
-export const TAKEALOT_PRODUCTION_URLS = { sellerApiUrl: 'https://marketplace-api.takealot.com/v1', storefrontUrl: 'https://api.takealot.com' } as const;
+/** The simulated marketplace's settings (the local runner and the benchmarks point them at the simulator). */
+export const TAKEALOT_SELLER_API_URL_ENV = takealotMarketplace.env.sellerApiUrl;
+export const TAKEALOT_STOREFRONT_URL_ENV = takealotMarketplace.env.storefrontUrl;
 
 export type MarketplaceLookup =
   | {
       readonly kind: 'adapter';
       readonly port: MarketplacePort;
+      /** Its entry in the marketplaces' table: batch limit, signature header. */
+      readonly marketplace: Marketplace;
       /** The stage's storefront base URL: a synced offer's `url` until its page names one, and the host reads are paced by. */
       readonly storefrontUrl: string;
     }
@@ -31,22 +32,29 @@ export type MarketplaceLookup =
   /** It has one, but this stage has not been given its URLs. */
   | { readonly kind: 'unconfigured' };
 
-const cache = new Map<string, MarketplacePort>();
+export type MarketplaceFor = (connectorUid: string, env?: Readonly<Record<string, string | undefined>>) => MarketplaceLookup;
 
 const configured = (value: string | undefined): string | undefined => (value === undefined || value.trim() === '' ? undefined : value.trim());
 
-export const marketplaceFor = (connectorUid: string, env: Readonly<Record<string, string | undefined>> = process.env): MarketplaceLookup => {
-  if (connectorUid !== TAKEALOT_CONNECTOR_UID) return { kind: 'unsupported' };
-  const sellerApiUrl = configured(env[TAKEALOT_SELLER_API_URL_ENV]);
-  const storefrontUrl = configured(env[TAKEALOT_STOREFRONT_URL_ENV]);
-  if (sellerApiUrl === undefined || storefrontUrl === undefined) return { kind: 'unconfigured' };
-  // Keyed by the URLs: tests point the same process at one simulator after another.
-  const cacheKey = `${sellerApiUrl} ${storefrontUrl}`;
-  let port = cache.get(cacheKey);
-  if (port === undefined) {
-    // The largest page the seller API gives: a full sync takes the fewest requests.
-    port = createTakealotAdapter({ sellerApiUrl, storefrontUrl, pageSize: MARKET_SYNC.ownOffersPageSize });
-    cache.set(cacheKey, port);
-  }
-  return { kind: 'adapter', port, storefrontUrl };
+/** The lookup over a table of marketplaces (`MARKETPLACES` for the service; a test may add its own). */
+export const marketplaceRegistry = (marketplaces: readonly Marketplace[]): MarketplaceFor => {
+  const byUid = new Map(marketplaces.map((marketplace) => [marketplace.uid, marketplace]));
+  const ports = new Map<string, MarketplacePort>();
+  return (connectorUid, env = process.env) => {
+    const marketplace = byUid.get(connectorUid);
+    if (!marketplace) return { kind: 'unsupported' };
+    const sellerApiUrl = configured(env[marketplace.env.sellerApiUrl]);
+    const storefrontUrl = configured(env[marketplace.env.storefrontUrl]);
+    if (sellerApiUrl === undefined || storefrontUrl === undefined) return { kind: 'unconfigured' };
+    // Keyed by the URLs: tests point the same process at one simulator after another.
+    const cacheKey = `${connectorUid} ${sellerApiUrl} ${storefrontUrl}`;
+    let port = ports.get(cacheKey);
+    if (port === undefined) {
+      port = marketplace.createPort({ sellerApiUrl, storefrontUrl });
+      ports.set(cacheKey, port);
+    }
+    return { kind: 'adapter', port, marketplace, storefrontUrl };
+  };
 };
+
+export const marketplaceFor: MarketplaceFor = marketplaceRegistry(MARKETPLACES);

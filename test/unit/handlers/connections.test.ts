@@ -17,6 +17,7 @@ import { openConnectionSecret } from '../../../lambdas/shared/marketplace/secret
 import { syncConnectionRoute } from '../../../lambdas/sync-connection/handler.js';
 import { connectorType } from '../data/fixtures.js';
 import { apiEvent, CONTEXT, expectProblem } from './events.js';
+import { takealotMarketplace } from '../../../lambdas/shared/marketplace/takealot/marketplace.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const KEY = 'tk_live_unit_test_key_4242';
@@ -56,7 +57,10 @@ const marketplace = (verdict: Verdict) => {
       return verdict;
     },
   } as unknown as MarketplacePort;
-  return { checked, lookup: (): MarketplaceLookup => ({ kind: 'adapter', port, storefrontUrl: 'https://storefront.example' }) };
+  return {
+    checked,
+    lookup: (): MarketplaceLookup => ({ kind: 'adapter', port, marketplace: takealotMarketplace, storefrontUrl: 'https://storefront.example' }),
+  };
 };
 
 const putEvent = (body: unknown, connector = 'takealot') => ({

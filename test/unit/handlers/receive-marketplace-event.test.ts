@@ -17,6 +17,8 @@ import { createTakealotAdapter } from '../../../lambdas/shared/marketplace/takea
 import { signWebhook } from '../../../tools/market/webhooks.js';
 import { connection } from '../events/market-event-fixtures.js';
 import { apiEvent, CONTEXT } from './events.js';
+import { takealotMarketplace } from '../../../lambdas/shared/marketplace/takealot/marketplace.js';
+import { fakeMarketplace, fakeMarketplacePort } from '../../support/fake-marketplace/marketplace.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const SECRET = 'whsec_unit_test_marketplace_secret';
@@ -40,7 +42,7 @@ const counting = (provider: KeyProvider) => {
 };
 const keys = counting(localKeyProvider(Buffer.alloc(32, 7)));
 const adapter = createTakealotAdapter({ sellerApiUrl: 'http://127.0.0.1:9/v1', storefrontUrl: 'http://127.0.0.1:9' });
-const lookup = (): MarketplaceLookup => ({ kind: 'adapter', port: adapter, storefrontUrl: 'https://storefront.example' });
+const lookup = (): MarketplaceLookup => ({ kind: 'adapter', port: adapter, marketplace: takealotMarketplace, storefrontUrl: 'https://storefront.example' });
 const receive = httpHandler(receiveMarketplaceEventRoute(lookup, openWebhookSecret(keys.provider)));
 let sealed: SealedValue;
 
@@ -243,5 +245,30 @@ describe('POST /v1/marketplace-events/{uid}', () => {
     expect(logged).not.toContain('selling_price');
     warn.mockRestore();
     info.mockRestore();
+  });
+
+  it("tells an unsigned event from a badly signed one by the marketplace's own signature header", async () => {
+    // Prepare: the connection served by a second marketplace, whose webhooks sign in x-fakemart-signature
+    const fake = fakeMarketplacePort({ sellerApiUrl: 'http://127.0.0.1:8', storefrontUrl: 'http://127.0.0.1:8' });
+    const route = httpHandler(
+      receiveMarketplaceEventRoute(
+        () => ({ kind: 'adapter', port: fake.port, marketplace: fakeMarketplace, storefrontUrl: 'http://127.0.0.1:8' }),
+        openWebhookSecret(keys.provider),
+      ),
+    );
+    const warn = jest.spyOn(logger, 'warn');
+    const reasons = () => warn.mock.calls.map((call) => (call[1] as { reason?: string }).reason);
+    const withHeaders = (extra: Record<string, string>) => {
+      const base = eventOf({ signature: null });
+      return { ...base, headers: { ...base.headers, ...extra } };
+    };
+
+    // Act
+    await route(withHeaders({ 'X-Fakemart-Signature': 'sig' }), CONTEXT);
+    await route(withHeaders({ 'x-takealot-signature': 'sig' }), CONTEXT);
+
+    // Assess: Takealot's header means nothing to it
+    expect(reasons()).toEqual(['bad-signature', 'unsigned']);
+    warn.mockRestore();
   });
 });

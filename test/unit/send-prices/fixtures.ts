@@ -4,6 +4,7 @@ import type { StoredSendable } from '../../../lambdas/shared/data/price-change-s
 import { DEFAULT_SAFETY, type Connection } from '../../../lambdas/shared/domain/connections.js';
 import type { PriceChange } from '../../../lambdas/shared/domain/records.js';
 import type { MarketplacePort } from '../../../lambdas/shared/marketplace/port.js';
+import { takealotMarketplace } from '../../../lambdas/shared/marketplace/takealot/marketplace.js';
 
 /** A pending price change, a connection and what the sender builds from them, each field overridable. */
 export const NOW = Date.parse('2026-11-25T12:00:00.000Z');
@@ -64,6 +65,7 @@ export const open = (record: Connection, port: Partial<MarketplacePort> = {}): E
   kind: 'open',
   stored: { entity: 'connection', record, sealedKey: { v: 1 } as never },
   port: port as MarketplacePort,
+  marketplace: takealotMarketplace,
   apiKey: 'k',
 });
 

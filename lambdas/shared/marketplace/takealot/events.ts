@@ -74,13 +74,15 @@ const valuesChangedOf = (raw: unknown): Readonly<Record<string, unknown>> | unde
 };
 
 const DELIVERY_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** The header Takealot's webhooks carry their signature in. */
+export const TAKEALOT_SIGNATURE_HEADER = 'x-takealot-signature';
 
 export const verifyTakealotEvent = (
   secret: string,
   request: { readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly body: string },
 ): MarketplaceEvent | undefined => {
   try {
-    const signature = headerOf(request.headers, 'x-takealot-signature');
+    const signature = headerOf(request.headers, TAKEALOT_SIGNATURE_HEADER);
     const deliveryId = headerOf(request.headers, 'x-takealot-delivery')?.trim();
     const eventName = headerOf(request.headers, 'x-takealot-event');
     if (secret === '' || signature === undefined || deliveryId === undefined || eventName === undefined) return undefined;
