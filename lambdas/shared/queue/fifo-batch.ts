@@ -44,8 +44,7 @@ export const processFifoBatch = (
 export const fifoBatchResponse = (event: SQSEvent, failed: ReadonlySet<string>): Promise<SQSBatchResponse> =>
   processFifoBatch(
     event,
-    async (record) => {
-      if (failed.has(record.messageId)) throw new Error(`Message ${record.messageId} failed; its error was logged when it did`);
-    },
+    (record) =>
+      failed.has(record.messageId) ? Promise.reject(new Error(`Message ${record.messageId} failed; its error was logged when it did`)) : Promise.resolve(),
     { throwOnFullBatchFailure: false },
   );
