@@ -34,11 +34,15 @@ export const drawFault = (faults: FaultSettings, prng: Prng): FaultOutcome => {
   return { kind: 'none' };
 };
 
-/** Bot protection: once a request trips it, the next `storefrontBlockLength - 1` are refused too. */
+/**
+ * Bot protection: once a request trips it, the next `storefrontBlockLength - 1` are refused too.
+ * Turned off (a block rate of 0), it refuses nothing, a burst under way included.
+ */
 export class StorefrontBlocker {
   private remaining = 0;
 
   blocks(faults: FaultSettings, prng: Prng): boolean {
+    if (faults.storefrontBlockRate === 0) this.remaining = 0;
     if (this.remaining > 0) {
       this.remaining -= 1;
       return true;
