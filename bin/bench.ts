@@ -39,7 +39,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLocalDynamoClient, freePort, startDynamoDbLocal } from '../tools/local/dynamodb-local.js';
 import { createTable, tableExists } from '../tools/local/create-table.js';
-import { TABLE_NAME_ENV } from '../lambdas/shared/config/table-schema.js';
+import { TABLE_NAME_ENV } from '../lambdas/config/table-schema.js';
 import type { BenchSummary } from '../tools/bench/report.js';
 
 // The handlers' CloudWatch metrics (EMF lines) would bury the figures: the benchmarks print their own.
@@ -107,7 +107,7 @@ const main = async () => {
     if (!reused) await createTable(rawClient, table);
     say(`DynamoDB ${endpoint}, table ${table}${reused ? ' (reused)' : ''}`);
 
-    const { documentClient } = await import('../lambdas/shared/data/dynamo.js');
+    const { documentClient } = await import('../lambdas/data/table/dynamo.js');
     const { createHarness } = await import('../tools/bench/harness.js');
     const { startEventRuntime } = await import('../tools/local/event-runtime.js');
     const scenarios = await import('../tools/bench/scenarios.js');

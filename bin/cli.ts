@@ -8,7 +8,7 @@
  * Without a stage, DYNAMODB_ENDPOINT and TABLE_NAME aim it at another table.
  */
 import { parseArgs } from 'node:util';
-import { LOCAL_TABLE_NAME, TABLE_NAME_ENV } from '../lambdas/shared/config/table-schema.js';
+import { LOCAL_TABLE_NAME, TABLE_NAME_ENV } from '../lambdas/config/table-schema.js';
 import type { ClientsCliContext } from '../tools/admin/clients-cli.js';
 import { extractStage } from '../tools/admin/cli-args.js';
 import { UsageError } from '../tools/admin/usage-error.js';

@@ -3,7 +3,7 @@
  *
  * - DynamoDB: `DYNAMODB_ENDPOINT` when set (nothing is started); otherwise DynamoDB Local in
  *   memory on ${DYNAMODB_PORT:-8000}, stopped again on Ctrl-C.
- * - Table: `TABLE_NAME` (default `repricer-local`), created from lambdas/shared/config/table-schema.ts if missing.
+ * - Table: `TABLE_NAME` (default `repricer-local`), created from lambdas/config/table-schema.ts if missing.
  * - Demo client `demo` (seller id `1000001`, the simulator's seller; default connector `amazon`) with the demo
  *   catalogue and three enabled repricers on products with competitors (their first decisions
  *   are price changes by the time the server listens). Only the password's hash is stored, so
@@ -19,7 +19,7 @@
  *   products get repricers; the event runtime runs the market loop's schedule once a minute.
  *   `npm start -- --help` lists the flags.
  * - A DynamoDB on this machine gets the local per-attempt timeout (LOCAL_REQUEST_TIMEOUT_MS in
- *   lambdas/shared/data/dynamo.ts), and a demo load it could not keep up with is tried again.
+ *   lambdas/data/table/dynamo.ts), and a demo load it could not keep up with is tried again.
  */
 import type { Server } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
@@ -34,8 +34,8 @@ import {
   sampleRepricerRequest,
 } from '../tools/local/demo-data.js';
 import type { EventRuntime } from '../tools/local/event-runtime.js';
-import { LOCAL_TABLE_NAME, TABLE_NAME_ENV } from '../lambdas/shared/config/table-schema.js';
-import { ALLOW_LOCAL_HTTP_ENV } from '../lambdas/shared/domain/webhook-url.js';
+import { LOCAL_TABLE_NAME, TABLE_NAME_ENV } from '../lambdas/config/table-schema.js';
+import { ALLOW_LOCAL_HTTP_ENV } from '../lambdas/domain/webhook-url.js';
 import { useLocalSecretsKey } from '../tools/local/secrets-key.js';
 import { parseStartOptions, StartOptionError, startUsage, type StartOptions } from '../tools/local/start-options.js';
 import type { MarketSimulator } from '../tools/market/index.js';

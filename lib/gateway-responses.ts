@@ -1,8 +1,8 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
-import { PROBLEM_CONTENT_TYPE, STANDARD_PROBLEMS, WWW_AUTHENTICATE, problem, type Problem } from '../lambdas/shared/http/problem.js';
-import { SECURITY_HEADERS } from '../lambdas/shared/http/responses.js';
-import { UNAVAILABLE_HEADERS } from '../lambdas/shared/http/unavailable.js';
-import { QUOTA_RETRY_AFTER_SECONDS, THROTTLED_RETRY_AFTER_SECONDS } from '../lambdas/shared/config/retry-after.js';
+import { PROBLEM_CONTENT_TYPE, STANDARD_PROBLEMS, WWW_AUTHENTICATE, problem, type Problem } from '../lambdas/http/problem.js';
+import { SECURITY_HEADERS } from '../lambdas/http/responses.js';
+import { UNAVAILABLE_HEADERS } from '../lambdas/http/unavailable.js';
+import { QUOTA_RETRY_AFTER_SECONDS, THROTTLED_RETRY_AFTER_SECONDS } from '../lambdas/config/retry-after.js';
 
 /**
  * The errors API Gateway answers itself (before or instead of a Lambda) get the same

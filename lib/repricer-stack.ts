@@ -7,13 +7,13 @@ import { ChangeHandlers } from './constructs/change-handlers.js';
 import { ServiceDashboard } from './constructs/dashboard.js';
 import { MarketLoop } from './constructs/market-loop.js';
 import { MARKET_CONNECTORS } from './constructs/loop-metrics.js';
-import { DEFAULT_PRICE_CHANGE_RETENTION_DAYS } from '../lambdas/shared/domain/repricing.js';
+import { DEFAULT_PRICE_CHANGE_RETENTION_DAYS } from '../lambdas/domain/repricing.js';
 import { RepricerApi } from './constructs/repricer-api.js';
 import { RepricerTable } from './constructs/repricer-table.js';
 import type { MonitoredQueue } from './constructs/monitored-queue.js';
 import { SecretsKey } from './constructs/secrets-key.js';
-import { AUTHORIZER, CONNECTION_LOOKUP_WRITERS, CONNECTION_SEALERS, ROUTES, type RouteDefinition } from '../lambdas/shared/config/routes.js';
-import { productionEnvironment } from '../lambdas/shared/marketplace/marketplaces.js';
+import { AUTHORIZER, CONNECTION_LOOKUP_WRITERS, CONNECTION_SEALERS, ROUTES, type RouteDefinition } from '../lambdas/config/routes.js';
+import { productionEnvironment } from '../lambdas/marketplace/marketplaces.js';
 import { grantTableAccess, TABLE_GRANTS } from './constructs/table-access.js';
 
 export { API_THROTTLE, CLIENT_QUOTA, CLIENT_THROTTLE } from './constructs/repricer-api.js';

@@ -1,11 +1,11 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { applyPriceChange } from '../shared/data/price-change-find.js';
-import { conflict } from '../shared/http/errors.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { priceChangeNotFound } from '../shared/http/not-found.js';
-import { idParameter } from '../shared/http/path.js';
-import { json } from '../shared/http/responses.js';
+import { tenantOf } from '../auth/tenant.js';
+import { applyPriceChange } from '../data/price-changes/price-change-find.js';
+import { conflict } from '../http/errors.js';
+import { httpHandler } from '../http/handler.js';
+import { priceChangeNotFound } from '../http/not-found.js';
+import { idParameter } from '../http/path.js';
+import { json } from '../http/responses.js';
 
 /**
  * POST /v1/price-changes/{id}/apply: the client takes a suggestion (suggest mode); 200 with

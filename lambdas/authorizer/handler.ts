@@ -16,11 +16,11 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { authenticate, type AuthenticatedClient } from '../shared/auth/authorize.js';
-import { tenantContext } from '../shared/auth/tenant.js';
-import { routeNameOf } from '../shared/http/route-name.js';
-import { logger } from '../shared/logger.js';
-import { tracer } from '../shared/tracer.js';
+import { authenticate, type AuthenticatedClient } from '../auth/authorize.js';
+import { tenantContext } from '../auth/tenant.js';
+import { routeNameOf } from '../http/route-name.js';
+import { logger } from '../observability/logger.js';
+import { tracer } from '../observability/tracer.js';
 
 /** The exact message API Gateway maps to 401; the local server matches on it too. */
 export const UNAUTHORIZED = 'Unauthorized';

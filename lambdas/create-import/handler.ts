@@ -1,14 +1,14 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { checkImportBody, createImportParameters, invalidJobCounters, MAX_IMPORT_BODY_BYTES } from '../shared/domain/import-jobs.js';
-import { createImportJob, reserveImportId, storeImportBody } from '../shared/data/imports.js';
-import { HttpProblem, validationFailed } from '../shared/http/errors.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { idempotentRequests } from '../shared/http/idempotency.js';
-import { IMPORT_TOO_LARGE, NOT_NDJSON } from '../shared/http/import-problems.js';
-import { singleQueryParameters } from '../shared/http/query.js';
-import { json } from '../shared/http/responses.js';
-import { parseOrThrow } from '../shared/http/validation.js';
+import { tenantOf } from '../auth/tenant.js';
+import { checkImportBody, createImportParameters, invalidJobCounters, MAX_IMPORT_BODY_BYTES } from '../domain/import-jobs.js';
+import { createImportJob, reserveImportId, storeImportBody } from '../data/imports/imports.js';
+import { HttpProblem, validationFailed } from '../http/errors.js';
+import { httpHandler } from '../http/handler.js';
+import { idempotentRequests } from '../http/idempotency.js';
+import { IMPORT_TOO_LARGE, NOT_NDJSON } from '../http/import-problems.js';
+import { singleQueryParameters } from '../http/query.js';
+import { json } from '../http/responses.js';
+import { parseOrThrow } from '../http/validation.js';
 
 const NDJSON_MEDIA_TYPE = /^application\/x-ndjson\s*($|;)/i;
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -1,15 +1,15 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { createRepricerBody, newRepricer, type CreateRepricerError } from '../shared/domain/create-repricer.js';
-import { getConnectorType } from '../shared/data/connectors.js';
-import { getProduct } from '../shared/data/products.js';
-import { createRepricer } from '../shared/data/repricers.js';
-import { conflict, notFound, unprocessable, validationFailed } from '../shared/http/errors.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { idempotentRequests } from '../shared/http/idempotency.js';
-import { etagOf } from '../shared/http/preconditions.js';
-import { json } from '../shared/http/responses.js';
-import { parseOrThrow } from '../shared/http/validation.js';
+import { tenantOf } from '../auth/tenant.js';
+import { createRepricerBody, newRepricer, type CreateRepricerError } from '../domain/create-repricer.js';
+import { getConnectorType } from '../data/connections/connectors.js';
+import { getProduct } from '../data/offers/products.js';
+import { createRepricer } from '../data/repricers/repricers.js';
+import { conflict, notFound, unprocessable, validationFailed } from '../http/errors.js';
+import { httpHandler } from '../http/handler.js';
+import { idempotentRequests } from '../http/idempotency.js';
+import { etagOf } from '../http/preconditions.js';
+import { json } from '../http/responses.js';
+import { parseOrThrow } from '../http/validation.js';
 
 /** POST /v1/repricers/: 201 with the full record, 409 when the (product, connector) slot is taken. */
 export const createRepricerRoute = async (event: APIGatewayProxyEvent) => {

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { createWebhookBody, MAX_WEBHOOKS_PER_CLIENT } from '../shared/domain/webhooks.js';
-import { createWebhook } from '../shared/data/webhooks.js';
-import { conflict, validationFailed } from '../shared/http/errors.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { json } from '../shared/http/responses.js';
-import { parseOrThrow } from '../shared/http/validation.js';
-import { resolveDestination, systemResolver, type Resolver } from '../shared/webhooks/destination.js';
-import { sealWebhookSecret } from '../shared/webhooks/secrets.js';
+import { tenantOf } from '../auth/tenant.js';
+import { createWebhookBody, MAX_WEBHOOKS_PER_CLIENT } from '../domain/webhooks.js';
+import { createWebhook } from '../data/webhooks/webhooks.js';
+import { conflict, validationFailed } from '../http/errors.js';
+import { httpHandler } from '../http/handler.js';
+import { json } from '../http/responses.js';
+import { parseOrThrow } from '../http/validation.js';
+import { resolveDestination, systemResolver, type Resolver } from '../webhooks/destination.js';
+import { sealWebhookSecret } from '../webhooks/secrets.js';
 
 /** A fresh signing secret: 32 random bytes, prefixed so a leaked one is recognizable. */
 const newSecret = () => `whsec_${randomBytes(32).toString('hex')}`;

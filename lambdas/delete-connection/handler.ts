@@ -1,9 +1,9 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { deleteConnection } from '../shared/data/connections.js';
-import { connectionNotFound, connectorParameter } from '../shared/http/connection-route.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { SECURITY_HEADERS } from '../shared/http/responses.js';
+import { tenantOf } from '../auth/tenant.js';
+import { deleteConnection } from '../data/connections/connections.js';
+import { connectionNotFound, connectorParameter } from '../http/connection-route.js';
+import { httpHandler } from '../http/handler.js';
+import { SECURITY_HEADERS } from '../http/responses.js';
 
 /**
  * DELETE /v1/connections/{connector}: 204; the key and webhook secret are gone, so nothing more

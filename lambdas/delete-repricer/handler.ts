@@ -1,12 +1,12 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { deleteRepricer } from '../shared/data/repricers.js';
-import { conflict } from '../shared/http/errors.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { repricerNotFound } from '../shared/http/not-found.js';
-import { idParameter } from '../shared/http/path.js';
-import { ifMatchOf, requireMatch } from '../shared/http/preconditions.js';
-import { SECURITY_HEADERS } from '../shared/http/responses.js';
+import { tenantOf } from '../auth/tenant.js';
+import { deleteRepricer } from '../data/repricers/repricers.js';
+import { conflict } from '../http/errors.js';
+import { httpHandler } from '../http/handler.js';
+import { repricerNotFound } from '../http/not-found.js';
+import { idParameter } from '../http/path.js';
+import { ifMatchOf, requireMatch } from '../http/preconditions.js';
+import { SECURITY_HEADERS } from '../http/responses.js';
 
 /**
  * DELETE /v1/repricers/{id}: 204 without a body. The repricer, its listing and its slot go in

@@ -1,10 +1,10 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { deleteWebhook } from '../shared/data/webhooks.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { webhookNotFound } from '../shared/http/not-found.js';
-import { idParameter } from '../shared/http/path.js';
-import { SECURITY_HEADERS } from '../shared/http/responses.js';
+import { tenantOf } from '../auth/tenant.js';
+import { deleteWebhook } from '../data/webhooks/webhooks.js';
+import { httpHandler } from '../http/handler.js';
+import { webhookNotFound } from '../http/not-found.js';
+import { idParameter } from '../http/path.js';
+import { SECURITY_HEADERS } from '../http/responses.js';
 
 /** DELETE /v1/webhooks/{id}: 204; the webhook receives nothing more and its place is free. */
 export const deleteWebhookRoute = async (event: APIGatewayProxyEvent) => {

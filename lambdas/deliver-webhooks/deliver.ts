@@ -1,4 +1,4 @@
-import { listWebhooks, openDelivery, recordAttempt, type DeliveryKey, type StoredDelivery, type StoredWebhook } from '../shared/data/webhooks.js';
+import { listWebhooks, openDelivery, recordAttempt, type DeliveryKey, type StoredDelivery, type StoredWebhook } from '../data/webhooks/webhooks.js';
 import {
   DEFAULT_RETRY_SCHEDULE,
   DELIVERY_ERRORS,
@@ -7,10 +7,10 @@ import {
   SIGNATURE_HEADER,
   signatureHeader,
   type RetrySchedule,
-} from '../shared/domain/webhooks.js';
-import type { WebhookEventMessage } from '../shared/events/webhook-events.js';
-import { postToDestination, resolveDestination, systemResolver, type Destination, type PostOutcome, type Resolver } from '../shared/webhooks/destination.js';
-import { openWebhookSecret } from '../shared/webhooks/secrets.js';
+} from '../domain/webhooks.js';
+import type { WebhookEventMessage } from '../events/webhook-events.js';
+import { postToDestination, resolveDestination, systemResolver, type Destination, type PostOutcome, type Resolver } from '../webhooks/destination.js';
+import { openWebhookSecret } from '../webhooks/secrets.js';
 
 export interface DeliveryOptions {
   readonly resolve: Resolver;

@@ -1,6 +1,6 @@
 import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { tracer } from '../shared/tracer.js';
-import { traced } from '../shared/traced.js';
+import { tracer } from '../observability/tracer.js';
+import { traced } from '../observability/traced.js';
 import { webhookWorker } from './worker.js';
 
 /** SQS FIFO consumer: delivers webhook events (worker.ts); a pending delivery holds its message back. */

@@ -1,7 +1,7 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { processFifoBatch } from '../shared/queue/fifo-batch.js';
-import { webhookEventMessage } from '../shared/events/webhook-events.js';
-import { logger } from '../shared/logger.js';
+import { processFifoBatch } from '../queue/fifo-batch.js';
+import { webhookEventMessage } from '../events/webhook-events.js';
+import { logger } from '../observability/logger.js';
 import { DEFAULT_DELIVERY_OPTIONS, deliverEvent, type DeliveryOptions } from './deliver.js';
 
 /** Holds a message back: SQS's ChangeMessageVisibility on AWS, the local queue's equivalent under `npm start`. */

@@ -1,10 +1,10 @@
-import { MARKET_TIMING } from '../shared/config/market-sync.js';
-import { marketVerdict } from '../shared/domain/market-state.js';
-import { decideExplained } from '../shared/domain/repricing.js';
-import { guardRepricer } from '../shared/domain/price-war.js';
-import { warStateId, writeWarStates, type WarStateWrite } from '../shared/data/price-wars.js';
-import type { PriceChange } from '../shared/domain/records.js';
-import { connectionModeOf } from '../shared/data/connection-mode.js';
+import { MARKET_TIMING } from '../config/market-sync.js';
+import { marketVerdict } from '../domain/market-state.js';
+import { decideExplained } from '../domain/repricing.js';
+import { guardRepricer } from '../domain/price-war.js';
+import { warStateId, writeWarStates, type WarStateWrite } from '../data/price-changes/price-wars.js';
+import type { PriceChange } from '../domain/records.js';
+import { connectionModeOf } from '../data/connections/connection-mode.js';
 import {
   decisionId,
   engineContextOf,
@@ -13,8 +13,8 @@ import {
   readProductForRepricing,
   recordDecisions,
   type RepricerDecision,
-} from '../shared/data/repricing.js';
-import { logger } from '../shared/logger.js';
+} from '../data/repricers/repricing.js';
+import { logger } from '../observability/logger.js';
 
 /**
  * One product's repricing: its enabled repricers decide from its offers as they are now, and

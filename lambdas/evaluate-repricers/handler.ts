@@ -1,10 +1,10 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { processFifoBatch } from '../shared/queue/fifo-batch.js';
-import { mapLimit } from '../shared/data/concurrency.js';
-import { DEFAULT_PRICE_CHANGE_RETENTION_DAYS } from '../shared/domain/repricing.js';
-import { repricingMessage } from '../shared/events/list-changes.js';
-import { logger } from '../shared/logger.js';
-import { traced } from '../shared/traced.js';
+import { processFifoBatch } from '../queue/fifo-batch.js';
+import { mapLimit } from '../data/table/concurrency.js';
+import { DEFAULT_PRICE_CHANGE_RETENTION_DAYS } from '../domain/repricing.js';
+import { repricingMessage } from '../events/list-changes.js';
+import { logger } from '../observability/logger.js';
+import { traced } from '../observability/traced.js';
 import { PRICE_CHANGES_LOG } from './decided-log.js';
 import { evaluateProduct } from './evaluate.js';
 

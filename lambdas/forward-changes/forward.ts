@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { streamChangeOf } from '../shared/data/change-records.js';
+import { streamChangeOf } from '../data/price-changes/change-records.js';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { createMetrics, REFUSED_QUEUE_MESSAGES_METRIC } from '../shared/http/observability.js';
-import { logger } from '../shared/logger.js';
-import type { QueueSender, RefusedMessage } from '../shared/queue/sender.js';
+import { createMetrics, REFUSED_QUEUE_MESSAGES_METRIC } from '../http/observability.js';
+import { logger } from '../observability/logger.js';
+import type { QueueSender, RefusedMessage } from '../queue/sender.js';
 import { CHANGE_ROUTES, type RouteStarter, type RouteWork } from './routes.js';
 
 /**

@@ -1,8 +1,8 @@
 import { forwardChanges } from './forward.js';
-import { MARKET_SYNC_QUEUE_URL_ENV } from '../shared/config/market-sync.js';
-import { PRICE_SENDER_QUEUE_URL_ENV } from '../shared/config/price-sending.js';
-import { sqsSender } from '../shared/queue/sender.js';
-import { traced } from '../shared/traced.js';
+import { MARKET_SYNC_QUEUE_URL_ENV } from '../config/market-sync.js';
+import { PRICE_SENDER_QUEUE_URL_ENV } from '../config/price-sending.js';
+import { sqsSender } from '../queue/sender.js';
+import { traced } from '../observability/traced.js';
 
 /** DynamoDB stream consumer: forwards changes to the FIFO queues of the consumers (routes.ts). */
 const required = (name: string): string => {

@@ -1,10 +1,10 @@
-import type { StreamChange } from '../shared/data/change-records.js';
-import type { ImportJob } from '../shared/domain/import-jobs.js';
-import type { ImportJobMessage } from '../shared/events/import-jobs.js';
-import type { PriceChange } from '../shared/domain/records.js';
-import type { ListChangesMessage, RepricingMessage } from '../shared/events/list-changes.js';
-import { marketSyncGroup, type MarketSyncMessage } from '../shared/events/market-sync.js';
-import { priceSenderGroup, type PriceSenderMessage } from '../shared/events/price-sender.js';
+import type { StreamChange } from '../data/price-changes/change-records.js';
+import type { ImportJob } from '../domain/import-jobs.js';
+import type { ImportJobMessage } from '../events/import-jobs.js';
+import type { PriceChange } from '../domain/records.js';
+import type { ListChangesMessage, RepricingMessage } from '../events/list-changes.js';
+import { marketSyncGroup, type MarketSyncMessage } from '../events/market-sync.js';
+import { priceSenderGroup, type PriceSenderMessage } from '../events/price-sender.js';
 import {
   buyboxChangedMessage,
   buyboxGroup,
@@ -16,8 +16,8 @@ import {
   priceChangeSettledMessage,
   priceWarDetectedMessage,
   type WebhookEventMessage,
-} from '../shared/events/webhook-events.js';
-import type { BuyboxChangedData, ConnectionStatusChangedData, PriceWarDetectedData } from '../shared/domain/webhooks.js';
+} from '../events/webhook-events.js';
+import type { BuyboxChangedData, ConnectionStatusChangedData, PriceWarDetectedData } from '../domain/webhooks.js';
 
 /**
  * Where a kind of change goes: each route collects, per tenant and stream batch, what its

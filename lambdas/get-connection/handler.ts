@@ -1,9 +1,9 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { getConnection } from '../shared/data/connections.js';
-import { connectionNotFound, connectorParameter } from '../shared/http/connection-route.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { json } from '../shared/http/responses.js';
+import { tenantOf } from '../auth/tenant.js';
+import { getConnection } from '../data/connections/connections.js';
+import { connectionNotFound, connectorParameter } from '../http/connection-route.js';
+import { httpHandler } from '../http/handler.js';
+import { json } from '../http/responses.js';
 
 /** GET /v1/connections/{connector}: the connection, without its key or webhook secret. */
 export const getConnectionRoute = async (event: APIGatewayProxyEvent) => {

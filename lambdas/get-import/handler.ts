@@ -1,10 +1,10 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { getImportJob } from '../shared/data/imports.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { importNotFound } from '../shared/http/not-found.js';
-import { idParameter } from '../shared/http/path.js';
-import { json } from '../shared/http/responses.js';
+import { tenantOf } from '../auth/tenant.js';
+import { getImportJob } from '../data/imports/imports.js';
+import { httpHandler } from '../http/handler.js';
+import { importNotFound } from '../http/not-found.js';
+import { idParameter } from '../http/path.js';
+import { json } from '../http/responses.js';
 
 /** GET /v1/imports/{id}: the job with its counters; another client's job is a 404 like a missing one. */
 export const getImportRoute = async (event: APIGatewayProxyEvent) => {

@@ -1,10 +1,10 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { getOffer } from '../shared/data/offers-read.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { offerNotFound } from '../shared/http/not-found.js';
-import { idParameter } from '../shared/http/path.js';
-import { json } from '../shared/http/responses.js';
+import { tenantOf } from '../auth/tenant.js';
+import { getOffer } from '../data/offers/offers-read.js';
+import { httpHandler } from '../http/handler.js';
+import { offerNotFound } from '../http/not-found.js';
+import { idParameter } from '../http/path.js';
+import { json } from '../http/responses.js';
 
 /** GET /v1/offers/{id}: one offer of the client's products (own or another seller's), product nested. */
 export const getOfferRoute = async (event: APIGatewayProxyEvent) => {

@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 // The generated file, not the generator: the bundle carries JSON instead of zod and the builders.
 import openApiDocument from '../../docs/openapi.json' with { type: 'json' };
-import { httpHandler } from '../shared/http/handler.js';
-import { json } from '../shared/http/responses.js';
+import { httpHandler } from '../http/handler.js';
+import { json } from '../http/responses.js';
 
 /** The same public document for everyone: shared caches may keep it for a few minutes. */
 export const OPENAPI_CACHE_CONTROL = 'public, max-age=300';

@@ -1,10 +1,10 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { findPriceChange } from '../shared/data/price-change-find.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { priceChangeNotFound } from '../shared/http/not-found.js';
-import { idParameter } from '../shared/http/path.js';
-import { json } from '../shared/http/responses.js';
+import { tenantOf } from '../auth/tenant.js';
+import { findPriceChange } from '../data/price-changes/price-change-find.js';
+import { httpHandler } from '../http/handler.js';
+import { priceChangeNotFound } from '../http/not-found.js';
+import { idParameter } from '../http/path.js';
+import { json } from '../http/responses.js';
 
 /**
  * GET /v1/price-changes/{id}: one price change as it stands now, with the explanation of its

@@ -1,14 +1,14 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { productCode } from '../shared/domain/records.js';
-import { productDetailOf } from '../shared/domain/product-detail.js';
-import { listConnections } from '../shared/data/connections.js';
-import { readPremiums } from '../shared/data/market-state.js';
-import { getProduct } from '../shared/data/products.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { productNotFound } from '../shared/http/not-found.js';
-import { pathParameter } from '../shared/http/path.js';
-import { json } from '../shared/http/responses.js';
+import { tenantOf } from '../auth/tenant.js';
+import { productCode } from '../domain/records.js';
+import { productDetailOf } from '../domain/product-detail.js';
+import { listConnections } from '../data/connections/connections.js';
+import { readPremiums } from '../data/market/market-state.js';
+import { getProduct } from '../data/offers/products.js';
+import { httpHandler } from '../http/handler.js';
+import { productNotFound } from '../http/not-found.js';
+import { pathParameter } from '../http/path.js';
+import { json } from '../http/responses.js';
 
 /**
  * GET /v1/products/{code}: one of the client's products, with its in-stock premium on each

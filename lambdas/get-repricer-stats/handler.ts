@@ -1,16 +1,16 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { repricerStatsOf, statsQueryParameters, statsWindowOf } from '../shared/domain/repricer-stats.js';
-import { readOfferTimeline, readPriceChangesSince } from '../shared/data/offer-states.js';
-import { readProductForRepricing } from '../shared/data/repricing.js';
-import { getRepricer } from '../shared/data/repricers-read.js';
-import { validationFailed } from '../shared/http/errors.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { repricerNotFound } from '../shared/http/not-found.js';
-import { idParameter } from '../shared/http/path.js';
-import { singleQueryParameters } from '../shared/http/query.js';
-import { json } from '../shared/http/responses.js';
-import { parseOrThrow } from '../shared/http/validation.js';
+import { tenantOf } from '../auth/tenant.js';
+import { repricerStatsOf, statsQueryParameters, statsWindowOf } from '../domain/repricer-stats.js';
+import { readOfferTimeline, readPriceChangesSince } from '../data/offers/offer-states.js';
+import { readProductForRepricing } from '../data/repricers/repricing.js';
+import { getRepricer } from '../data/repricers/repricers-read.js';
+import { validationFailed } from '../http/errors.js';
+import { httpHandler } from '../http/handler.js';
+import { repricerNotFound } from '../http/not-found.js';
+import { idParameter } from '../http/path.js';
+import { singleQueryParameters } from '../http/query.js';
+import { json } from '../http/responses.js';
+import { parseOrThrow } from '../http/validation.js';
 
 const QUERY_PROBLEM = 'The query parameters are not valid.';
 

@@ -1,11 +1,11 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { getRepricer } from '../shared/data/repricers-read.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { repricerNotFound } from '../shared/http/not-found.js';
-import { idParameter } from '../shared/http/path.js';
-import { etagOf } from '../shared/http/preconditions.js';
-import { json } from '../shared/http/responses.js';
+import { tenantOf } from '../auth/tenant.js';
+import { getRepricer } from '../data/repricers/repricers-read.js';
+import { httpHandler } from '../http/handler.js';
+import { repricerNotFound } from '../http/not-found.js';
+import { idParameter } from '../http/path.js';
+import { etagOf } from '../http/preconditions.js';
+import { json } from '../http/responses.js';
 
 /** GET /v1/repricers/{id}: the record, with the ETag a later PATCH or DELETE can name. */
 export const getRepricerRoute = async (event: APIGatewayProxyEvent) => {

@@ -1,10 +1,10 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { getWebhook } from '../shared/data/webhooks.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { webhookNotFound } from '../shared/http/not-found.js';
-import { idParameter } from '../shared/http/path.js';
-import { json } from '../shared/http/responses.js';
+import { tenantOf } from '../auth/tenant.js';
+import { getWebhook } from '../data/webhooks/webhooks.js';
+import { httpHandler } from '../http/handler.js';
+import { webhookNotFound } from '../http/not-found.js';
+import { idParameter } from '../http/path.js';
+import { json } from '../http/responses.js';
 
 /** GET /v1/webhooks/{id}: the webhook, without its secret. */
 export const getWebhookRoute = async (event: APIGatewayProxyEvent) => {

@@ -1,9 +1,9 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { listConnections } from '../shared/data/connections.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { noQueryParameters } from '../shared/http/query.js';
-import { json } from '../shared/http/responses.js';
+import { tenantOf } from '../auth/tenant.js';
+import { listConnections } from '../data/connections/connections.js';
+import { httpHandler } from '../http/handler.js';
+import { noQueryParameters } from '../http/query.js';
+import { json } from '../http/responses.js';
 
 /** GET /v1/connections: all of the client's connections (one per connector type, so one page), by connector. */
 export const listConnectionsRoute = async (event: APIGatewayProxyEvent) => {

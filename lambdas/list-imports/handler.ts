@@ -1,11 +1,11 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { importQueryParameters, planImportQuery } from '../shared/domain/import-jobs.js';
-import { listImportJobs } from '../shared/data/imports.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { singleQueryParameters } from '../shared/http/query.js';
-import { json } from '../shared/http/responses.js';
-import { parseOrThrow } from '../shared/http/validation.js';
+import { tenantOf } from '../auth/tenant.js';
+import { importQueryParameters, planImportQuery } from '../domain/import-jobs.js';
+import { listImportJobs } from '../data/imports/imports.js';
+import { httpHandler } from '../http/handler.js';
+import { singleQueryParameters } from '../http/query.js';
+import { json } from '../http/responses.js';
+import { parseOrThrow } from '../http/validation.js';
 
 /** GET /v1/imports: one page of the client's import jobs with exact `meta`. */
 export const listImportsRoute = async (event: APIGatewayProxyEvent) => {

@@ -1,11 +1,11 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { offerQueryParameters, planOfferQuery } from '../shared/domain/offer-query.js';
-import { listOffers } from '../shared/data/offers-read.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { singleQueryParameters } from '../shared/http/query.js';
-import { json } from '../shared/http/responses.js';
-import { parseOrThrow } from '../shared/http/validation.js';
+import { tenantOf } from '../auth/tenant.js';
+import { offerQueryParameters, planOfferQuery } from '../domain/offer-query.js';
+import { listOffers } from '../data/offers/offers-read.js';
+import { httpHandler } from '../http/handler.js';
+import { singleQueryParameters } from '../http/query.js';
+import { json } from '../http/responses.js';
+import { parseOrThrow } from '../http/validation.js';
 
 /** GET /v1/offers: one page of the client's offers with exact `meta`. */
 export const listOffersRoute = async (event: APIGatewayProxyEvent) => {

@@ -1,17 +1,17 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { planPriceChangeQuery, priceChangeQueryParameters, repricerPriceChangeQueryParameters } from '../shared/domain/price-change-query.js';
-import { emptyPriceChangePage, listPriceChanges } from '../shared/data/price-changes-read.js';
-import { marketVerdictFor, readMarketState } from '../shared/data/market-state.js';
-import { getRepricer } from '../shared/data/repricers-read.js';
-import { readWarStates } from '../shared/data/price-wars.js';
-import { holdsInForce, marketOf } from '../shared/domain/repricer-preview.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { repricerNotFound } from '../shared/http/not-found.js';
-import { idParameter } from '../shared/http/path.js';
-import { singleQueryParameters } from '../shared/http/query.js';
-import { json } from '../shared/http/responses.js';
-import { parseOrThrow } from '../shared/http/validation.js';
+import { tenantOf } from '../auth/tenant.js';
+import { planPriceChangeQuery, priceChangeQueryParameters, repricerPriceChangeQueryParameters } from '../domain/price-change-query.js';
+import { emptyPriceChangePage, listPriceChanges } from '../data/price-changes/price-changes-read.js';
+import { marketVerdictFor, readMarketState } from '../data/market/market-state.js';
+import { getRepricer } from '../data/repricers/repricers-read.js';
+import { readWarStates } from '../data/price-changes/price-wars.js';
+import { holdsInForce, marketOf } from '../domain/repricer-preview.js';
+import { httpHandler } from '../http/handler.js';
+import { repricerNotFound } from '../http/not-found.js';
+import { idParameter } from '../http/path.js';
+import { singleQueryParameters } from '../http/query.js';
+import { json } from '../http/responses.js';
+import { parseOrThrow } from '../http/validation.js';
 
 /**
  * GET /v1/price-changes and GET /v1/repricers/{id}/price-changes: one page of the client's

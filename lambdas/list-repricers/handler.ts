@@ -1,11 +1,11 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { planRepricerQuery, repricerQueryParameters } from '../shared/domain/repricer-query.js';
-import { listRepricers } from '../shared/data/repricers-read.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { singleQueryParameters } from '../shared/http/query.js';
-import { json } from '../shared/http/responses.js';
-import { parseOrThrow } from '../shared/http/validation.js';
+import { tenantOf } from '../auth/tenant.js';
+import { planRepricerQuery, repricerQueryParameters } from '../domain/repricer-query.js';
+import { listRepricers } from '../data/repricers/repricers-read.js';
+import { httpHandler } from '../http/handler.js';
+import { singleQueryParameters } from '../http/query.js';
+import { json } from '../http/responses.js';
+import { parseOrThrow } from '../http/validation.js';
 
 /** GET /v1/repricers: one page of the client's repricers with exact `meta`. */
 export const listRepricersRoute = async (event: APIGatewayProxyEvent) => {

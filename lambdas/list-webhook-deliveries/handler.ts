@@ -1,13 +1,13 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { webhookDeliveriesQuery } from '../shared/domain/webhook-query.js';
-import { getWebhook, listDeliveries } from '../shared/data/webhooks.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { webhookNotFound } from '../shared/http/not-found.js';
-import { idParameter } from '../shared/http/path.js';
-import { singleQueryParameters } from '../shared/http/query.js';
-import { json } from '../shared/http/responses.js';
-import { parseOrThrow } from '../shared/http/validation.js';
+import { tenantOf } from '../auth/tenant.js';
+import { webhookDeliveriesQuery } from '../domain/webhook-query.js';
+import { getWebhook, listDeliveries } from '../data/webhooks/webhooks.js';
+import { httpHandler } from '../http/handler.js';
+import { webhookNotFound } from '../http/not-found.js';
+import { idParameter } from '../http/path.js';
+import { singleQueryParameters } from '../http/query.js';
+import { json } from '../http/responses.js';
+import { parseOrThrow } from '../http/validation.js';
 
 /**
  * GET /v1/webhooks/{id}/deliveries: the webhook's latest deliveries, newest event first, each

@@ -1,9 +1,9 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { listWebhooks } from '../shared/data/webhooks.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { noQueryParameters } from '../shared/http/query.js';
-import { json } from '../shared/http/responses.js';
+import { tenantOf } from '../auth/tenant.js';
+import { listWebhooks } from '../data/webhooks/webhooks.js';
+import { httpHandler } from '../http/handler.js';
+import { noQueryParameters } from '../http/query.js';
+import { json } from '../http/responses.js';
 
 /** GET /v1/webhooks: all of the client's webhooks (at most five, so one page), by id, without secrets. */
 export const listWebhooksRoute = async (event: APIGatewayProxyEvent) => {

@@ -1,13 +1,13 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { processFifoBatch } from '../shared/queue/fifo-batch.js';
-import { repriceCostBasedBounds } from '../shared/data/cost-floors.js';
-import { reconcileBatch } from '../shared/data/offer-maintenance.js';
-import { recordOfferStates } from '../shared/data/offer-states.js';
-import { reconcilePriceChanges } from '../shared/data/price-change-maintenance.js';
-import { runRebuildStep } from '../shared/data/rebuild.js';
-import { listChangesMessage } from '../shared/events/list-changes.js';
-import { logger } from '../shared/logger.js';
-import { traced } from '../shared/traced.js';
+import { processFifoBatch } from '../queue/fifo-batch.js';
+import { repriceCostBasedBounds } from '../data/repricers/cost-floors.js';
+import { reconcileBatch } from '../data/offers/offer-maintenance.js';
+import { recordOfferStates } from '../data/offers/offer-states.js';
+import { reconcilePriceChanges } from '../data/price-changes/price-change-maintenance.js';
+import { runRebuildStep } from '../data/lists/rebuild.js';
+import { listChangesMessage } from '../events/list-changes.js';
+import { logger } from '../observability/logger.js';
+import { traced } from '../observability/traced.js';
 
 /**
  * The list maintainer: one message at a time per tenant (a FIFO message group), it brings the

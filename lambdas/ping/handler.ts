@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { pong } from '../shared/domain/records.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { json } from '../shared/http/responses.js';
+import { tenantOf } from '../auth/tenant.js';
+import { pong } from '../domain/records.js';
+import { httpHandler } from '../http/handler.js';
+import { json } from '../http/responses.js';
 
 /**
  * GET /v1/ping: lets a client test its credentials. The authorizer has already read the client;

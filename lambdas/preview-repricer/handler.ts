@@ -1,15 +1,15 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { parsePreviewOverrides } from '../shared/domain/preview-overrides.js';
-import { applyRepricerPatch } from '../shared/domain/update-repricer.js';
-import { readProductForRepricing } from '../shared/data/repricing.js';
-import { getRepricer } from '../shared/data/repricers-read.js';
-import { unprocessable, validationFailed } from '../shared/http/errors.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { repricerNotFound } from '../shared/http/not-found.js';
-import { idParameter } from '../shared/http/path.js';
-import { singleQueryParameters } from '../shared/http/query.js';
-import { json } from '../shared/http/responses.js';
+import { tenantOf } from '../auth/tenant.js';
+import { parsePreviewOverrides } from '../domain/preview-overrides.js';
+import { applyRepricerPatch } from '../domain/update-repricer.js';
+import { readProductForRepricing } from '../data/repricers/repricing.js';
+import { getRepricer } from '../data/repricers/repricers-read.js';
+import { unprocessable, validationFailed } from '../http/errors.js';
+import { httpHandler } from '../http/handler.js';
+import { repricerNotFound } from '../http/not-found.js';
+import { idParameter } from '../http/path.js';
+import { singleQueryParameters } from '../http/query.js';
+import { json } from '../http/responses.js';
 import { previewOf } from './preview.js';
 
 /**

@@ -1,13 +1,13 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { createRepricerBody, newRepricer } from '../shared/domain/create-repricer.js';
-import { getConnectorType } from '../shared/data/connectors.js';
-import { getProduct } from '../shared/data/products.js';
-import { notFound, unprocessable, validationFailed } from '../shared/http/errors.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { noQueryParameters } from '../shared/http/query.js';
-import { json } from '../shared/http/responses.js';
-import { parseOrThrow } from '../shared/http/validation.js';
+import { tenantOf } from '../auth/tenant.js';
+import { createRepricerBody, newRepricer } from '../domain/create-repricer.js';
+import { getConnectorType } from '../data/connections/connectors.js';
+import { getProduct } from '../data/offers/products.js';
+import { notFound, unprocessable, validationFailed } from '../http/errors.js';
+import { httpHandler } from '../http/handler.js';
+import { noQueryParameters } from '../http/query.js';
+import { json } from '../http/responses.js';
+import { parseOrThrow } from '../http/validation.js';
 import { previewOf } from './preview.js';
 
 /**

@@ -1,9 +1,9 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import { processFifoBatch } from '../shared/queue/fifo-batch.js';
-import { importJobMessage } from '../shared/events/import-jobs.js';
-import { logger } from '../shared/logger.js';
+import { processFifoBatch } from '../queue/fifo-batch.js';
+import { importJobMessage } from '../events/import-jobs.js';
+import { logger } from '../observability/logger.js';
 import { processImportJob } from './process.js';
-import { traced } from '../shared/traced.js';
+import { traced } from '../observability/traced.js';
 
 /**
  * The import worker: one job per message, one job at a time per tenant (a FIFO message group).

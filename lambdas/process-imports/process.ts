@@ -1,8 +1,8 @@
-import { validateJobLines, parseNdjson, invalidJobCounters } from '../shared/domain/import-jobs.js';
-import { checkJobReferences, runImportJob } from '../shared/data/import-runner.js';
-import { beginImportAttempt, finishImportJob, getImportJob, loadImportBody, type StoredImportJob } from '../shared/data/imports.js';
-import { MAX_IMPORT_ATTEMPTS, type ImportJobMessage } from '../shared/events/import-jobs.js';
-import { logger } from '../shared/logger.js';
+import { validateJobLines, parseNdjson, invalidJobCounters } from '../domain/import-jobs.js';
+import { checkJobReferences, runImportJob } from '../data/imports/import-runner.js';
+import { beginImportAttempt, finishImportJob, getImportJob, loadImportBody, type StoredImportJob } from '../data/imports/imports.js';
+import { MAX_IMPORT_ATTEMPTS, type ImportJobMessage } from '../events/import-jobs.js';
+import { logger } from '../observability/logger.js';
 
 const now = () => new Date().toISOString();
 

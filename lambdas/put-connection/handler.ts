@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { getConnectorType } from '../shared/data/connectors.js';
-import { getConnection, saveConnection } from '../shared/data/connections.js';
-import { connectedRecord, putConnectionBody } from '../shared/domain/connections.js';
+import { tenantOf } from '../auth/tenant.js';
+import { getConnectorType } from '../data/connections/connectors.js';
+import { getConnection, saveConnection } from '../data/connections/connections.js';
+import { connectedRecord, putConnectionBody } from '../domain/connections.js';
 import {
   connectionChanged,
   connectorNotConnectable,
@@ -10,14 +10,14 @@ import {
   connectorParameter,
   keyRejected,
   marketplaceUnavailable,
-} from '../shared/http/connection-route.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { json } from '../shared/http/responses.js';
-import { parseOrThrow } from '../shared/http/validation.js';
-import { logger } from '../shared/logger.js';
-import { MarketplaceRateLimited, type MarketplacePort } from '../shared/marketplace/port.js';
-import { marketplaceFor, type MarketplaceLookup } from '../shared/marketplace/registry.js';
-import { sealConnectionSecret } from '../shared/marketplace/secrets.js';
+} from '../http/connection-route.js';
+import { httpHandler } from '../http/handler.js';
+import { json } from '../http/responses.js';
+import { parseOrThrow } from '../http/validation.js';
+import { logger } from '../observability/logger.js';
+import { MarketplaceRateLimited, type MarketplacePort } from '../marketplace/port.js';
+import { marketplaceFor, type MarketplaceLookup } from '../marketplace/registry.js';
+import { sealConnectionSecret } from '../marketplace/secrets.js';
 
 /** Asks the marketplace whether it takes the key; any fault there is a 503 and nothing is stored. */
 const checkWithMarketplace = async (port: MarketplacePort, apiKey: string, connector: string): Promise<void> => {

@@ -1,7 +1,7 @@
 import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { MARKET_SYNC, STOREFRONT_QUEUE_URL_ENV, STOREFRONT_RATE_ENV } from '../shared/config/market-sync.js';
-import { tracer } from '../shared/tracer.js';
-import { traced } from '../shared/traced.js';
+import { MARKET_SYNC, STOREFRONT_QUEUE_URL_ENV, STOREFRONT_RATE_ENV } from '../config/market-sync.js';
+import { tracer } from '../observability/tracer.js';
+import { traced } from '../observability/traced.js';
 import { storefrontReader } from './read.js';
 
 /** SQS FIFO consumer (group: connection and product): reads storefront pages politely (read.ts). */

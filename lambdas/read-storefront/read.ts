@@ -1,11 +1,11 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { MARKET_SYNC } from '../shared/config/market-sync.js';
-import { countSkippedEntries, findConnectionByUid, getConnection, type StoredConnection } from '../shared/data/connections.js';
-import { applyProductMarket, recordMarketUnseen } from '../shared/data/market-sync.js';
-import { getHostHold, putHostHold } from '../shared/data/market-watch.js';
-import { storefrontReadMessage, type StoreFrontReadMessage } from '../shared/events/market-sync.js';
-import { logger } from '../shared/logger.js';
-import { loopMetrics } from '../shared/loop-metrics.js';
+import { MARKET_SYNC } from '../config/market-sync.js';
+import { countSkippedEntries, findConnectionByUid, getConnection, type StoredConnection } from '../data/connections/connections.js';
+import { applyProductMarket, recordMarketUnseen } from '../data/market/market-sync.js';
+import { getHostHold, putHostHold } from '../data/market/market-watch.js';
+import { storefrontReadMessage, type StoreFrontReadMessage } from '../events/market-sync.js';
+import { logger } from '../observability/logger.js';
+import { loopMetrics } from '../observability/loop-metrics.js';
 import {
   MarketplaceMalformed,
   MarketplaceNotFound,
@@ -13,10 +13,10 @@ import {
   MarketplaceUnavailable,
   type MarketplacePort,
   type ProductMarket,
-} from '../shared/marketplace/port.js';
-import { marketplaceFor } from '../shared/marketplace/registry.js';
-import { fifoBatchResponse } from '../shared/queue/fifo-batch.js';
-import { parseMessageBody } from '../shared/queue/message-body.js';
+} from '../marketplace/port.js';
+import { marketplaceFor } from '../marketplace/registry.js';
+import { fifoBatchResponse } from '../queue/fifo-batch.js';
+import { parseMessageBody } from '../queue/message-body.js';
 import { hostPace } from './pace.js';
 
 /** Holds a message back: SQS's ChangeMessageVisibility on AWS, the local queue's equivalent under `npm start`. */

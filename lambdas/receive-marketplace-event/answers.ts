@@ -1,4 +1,4 @@
-import { problem } from '../shared/http/problem.js';
+import { problem } from '../http/problem.js';
 
 /** The route's two answers; the OpenAPI document shows these very values. */
 

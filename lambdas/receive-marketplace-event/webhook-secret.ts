@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { KeyProvider, SealedValue } from '../shared/crypto/envelope.js';
-import { openConnectionSecret } from '../shared/marketplace/secrets.js';
+import type { KeyProvider, SealedValue } from '../crypto/envelope.js';
+import { openConnectionSecret } from '../marketplace/secrets.js';
 
 /**
  * A connection's marketplace webhook secret, opened once per container: a burst of events (a

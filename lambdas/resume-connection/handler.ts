@@ -1,10 +1,10 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { resumeConnection } from '../shared/data/connections.js';
-import { connectionNotFound, connectorParameter } from '../shared/http/connection-route.js';
-import { conflict } from '../shared/http/errors.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { json } from '../shared/http/responses.js';
+import { tenantOf } from '../auth/tenant.js';
+import { resumeConnection } from '../data/connections/connections.js';
+import { connectionNotFound, connectorParameter } from '../http/connection-route.js';
+import { conflict } from '../http/errors.js';
+import { httpHandler } from '../http/handler.js';
+import { json } from '../http/responses.js';
 
 /**
  * POST /v1/connections/{connector}/resume: 200 with the connection, `connected` again after the

@@ -1,6 +1,6 @@
-import { MARKET_SYNC_QUEUE_URL_ENV } from '../shared/config/market-sync.js';
-import { sqsSender } from '../shared/queue/sender.js';
-import { traced } from '../shared/traced.js';
+import { MARKET_SYNC_QUEUE_URL_ENV } from '../config/market-sync.js';
+import { sqsSender } from '../queue/sender.js';
+import { traced } from '../observability/traced.js';
 import { scheduleMarketSyncs } from './schedule.js';
 
 /** EventBridge schedule (once a minute): a tick per connection to the sync worker (schedule.ts). */

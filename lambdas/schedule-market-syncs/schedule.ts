@@ -1,12 +1,12 @@
-import { MARKET_SYNC } from '../shared/config/market-sync.js';
-import { listConnectionUids } from '../shared/data/market-watch.js';
-import { tickOf } from '../shared/domain/market-schedule.js';
-import { marketSyncGroup, type MarketSyncMessage } from '../shared/events/market-sync.js';
-import { logger } from '../shared/logger.js';
-import type { QueueSender } from '../shared/queue/sender.js';
+import { MARKET_SYNC } from '../config/market-sync.js';
+import { listConnectionUids } from '../data/market/market-watch.js';
+import { tickOf } from '../domain/market-schedule.js';
+import { marketSyncGroup, type MarketSyncMessage } from '../events/market-sync.js';
+import { logger } from '../observability/logger.js';
+import type { QueueSender } from '../queue/sender.js';
 
 /**
- * The market loop's clock (lambdas/shared/config/market-sync.ts): once a minute, one `tick`
+ * The market loop's clock (lambdas/config/market-sync.ts): once a minute, one `tick`
  * message per connection to the sync worker. Sends only: what is due is the worker's decision,
  * made from the connection as it is then. Each connection is its own message group, so one
  * tenant's long sync holds up no other; a tick sent twice (a retried invocation) is one message.

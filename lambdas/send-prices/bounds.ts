@@ -1,6 +1,6 @@
-import { readProductBounds, type ProductBounds } from '../shared/data/send-bounds.js';
-import { priceStepOf } from '../shared/data/repricing.js';
-import { checkSendable, type SendBounds } from '../shared/domain/price-push.js';
+import { readProductBounds, type ProductBounds } from '../data/price-changes/send-bounds.js';
+import { priceStepOf } from '../data/repricers/repricing.js';
+import { checkSendable, type SendBounds } from '../domain/price-push.js';
 import type { Push } from './safety.js';
 
 /**

@@ -1,10 +1,10 @@
-import { PRICE_SENDING } from '../shared/config/price-sending.js';
-import { mapLimit } from '../shared/data/concurrency.js';
-import { givePushBack } from '../shared/data/price-sending.js';
-import { noteConfirmedPrice } from '../shared/data/repricing.js';
-import { transitionPriceChange, type PriceChangeRef, type StoredSendable, type Transition } from '../shared/data/price-change-status.js';
-import type { BatchStatus } from '../shared/marketplace/port.js';
-import type { PriceChange } from '../shared/domain/records.js';
+import { PRICE_SENDING } from '../config/price-sending.js';
+import { mapLimit } from '../data/table/concurrency.js';
+import { givePushBack } from '../data/price-changes/price-sending.js';
+import { noteConfirmedPrice } from '../data/repricers/repricing.js';
+import { transitionPriceChange, type PriceChangeRef, type StoredSendable, type Transition } from '../data/price-changes/price-change-status.js';
+import type { BatchStatus } from '../marketplace/port.js';
+import type { PriceChange } from '../domain/records.js';
 
 /**
  * A sent price change's outcome, however it is learned (the batch's status read after sending,

@@ -1,7 +1,7 @@
-import { countPricesSent, givePushBack, readPushedBatch } from '../shared/data/price-sending.js';
-import { readSendable, transitionPriceChange, type StoredSendable } from '../shared/data/price-change-status.js';
-import { logger } from '../shared/logger.js';
-import { MarketplaceNotFound, type BatchStatus } from '../shared/marketplace/port.js';
+import { countPricesSent, givePushBack, readPushedBatch } from '../data/price-changes/price-sending.js';
+import { readSendable, transitionPriceChange, type StoredSendable } from '../data/price-changes/price-change-status.js';
+import { logger } from '../observability/logger.js';
+import { MarketplaceNotFound, type BatchStatus } from '../marketplace/port.js';
 import { outcomesOf, recordOutcome, type Outcome } from './confirm.js';
 import type { PushDeps } from './push-deps.js';
 import { HELD, type SellerApiReads } from './seller-api.js';

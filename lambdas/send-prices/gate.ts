@@ -1,9 +1,9 @@
-import { getConnection, type StoredConnection } from '../shared/data/connections.js';
-import { sellerApiHeldUntil } from '../shared/data/seller-api-hold.js';
-import type { Marketplace } from '../shared/marketplace/marketplace.js';
-import type { MarketplacePort } from '../shared/marketplace/port.js';
-import { marketplaceFor } from '../shared/marketplace/registry.js';
-import { openConnectionSecret } from '../shared/marketplace/secrets.js';
+import { getConnection, type StoredConnection } from '../data/connections/connections.js';
+import { sellerApiHeldUntil } from '../data/connections/seller-api-hold.js';
+import type { Marketplace } from '../marketplace/marketplace.js';
+import type { MarketplacePort } from '../marketplace/port.js';
+import { marketplaceFor } from '../marketplace/registry.js';
+import { openConnectionSecret } from '../marketplace/secrets.js';
 
 /**
  * Whether a connection may send now, read afresh (a consistent read) at the start of every run

@@ -1,4 +1,4 @@
-import { traced } from '../shared/traced.js';
+import { traced } from '../observability/traced.js';
 import { priceSenderWorker } from './worker.js';
 
 /** SQS FIFO consumer of the `price-sender` queue (group: the connection): sends, confirms, sweeps (worker.ts). */

@@ -1,6 +1,6 @@
-import { PRICE_SENDING } from '../shared/config/price-sending.js';
-import type { StoredSendable } from '../shared/data/price-change-status.js';
-import { newestDecisionSk } from '../shared/data/price-sending.js';
+import { PRICE_SENDING } from '../config/price-sending.js';
+import type { StoredSendable } from '../data/price-changes/price-change-status.js';
+import { newestDecisionSk } from '../data/price-changes/price-sending.js';
 import {
   decisionId,
   engineContextOf,
@@ -9,10 +9,10 @@ import {
   priceStepOf,
   readProductForRepricing,
   type ProductForRepricing,
-} from '../shared/data/repricing.js';
-import { checkSendable, nextPush, type SendBounds } from '../shared/domain/price-push.js';
-import { competitorExclusion, targetPrice } from '../shared/domain/repricing.js';
-import type { PriceChangeStatus } from '../shared/domain/records.js';
+} from '../data/repricers/repricing.js';
+import { checkSendable, nextPush, type SendBounds } from '../domain/price-push.js';
+import { competitorExclusion, targetPrice } from '../domain/repricing.js';
+import type { PriceChangeStatus } from '../domain/records.js';
 import { mayPush, type Gate } from './gate.js';
 
 /**

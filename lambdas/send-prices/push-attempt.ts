@@ -1,4 +1,4 @@
-import { MarketplaceNotFound, MarketplaceRateLimited, MarketplaceRejected, MarketplaceUnauthorized } from '../shared/marketplace/port.js';
+import { MarketplaceNotFound, MarketplaceRateLimited, MarketplaceRejected, MarketplaceUnauthorized } from '../marketplace/port.js';
 import { screenNow, type Screened } from './bounds.js';
 import { mayPush, readGate, type Gate } from './gate.js';
 import type { PushDeps } from './push-deps.js';

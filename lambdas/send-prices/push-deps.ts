@@ -1,4 +1,4 @@
-import type { RetryOptions } from '../shared/marketplace/retrying.js';
+import type { RetryOptions } from '../marketplace/retrying.js';
 
 /**
  * What a push waits on, given by its caller: the clock, a sleep, and the marketplace retries'

@@ -1,12 +1,12 @@
-import { PRICE_SENDING } from '../shared/config/price-sending.js';
-import { mapLimit } from '../shared/data/concurrency.js';
-import { pauseConnection } from '../shared/data/connections.js';
-import { transitionPriceChange } from '../shared/data/price-change-status.js';
-import { countPush, enabledRepricerCount, noteSharpDrop } from '../shared/data/price-sending.js';
-import { dropExplained } from '../shared/domain/breaker-evidence.js';
-import { breakerTrips, breakerWindowsNoted, isSharpDrop } from '../shared/domain/price-push.js';
-import { logger } from '../shared/logger.js';
-import { loopMetrics } from '../shared/loop-metrics.js';
+import { PRICE_SENDING } from '../config/price-sending.js';
+import { mapLimit } from '../data/table/concurrency.js';
+import { pauseConnection } from '../data/connections/connections.js';
+import { transitionPriceChange } from '../data/price-changes/price-change-status.js';
+import { countPush, enabledRepricerCount, noteSharpDrop } from '../data/price-changes/price-sending.js';
+import { dropExplained } from '../domain/breaker-evidence.js';
+import { breakerTrips, breakerWindowsNoted, isSharpDrop } from '../domain/price-push.js';
+import { logger } from '../observability/logger.js';
+import { loopMetrics } from '../observability/loop-metrics.js';
 import type { Gate } from './gate.js';
 import type { Plan } from './plan.js';
 

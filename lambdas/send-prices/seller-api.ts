@@ -1,9 +1,9 @@
-import { PRICE_SENDING } from '../shared/config/price-sending.js';
-import { getConnection } from '../shared/data/connections.js';
-import { holdSellerApi, sellerApiHeldUntil } from '../shared/data/seller-api-hold.js';
-import { logger } from '../shared/logger.js';
-import { MarketplaceRateLimited, type MarketplacePort } from '../shared/marketplace/port.js';
-import { withMarketplaceRetries, type RetryOptions } from '../shared/marketplace/retrying.js';
+import { PRICE_SENDING } from '../config/price-sending.js';
+import { getConnection } from '../data/connections/connections.js';
+import { holdSellerApi, sellerApiHeldUntil } from '../data/connections/seller-api-hold.js';
+import { logger } from '../observability/logger.js';
+import { MarketplaceRateLimited, type MarketplacePort } from '../marketplace/port.js';
+import { withMarketplaceRetries, type RetryOptions } from '../marketplace/retrying.js';
 
 /**
  * The sender's reads of the seller API (a batch's status, an offer whose push is in doubt),

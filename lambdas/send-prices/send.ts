@@ -1,8 +1,8 @@
-import { PRICE_SENDING } from '../shared/config/price-sending.js';
-import { mapLimit } from '../shared/data/concurrency.js';
-import { readSendable, transitionPriceChange, type PriceChangeRef, type StoredSendable } from '../shared/data/price-change-status.js';
-import { forgetDecision } from '../shared/data/repricing.js';
-import { logger } from '../shared/logger.js';
+import { PRICE_SENDING } from '../config/price-sending.js';
+import { mapLimit } from '../data/table/concurrency.js';
+import { readSendable, transitionPriceChange, type PriceChangeRef, type StoredSendable } from '../data/price-changes/price-change-status.js';
+import { forgetDecision } from '../data/repricers/repricing.js';
+import { logger } from '../observability/logger.js';
 import { DoubtReads, resolveDoubt } from './doubt.js';
 import { readGate } from './gate.js';
 import { planChange, ProductReads, type Plan } from './plan.js';

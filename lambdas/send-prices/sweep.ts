@@ -1,9 +1,9 @@
-import { PRICE_SENDING } from '../shared/config/price-sending.js';
-import { mapLimit } from '../shared/data/concurrency.js';
-import { readSendable, transitionPriceChange, type PriceChangeRef, type StoredSendable } from '../shared/data/price-change-status.js';
-import { changesInStatus, readSentBatch } from '../shared/data/price-sending.js';
-import { forgetDecision, readProductForRepricing } from '../shared/data/repricing.js';
-import { MarketplaceNotFound } from '../shared/marketplace/port.js';
+import { PRICE_SENDING } from '../config/price-sending.js';
+import { mapLimit } from '../data/table/concurrency.js';
+import { readSendable, transitionPriceChange, type PriceChangeRef, type StoredSendable } from '../data/price-changes/price-change-status.js';
+import { changesInStatus, readSentBatch } from '../data/price-changes/price-sending.js';
+import { forgetDecision, readProductForRepricing } from '../data/repricers/repricing.js';
+import { MarketplaceNotFound } from '../marketplace/port.js';
 import { settleBatch, settleSent } from './confirm.js';
 import { readGate, type Gate } from './gate.js';
 import type { PushDeps } from './push-deps.js';

@@ -1,9 +1,9 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { mapLimit } from '../shared/data/concurrency.js';
-import { priceSenderMessage, type PriceSenderMessage } from '../shared/events/price-sender.js';
-import { logger } from '../shared/logger.js';
-import { fifoBatchResponse } from '../shared/queue/fifo-batch.js';
-import { parseMessageBody } from '../shared/queue/message-body.js';
+import { mapLimit } from '../data/table/concurrency.js';
+import { priceSenderMessage, type PriceSenderMessage } from '../events/price-sender.js';
+import { logger } from '../observability/logger.js';
+import { fifoBatchResponse } from '../queue/fifo-batch.js';
+import { parseMessageBody } from '../queue/message-body.js';
 import type { PushDeps } from './push-deps.js';
 import { sendChanges } from './send.js';
 import { confirmBatch, sweepConnection } from './sweep.js';
@@ -60,7 +60,7 @@ const byConnection = (records: readonly SQSRecord[]): ConnectionWork[] => {
 /**
  * Each connection's messages are handled together, several connections at once; a connection
  * whose work failed fails its messages, to be redelivered in order, and no other's; the batch
- * response is Powertools' FIFO one, as every consumer's (shared/queue/fifo-batch.ts).
+ * response is Powertools' FIFO one, as every consumer's (queue/fifo-batch.ts).
  */
 export const priceSenderWorker =
   (deps: PushDeps = defaultPushDeps) =>

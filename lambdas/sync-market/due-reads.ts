@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { listProductCodes, listRepricedCodes, productLineIdsOf } from '../shared/data/market-watch.js';
-import { pageDue } from '../shared/domain/market-schedule.js';
-import { storefrontGroup, type StoreFrontReadMessage } from '../shared/events/market-sync.js';
-import type { QueueMessage } from '../shared/queue/sender.js';
+import { listProductCodes, listRepricedCodes, productLineIdsOf } from '../data/market/market-watch.js';
+import { pageDue } from '../domain/market-schedule.js';
+import { storefrontGroup, type StoreFrontReadMessage } from '../events/market-sync.js';
+import type { QueueMessage } from '../queue/sender.js';
 
 /**
  * The storefront reads a tick asks for: every product of the tenant whose tier is due (all of

@@ -1,7 +1,7 @@
-import { STOREFRONT_QUEUE_URL_ENV } from '../shared/config/market-sync.js';
-import { PRICE_SENDER_QUEUE_URL_ENV } from '../shared/config/price-sending.js';
-import { sqsSender } from '../shared/queue/sender.js';
-import { traced } from '../shared/traced.js';
+import { STOREFRONT_QUEUE_URL_ENV } from '../config/market-sync.js';
+import { PRICE_SENDER_QUEUE_URL_ENV } from '../config/price-sending.js';
+import { sqsSender } from '../queue/sender.js';
+import { traced } from '../observability/traced.js';
 import { marketSyncWorker } from './sync.js';
 
 /** SQS FIFO consumer (group: the connection): own-offer syncs and tier scheduling (sync.ts). */

@@ -1,9 +1,9 @@
-import { MARKET_SYNC } from '../shared/config/market-sync.js';
-import { applyOwnOffers, markGoneOwnOffers, markOwnOffersGone, ownOffersNotSeen, type SyncConnector, type WriteCounts } from '../shared/data/market-sync.js';
-import type { StoredOffer } from '../shared/data/offer-list.js';
-import { logger } from '../shared/logger.js';
-import { MarketplaceMalformed, type MarketplacePort, type OwnOfferSnapshot } from '../shared/marketplace/port.js';
-import { withMarketplaceRetries, type RetryOptions } from '../shared/marketplace/retrying.js';
+import { MARKET_SYNC } from '../config/market-sync.js';
+import { applyOwnOffers, markGoneOwnOffers, markOwnOffersGone, ownOffersNotSeen, type SyncConnector, type WriteCounts } from '../data/market/market-sync.js';
+import type { StoredOffer } from '../data/offers/offer-list.js';
+import { logger } from '../observability/logger.js';
+import { MarketplaceMalformed, type MarketplacePort, type OwnOfferSnapshot } from '../marketplace/port.js';
+import { withMarketplaceRetries, type RetryOptions } from '../marketplace/retrying.js';
 
 /**
  * A full own-offer sync: every page of the seller API's offer list, applied page by page

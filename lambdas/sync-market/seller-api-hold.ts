@@ -1,7 +1,7 @@
-import type { StoredConnection } from '../shared/data/connections.js';
-import { holdSellerApi, sellerApiHeldUntil } from '../shared/data/seller-api-hold.js';
-import { logger } from '../shared/logger.js';
-import { MarketplaceRateLimited } from '../shared/marketplace/port.js';
+import type { StoredConnection } from '../data/connections/connections.js';
+import { holdSellerApi, sellerApiHeldUntil } from '../data/connections/seller-api-hold.js';
+import { logger } from '../observability/logger.js';
+import { MarketplaceRateLimited } from '../marketplace/port.js';
 
 /**
  * The sync worker's side of the connection's one seller-API hold (data/seller-api-hold.ts),

@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { processFifoBatch } from '../shared/queue/fifo-batch.js';
+import { processFifoBatch } from '../queue/fifo-batch.js';
 import {
   countSkippedEntries,
   findConnectionByUid,
@@ -7,28 +7,22 @@ import {
   recordSyncOutcome,
   type StoredConnection,
   type SyncOutcome,
-} from '../shared/data/connections.js';
-import { applyOwnOffers, UNKNOWN_SELLER_ID } from '../shared/data/market-sync.js';
-import { fullSyncWanted, heartbeatDue, ownOffersDue, tickOf } from '../shared/domain/market-schedule.js';
-import { marketSyncMessage, type MarketSyncMessage } from '../shared/events/market-sync.js';
-import { sweepMessage } from '../shared/events/price-sender.js';
-import { logger } from '../shared/logger.js';
-import { loopMetrics } from '../shared/loop-metrics.js';
-import {
-  MarketplaceUnauthorized,
-  MarketplaceUnavailable,
-  MarketplaceRateLimited,
-  MarketplaceMalformed,
-  type MarketplacePort,
-} from '../shared/marketplace/port.js';
-import { marketplaceFor } from '../shared/marketplace/registry.js';
-import { withMarketplaceRetries, type RetryOptions } from '../shared/marketplace/retrying.js';
-import { openConnectionSecret } from '../shared/marketplace/secrets.js';
-import type { QueueSender } from '../shared/queue/sender.js';
+} from '../data/connections/connections.js';
+import { applyOwnOffers, UNKNOWN_SELLER_ID } from '../data/market/market-sync.js';
+import { fullSyncWanted, heartbeatDue, ownOffersDue, tickOf } from '../domain/market-schedule.js';
+import { marketSyncMessage, type MarketSyncMessage } from '../events/market-sync.js';
+import { sweepMessage } from '../events/price-sender.js';
+import { logger } from '../observability/logger.js';
+import { loopMetrics } from '../observability/loop-metrics.js';
+import { MarketplaceUnauthorized, MarketplaceUnavailable, MarketplaceRateLimited, MarketplaceMalformed, type MarketplacePort } from '../marketplace/port.js';
+import { marketplaceFor } from '../marketplace/registry.js';
+import { withMarketplaceRetries, type RetryOptions } from '../marketplace/retrying.js';
+import { openConnectionSecret } from '../marketplace/secrets.js';
+import type { QueueSender } from '../queue/sender.js';
 import { dueReads, readMessage } from './due-reads.js';
 import { syncOwnOffers, type OwnOffersSync } from './own-offers.js';
 import { holdAfterRateLimit, sellerApiHeld } from './seller-api-hold.js';
-import { parseMessageBody } from '../shared/queue/message-body.js';
+import { parseMessageBody } from '../queue/message-body.js';
 
 /**
  * The sync worker: one connection's tick (or marketplace event) per message. Runs the

@@ -1,15 +1,15 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { tenantOf } from '../shared/auth/tenant.js';
-import { applyRepricerPatch, updateRepricerBody } from '../shared/domain/update-repricer.js';
-import { getProduct } from '../shared/data/products.js';
-import { updateRepricer } from '../shared/data/repricers.js';
-import { conflict, unprocessable, validationFailed } from '../shared/http/errors.js';
-import { httpHandler } from '../shared/http/handler.js';
-import { repricerNotFound } from '../shared/http/not-found.js';
-import { idParameter } from '../shared/http/path.js';
-import { etagOf, ifMatchOf, requireMatch } from '../shared/http/preconditions.js';
-import { json } from '../shared/http/responses.js';
-import { parseOrThrow } from '../shared/http/validation.js';
+import { tenantOf } from '../auth/tenant.js';
+import { applyRepricerPatch, updateRepricerBody } from '../domain/update-repricer.js';
+import { getProduct } from '../data/offers/products.js';
+import { updateRepricer } from '../data/repricers/repricers.js';
+import { conflict, unprocessable, validationFailed } from '../http/errors.js';
+import { httpHandler } from '../http/handler.js';
+import { repricerNotFound } from '../http/not-found.js';
+import { idParameter } from '../http/path.js';
+import { etagOf, ifMatchOf, requireMatch } from '../http/preconditions.js';
+import { json } from '../http/responses.js';
+import { parseOrThrow } from '../http/validation.js';
 
 /**
  * PATCH /v1/repricers/{id}: changes preferences and recomputes the computed fields from the

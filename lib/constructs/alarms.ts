@@ -4,8 +4,8 @@ import { Alarm, ComparisonOperator, Metric, Stats, TreatMissingData, type IMetri
 import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { METRICS_NAMESPACE, REFUSED_QUEUE_MESSAGES_METRIC } from '../../lambdas/shared/http/observability.js';
-import { LOOP_METRICS } from '../../lambdas/shared/loop-metrics.js';
+import { METRICS_NAMESPACE, REFUSED_QUEUE_MESSAGES_METRIC } from '../../lambdas/http/observability.js';
+import { LOOP_METRICS } from '../../lambdas/observability/loop-metrics.js';
 import { POWERTOOLS_SERVICE_NAME } from './api-function.js';
 import { failedPushes, idOf, loopMetric } from './loop-metrics.js';
 import type { MonitoredQueue } from './monitored-queue.js';

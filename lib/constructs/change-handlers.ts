@@ -5,8 +5,8 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { CHANGE_HANDLERS, IMPORT_WORKER, visibilityTimeoutFor } from '../../lambdas/shared/config/event-sources.js';
-import { TABLE_NAME_ENV } from '../../lambdas/shared/config/table-schema.js';
+import { CHANGE_HANDLERS, IMPORT_WORKER, visibilityTimeoutFor } from '../../lambdas/config/event-sources.js';
+import { TABLE_NAME_ENV } from '../../lambdas/config/table-schema.js';
 import { ApiFunction } from './api-function.js';
 import { FifoWork } from './fifo-work.js';
 import type { MonitoredQueue } from './monitored-queue.js';

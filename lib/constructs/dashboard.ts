@@ -5,7 +5,7 @@ import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-log
 import { Construct } from 'constructs';
 import type { MonitoredQueue } from './monitored-queue.js';
 import { PRICE_CHANGES_LOG } from '../../lambdas/evaluate-repricers/decided-log.js';
-import { METRICS_NAMESPACE, REQUEST_METRICS, ROUTE_DIMENSION } from '../../lambdas/shared/http/observability.js';
+import { METRICS_NAMESPACE, REQUEST_METRICS, ROUTE_DIMENSION } from '../../lambdas/http/observability.js';
 import { marketLoopWidgets } from './loop-widgets.js';
 
 /** The service name Powertools adds as a dimension to every metric it emits. */

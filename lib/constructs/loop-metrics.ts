@@ -1,12 +1,12 @@
 import type { Duration } from 'aws-cdk-lib';
 import { MathExpression, Metric, Stats } from 'aws-cdk-lib/aws-cloudwatch';
-import { METRICS_NAMESPACE } from '../../lambdas/shared/http/observability.js';
-import { FAILED_PUSH_OUTCOMES, LOOP_DIMENSIONS, LOOP_METRICS } from '../../lambdas/shared/loop-metrics.js';
-import { MARKETPLACES } from '../../lambdas/shared/marketplace/marketplaces.js';
+import { METRICS_NAMESPACE } from '../../lambdas/http/observability.js';
+import { FAILED_PUSH_OUTCOMES, LOOP_DIMENSIONS, LOOP_METRICS } from '../../lambdas/observability/loop-metrics.js';
+import { MARKETPLACES } from '../../lambdas/marketplace/marketplaces.js';
 import { POWERTOOLS_SERVICE_NAME } from './api-function.js';
 
 /**
- * The market loop's metrics (lambdas/shared/loop-metrics.ts) as the alarms and the dashboard
+ * The market loop's metrics (lambdas/observability/loop-metrics.ts) as the alarms and the dashboard
  * read them. CloudWatch names a metric by all its dimensions, so each is asked for per connector
  * type: the connector types with a marketplace adapter (marketplace/marketplaces.ts), the only ones
  * the loop syncs, reads and pushes for.

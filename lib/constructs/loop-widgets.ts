@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { Stats, TextWidget, type IMetric, type IWidget } from 'aws-cdk-lib/aws-cloudwatch';
-import { CONNECTION_STATUSES } from '../../lambdas/shared/domain/connections.js';
-import { LOOP_DIMENSIONS, LOOP_METRICS, MARKETPLACE_APIS, PUSH_OUTCOMES, STATUS_CLASSES } from '../../lambdas/shared/loop-metrics.js';
+import { CONNECTION_STATUSES } from '../../lambdas/domain/connections.js';
+import { LOOP_DIMENSIONS, LOOP_METRICS, MARKETPLACE_APIS, PUSH_OUTCOMES, STATUS_CLASSES } from '../../lambdas/observability/loop-metrics.js';
 import { loopMetric } from './loop-metrics.js';
 
 const PERIOD = Duration.minutes(1);

@@ -6,10 +6,10 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { visibilityTimeoutFor } from '../../lambdas/shared/config/event-sources.js';
-import { MARKET_SYNC, MARKET_SYNC_QUEUE_URL_ENV, STOREFRONT_QUEUE_URL_ENV, STOREFRONT_RATE_ENV } from '../../lambdas/shared/config/market-sync.js';
-import { PRICE_SENDER_QUEUE_URL_ENV, PRICE_SENDING } from '../../lambdas/shared/config/price-sending.js';
-import { TABLE_NAME_ENV } from '../../lambdas/shared/config/table-schema.js';
+import { visibilityTimeoutFor } from '../../lambdas/config/event-sources.js';
+import { MARKET_SYNC, MARKET_SYNC_QUEUE_URL_ENV, STOREFRONT_QUEUE_URL_ENV, STOREFRONT_RATE_ENV } from '../../lambdas/config/market-sync.js';
+import { PRICE_SENDER_QUEUE_URL_ENV, PRICE_SENDING } from '../../lambdas/config/price-sending.js';
+import { TABLE_NAME_ENV } from '../../lambdas/config/table-schema.js';
 import { ALARM_THRESHOLDS, type MonitoredFunction } from './alarms.js';
 import { ApiFunction } from './api-function.js';
 import { FifoWork } from './fifo-work.js';
@@ -35,7 +35,7 @@ export interface MarketLoopProps {
 }
 
 /**
- * The market loop (lambdas/shared/config/market-sync.ts, docs/market-sync.md): an EventBridge
+ * The market loop (lambdas/config/market-sync.ts, docs/market-sync.md): an EventBridge
  * rule ticks the schedule function once a minute; it sends one message per connection to the
  * market-sync queue (FIFO, grouped by connection), whose worker syncs own offers and sends
  * storefront reads to the storefront queue (FIFO, grouped by connection and product), whose

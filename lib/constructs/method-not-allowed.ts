@@ -1,6 +1,6 @@
 import { AuthorizationType, MockIntegration, PassthroughBehavior, type IResource, type Method } from 'aws-cdk-lib/aws-apigateway';
-import { PROBLEM_CONTENT_TYPE, STANDARD_PROBLEMS } from '../../lambdas/shared/http/problem.js';
-import { SECURITY_HEADERS } from '../../lambdas/shared/http/responses.js';
+import { PROBLEM_CONTENT_TYPE, STANDARD_PROBLEMS } from '../../lambdas/http/problem.js';
+import { SECURITY_HEADERS } from '../../lambdas/http/responses.js';
 import { staticHeaderValue, staticTemplate } from '../gateway-responses.js';
 
 /**

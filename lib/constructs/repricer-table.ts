@@ -1,14 +1,14 @@
 import type { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
-import { GLOBAL_SECONDARY_INDEXES, STREAM_VIEW_TYPE, TABLE_KEYS, TTL_ATTRIBUTE } from '../../lambdas/shared/config/table-schema.js';
+import { GLOBAL_SECONDARY_INDEXES, STREAM_VIEW_TYPE, TABLE_KEYS, TTL_ATTRIBUTE } from '../../lambdas/config/table-schema.js';
 
 export interface RepricerTableProps {
   readonly removalPolicy: RemovalPolicy;
   readonly deletionProtection: boolean;
 }
 
-/** The single table and its change stream, built only from `lambdas/shared/config/table-schema.ts` so the local table cannot drift. */
+/** The single table and its change stream, built only from `lambdas/config/table-schema.ts` so the local table cannot drift. */
 export class RepricerTable extends Construct {
   readonly table: Table;
 

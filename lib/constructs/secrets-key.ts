@@ -3,7 +3,7 @@ import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { SECRETS_KEY_ENV } from '../../lambdas/shared/crypto/key-provider.js';
+import { SECRETS_KEY_ENV } from '../../lambdas/crypto/key-provider.js';
 
 export interface SecretsKeyProps {
   readonly stage: string;
@@ -11,7 +11,7 @@ export interface SecretsKeyProps {
 }
 
 /**
- * The KMS key that wraps the data keys of secrets kept in the table (lambdas/shared/crypto/
+ * The KMS key that wraps the data keys of secrets kept in the table (lambdas/crypto/
  * envelope.ts): webhook signing secrets now, marketplace keys next. No role may use it unless
  * granted here, one action each: the function that seals a secret may only generate data keys,
  * the one that signs with it may only decrypt them. Each is told the key in SECRETS_KEY_ID.

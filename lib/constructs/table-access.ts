@@ -1,6 +1,6 @@
 import { PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { GLOBAL_SECONDARY_INDEXES } from '../../lambdas/shared/config/table-schema.js';
+import { GLOBAL_SECONDARY_INDEXES } from '../../lambdas/config/table-schema.js';
 
 /**
  * Least privilege by action and by key. The DynamoDB actions the code uses are named one by
@@ -13,7 +13,7 @@ import { GLOBAL_SECONDARY_INDEXES } from '../../lambdas/shared/config/table-sche
 export const TABLE_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:ConditionCheckItem'] as const;
 export const TABLE_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'] as const;
 
-/** The first part of every partition key, by what it holds (lambdas/shared/data/keys.ts). */
+/** The first part of every partition key, by what it holds (lambdas/data/table/keys.ts). */
 export const KEY_PREFIXES = {
   client: 'CLIENT#',
   tenant: 'T#',
@@ -21,7 +21,7 @@ export const KEY_PREFIXES = {
   counter: 'COUNTER#',
   idempotency: 'IDEMPOTENCY#',
   connectionUid: 'CONNUID#',
-  /** A marketplace host's hold after it refused a read, shared by every reader (lambdas/shared/data/keys.ts hostHoldKey). */
+  /** A marketplace host's hold after it refused a read, shared by every reader (lambdas/data/table/keys.ts hostHoldKey). */
   hostHold: 'HOSTHOLD#',
   /**
    * The `directory` index's partition listing every connection's uid: a Query on an index is

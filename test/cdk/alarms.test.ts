@@ -1,7 +1,7 @@
 import { ALARM_THRESHOLDS, MONITORED_TABLE_OPERATIONS } from '../../lib/constructs/alarms.js';
-import { LOOP_METRICS } from '../../lambdas/shared/loop-metrics.js';
-import { ROUTES } from '../../lambdas/shared/config/routes.js';
-import { METRICS_NAMESPACE, REFUSED_QUEUE_MESSAGES_METRIC } from '../../lambdas/shared/http/observability.js';
+import { LOOP_METRICS } from '../../lambdas/observability/loop-metrics.js';
+import { ROUTES } from '../../lambdas/config/routes.js';
+import { METRICS_NAMESPACE, REFUSED_QUEUE_MESSAGES_METRIC } from '../../lambdas/http/observability.js';
 import { POWERTOOLS_SERVICE_NAME } from '../../lib/constructs/api-function.js';
 import { MARKET_LOOP_DESCRIPTIONS } from '../../lib/constructs/market-loop.js';
 import { functionDescribed, functionNamed, resourcesOfType, synthStack, type CfnResource, type SynthesizedStack } from './stack-fixture.js';

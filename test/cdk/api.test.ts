@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { API_THROTTLE } from '../../lib/repricer-stack.js';
-import { AUTHORIZER, ROUTES, type RouteDefinition } from '../../lambdas/shared/config/routes.js';
-import { PROBLEM_CONTENT_TYPE, STANDARD_PROBLEMS } from '../../lambdas/shared/http/problem.js';
+import { AUTHORIZER, ROUTES, type RouteDefinition } from '../../lambdas/config/routes.js';
+import { PROBLEM_CONTENT_TYPE, STANDARD_PROBLEMS } from '../../lambdas/http/problem.js';
 import { methodsByRoute, resourcePaths, resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
 
 /** Routes of a shape ROUTES may not hold yet: a path parameter, two methods on it, a public route. */

@@ -1,4 +1,4 @@
-import { AUTHORIZER, ROUTES } from '../../lambdas/shared/config/routes.js';
+import { AUTHORIZER, ROUTES } from '../../lambdas/config/routes.js';
 import { bundledCode, functionNamed, resourceId, resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
 
 /**

@@ -1,8 +1,8 @@
 import { PRICE_CHANGES_LOG } from '../../lambdas/evaluate-repricers/decided-log.js';
-import { METRICS_NAMESPACE } from '../../lambdas/shared/http/observability.js';
-import { CONNECTION_STATUSES } from '../../lambdas/shared/domain/connections.js';
-import { LOOP_METRICS, MARKETPLACE_APIS, PUSH_OUTCOMES, STATUS_CLASSES } from '../../lambdas/shared/loop-metrics.js';
-import { ROUTES } from '../../lambdas/shared/config/routes.js';
+import { METRICS_NAMESPACE } from '../../lambdas/http/observability.js';
+import { CONNECTION_STATUSES } from '../../lambdas/domain/connections.js';
+import { LOOP_METRICS, MARKETPLACE_APIS, PUSH_OUTCOMES, STATUS_CLASSES } from '../../lambdas/observability/loop-metrics.js';
+import { ROUTES } from '../../lambdas/config/routes.js';
 import { resourceId, resourcesOfType, synthStack, type CfnResource, type SynthesizedStack } from './stack-fixture.js';
 
 /**

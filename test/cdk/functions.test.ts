@@ -1,4 +1,4 @@
-import { AUTHORIZER, ROUTES } from '../../lambdas/shared/config/routes.js';
+import { AUTHORIZER, ROUTES } from '../../lambdas/config/routes.js';
 import { FUNCTION_MEMORY_MB, FUNCTION_TIMEOUT_SECONDS } from '../../lib/repricer-stack.js';
 import { functionNamed, resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
 

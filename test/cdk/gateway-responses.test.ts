@@ -1,7 +1,7 @@
 import { GATEWAY_RESPONSES, GENERIC_CLIENT_ERROR, staticHeaderValue, staticTemplate } from '../../lib/gateway-responses.js';
-import { PROBLEM_CONTENT_TYPE, STANDARD_PROBLEMS, WWW_AUTHENTICATE } from '../../lambdas/shared/http/problem.js';
-import { SECURITY_HEADERS } from '../../lambdas/shared/http/responses.js';
-import { RETRY_AFTER_SECONDS } from '../../lambdas/shared/http/unavailable.js';
+import { PROBLEM_CONTENT_TYPE, STANDARD_PROBLEMS, WWW_AUTHENTICATE } from '../../lambdas/http/problem.js';
+import { SECURITY_HEADERS } from '../../lambdas/http/responses.js';
+import { RETRY_AFTER_SECONDS } from '../../lambdas/http/unavailable.js';
 import { resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
 
 describe('gateway responses', () => {

@@ -1,5 +1,5 @@
-import type { RouteDefinition } from '../../lambdas/shared/config/routes.js';
-import { ROUTES } from '../../lambdas/shared/config/routes.js';
+import type { RouteDefinition } from '../../lambdas/config/routes.js';
+import { ROUTES } from '../../lambdas/config/routes.js';
 import { actionsOf, functionNamed, resourcesOfType, roleStatements, synthStack, type PolicyStatementJson, type SynthesizedStack } from './stack-fixture.js';
 
 const WRITE_ACTIONS = [

@@ -1,9 +1,9 @@
-import { visibilityTimeoutFor } from '../../lambdas/shared/config/event-sources.js';
-import { MARKET_SYNC, MARKET_SYNC_QUEUE_URL_ENV, STOREFRONT_QUEUE_URL_ENV, STOREFRONT_RATE_ENV } from '../../lambdas/shared/config/market-sync.js';
-import { PRICE_SENDER_QUEUE_URL_ENV, PRICE_SENDING } from '../../lambdas/shared/config/price-sending.js';
-import { TABLE_NAME_ENV } from '../../lambdas/shared/config/table-schema.js';
-import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
-import { takealotMarketplace } from '../../lambdas/shared/marketplace/takealot/marketplace.js';
+import { visibilityTimeoutFor } from '../../lambdas/config/event-sources.js';
+import { MARKET_SYNC, MARKET_SYNC_QUEUE_URL_ENV, STOREFRONT_QUEUE_URL_ENV, STOREFRONT_RATE_ENV } from '../../lambdas/config/market-sync.js';
+import { PRICE_SENDER_QUEUE_URL_ENV, PRICE_SENDING } from '../../lambdas/config/price-sending.js';
+import { TABLE_NAME_ENV } from '../../lambdas/config/table-schema.js';
+import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/marketplace/registry.js';
+import { takealotMarketplace } from '../../lambdas/marketplace/takealot/marketplace.js';
 import { ALARM_THRESHOLDS } from '../../lib/constructs/alarms.js';
 import { FUNCTION_RUNTIME } from '../../lib/constructs/api-function.js';
 import { MARKET_LOOP_DESCRIPTIONS } from '../../lib/constructs/market-loop.js';

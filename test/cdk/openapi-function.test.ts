@@ -1,4 +1,4 @@
-import { ROUTES } from '../../lambdas/shared/config/routes.js';
+import { ROUTES } from '../../lambdas/config/routes.js';
 import { actionsOf, functionNamed, methodsByRoute, roleStatements, synthStack, type SynthesizedStack } from './stack-fixture.js';
 
 /** GetOpenApi serves a file it carries: no table, no credentials, nothing of the generator (its bundle is read in bundles.test.ts). */

@@ -1,8 +1,8 @@
 import { MARKET_LOOP_DESCRIPTIONS } from '../../lib/constructs/market-loop.js';
 import { MARKETPLACE_EVENT_ROUTE } from '../../lib/repricer-stack.js';
-import { SECRETS_KEY_ENV } from '../../lambdas/shared/crypto/key-provider.js';
-import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
-import { takealotMarketplace } from '../../lambdas/shared/marketplace/takealot/marketplace.js';
+import { SECRETS_KEY_ENV } from '../../lambdas/crypto/key-provider.js';
+import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/marketplace/registry.js';
+import { takealotMarketplace } from '../../lambdas/marketplace/takealot/marketplace.js';
 import {
   actionsOf,
   functionDescribed,

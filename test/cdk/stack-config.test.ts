@@ -1,6 +1,6 @@
 import { App, RemovalPolicy } from 'aws-cdk-lib';
 import { RepricerStack, stageFromContext, stageSettings } from '../../lib/repricer-stack.js';
-import { ROUTES, type RouteDefinition } from '../../lambdas/shared/config/routes.js';
+import { ROUTES, type RouteDefinition } from '../../lambdas/config/routes.js';
 
 const route = (overrides: Partial<RouteDefinition>): RouteDefinition => ({
   name: 'Extra',

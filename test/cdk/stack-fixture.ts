@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { RepricerStack } from '../../lib/repricer-stack.js';
-import type { RouteDefinition } from '../../lambdas/shared/config/routes.js';
+import type { RouteDefinition } from '../../lambdas/config/routes.js';
 import { CDK_TEMPLATES_ENV } from './global-setup.js';
 
 /** The context `cdk synth` runs with (feature flags included), so tests see the same stack. */

@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 
-import { DIRECTORY_INDEX, GLOBAL_SECONDARY_INDEXES, KEY_ATTRIBUTES, LISTING_INDEXES, TTL_ATTRIBUTE } from '../../lambdas/shared/config/table-schema.js';
+import { DIRECTORY_INDEX, GLOBAL_SECONDARY_INDEXES, KEY_ATTRIBUTES, LISTING_INDEXES, TTL_ATTRIBUTE } from '../../lambdas/config/table-schema.js';
 import { resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
 
 describe('DynamoDB table', () => {
@@ -16,7 +16,7 @@ describe('DynamoDB table', () => {
     dev.template.resourceCountIs('AWS::DynamoDB::Table', 1);
   });
 
-  it('has exactly the keys and global indexes of lambdas/shared/config/table-schema.ts, and no local index', () => {
+  it('has exactly the keys and global indexes of lambdas/config/table-schema.ts, and no local index', () => {
     // Prepare
     const table = Object.values(resourcesOfType(dev.template, 'AWS::DynamoDB::Table'))[0];
     const expectedIndexes = GLOBAL_SECONDARY_INDEXES.map((index) => ({

@@ -1,5 +1,5 @@
 import { API_THROTTLE, CLIENT_QUOTA, CLIENT_THROTTLE } from '../../lib/repricer-stack.js';
-import { ROUTES } from '../../lambdas/shared/config/routes.js';
+import { ROUTES } from '../../lambdas/config/routes.js';
 import { methodsByRoute, resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
 
 /** Each client is metered by the usage plan through the API key its authorizer result names. */

@@ -1,4 +1,4 @@
-import { WEBHOOK_DELIVERY } from '../../lambdas/shared/config/event-sources.js';
+import { WEBHOOK_DELIVERY } from '../../lambdas/config/event-sources.js';
 import { actionsOf, resourceId, resourcesOfType, roleStatements, synthStack, type CfnResource, type SynthesizedStack } from './stack-fixture.js';
 
 /** The webhook half of the stack: FIFO queue and dead letters, the worker, its grants and the dead-letter alarm. */

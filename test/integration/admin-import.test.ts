@@ -9,14 +9,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CONNECTOR_IMPORT_COMMAND } from '../../lambdas/shared/domain/import-records.js';
+import { CONNECTOR_IMPORT_COMMAND } from '../../lambdas/domain/import-records.js';
 import { connectorRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { tableScanner, type TableScanner } from '../support/table-snapshot.js';
 import { step } from '../support/story.js';
 
 const run = promisify(execFile);
-const ROOT = new URL('../../', import.meta.url).pathname;
+const ROOT = new URL('../..', import.meta.url).pathname;
 const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 
 let api: TestApi;
@@ -145,7 +145,7 @@ describe('connector types', () => {
         (text) => JSON.parse(text) as Record<string, { S?: string; N?: string; M?: Record<string, unknown> }>,
       );
       const connector = (uid: string) => items.find((item) => item.pk?.S === `CONNECTOR#${uid}`);
-      const { getConnectorType } = await import('../../lambdas/shared/data/connectors.js');
+      const { getConnectorType } = await import('../../lambdas/data/connections/connectors.js');
 
       // Assert
       expect(imported.code).toBe(0);

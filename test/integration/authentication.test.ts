@@ -11,9 +11,9 @@
  * Authorization header, so a disable takes up to a minute to bite there.
  */
 import { jest } from '@jest/globals';
-import { FAILURE_WINDOW_MS, MAX_FAILURES_PER_SOURCE, SLOWDOWN_AFTER_FAILURES, SLOWED_MAX_FAILURES_PER_SOURCE } from '../../lambdas/shared/auth/authorize.js';
-import { MAX_AUTHORIZATION_HEADER_LENGTH } from '../../lambdas/shared/auth/basic-credentials.js';
-import { DUMMY_PASSWORD_RECORD, keyDerivation } from '../../lambdas/shared/auth/password.js';
+import { FAILURE_WINDOW_MS, MAX_FAILURES_PER_SOURCE, SLOWDOWN_AFTER_FAILURES, SLOWED_MAX_FAILURES_PER_SOURCE } from '../../lambdas/auth/authorize.js';
+import { MAX_AUTHORIZATION_HEADER_LENGTH } from '../../lambdas/auth/basic-credentials.js';
+import { DUMMY_PASSWORD_RECORD, keyDerivation } from '../../lambdas/auth/password.js';
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api.js';
 import { step } from '../support/story.js';
 import { captureOutput } from '../support/output-capture.js';

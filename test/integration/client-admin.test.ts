@@ -13,7 +13,7 @@ import { tableScanner, type TableScanner, type TableSnapshot } from '../support/
 import { seedTwoTenants, type SeededTenant } from '../support/two-tenants.js';
 import { step } from '../support/story.js';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
+const ROOT = new URL('../..', import.meta.url).pathname;
 const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
 
 let api: TestApi;

@@ -7,7 +7,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { createLocalServer } from '../../tools/local/server.js';
 import { operationIdOf } from '../../tools/openapi/document.js';
 import { OPERATIONS } from '../../tools/openapi/operations.js';
-import { ROUTES } from '../../lambdas/shared/config/routes.js';
+import { ROUTES } from '../../lambdas/config/routes.js';
 import { launchChromium } from '../support/chromium.js';
 
 /**

@@ -11,7 +11,7 @@
  * The java process is always resumed and stopped in afterAll, whatever happened.
  */
 import { freePort, startDynamoDbLocal, type DynamoDbLocal } from '../../tools/local/dynamodb-local.js';
-import { STANDARD_PROBLEMS } from '../../lambdas/shared/http/problem.js';
+import { STANDARD_PROBLEMS } from '../../lambdas/http/problem.js';
 import { cachedAuthorizer } from '../support/cached-authorizer.js';
 import { connectorRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
@@ -66,7 +66,7 @@ beforeAll(async () => {
   dynamo = await startDynamoDbLocal({ port: await freePort() });
   // Read by the handlers' SDK clients when their modules load, which startTestApi does next.
   process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
-  const { dynamoClient, SDK_CONNECTION_TIMEOUT_MS, SDK_MAX_ATTEMPTS, SDK_REQUEST_TIMEOUT_MS } = await import('../../lambdas/shared/data/dynamo.js');
+  const { dynamoClient, SDK_CONNECTION_TIMEOUT_MS, SDK_MAX_ATTEMPTS, SDK_REQUEST_TIMEOUT_MS } = await import('../../lambdas/data/table/dynamo.js');
   configuredRequestTimeout = (await (dynamoClient.config.requestHandler as unknown as { configProvider: Promise<{ requestTimeout?: number }> }).configProvider)
     .requestTimeout;
   CALL_BUDGET_MS = SDK_MAX_ATTEMPTS * Math.max(SDK_CONNECTION_TIMEOUT_MS, SDK_REQUEST_TIMEOUT_MS) + 1_000 + 2_000;

@@ -15,8 +15,8 @@
  */
 import fc from 'fast-check';
 import { request as httpRequest, Agent } from 'node:http';
-import { ROUTES } from '../../lambdas/shared/config/routes.js';
-import { PROBLEM_CONTENT_TYPE } from '../../lambdas/shared/http/problem.js';
+import { ROUTES } from '../../lambdas/config/routes.js';
+import { PROBLEM_CONTENT_TYPE } from '../../lambdas/http/problem.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { tableScanner, type TableScanner, type TableSnapshot } from '../support/table-snapshot.js';
 import { B_MARKERS, seedTwoTenants, type SeededTenant } from '../support/two-tenants.js';

@@ -2,8 +2,8 @@
  * `Idempotency-Key` on POST /v1/repricers/ through the local HTTP server, with the records in
  * the test's own table on DynamoDB Local.
  */
-import { TTL_ATTRIBUTE } from '../../lambdas/shared/config/table-schema.js';
-import { idempotencyPartition } from '../../lambdas/shared/data/idempotency-store.js';
+import { TTL_ATTRIBUTE } from '../../lambdas/config/table-schema.js';
+import { idempotencyPartition } from '../../lambdas/data/table/idempotency-store.js';
 import { connectorRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api.js';
 import { scanTable } from '../support/table-snapshot.js';

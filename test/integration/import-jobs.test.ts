@@ -3,8 +3,8 @@
  * a worker run from the local queue writes it with the CLI's code, and the job's counters say
  * what happened, even when the worker dies mid-job.
  */
-import type { ImportJob } from '../../lambdas/shared/domain/import-jobs.js';
-import { importFaults } from '../../lambdas/shared/data/import-runner.js';
+import type { ImportJob } from '../../lambdas/domain/import-jobs.js';
+import { importFaults } from '../../lambdas/data/imports/import-runner.js';
 import { connectorRecord, offerRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { step } from '../support/story.js';

@@ -1,5 +1,5 @@
-import { ROUTES } from '../../lambdas/shared/config/routes.js';
-import { PROBLEM_CONTENT_TYPE, STANDARD_PROBLEMS, WWW_AUTHENTICATE } from '../../lambdas/shared/http/problem.js';
+import { ROUTES } from '../../lambdas/config/routes.js';
+import { PROBLEM_CONTENT_TYPE, STANDARD_PROBLEMS, WWW_AUTHENTICATE } from '../../lambdas/http/problem.js';
 import { connectorRecord, offerRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 

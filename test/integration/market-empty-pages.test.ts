@@ -4,7 +4,7 @@
  * through the reader's pace and the host's hold: a passing blank costs the product seconds, not a
  * whole tier, and a page that stays blank leaves the market honestly unknown.
  */
-import { MARKET_SYNC } from '../../lambdas/shared/config/market-sync.js';
+import { MARKET_SYNC } from '../../lambdas/config/market-sync.js';
 import type { MarketSimulator } from '../../tools/market/index.js';
 import { connectorRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
@@ -23,7 +23,7 @@ let loop: ReturnType<typeof marketHarness>;
 
 /** Each product's market as the reader recorded it. */
 const markets = async () => {
-  const { readProductForRepricing } = await import('../../lambdas/shared/data/repricing.js');
+  const { readProductForRepricing } = await import('../../lambdas/data/repricers/repricing.js');
   return Promise.all(
     market.simulation.market.products.map(async (product) => (await readProductForRepricing(clientId, product.own.sku))?.markets.get('takealot')),
   );

@@ -9,9 +9,9 @@
 import { jest } from '@jest/globals';
 import { readMessage } from '../../lambdas/sync-market/due-reads.js';
 import { syncOwnOffers } from '../../lambdas/sync-market/own-offers.js';
-import type { MarketplacePort, OwnOfferSnapshot } from '../../lambdas/shared/marketplace/port.js';
-import type { Offer, OffersPage } from '../../lambdas/shared/domain/records.js';
-import { marketplaceFor } from '../../lambdas/shared/marketplace/registry.js';
+import type { MarketplacePort, OwnOfferSnapshot } from '../../lambdas/marketplace/port.js';
+import type { Offer, OffersPage } from '../../lambdas/domain/records.js';
+import { marketplaceFor } from '../../lambdas/marketplace/registry.js';
 import type { MarketSimulator } from '../../tools/market/index.js';
 import { startTestMarket, stopTestMarket } from '../support/test-market.js';
 import { connectorRecord } from '../support/fixtures.js';

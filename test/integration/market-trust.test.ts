@@ -1,4 +1,4 @@
-import type { MarketOffer, ProductMarket } from '../../lambdas/shared/marketplace/port.js';
+import type { MarketOffer, ProductMarket } from '../../lambdas/marketplace/port.js';
 import { connectorRecord, fees, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { canonicalPriceChanges } from '../support/repricing.js';
@@ -15,7 +15,7 @@ import { step } from '../support/story.js';
 let api: TestApi;
 const alice: [string, string] = ['trust-alice', 'trust-alice-password-1'];
 let clientId: string;
-let sync: typeof import('../../lambdas/shared/data/market-sync.js');
+let sync: typeof import('../../lambdas/data/market/market-sync.js');
 let evaluate: typeof import('../../lambdas/evaluate-repricers/evaluate.js');
 const connector = { uid: 'takealot', sellerId: 'me', storefrontUrl: 'https://storefront.example' };
 const json = { 'content-type': 'application/json' };
@@ -78,12 +78,12 @@ beforeAll(async () => {
     connectorRecord('takealot'),
     ...[1, 2, 3].map((n) => productRecord(`SKU-${n}`, { fee_estimates: { takealot: fees(5, 15) } })),
   ]);
-  sync = await import('../../lambdas/shared/data/market-sync.js');
+  sync = await import('../../lambdas/data/market/market-sync.js');
   evaluate = await import('../../lambdas/evaluate-repricers/evaluate.js');
   // Connected in suggest mode with the seller id the client stated, as PUT /v1/connections/takealot stores it.
-  const { connectedRecord } = await import('../../lambdas/shared/domain/connections.js');
-  const { saveConnection } = await import('../../lambdas/shared/data/connections.js');
-  const { sealConnectionSecret } = await import('../../lambdas/shared/marketplace/secrets.js');
+  const { connectedRecord } = await import('../../lambdas/domain/connections.js');
+  const { saveConnection } = await import('../../lambdas/data/connections/connections.js');
+  const { sealConnectionSecret } = await import('../../lambdas/marketplace/secrets.js');
   const record = connectedRecord(
     'takealot',
     { apiKey: 'tk_live_trust_key_0001', webhookSecretSet: false, mode: 'suggest', sellerId: 'me' },
@@ -148,8 +148,8 @@ it('lowers from a stale market but never raises from one', async () => {
 
 it("keeps both writers' fields of an own offer: a page written between the sync's read and its write is not put back", async () => {
   await ownProduct(3);
-  const { planOffers, writeOfferPlan } = await import('../../lambdas/shared/data/offers-write.js');
-  const { readProductForRepricing } = await import('../../lambdas/shared/data/repricing.js');
+  const { planOffers, writeOfferPlan } = await import('../../lambdas/data/offers/offers-write.js');
+  const { readProductForRepricing } = await import('../../lambdas/data/repricers/repricing.js');
   const stored = (await readProductForRepricing(clientId, 'SKU-3'))!.offers.find((offer) => offer.scope === 'own')!;
   // The seller API's sync computes a new price from the offer as it read it...
   const plan = await planOffers({ clientId, sellerId: 'me', defaultConnector: 'takealot' }, [

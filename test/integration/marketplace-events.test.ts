@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { EVENT_REFUSED } from '../../lambdas/receive-marketplace-event/answers.js';
-import { connectionKey } from '../../lambdas/shared/data/keys.js';
-import { documentClient } from '../../lambdas/shared/data/dynamo.js';
+import { connectionKey } from '../../lambdas/data/table/keys.js';
+import { documentClient } from '../../lambdas/data/table/dynamo.js';
 import { signWebhook, type MarketSimulator } from '../../tools/market/index.js';
 import { startTestMarket, stopTestMarket } from '../support/test-market.js';
 import { connectorRecord } from '../support/fixtures.js';

@@ -6,14 +6,14 @@
  * A route with a path parameter this test cannot place fails here until it is taught.
  */
 import { putConnectionRoute } from '../../lambdas/put-connection/handler.js';
-import { ROUTES, type RouteDefinition } from '../../lambdas/shared/config/routes.js';
-import { httpHandler } from '../../lambdas/shared/http/handler.js';
-import type { MarketplacePort } from '../../lambdas/shared/marketplace/port.js';
+import { ROUTES, type RouteDefinition } from '../../lambdas/config/routes.js';
+import { httpHandler } from '../../lambdas/http/handler.js';
+import type { MarketplacePort } from '../../lambdas/marketplace/port.js';
 import { connectorRecord } from '../support/fixtures.js';
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api.js';
 import { itemsUnder, scanTable } from '../support/table-snapshot.js';
 import { B_MARKERS, seedTwoTenants, type SeededTenant } from '../support/two-tenants.js';
-import { takealotMarketplace } from '../../lambdas/shared/marketplace/takealot/marketplace.js';
+import { takealotMarketplace } from '../../lambdas/marketplace/takealot/marketplace.js';
 
 type IdentifierKind = 'repricerId' | 'offerId' | 'productCode' | 'importId' | 'webhookId' | 'connector' | 'connectionUid' | 'priceChangeId';
 

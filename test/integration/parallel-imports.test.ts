@@ -55,7 +55,7 @@ describe('eight importers of one tenant at once', () => {
   beforeAll(async () => {
     // Act
     const { importRecords } = await import('../../tools/admin/import.js');
-    const { getClient } = await import('../../lambdas/shared/data/clients.js');
+    const { getClient } = await import('../../lambdas/data/clients/clients.js');
     clientId = (await getClient(username))!.clientId;
     const summaries = await Promise.all(
       SPECS.map((specs) =>
@@ -131,9 +131,9 @@ describe('eight importers of one tenant at once', () => {
 
   it('leaves every rank node counting exactly what the listing holds', async () => {
     // Prepare
-    const { OFFER_LIST, offerCell } = await import('../../lambdas/shared/data/offer-list.js');
-    const { readNodes } = await import('../../lambdas/shared/data/ranked/node-store.js');
-    const { readAllPlaces } = await import('../../lambdas/shared/data/ranked/recount.js');
+    const { OFFER_LIST, offerCell } = await import('../../lambdas/data/offers/offer-list.js');
+    const { readNodes } = await import('../../lambdas/data/lists/ranked/node-store.js');
+    const { readAllPlaces } = await import('../../lambdas/data/lists/ranked/recount.js');
 
     // Act
     const places = await readAllPlaces(

@@ -170,7 +170,7 @@ describe('price change statuses', () => {
 
     await step('a status moved by the sender moves the listing: the failed one is listed under status=failed only', async () => {
       // Arrange
-      const { transitionPriceChange } = await import('../../lambdas/shared/data/price-change-status.js');
+      const { transitionPriceChange } = await import('../../lambdas/data/price-changes/price-change-status.js');
       const item = (await decisions()).find((stored) => stored.record.id === failed.id)!;
 
       // Act
@@ -197,9 +197,9 @@ describe('price change statuses', () => {
     await step('a rebuild lists every price change afresh in the cell of its status, a legacy listing and lost counts included', async () => {
       // Arrange: one listing back in the legacy cell of its reason alone (as the first version
       // wrote it), and the tenant list's counts lost
-      const { documentClient, tableName } = await import('../../lambdas/shared/data/dynamo.js');
-      const { listingPartition, nodePartition } = await import('../../lambdas/shared/data/keys.js');
-      const { PRICE_CHANGE_LIST } = await import('../../lambdas/shared/data/price-change-list.js');
+      const { documentClient, tableName } = await import('../../lambdas/data/table/dynamo.js');
+      const { listingPartition, nodePartition } = await import('../../lambdas/data/table/keys.js');
+      const { PRICE_CHANGE_LIST } = await import('../../lambdas/data/price-changes/price-change-list.js');
       const { rebuildClient } = await import('../../tools/admin/rebuild.js');
       const before = await idsByStatus();
       const [listing] = await queryAll(documentClient, tableName(), listingPartition(aliceId, PRICE_CHANGE_LIST.tag, `failed|${failed.reason}`));

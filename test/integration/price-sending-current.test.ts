@@ -1,5 +1,5 @@
-import type { MarketOffer, ProductMarket } from '../../lambdas/shared/marketplace/port.js';
-import type { StoredSendable } from '../../lambdas/shared/data/price-change-status.js';
+import type { MarketOffer, ProductMarket } from '../../lambdas/marketplace/port.js';
+import type { StoredSendable } from '../../lambdas/data/price-changes/price-change-status.js';
 import { connectorRecord, fees, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { canonicalPriceChanges } from '../support/repricing.js';
@@ -16,9 +16,9 @@ import { connection as connectionRecord, open } from '../unit/send-prices/fixtur
 let api: TestApi;
 const alice: [string, string] = ['current-alice', 'current-alice-password-1'];
 let clientId: string;
-let sync: typeof import('../../lambdas/shared/data/market-sync.js');
+let sync: typeof import('../../lambdas/data/market/market-sync.js');
 let evaluate: typeof import('../../lambdas/evaluate-repricers/evaluate.js');
-let repricing: typeof import('../../lambdas/shared/data/repricing.js');
+let repricing: typeof import('../../lambdas/data/repricers/repricing.js');
 let plan: typeof import('../../lambdas/send-prices/plan.js');
 const connector = { uid: 'takealot', sellerId: 'me', storefrontUrl: 'https://storefront.example' };
 const json = { 'content-type': 'application/json' };
@@ -84,14 +84,14 @@ beforeAll(async () => {
     connectorRecord('takealot'),
     ...[1, 2].map((n) => productRecord(`SKU-${n}`, { fee_estimates: { takealot: fees(5, 15) } })),
   ]);
-  sync = await import('../../lambdas/shared/data/market-sync.js');
+  sync = await import('../../lambdas/data/market/market-sync.js');
   evaluate = await import('../../lambdas/evaluate-repricers/evaluate.js');
-  repricing = await import('../../lambdas/shared/data/repricing.js');
+  repricing = await import('../../lambdas/data/repricers/repricing.js');
   plan = await import('../../lambdas/send-prices/plan.js');
   // Suggest mode: the decisions wait as suggestions, and the test plays the sender.
-  const { connectedRecord } = await import('../../lambdas/shared/domain/connections.js');
-  const { saveConnection } = await import('../../lambdas/shared/data/connections.js');
-  const { sealConnectionSecret } = await import('../../lambdas/shared/marketplace/secrets.js');
+  const { connectedRecord } = await import('../../lambdas/domain/connections.js');
+  const { saveConnection } = await import('../../lambdas/data/connections/connections.js');
+  const { sealConnectionSecret } = await import('../../lambdas/marketplace/secrets.js');
   const record = connectedRecord(
     'takealot',
     { apiKey: 'tk_live_current_key_01', webhookSecretSet: false, mode: 'suggest', sellerId: 'me' },

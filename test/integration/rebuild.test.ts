@@ -42,13 +42,13 @@ const served = async () => {
 };
 
 const data = async () => ({
-  dynamo: await import('../../lambdas/shared/data/dynamo.js'),
-  keys: await import('../../lambdas/shared/data/keys.js'),
-  offerList: await import('../../lambdas/shared/data/offer-list.js'),
-  repricerList: await import('../../lambdas/shared/data/repricer-list.js'),
-  nodes: await import('../../lambdas/shared/data/ranked/node-store.js'),
-  recount: await import('../../lambdas/shared/data/ranked/recount.js'),
-  sortKeys: await import('../../lambdas/shared/data/sort-keys.js'),
+  dynamo: await import('../../lambdas/data/table/dynamo.js'),
+  keys: await import('../../lambdas/data/table/keys.js'),
+  offerList: await import('../../lambdas/data/offers/offer-list.js'),
+  repricerList: await import('../../lambdas/data/repricers/repricer-list.js'),
+  nodes: await import('../../lambdas/data/lists/ranked/node-store.js'),
+  recount: await import('../../lambdas/data/lists/ranked/recount.js'),
+  sortKeys: await import('../../lambdas/data/table/sort-keys.js'),
   rebuild: await import('../../tools/admin/rebuild.js'),
 });
 let d: Awaited<ReturnType<typeof data>>;

@@ -4,7 +4,7 @@
  * pointing at its connection; once its own offers are synced, the market repricers are created
  * on them through the same use case as POST /v1/repricers/.
  */
-import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV, marketplaceFor } from '../../lambdas/shared/marketplace/registry.js';
+import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV, marketplaceFor } from '../../lambdas/marketplace/registry.js';
 import { connectDemoClient, readMarketState, waitForSyncedOffers } from '../../tools/local/demo-connection.js';
 import { DEMO_CONNECTOR, DEMO_SELLER_ID, demoConnectorTypeRecords } from '../../tools/local/demo-data.js';
 import { demoMarketRepricers } from '../../tools/local/demo-market.js';
@@ -73,7 +73,7 @@ describe("npm start's market steps", () => {
       const lookup = marketplaceFor('takealot');
       if (lookup.kind !== 'adapter') throw new Error('the registry should see the simulator');
       const page = await lookup.port.listOwnOffers(market.apiKey);
-      const { applyOwnOffers } = await import('../../lambdas/shared/data/market-sync.js');
+      const { applyOwnOffers } = await import('../../lambdas/data/market/market-sync.js');
       await applyOwnOffers(clientId, { uid: 'takealot', sellerId: DEMO_SELLER_ID, storefrontUrl: market.storefrontUrl }, page.offers);
       await api.settle();
 

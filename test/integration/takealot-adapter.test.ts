@@ -10,8 +10,8 @@ import {
   MarketplaceUnauthorized,
   MarketplaceUnavailable,
   type OwnOfferSnapshot,
-} from '../../lambdas/shared/marketplace/port.js';
-import { createTakealotAdapter } from '../../lambdas/shared/marketplace/takealot/adapter.js';
+} from '../../lambdas/marketplace/port.js';
+import { createTakealotAdapter } from '../../lambdas/marketplace/takealot/adapter.js';
 import { createMarketSimulator, REPORTED_SHAPES, type MarketSimulator } from '../../tools/market/index.js';
 import { step } from '../support/story.js';
 

@@ -6,7 +6,7 @@
  */
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createLocalDynamoClient } from '../../tools/local/dynamodb-local.js';
-import { repricerSlotKey } from '../../lambdas/shared/data/keys.js';
+import { repricerSlotKey } from '../../lambdas/data/table/keys.js';
 import { connectorRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { scanTable, type TableSnapshot } from '../support/table-snapshot.js';

@@ -5,7 +5,7 @@
  * plainly, and nothing that SQS or DynamoDB would refuse reaches the stream, the queues or the
  * table. Traffic goes to 127.0.0.1 only.
  */
-import type { ImportJob } from '../../lambdas/shared/domain/import-jobs.js';
+import type { ImportJob } from '../../lambdas/domain/import-jobs.js';
 import { freePort } from '../../tools/local/dynamodb-local.js';
 import { connectorRecord, fees, offerRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';

@@ -1,6 +1,6 @@
 import { createWebhookRoute } from '../../lambdas/create-webhook/handler.js';
-import { httpHandler } from '../../lambdas/shared/http/handler.js';
-import type { Resolver } from '../../lambdas/shared/webhooks/destination.js';
+import { httpHandler } from '../../lambdas/http/handler.js';
+import type { Resolver } from '../../lambdas/webhooks/destination.js';
 import { connectorRecord, fees, offerRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { verifyWithExample } from '../support/signature-example.js';

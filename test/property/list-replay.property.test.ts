@@ -5,10 +5,10 @@ import type { SQSRecord } from 'aws-lambda';
 import fc from 'fast-check';
 import { createTable, deleteTable } from '../../tools/local/create-table.js';
 import { createLocalDynamoClient } from '../../tools/local/dynamodb-local.js';
-import { TABLE_NAME_ENV } from '../../lambdas/shared/config/table-schema.js';
-import type { StoredOffer } from '../../lambdas/shared/data/offer-list.js';
-import type { RankNode } from '../../lambdas/shared/data/ranked/nodes.js';
-import type { ListChangesMessage } from '../../lambdas/shared/events/list-changes.js';
+import { TABLE_NAME_ENV } from '../../lambdas/config/table-schema.js';
+import type { StoredOffer } from '../../lambdas/data/offers/offer-list.js';
+import type { RankNode } from '../../lambdas/data/lists/ranked/nodes.js';
+import type { ListChangesMessage } from '../../lambdas/events/list-changes.js';
 import { offerRecord, productRecord } from '../support/fixtures.js';
 import { nodeDiscrepancies, type OrderNodes } from '../support/rank-check.js';
 import { fcParameters, fcRuns } from '../support/seed.js';
@@ -32,15 +32,15 @@ process.env[TABLE_NAME_ENV] = tableName;
 process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
 
 const data = {
-  dynamo: await import('../../lambdas/shared/data/dynamo.js'),
-  keys: await import('../../lambdas/shared/data/keys.js'),
-  offerList: await import('../../lambdas/shared/data/offer-list.js'),
-  maintenance: await import('../../lambdas/shared/data/offer-maintenance.js'),
-  offers: await import('../../lambdas/shared/data/offers-write.js'),
-  products: await import('../../lambdas/shared/data/products.js'),
-  nodes: await import('../../lambdas/shared/data/ranked/node-store.js'),
-  recount: await import('../../lambdas/shared/data/ranked/recount.js'),
-  rankedList: await import('../../lambdas/shared/data/ranked/ranked-list.js'),
+  dynamo: await import('../../lambdas/data/table/dynamo.js'),
+  keys: await import('../../lambdas/data/table/keys.js'),
+  offerList: await import('../../lambdas/data/offers/offer-list.js'),
+  maintenance: await import('../../lambdas/data/offers/offer-maintenance.js'),
+  offers: await import('../../lambdas/data/offers/offers-write.js'),
+  products: await import('../../lambdas/data/offers/products.js'),
+  nodes: await import('../../lambdas/data/lists/ranked/node-store.js'),
+  recount: await import('../../lambdas/data/lists/ranked/recount.js'),
+  rankedList: await import('../../lambdas/data/lists/ranked/ranked-list.js'),
   maintainer: await import('../../lambdas/maintain-lists/handler.js'),
 };
 const { OFFER_LIST } = data.offerList;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { connectorRecord, fees, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
-import { NO_COMPETITOR_FILTERS, type ConnectorType, type Product } from '../../lambdas/shared/domain/records.js';
+import { NO_COMPETITOR_FILTERS, type ConnectorType, type Product } from '../../lambdas/domain/records.js';
 import { fcParameters, fcRuns } from '../support/seed.js';
 
 /**
@@ -131,7 +131,7 @@ it('pages equal a brute-force filter, sort and slice after random creates, patch
 }, 600_000);
 
 it('pages stay exact in a tenant large enough to split rank buckets', async () => {
-  const { createRepricer } = await import('../../lambdas/shared/data/repricers.js');
+  const { createRepricer } = await import('../../lambdas/data/repricers/repricers.js');
   const { auth, clientId } = await newTenant();
   // The product record a repricer nests: GET's detail less what only the product route shows.
   const { in_stock_premium: _premium, ...product } = (await api.request<Product & { in_stock_premium: unknown }>('GET', '/v1/products/P0', { auth })).body;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Offer, OffersPage } from '../../lambdas/shared/domain/records.js';
+import type { Offer, OffersPage } from '../../lambdas/domain/records.js';
 import type { MarketSimulator } from '../../tools/market/index.js';
 import { startTestMarket, stopTestMarket } from '../support/test-market.js';
 import { connectorRecord } from '../support/fixtures.js';

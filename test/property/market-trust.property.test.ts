@@ -1,10 +1,10 @@
 import { jest } from '@jest/globals';
 import fc from 'fast-check';
 import { sweepConnection } from '../../lambdas/send-prices/sweep.js';
-import { forgetConnectionModes } from '../../lambdas/shared/data/connection-mode.js';
-import { recordSyncOutcome } from '../../lambdas/shared/data/connections.js';
-import { connectionRecord } from '../../lambdas/shared/domain/connections.js';
-import type { Offer, OffersPage, PriceChange } from '../../lambdas/shared/domain/records.js';
+import { forgetConnectionModes } from '../../lambdas/data/connections/connection-mode.js';
+import { recordSyncOutcome } from '../../lambdas/data/connections/connections.js';
+import { connectionRecord } from '../../lambdas/domain/connections.js';
+import type { Offer, OffersPage, PriceChange } from '../../lambdas/domain/records.js';
 import type { MarketSimulator } from '../../tools/market/index.js';
 import type { ShapeSettings } from '../../tools/market/shapes.js';
 import { connectorRecord } from '../support/fixtures.js';

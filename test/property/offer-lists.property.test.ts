@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import type { StoredOffer } from '../../lambdas/shared/data/offer-list.js';
-import type { Offer } from '../../lambdas/shared/domain/records.js';
+import type { StoredOffer } from '../../lambdas/data/offers/offer-list.js';
+import type { Offer } from '../../lambdas/domain/records.js';
 import { connectorRecord, offerRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { nodeDiscrepancies, type OrderNodes } from '../support/rank-check.js';
@@ -99,13 +99,13 @@ const queryString = (q: Query) => {
 
 it('keeps pages, totals and rank nodes exact through random offer changes', async () => {
   const { importRecords } = await import('../../tools/admin/import.js');
-  const { deleteOffers } = await import('../../lambdas/shared/data/offers-write.js');
-  const { offersOfProduct } = await import('../../lambdas/shared/data/offer-maintenance.js');
-  const { getProducts } = await import('../../lambdas/shared/data/products.js');
-  const { OFFER_LIST, offerCell, offerRecordOf } = await import('../../lambdas/shared/data/offer-list.js');
-  const { placeOf } = await import('../../lambdas/shared/data/ranked/ranked-list.js');
-  const { readNodes } = await import('../../lambdas/shared/data/ranked/node-store.js');
-  const { readAllPlaces } = await import('../../lambdas/shared/data/ranked/recount.js');
+  const { deleteOffers } = await import('../../lambdas/data/offers/offers-write.js');
+  const { offersOfProduct } = await import('../../lambdas/data/offers/offer-maintenance.js');
+  const { getProducts } = await import('../../lambdas/data/offers/products.js');
+  const { OFFER_LIST, offerCell, offerRecordOf } = await import('../../lambdas/data/offers/offer-list.js');
+  const { placeOf } = await import('../../lambdas/data/lists/ranked/ranked-list.js');
+  const { readNodes } = await import('../../lambdas/data/lists/ranked/node-store.js');
+  const { readAllPlaces } = await import('../../lambdas/data/lists/ranked/recount.js');
 
   await fc.assert(
     fc.asyncProperty(

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { sweepConnection } from '../../lambdas/send-prices/sweep.js';
-import { forgetConnectionModes } from '../../lambdas/shared/data/connection-mode.js';
-import type { PriceChange } from '../../lambdas/shared/domain/records.js';
+import { forgetConnectionModes } from '../../lambdas/data/connections/connection-mode.js';
+import type { PriceChange } from '../../lambdas/domain/records.js';
 import type { MarketSimulator } from '../../tools/market/index.js';
 import { connectorRecord } from '../support/fixtures.js';
 import { captureOutput } from '../support/output-capture.js';

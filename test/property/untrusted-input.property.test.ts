@@ -7,7 +7,7 @@
  *   FC_NUM_RUNS=200 npm test -- test/property/untrusted-input.property.test.ts
  */
 import fc from 'fast-check';
-import type { ImportJob } from '../../lambdas/shared/domain/import-jobs.js';
+import type { ImportJob } from '../../lambdas/domain/import-jobs.js';
 import { connectorRecord, fees, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { fcParameters } from '../support/seed.js';
@@ -46,7 +46,7 @@ afterAll(async () => {
 });
 
 it('refuses at the edge, or carries unchanged to the table, every random title, code suffix and dimension', async () => {
-  const { getProduct } = await import('../../lambdas/shared/data/products.js');
+  const { getProduct } = await import('../../lambdas/data/offers/products.js');
   let run = 0;
   await fc.assert(
     fc.asyncProperty(text, text, dimension, async (suffix, title, height) => {

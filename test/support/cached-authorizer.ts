@@ -3,7 +3,7 @@
  * runs it (AUTHORIZER.resultsCacheTtlSeconds). Tests that send thousands of requests with one
  * set of credentials use it so they pay for one scrypt derivation, not thousands.
  */
-import { AUTHORIZER } from '../../lambdas/shared/config/routes.js';
+import { AUTHORIZER } from '../../lambdas/config/routes.js';
 import type { LambdaHandler } from '../../tools/local/server.js';
 
 export const cachedAuthorizer = (): Record<string, LambdaHandler> => {

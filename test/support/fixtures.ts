@@ -1,5 +1,5 @@
-import type { PasswordRecord } from '../../lambdas/shared/auth/password.js';
-import type { ImportRecord } from '../../lambdas/shared/domain/import-records.js';
+import type { PasswordRecord } from '../../lambdas/auth/password.js';
+import type { ImportRecord } from '../../lambdas/domain/import-records.js';
 
 /** Builders for import records: valid by default, each field overridable. */
 export const connectorRecord = (uid: string, overrides: Record<string, unknown> = {}): ImportRecord => ({

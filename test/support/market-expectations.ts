@@ -4,7 +4,7 @@
  * where a served offer differs. The convergence tests compare with this, never with the
  * service's own derivation.
  */
-import type { Offer } from '../../lambdas/shared/domain/records.js';
+import type { Offer } from '../../lambdas/domain/records.js';
 import type { Simulation } from '../../tools/market/index.js';
 
 export interface ExpectedOffer {

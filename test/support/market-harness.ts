@@ -8,8 +8,8 @@ import type { SQSRecord } from 'aws-lambda';
 import { storefrontReader } from '../../lambdas/read-storefront/read.js';
 import { scheduleMarketSyncs } from '../../lambdas/schedule-market-syncs/schedule.js';
 import { marketSyncWorker } from '../../lambdas/sync-market/sync.js';
-import { marketSyncGroup, type MarketSyncMessage } from '../../lambdas/shared/events/market-sync.js';
-import type { QueueMessage } from '../../lambdas/shared/queue/sender.js';
+import { marketSyncGroup, type MarketSyncMessage } from '../../lambdas/events/market-sync.js';
+import type { QueueMessage } from '../../lambdas/queue/sender.js';
 import type { TestApi } from './local-api.js';
 import { capturingSender, sqsEventOf } from './sqs-events.js';
 

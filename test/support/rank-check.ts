@@ -1,5 +1,5 @@
-import { addToNode, emptyNode, FIRST_BOUND, type RankNode } from '../../lambdas/shared/data/ranked/nodes.js';
-import type { ListingPlace, RankedList } from '../../lambdas/shared/data/ranked/ranked-list.js';
+import { addToNode, emptyNode, FIRST_BOUND, type RankNode } from '../../lambdas/data/lists/ranked/nodes.js';
+import type { ListingPlace, RankedList } from '../../lambdas/data/lists/ranked/ranked-list.js';
 
 /**
  * What is wrong with a ranked list's nodes, compared with a recount of its listing items:

@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, tableName } from '../../lambdas/shared/data/dynamo.js';
-import { connectionKey } from '../../lambdas/shared/data/keys.js';
+import { documentClient, tableName } from '../../lambdas/data/table/dynamo.js';
+import { connectionKey } from '../../lambdas/data/table/keys.js';
 
 /**
  * A connection's seller-API hold written or read as it is stored (`sendHoldUntil` on the

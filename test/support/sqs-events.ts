@@ -1,5 +1,5 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
-import type { QueueMessage, QueueSender } from '../../lambdas/shared/queue/sender.js';
+import type { QueueMessage, QueueSender } from '../../lambdas/queue/sender.js';
 
 /** Messages as an SQS FIFO event source hands them to a function (a first delivery each). */
 export const sqsEventOf = (messages: readonly QueueMessage[], receiveCount = 1): SQSEvent => ({

@@ -1,4 +1,4 @@
-import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
+import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/marketplace/registry.js';
 import { createMarketSimulator, type MarketOptionsInput, type MarketSimulator } from '../../tools/market/index.js';
 
 /**

@@ -9,7 +9,7 @@ import {
   type CreatedClientAccount,
   type NewClientAccount,
 } from './clients.js';
-import { AUTHORIZER } from '../../lambdas/shared/config/routes.js';
+import { AUTHORIZER } from '../../lambdas/config/routes.js';
 import { purgeTenant, type PurgeOptions, type PurgeResult } from './purge.js';
 import type { UsageKeys, UsageKeyState } from './usage-keys.js';
 

@@ -3,8 +3,8 @@
  * exist only in these calls' arguments and results; the table stores scrypt hashes.
  */
 import { randomBytes } from 'node:crypto';
-import { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH } from '../../lambdas/shared/auth/basic-credentials.js';
-import { hashPassword } from '../../lambdas/shared/auth/password.js';
+import { MAX_PASSWORD_LENGTH, MAX_USERNAME_LENGTH } from '../../lambdas/auth/basic-credentials.js';
+import { hashPassword } from '../../lambdas/auth/password.js';
 import {
   deleteClient,
   getClient,
@@ -14,8 +14,8 @@ import {
   setPassword,
   setUsageKey,
   type ClientRecord,
-} from '../../lambdas/shared/data/clients.js';
-import { clearLoginAttempts } from '../../lambdas/shared/data/login-attempts.js';
+} from '../../lambdas/data/clients/clients.js';
+import { clearLoginAttempts } from '../../lambdas/data/clients/login-attempts.js';
 
 export const DEFAULT_CONNECTOR = 'amazon';
 /** A colon would end the username inside a Basic header; the rest keeps keys and logs tidy. */
@@ -170,4 +170,4 @@ export const deleteClientAccount = async (username: string): Promise<void> => {
   await clearLoginAttempts(username);
 };
 
-export { ClientExistsError } from '../../lambdas/shared/data/clients.js';
+export { ClientExistsError } from '../../lambdas/data/clients/clients.js';

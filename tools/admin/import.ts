@@ -1,19 +1,19 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { getClient } from '../../lambdas/shared/data/clients.js';
-import { upsertConnectorTypes } from '../../lambdas/shared/data/connectors.js';
-import { upsertOffers, type OfferInput } from '../../lambdas/shared/data/offers-write.js';
-import { upsertProducts } from '../../lambdas/shared/data/products.js';
-import { CHUNK_LINES, offerReferenceProblems, type ImportOwner } from '../../lambdas/shared/data/import-writes.js';
-import { runImportJob } from '../../lambdas/shared/data/import-runner.js';
-import { createImportJob, finishImportJob, getImportJob, reserveImportId } from '../../lambdas/shared/data/imports.js';
-import { invalidJobCounters, type ImportJob } from '../../lambdas/shared/domain/import-jobs.js';
-import { UnreadableLine, validateImport, type ImportProblem } from '../../lambdas/shared/domain/import-records.js';
+import { getClient } from '../../lambdas/data/clients/clients.js';
+import { upsertConnectorTypes } from '../../lambdas/data/connections/connectors.js';
+import { upsertOffers, type OfferInput } from '../../lambdas/data/offers/offers-write.js';
+import { upsertProducts } from '../../lambdas/data/offers/products.js';
+import { CHUNK_LINES, offerReferenceProblems, type ImportOwner } from '../../lambdas/data/imports/import-writes.js';
+import { runImportJob } from '../../lambdas/data/imports/import-runner.js';
+import { createImportJob, finishImportJob, getImportJob, reserveImportId } from '../../lambdas/data/imports/imports.js';
+import { invalidJobCounters, type ImportJob } from '../../lambdas/domain/import-jobs.js';
+import { UnreadableLine, validateImport, type ImportProblem } from '../../lambdas/domain/import-records.js';
 
 /** Offers written per call of the offer writer: the chunk of import jobs, large enough to share rank-directory writes. */
 const OFFER_CHUNK = CHUNK_LINES.offers;
 
-export type { ImportRecord } from '../../lambdas/shared/domain/import-records.js';
+export type { ImportRecord } from '../../lambdas/domain/import-records.js';
 
 export class ImportValidationError extends Error {
   constructor(readonly problems: readonly ImportProblem[]) {

@@ -1,10 +1,10 @@
 import type * as z from 'zod';
-import { getConnectorType } from '../../lambdas/shared/data/connectors.js';
-import { getProduct } from '../../lambdas/shared/data/products.js';
-import { createRepricer, type CreateRepricerResult } from '../../lambdas/shared/data/repricers.js';
-import { listRepricers } from '../../lambdas/shared/data/repricers-read.js';
-import { createRepricerBody, newRepricer, type CreateRepricerBody } from '../../lambdas/shared/domain/create-repricer.js';
-import { planRepricerQuery, repricerQueryParameters } from '../../lambdas/shared/domain/repricer-query.js';
+import { getConnectorType } from '../../lambdas/data/connections/connectors.js';
+import { getProduct } from '../../lambdas/data/offers/products.js';
+import { createRepricer, type CreateRepricerResult } from '../../lambdas/data/repricers/repricers.js';
+import { listRepricers } from '../../lambdas/data/repricers/repricers-read.js';
+import { createRepricerBody, newRepricer, type CreateRepricerBody } from '../../lambdas/domain/create-repricer.js';
+import { planRepricerQuery, repricerQueryParameters } from '../../lambdas/domain/repricer-query.js';
 
 /**
  * Repricers created outside the API (the demo data, the benchmark) the way `POST /v1/repricers/`

@@ -2,9 +2,9 @@ import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { AUTHORIZER, ROUTES } from '../../lambdas/shared/config/routes.js';
+import { AUTHORIZER, ROUTES } from '../../lambdas/config/routes.js';
 import { LAMBDA_BUNDLING } from '../../lib/constructs/bundling.js';
-import { CHANGE_HANDLERS } from '../../lambdas/shared/config/event-sources.js';
+import { CHANGE_HANDLERS } from '../../lambdas/config/event-sources.js';
 
 export interface BundleFigures {
   readonly name: string;

@@ -19,7 +19,7 @@ import {
   MAX_IMPORT_LINES,
   MAX_LINE_BYTES,
   type ImportType,
-} from '../../lambdas/shared/domain/import-jobs.js';
+} from '../../lambdas/domain/import-jobs.js';
 
 /** Lines repeated until the body is as large as the cap allows (or `maxLines`). */
 const fill = (line: string, maxLines = Number.POSITIVE_INFINITY): string => {
@@ -67,7 +67,7 @@ const measure = (shape: string) => {
   const eventBody = Buffer.from(body, 'utf8').toString('base64');
   const started = performance.now();
   const raw = Buffer.from(eventBody, 'base64');
-  // The body limit comes first (lambdas/shared/http/body-limit.ts): a body over the cap is never decoded.
+  // The body limit comes first (lambdas/http/body-limit.ts): a body over the cap is never decoded.
   const text = raw.byteLength > MAX_IMPORT_BODY_BYTES ? undefined : new TextDecoder('utf-8', { fatal: true }).decode(raw);
   const checked = text === undefined ? { ok: false as const, message: `413: over ${MAX_IMPORT_BODY_BYTES} bytes` } : checkImportBody(type, text);
   const outcome = !checked.ok

@@ -1,5 +1,5 @@
-import { idKey } from '../../lambdas/shared/data/sort-keys.js';
-import type { ReadStats } from '../../lambdas/shared/data/read-stats.js';
+import { idKey } from '../../lambdas/data/table/sort-keys.js';
+import type { ReadStats } from '../../lambdas/data/table/read-stats.js';
 import { readUnits } from './capacity-model.js';
 import type { CallRecord, Instrument } from './instrument.js';
 

@@ -1,10 +1,10 @@
 /** The convergence part: a seeded market history under faults, then two sync cycles; every offer field served compared with the market. */
 import { shapePreset } from '../market/shapes.js';
-import { MARKET_SYNC } from '../../lambdas/shared/config/market-sync.js';
-import { OFF_MARKET_STATUS } from '../../lambdas/shared/data/market-sync.js';
-import { deriveMarketView, type BuyBoxFields } from '../../lambdas/shared/domain/market-snapshot.js';
-import type { Offer } from '../../lambdas/shared/domain/records.js';
-import { productMarketOf, productDetailsBody } from '../../lambdas/shared/marketplace/takealot/product-page.js';
+import { MARKET_SYNC } from '../../lambdas/config/market-sync.js';
+import { OFF_MARKET_STATUS } from '../../lambdas/data/market/market-sync.js';
+import { deriveMarketView, type BuyBoxFields } from '../../lambdas/domain/market-snapshot.js';
+import type { Offer } from '../../lambdas/domain/records.js';
+import { productMarketOf, productDetailsBody } from '../../lambdas/marketplace/takealot/product-page.js';
 import { type MarketSimulator } from '../market/index.js';
 import { createPrng } from '../market/prng.js';
 import { productDetails } from '../market/storefront-route.js';

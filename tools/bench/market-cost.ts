@@ -1,7 +1,7 @@
 /** The cost part: write units of a sync that finds nothing changed and of one competitor's move, and the seller API requests of a full sync. */
 import { shapePreset } from '../market/shapes.js';
-import { MARKET_SYNC } from '../../lambdas/shared/config/market-sync.js';
-import { isDue, pageDue } from '../../lambdas/shared/domain/market-schedule.js';
+import { MARKET_SYNC } from '../../lambdas/config/market-sync.js';
+import { isDue, pageDue } from '../../lambdas/domain/market-schedule.js';
 import type { Product } from '../market/catalogue.js';
 import type { TrafficSummary } from '../market/traffic.js';
 import type { WriteTally } from './write-meter.js';

@@ -1,7 +1,7 @@
 /** The freshness part: repriced products' pages read at a limited rate for several tier periods; each view's age from the simulator's read log. */
 import { shapePreset } from '../market/shapes.js';
 import { createRepricerFor } from '../admin/repricers.js';
-import { MARKET_SYNC } from '../../lambdas/shared/config/market-sync.js';
+import { MARKET_SYNC } from '../../lambdas/config/market-sync.js';
 import type { TrafficSummary } from '../market/traffic.js';
 import { viewAges, type AgeFigures } from './market-figures.js';
 import type { MarketSyncSettings } from './market-sync-settings.js';

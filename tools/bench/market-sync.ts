@@ -12,7 +12,7 @@
  *  - politeness: requests above the limits and inside a Retry-After window, from the simulator.
  * Loaded by bin/bench.ts once DynamoDB Local and the table are up.
  */
-import { MARKET_SYNC } from '../../lambdas/shared/config/market-sync.js';
+import { MARKET_SYNC } from '../../lambdas/config/market-sync.js';
 import { useLocalSecretsKey } from '../local/secrets-key.js';
 import type { TrafficSummary } from '../market/traffic.js';
 import { verdictLine, type Target } from './market-figures.js';

@@ -1,4 +1,4 @@
-import type { ImportRecord } from '../../lambdas/shared/domain/import-records.js';
+import type { ImportRecord } from '../../lambdas/domain/import-records.js';
 
 /** Deterministic pseudo-random numbers (mulberry32): the same seed gives the same data. */
 export const prng = (seed: number) => {

@@ -3,8 +3,8 @@
  * simulator's logs, the prices sent against each repricer's bounds, how every decision ended,
  * and the share of time in the Best Price slot (docs/performance.md, `--prices`).
  */
-import { toCents } from '../../lambdas/shared/domain/money.js';
-import { targetPrice } from '../../lambdas/shared/domain/repricing.js';
+import { toCents } from '../../lambdas/domain/money.js';
+import { targetPrice } from '../../lambdas/domain/repricing.js';
 import type { CompetitorOffer } from '../market/catalogue.js';
 import { percentile } from './list-reads.js';
 
@@ -71,7 +71,7 @@ export interface ReactionTally {
   readonly afterNextRead: number;
 }
 
-/** The engine's own target (lambdas/shared/domain/repricing.ts) for a lowest competitor price. */
+/** The engine's own target (lambdas/domain/repricing.ts) for a lowest competitor price. */
 export const targetFor = (lowest: number | undefined, bounds: PriceBounds): number | undefined =>
   targetPrice(
     { enabled: true, min_price: bounds.floor, preferred_price: bounds.ceiling, connector: 'c' },

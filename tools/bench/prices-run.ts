@@ -10,9 +10,9 @@
  */
 import { shapePreset } from '../market/shapes.js';
 import { createRepricerFor } from '../admin/repricers.js';
-import { MARKET_SYNC } from '../../lambdas/shared/config/market-sync.js';
-import { DEFAULT_PRICE_STEP, type PriceChange } from '../../lambdas/shared/domain/records.js';
-import { TAKEALOT_CONNECTOR_UID } from '../../lambdas/shared/marketplace/registry.js';
+import { MARKET_SYNC } from '../../lambdas/config/market-sync.js';
+import { DEFAULT_PRICE_STEP, type PriceChange } from '../../lambdas/domain/records.js';
+import { TAKEALOT_CONNECTOR_UID } from '../../lambdas/marketplace/registry.js';
 import { demoBounds } from '../local/demo-market.js';
 import type { Product } from '../market/catalogue.js';
 import { STATIC_OFFER_SUFFIX } from '../market/catalogue.js';

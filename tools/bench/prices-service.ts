@@ -7,13 +7,13 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient, tableName } from '../../lambdas/shared/data/dynamo.js';
-import { priceChangePartition } from '../../lambdas/shared/data/keys.js';
-import { storedPriceChange } from '../../lambdas/shared/data/price-change-list.js';
-import { senderStateOf, type SenderState } from '../../lambdas/shared/data/price-change-status.js';
-import type { ConnectionSafety } from '../../lambdas/shared/domain/connections.js';
-import type { PriceChange } from '../../lambdas/shared/domain/records.js';
-import { TAKEALOT_CONNECTOR_UID } from '../../lambdas/shared/marketplace/registry.js';
+import { documentClient, tableName } from '../../lambdas/data/table/dynamo.js';
+import { priceChangePartition } from '../../lambdas/data/table/keys.js';
+import { storedPriceChange } from '../../lambdas/data/price-changes/price-change-list.js';
+import { senderStateOf, type SenderState } from '../../lambdas/data/price-changes/price-change-status.js';
+import type { ConnectionSafety } from '../../lambdas/domain/connections.js';
+import type { PriceChange } from '../../lambdas/domain/records.js';
+import { TAKEALOT_CONNECTOR_UID } from '../../lambdas/marketplace/registry.js';
 
 export type Auth = readonly [username: string, password: string];
 

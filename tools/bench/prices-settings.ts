@@ -1,5 +1,5 @@
 /** The prices benchmark's settings: full and `--quick` sizes, and the flags that change them (docs/performance.md). */
-import { BUYBOX_APPROACHES, type BuyboxApproach } from '../../lambdas/shared/domain/approaches.js';
+import { BUYBOX_APPROACHES, type BuyboxApproach } from '../../lambdas/domain/approaches.js';
 import { parseBenchFlags } from './bench-flags.js';
 
 export const PRICES_RUNS = ['webhooks', 'polling', 'faults'] as const;

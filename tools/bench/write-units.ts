@@ -1,5 +1,5 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
-import { GLOBAL_SECONDARY_INDEXES, TABLE_KEYS, type IndexDefinition } from '../../lambdas/shared/config/table-schema.js';
+import { GLOBAL_SECONDARY_INDEXES, TABLE_KEYS, type IndexDefinition } from '../../lambdas/config/table-schema.js';
 import { itemSize } from './capacity-model.js';
 
 /**

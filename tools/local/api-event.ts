@@ -4,8 +4,8 @@
  * uses these so the handlers see the same event locally as on AWS.
  */
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { isBinaryMediaType } from '../../lambdas/shared/config/binary-media-types.js';
-import type { RouteDefinition } from '../../lambdas/shared/config/routes.js';
+import { isBinaryMediaType } from '../../lambdas/config/binary-media-types.js';
+import type { RouteDefinition } from '../../lambdas/config/routes.js';
 
 export const LOCAL_STAGE = 'local';
 export const LOCAL_ACCOUNT = '000000000000';

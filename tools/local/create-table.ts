@@ -1,5 +1,5 @@
 /**
- * Creates the service table on a DynamoDB endpoint from `lambdas/shared/config/table-schema.ts`, the same
+ * Creates the service table on a DynamoDB endpoint from `lambdas/config/table-schema.ts`, the same
  * definition the CDK stack deploys, so the local table cannot drift from the real one.
  */
 import {
@@ -12,7 +12,7 @@ import {
   type CreateTableCommandInput,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { GLOBAL_SECONDARY_INDEXES, KEY_ATTRIBUTES, STREAM_VIEW_TYPE, TABLE_KEYS, TTL_ATTRIBUTE } from '../../lambdas/shared/config/table-schema.js';
+import { GLOBAL_SECONDARY_INDEXES, KEY_ATTRIBUTES, STREAM_VIEW_TYPE, TABLE_KEYS, TTL_ATTRIBUTE } from '../../lambdas/config/table-schema.js';
 
 const WAIT_SECONDS = 60;
 

@@ -5,10 +5,10 @@
  * with. Built from a seeded PRNG, so every start serves the same catalogue and the printed
  * sample requests stay valid.
  */
-import { createRepricerBody } from '../../lambdas/shared/domain/create-repricer.js';
-import { centsToNumber, toCents } from '../../lambdas/shared/domain/money.js';
-import { computedFields } from '../../lambdas/shared/domain/pricing.js';
-import { BUYABLE, DEFAULT_PRICE_STEP, targetPrice, type EngineOffer, type EngineRepricer, type Target } from '../../lambdas/shared/domain/repricing.js';
+import { createRepricerBody } from '../../lambdas/domain/create-repricer.js';
+import { centsToNumber, toCents } from '../../lambdas/domain/money.js';
+import { computedFields } from '../../lambdas/domain/pricing.js';
+import { BUYABLE, DEFAULT_PRICE_STEP, targetPrice, type EngineOffer, type EngineRepricer, type Target } from '../../lambdas/domain/repricing.js';
 
 /**
  * The demo client's seller id: the marketplace simulator's seller (its default `sellerId`), so

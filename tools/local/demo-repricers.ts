@@ -1,4 +1,4 @@
-import { getClient } from '../../lambdas/shared/data/clients.js';
+import { getClient } from '../../lambdas/data/clients/clients.js';
 import { createRepricerFor, hasRepricerFor, type RepricerRequest } from '../admin/repricers.js';
 import { demoRepricers } from './demo-data.js';
 import type { MarketRepricerRequest } from './demo-market.js';

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { SQSRecord } from 'aws-lambda';
-import { MAX_BATCH_BYTES, MAX_BATCH_ENTRIES, MAX_MESSAGE_BYTES, messageBytes, refusalOf } from '../../lambdas/shared/queue/sqs-rules.js';
+import { MAX_BATCH_BYTES, MAX_BATCH_ENTRIES, MAX_MESSAGE_BYTES, messageBytes, refusalOf } from '../../lambdas/queue/sqs-rules.js';
 import { LOCAL_ACCOUNT, LOCAL_REGION } from './api-event.js';
 
 /** SendMessageBatch takes at most this many entries. */

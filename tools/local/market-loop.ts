@@ -1,14 +1,14 @@
 /**
- * The market loop run locally (lambdas/shared/config/market-sync.ts): the schedule's tick, the
+ * The market loop run locally (lambdas/config/market-sync.ts): the schedule's tick, the
  * market-sync queue driving the sync worker, the storefront queue driving the reader, and the
- * price-sender queue driving the sender (lambdas/shared/config/price-sending.ts), with
+ * price-sender queue driving the sender (lambdas/config/price-sending.ts), with
  * the batch sizes and retry limits the stack deploys (lib/constructs/market-loop.ts). The
  * handlers are given, so the event runtime passes the real ones and a test passes fakes.
  */
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { MARKET_SYNC } from '../../lambdas/shared/config/market-sync.js';
-import { PRICE_SENDING } from '../../lambdas/shared/config/price-sending.js';
-import type { QueueSender } from '../../lambdas/shared/queue/sender.js';
+import { MARKET_SYNC } from '../../lambdas/config/market-sync.js';
+import { PRICE_SENDING } from '../../lambdas/config/price-sending.js';
+import type { QueueSender } from '../../lambdas/queue/sender.js';
 import type { LocalFifoQueue, QueueHandler } from './fifo-queue.js';
 
 export interface MarketLoopHandlers {

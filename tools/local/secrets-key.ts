@@ -1,4 +1,4 @@
-import { LOCAL_SECRETS_KEY_ENV } from '../../lambdas/shared/crypto/key-provider.js';
+import { LOCAL_SECRETS_KEY_ENV } from '../../lambdas/crypto/key-provider.js';
 
 /**
  * The wrapping key of the local key provider, for `npm start` and the tests: fixed, so the

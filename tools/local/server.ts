@@ -8,10 +8,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { problem, STANDARD_PROBLEMS, WWW_AUTHENTICATE, type Problem } from '../../lambdas/shared/http/problem.js';
-import { problemResponse } from '../../lambdas/shared/http/responses.js';
-import { UNAVAILABLE_HEADERS } from '../../lambdas/shared/http/unavailable.js';
-import { AUTHORIZER, ROUTES, type RouteDefinition } from '../../lambdas/shared/config/routes.js';
+import { problem, STANDARD_PROBLEMS, WWW_AUTHENTICATE, type Problem } from '../../lambdas/http/problem.js';
+import { problemResponse } from '../../lambdas/http/responses.js';
+import { UNAVAILABLE_HEADERS } from '../../lambdas/http/unavailable.js';
+import { AUTHORIZER, ROUTES, type RouteDefinition } from '../../lambdas/config/routes.js';
 import { serveDocsPage } from './docs-page.js';
 import { evaluatePolicy, matchRoute, splitUrl, toAuthorizerEvent, toProxyEvent, type AuthorizerOutcome, type RawRequest } from './api-event.js';
 import { localLambdaContext } from './lambda-context.js';

@@ -4,7 +4,7 @@
  * point the simulator's webhooks at the connection, wait for the first sync, create the market
  * repricers, and say what to watch.
  */
-import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
+import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/marketplace/registry.js';
 import { createMarketSimulator, type MarketSimulator } from '../market/index.js';
 import { shapePreset } from '../market/shapes.js';
 import { connectDemoClient, loopbackApiUrl, readMarketState, waitForSyncedOffers, type Credentials } from './demo-connection.js';
@@ -60,7 +60,7 @@ export const runMarketDemo = async (input: MarketDemoInput): Promise<void> => {
   const { market, say, auth } = input;
   // The data layer reads DYNAMODB_ENDPOINT when it loads: imported here, once `npm start` has set it
   // (this module is loaded earlier, to start the simulator).
-  const { getClient } = await import('../../lambdas/shared/data/clients.js');
+  const { getClient } = await import('../../lambdas/data/clients/clients.js');
   const { ensureMarketRepricers } = await import('./demo-repricers.js');
   // A client kept from an older start (a persistent DYNAMODB_ENDPOINT) may have another seller id:
   // then the pages' own offers look like a competitor's, and the repricers would chase them.

@@ -4,7 +4,7 @@
  */
 import { DEFAULT_OPTIONS } from '../market/options.js';
 import { SHAPE_PRESETS } from '../market/shapes.js';
-import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/shared/marketplace/registry.js';
+import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/marketplace/registry.js';
 
 export const MARKET_PORT_ENV = 'MARKET_PORT';
 

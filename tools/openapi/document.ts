@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_TTL_SECONDS } from '../../lambdas/shared/http/idempotency-key.js';
-import { JSON_CONTENT_TYPE, STANDARD_PROBLEMS } from '../../lambdas/shared/http/problem.js';
-import { ROUTES, type RouteDefinition } from '../../lambdas/shared/config/routes.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_TTL_SECONDS } from '../../lambdas/http/idempotency-key.js';
+import { JSON_CONTENT_TYPE, STANDARD_PROBLEMS } from '../../lambdas/http/problem.js';
+import { ROUTES, type RouteDefinition } from '../../lambdas/config/routes.js';
 import { OPERATIONS, type BodySpec, type OperationSpec, type ParameterSpec } from './operations.js';
 import { HEADERS, headerRef, problemResponse } from './responses.js';
 import { componentSchemas, parameterSchema, schemaRef, type JsonSchema } from './schemas.js';

@@ -1,19 +1,19 @@
-import { DEFAULT_SAFETY, type Connection } from '../../lambdas/shared/domain/connections.js';
-import type { Webhook } from '../../lambdas/shared/domain/webhooks.js';
+import { DEFAULT_SAFETY, type Connection } from '../../lambdas/domain/connections.js';
+import type { Webhook } from '../../lambdas/domain/webhooks.js';
 import type { z } from 'zod';
-import { createRepricerBody, type CreateRepricerBody } from '../../lambdas/shared/domain/create-repricer.js';
-import { computePricing } from '../../lambdas/shared/domain/pricing.js';
-import { previewRepricer, type RepricerPreview } from '../../lambdas/shared/domain/repricer-preview.js';
-import { repricerStatsOf, type RepricerStats } from '../../lambdas/shared/domain/repricer-stats.js';
-import type { EngineOffer } from '../../lambdas/shared/domain/repricing.js';
-import type { ImportJob } from '../../lambdas/shared/domain/import-jobs.js';
-import type { ConnectorType, Offer, OffersPage, PriceChange, Product, Repricer } from '../../lambdas/shared/domain/records.js';
-import type { ProductDetail } from '../../lambdas/shared/domain/product-detail.js';
-import { conflict, unprocessable, validationFailed } from '../../lambdas/shared/http/errors.js';
-import { repricerNotFound } from '../../lambdas/shared/http/not-found.js';
-import { preconditionFailed } from '../../lambdas/shared/http/preconditions.js';
-import { STANDARD_PROBLEMS, type Problem } from '../../lambdas/shared/http/problem.js';
-import { toFieldErrors } from '../../lambdas/shared/http/validation.js';
+import { createRepricerBody, type CreateRepricerBody } from '../../lambdas/domain/create-repricer.js';
+import { computePricing } from '../../lambdas/domain/pricing.js';
+import { previewRepricer, type RepricerPreview } from '../../lambdas/domain/repricer-preview.js';
+import { repricerStatsOf, type RepricerStats } from '../../lambdas/domain/repricer-stats.js';
+import type { EngineOffer } from '../../lambdas/domain/repricing.js';
+import type { ImportJob } from '../../lambdas/domain/import-jobs.js';
+import type { ConnectorType, Offer, OffersPage, PriceChange, Product, Repricer } from '../../lambdas/domain/records.js';
+import type { ProductDetail } from '../../lambdas/domain/product-detail.js';
+import { conflict, unprocessable, validationFailed } from '../../lambdas/http/errors.js';
+import { repricerNotFound } from '../../lambdas/http/not-found.js';
+import { preconditionFailed } from '../../lambdas/http/preconditions.js';
+import { STANDARD_PROBLEMS, type Problem } from '../../lambdas/http/problem.js';
+import { toFieldErrors } from '../../lambdas/http/validation.js';
 
 /**
  * One realistic example per body. The repricer is the worked example of docs/api.md, "Computed

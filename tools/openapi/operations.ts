@@ -1,14 +1,14 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { z } from 'zod';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../../lambdas/shared/domain/list-parameters.js';
-import { offerQueryParameters } from '../../lambdas/shared/domain/offer-query.js';
-import { priceChangeQueryParameters, repricerPriceChangeQueryParameters } from '../../lambdas/shared/domain/price-change-query.js';
-import { offerRecord, priceChangeRecord, productRecord, repricerRecord } from '../../lambdas/shared/domain/records.js';
-import { repricerQueryParameters } from '../../lambdas/shared/domain/repricer-query.js';
-import { repricerPatchFields, updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.js';
-import { DEFAULT_STATS_RANGE_HOURS, MAX_STATS_RANGE_DAYS, statsQueryParameters } from '../../lambdas/shared/domain/repricer-stats.js';
-import { webhookDeliveriesQuery } from '../../lambdas/shared/domain/webhook-query.js';
-import { importNotFound, offerNotFound, priceChangeNotFound, productNotFound } from '../../lambdas/shared/http/not-found.js';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../../lambdas/domain/list-parameters.js';
+import { offerQueryParameters } from '../../lambdas/domain/offer-query.js';
+import { priceChangeQueryParameters, repricerPriceChangeQueryParameters } from '../../lambdas/domain/price-change-query.js';
+import { offerRecord, priceChangeRecord, productRecord, repricerRecord } from '../../lambdas/domain/records.js';
+import { repricerQueryParameters } from '../../lambdas/domain/repricer-query.js';
+import { repricerPatchFields, updateRepricerBody } from '../../lambdas/domain/update-repricer.js';
+import { DEFAULT_STATS_RANGE_HOURS, MAX_STATS_RANGE_DAYS, statsQueryParameters } from '../../lambdas/domain/repricer-stats.js';
+import { webhookDeliveriesQuery } from '../../lambdas/domain/webhook-query.js';
+import { importNotFound, offerNotFound, priceChangeNotFound, productNotFound } from '../../lambdas/http/not-found.js';
 import {
   createImportParameters,
   importJobRecord,
@@ -16,11 +16,11 @@ import {
   MAX_IMPORT_LINES,
   MAX_LINE_BYTES,
   MAX_LISTED_ERRORS,
-} from '../../lambdas/shared/domain/import-jobs.js';
-import { IMPORT_TOO_LARGE, NOT_NDJSON } from '../../lambdas/shared/http/import-problems.js';
-import { conflict, HttpProblem, notFound, validationFailed } from '../../lambdas/shared/http/errors.js';
-import { ifMatchOf } from '../../lambdas/shared/http/preconditions.js';
-import type { Problem } from '../../lambdas/shared/http/problem.js';
+} from '../../lambdas/domain/import-jobs.js';
+import { IMPORT_TOO_LARGE, NOT_NDJSON } from '../../lambdas/http/import-problems.js';
+import { conflict, HttpProblem, notFound, validationFailed } from '../../lambdas/http/errors.js';
+import { ifMatchOf } from '../../lambdas/http/preconditions.js';
+import type { Problem } from '../../lambdas/http/problem.js';
 import {
   createRepricerExample,
   importBodyExample,
@@ -45,16 +45,16 @@ import {
   createWebhookExample,
   type ProblemStatus,
 } from './examples.js';
-import { createWebhookBody, MAX_WEBHOOKS_PER_CLIENT, webhookRecord } from '../../lambdas/shared/domain/webhooks.js';
-import { connectionRecord, putConnectionBody } from '../../lambdas/shared/domain/connections.js';
-import { connectorUid } from '../../lambdas/shared/domain/records.js';
-import { connectionNotFound, connectorNotFound, keyRejected, marketplaceUnavailable } from '../../lambdas/shared/http/connection-route.js';
+import { createWebhookBody, MAX_WEBHOOKS_PER_CLIENT, webhookRecord } from '../../lambdas/domain/webhooks.js';
+import { connectionRecord, putConnectionBody } from '../../lambdas/domain/connections.js';
+import { connectorUid } from '../../lambdas/domain/records.js';
+import { connectionNotFound, connectorNotFound, keyRejected, marketplaceUnavailable } from '../../lambdas/http/connection-route.js';
 import { connectionExample, putConnectionExample } from './examples.js';
-import { webhookNotFound } from '../../lambdas/shared/http/not-found.js';
+import { webhookNotFound } from '../../lambdas/http/not-found.js';
 import type { JsonSchema } from './schemas.js';
 import type { HeaderName } from './responses.js';
 import { EVENT_RECEIVED, EVENT_REFUSED } from '../../lambdas/receive-marketplace-event/answers.js';
-import { MAX_BODY_BYTES } from '../../lambdas/shared/http/body-limit.js';
+import { MAX_BODY_BYTES } from '../../lambdas/http/body-limit.js';
 
 /**
  * What the route table does not know about each operation: its words, parameters, bodies and

@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { PROBLEM_TYPES, type FieldError, type Problem } from '../../lambdas/shared/http/problem.js';
+import { PROBLEM_TYPES, type FieldError, type Problem } from '../../lambdas/http/problem.js';
 
 /**
- * The problem+json body of lambdas/shared/http/problem.ts as a zod schema, for the document
+ * The problem+json body of lambdas/http/problem.ts as a zod schema, for the document
  * only: the Lambdas build problems with `problem()` and never parse one. The type checks at
  * the bottom keep the two from drifting apart.
  */

@@ -1,6 +1,6 @@
-import { THROTTLED_RETRY_AFTER_SECONDS } from '../../lambdas/shared/config/retry-after.js';
-import { etagOf } from '../../lambdas/shared/http/preconditions.js';
-import { PROBLEM_CONTENT_TYPE, WWW_AUTHENTICATE, type Problem } from '../../lambdas/shared/http/problem.js';
+import { THROTTLED_RETRY_AFTER_SECONDS } from '../../lambdas/config/retry-after.js';
+import { etagOf } from '../../lambdas/http/preconditions.js';
+import { PROBLEM_CONTENT_TYPE, WWW_AUTHENTICATE, type Problem } from '../../lambdas/http/problem.js';
 import { problemExamples, repricerExample, type ProblemStatus } from './examples.js';
 import { schemaRef, type JsonSchema } from './schemas.js';
 

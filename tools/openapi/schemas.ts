@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { createRepricerBody } from '../../lambdas/shared/domain/create-repricer.js';
+import { createRepricerBody } from '../../lambdas/domain/create-repricer.js';
 import {
   competitorFilterFields,
   connectorTypeRecord,
@@ -14,16 +14,16 @@ import {
   productRecord,
   repricerRecord,
   timestamp,
-} from '../../lambdas/shared/domain/records.js';
-import { importError, importJobRecord, importsPage } from '../../lambdas/shared/domain/import-jobs.js';
-import { updateRepricerBody } from '../../lambdas/shared/domain/update-repricer.js';
-import { appliedBound, targetExplanation } from '../../lambdas/shared/domain/explain-target.js';
-import { repricerHold, repricerMarket, repricerPreview } from '../../lambdas/shared/domain/repricer-preview.js';
-import { repricerStats } from '../../lambdas/shared/domain/repricer-stats.js';
-import { connectionRecord, connectionsList, putConnectionBody } from '../../lambdas/shared/domain/connections.js';
-import { inStockPremium } from '../../lambdas/shared/domain/in-stock-premium.js';
-import { productDetailRecord } from '../../lambdas/shared/domain/product-detail.js';
-import { createdWebhookRecord, createWebhookBody, deliveriesPage, deliveryRecord, webhookRecord, webhooksList } from '../../lambdas/shared/domain/webhooks.js';
+} from '../../lambdas/domain/records.js';
+import { importError, importJobRecord, importsPage } from '../../lambdas/domain/import-jobs.js';
+import { updateRepricerBody } from '../../lambdas/domain/update-repricer.js';
+import { appliedBound, targetExplanation } from '../../lambdas/domain/explain-target.js';
+import { repricerHold, repricerMarket, repricerPreview } from '../../lambdas/domain/repricer-preview.js';
+import { repricerStats } from '../../lambdas/domain/repricer-stats.js';
+import { connectionRecord, connectionsList, putConnectionBody } from '../../lambdas/domain/connections.js';
+import { inStockPremium } from '../../lambdas/domain/in-stock-premium.js';
+import { productDetailRecord } from '../../lambdas/domain/product-detail.js';
+import { createdWebhookRecord, createWebhookBody, deliveriesPage, deliveryRecord, webhookRecord, webhooksList } from '../../lambdas/domain/webhooks.js';
 import { caseInsensitivePattern, regexesOf } from './patterns.js';
 import { conflictProblemSchema, fieldErrorSchema, problemSchema } from './problem-schema.js';
 

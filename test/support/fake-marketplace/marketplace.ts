@@ -1,9 +1,9 @@
-import type { Marketplace, MarketplaceUrls } from '../../../lambdas/shared/marketplace/marketplace.js';
-import type { MarketplacePort, PriceUpdate } from '../../../lambdas/shared/marketplace/port.js';
+import type { Marketplace, MarketplaceUrls } from '../../../lambdas/marketplace/marketplace.js';
+import type { MarketplacePort, PriceUpdate } from '../../../lambdas/marketplace/port.js';
 
 /**
  * A second marketplace as an adapter's folder would declare it (its entry and its port), to show
- * that one plugs in by one entry in the table (lambdas/shared/marketplace/marketplaces.ts). Its
+ * that one plugs in by one entry in the table (lambdas/marketplace/marketplaces.ts). Its
  * port keeps what it was asked in memory; it signs nothing, so no event of it verifies.
  */
 export const fakeMarketplacePort = (urls: MarketplaceUrls) => {

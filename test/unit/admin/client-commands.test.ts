@@ -28,7 +28,7 @@ import {
 } from '../../../tools/admin/client-commands.js';
 import { listClients, rotatePassword } from '../../../tools/admin/clients.js';
 import { UsageKeys } from '../../../tools/admin/usage-keys.js';
-import { DUMMY_PASSWORD_RECORD, verifyPassword, type PasswordRecord } from '../../../lambdas/shared/auth/password.js';
+import { DUMMY_PASSWORD_RECORD, verifyPassword, type PasswordRecord } from '../../../lambdas/auth/password.js';
 import { clientItem } from '../../support/fixtures.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);

@@ -5,7 +5,7 @@ import { runClientsCommand, type ClientsCliContext } from '../../../tools/admin/
 import { KeyRegistrationError } from '../../../tools/admin/client-commands.js';
 import { UsageError } from '../../../tools/admin/usage-error.js';
 import { UsageKeys } from '../../../tools/admin/usage-keys.js';
-import { DUMMY_PASSWORD_RECORD } from '../../../lambdas/shared/auth/password.js';
+import { DUMMY_PASSWORD_RECORD } from '../../../lambdas/auth/password.js';
 import { clientItem } from '../../support/fixtures.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);

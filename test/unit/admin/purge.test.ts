@@ -22,13 +22,13 @@ import {
   repricerSlotKey,
   webhookCountKey,
   webhookKey,
-} from '../../../lambdas/shared/data/keys.js';
-import { PRICE_CHANGE_LIST, PRODUCT_PRICE_CHANGE_LIST, productScope } from '../../../lambdas/shared/data/price-change-list.js';
-import { listingKey } from '../../../lambdas/shared/data/ranked/listings.js';
-import { addToNode, emptyNode, FIRST_BOUND, nodeItem } from '../../../lambdas/shared/data/ranked/nodes.js';
-import { REPRICER_LIST } from '../../../lambdas/shared/data/repricer-list.js';
-import { OFFER_LIST } from '../../../lambdas/shared/data/offer-list.js';
-import { idKey } from '../../../lambdas/shared/data/sort-keys.js';
+} from '../../../lambdas/data/table/keys.js';
+import { PRICE_CHANGE_LIST, PRODUCT_PRICE_CHANGE_LIST, productScope } from '../../../lambdas/data/price-changes/price-change-list.js';
+import { listingKey } from '../../../lambdas/data/lists/ranked/listings.js';
+import { addToNode, emptyNode, FIRST_BOUND, nodeItem } from '../../../lambdas/data/lists/ranked/nodes.js';
+import { REPRICER_LIST } from '../../../lambdas/data/repricers/repricer-list.js';
+import { OFFER_LIST } from '../../../lambdas/data/offers/offer-list.js';
+import { idKey } from '../../../lambdas/data/table/sort-keys.js';
 import { purgeTenant } from '../../../tools/admin/purge.js';
 import { FakeTable, TABLE } from '../data/fake-table.js';
 

@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { changePassword, ClientExistsError, createClientAccount, DEFAULT_CONNECTOR, setClientEnabled } from '../../../tools/admin/clients.js';
-import { verifyPassword, type PasswordRecord } from '../../../lambdas/shared/auth/password.js';
+import { verifyPassword, type PasswordRecord } from '../../../lambdas/auth/password.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const TABLE = 'auth-test-table';

@@ -11,11 +11,11 @@ import {
   pauses,
   SLOWDOWN_AFTER_FAILURES,
   SLOWED_MAX_FAILURES_PER_SOURCE,
-} from '../../../lambdas/shared/auth/authorize.js';
-import { basicAuthorization } from '../../../lambdas/shared/auth/basic-credentials.js';
-import { DUMMY_PASSWORD_RECORD, hashPassword, keyDerivation, type PasswordRecord } from '../../../lambdas/shared/auth/password.js';
-import { sourceDigest } from '../../../lambdas/shared/auth/source-address.js';
-import { logger } from '../../../lambdas/shared/logger.js';
+} from '../../../lambdas/auth/authorize.js';
+import { basicAuthorization } from '../../../lambdas/auth/basic-credentials.js';
+import { DUMMY_PASSWORD_RECORD, hashPassword, keyDerivation, type PasswordRecord } from '../../../lambdas/auth/password.js';
+import { sourceDigest } from '../../../lambdas/auth/source-address.js';
+import { logger } from '../../../lambdas/observability/logger.js';
 import { clientItem } from '../../support/fixtures.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);

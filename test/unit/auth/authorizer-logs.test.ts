@@ -9,9 +9,9 @@ import { authorizerEvent, captureOutput, CONTEXT } from './authorizer-events.js'
 // Read when the logger is built (Powertools resets the level to it at each invocation): before the modules load.
 process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
 const { handler } = await import('../../../lambdas/authorizer/handler.js');
-const { basicAuthorization } = await import('../../../lambdas/shared/auth/basic-credentials.js');
-const { hashPassword } = await import('../../../lambdas/shared/auth/password.js');
-const { logger } = await import('../../../lambdas/shared/logger.js');
+const { basicAuthorization } = await import('../../../lambdas/auth/basic-credentials.js');
+const { hashPassword } = await import('../../../lambdas/auth/password.js');
+const { logger } = await import('../../../lambdas/observability/logger.js');
 const { clientItem } = await import('../../support/fixtures.js');
 
 const ddb = mockClient(DynamoDBDocumentClient);

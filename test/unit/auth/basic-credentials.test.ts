@@ -5,7 +5,7 @@ import {
   MAX_PASSWORD_LENGTH,
   MAX_USERNAME_LENGTH,
   parseBasicAuthorization,
-} from '../../../lambdas/shared/auth/basic-credentials.js';
+} from '../../../lambdas/auth/basic-credentials.js';
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 

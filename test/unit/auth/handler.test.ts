@@ -1,10 +1,10 @@
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { AuthorizerFailure, handler, stageWildcardArn, UNAUTHORIZED } from '../../../lambdas/authorizer/handler.js';
-import { basicAuthorization } from '../../../lambdas/shared/auth/basic-credentials.js';
-import { hashPassword, type PasswordRecord } from '../../../lambdas/shared/auth/password.js';
-import { sourceDigest } from '../../../lambdas/shared/auth/source-address.js';
-import { logger } from '../../../lambdas/shared/logger.js';
+import { basicAuthorization } from '../../../lambdas/auth/basic-credentials.js';
+import { hashPassword, type PasswordRecord } from '../../../lambdas/auth/password.js';
+import { sourceDigest } from '../../../lambdas/auth/source-address.js';
+import { logger } from '../../../lambdas/observability/logger.js';
 import { clientItem } from '../../support/fixtures.js';
 import { authorizerEvent, CONTEXT, METHOD_ARN } from './authorizer-events.js';
 

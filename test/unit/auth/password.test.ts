@@ -7,7 +7,7 @@ import {
   SALT_BYTES,
   verifyAgainstDummy,
   verifyPassword,
-} from '../../../lambdas/shared/auth/password.js';
+} from '../../../lambdas/auth/password.js';
 
 afterEach(() => {
   jest.restoreAllMocks();

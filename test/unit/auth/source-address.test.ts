@@ -1,4 +1,4 @@
-import { sourceDigest, sourcePrefix, UNKNOWN_SOURCE } from '../../../lambdas/shared/auth/source-address.js';
+import { sourceDigest, sourcePrefix, UNKNOWN_SOURCE } from '../../../lambdas/auth/source-address.js';
 
 describe('sourcePrefix', () => {
   it.each<[string | undefined, string]>([

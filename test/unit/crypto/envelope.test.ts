@@ -1,11 +1,11 @@
 import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
 import { randomBytes } from 'node:crypto';
-import { open, seal, type SealedValue } from '../../../lambdas/shared/crypto/envelope.js';
-import { kmsKeyProvider } from '../../../lambdas/shared/crypto/kms-key-provider.js';
-import { localKeyProvider } from '../../../lambdas/shared/crypto/local-key-provider.js';
-import { logger } from '../../../lambdas/shared/logger.js';
-import { openWebhookSecret, sealWebhookSecret } from '../../../lambdas/shared/webhooks/secrets.js';
+import { open, seal, type SealedValue } from '../../../lambdas/crypto/envelope.js';
+import { kmsKeyProvider } from '../../../lambdas/crypto/kms-key-provider.js';
+import { localKeyProvider } from '../../../lambdas/crypto/local-key-provider.js';
+import { logger } from '../../../lambdas/observability/logger.js';
+import { openWebhookSecret, sealWebhookSecret } from '../../../lambdas/webhooks/secrets.js';
 
 const provider = localKeyProvider(randomBytes(32));
 const context = { purpose: 'test', clientId: 'c1' };

@@ -1,8 +1,8 @@
 import { jest } from '@jest/globals';
 import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { batchGet, keyString } from '../../../lambdas/shared/data/batch.js';
-import { ContentionError, RETRY_ATTEMPTS } from '../../../lambdas/shared/data/retry.js';
+import { batchGet, keyString } from '../../../lambdas/data/table/batch.js';
+import { ContentionError, RETRY_ATTEMPTS } from '../../../lambdas/data/table/retry.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const keys = (count: number) => Array.from({ length: count }, (_, i) => ({ pk: `P#${i}`, sk: 'X' }));

@@ -1,9 +1,9 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from 'aws-lambda';
-import { streamChangeOf } from '../../../lambdas/shared/data/change-records.js';
-import { nodePartition, rebuildKey } from '../../../lambdas/shared/data/keys.js';
-import { listingKey } from '../../../lambdas/shared/data/ranked/listings.js';
-import { OFFER_LIST } from '../../../lambdas/shared/data/offer-list.js';
+import { streamChangeOf } from '../../../lambdas/data/price-changes/change-records.js';
+import { nodePartition, rebuildKey } from '../../../lambdas/data/table/keys.js';
+import { listingKey } from '../../../lambdas/data/lists/ranked/listings.js';
+import { OFFER_LIST } from '../../../lambdas/data/offers/offer-list.js';
 import { clientItem } from '../../support/fixtures.js';
 import { offerItem, productItem, repricerItem, storedOffer, product } from './fixtures.js';
 

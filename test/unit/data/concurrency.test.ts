@@ -1,4 +1,4 @@
-import { mapLimit } from '../../../lambdas/shared/data/concurrency.js';
+import { mapLimit } from '../../../lambdas/data/table/concurrency.js';
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 

@@ -1,6 +1,6 @@
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { getConnectorType, upsertConnectorTypes } from '../../../lambdas/shared/data/connectors.js';
+import { getConnectorType, upsertConnectorTypes } from '../../../lambdas/data/connections/connectors.js';
 import { connectorType, connectorTypeFields, CREATED_AT } from './fixtures.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);

@@ -1,6 +1,6 @@
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { reserveIds } from '../../../lambdas/shared/data/counters.js';
+import { reserveIds } from '../../../lambdas/data/table/counters.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 

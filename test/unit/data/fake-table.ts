@@ -14,7 +14,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AwsStub } from 'aws-sdk-client-mock';
-import { GLOBAL_SECONDARY_INDEXES } from '../../../lambdas/shared/config/table-schema.js';
+import { GLOBAL_SECONDARY_INDEXES } from '../../../lambdas/config/table-schema.js';
 
 /**
  * A small in-memory model of the one table, behind aws-sdk-client-mock, for unit tests of code

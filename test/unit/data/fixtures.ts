@@ -1,8 +1,8 @@
-import { offerKey, productKey, repricerKey } from '../../../lambdas/shared/data/keys.js';
-import { OFFER_SCHEMA_VERSION, type StoredOffer } from '../../../lambdas/shared/data/offer-list.js';
-import { REPRICER_SCHEMA_VERSION, type StoredRepricer } from '../../../lambdas/shared/data/repricer-list.js';
-import type { NewRepricer } from '../../../lambdas/shared/data/repricers.js';
-import type { ConnectorType, ConnectorTypeFields, Offer, OfferFields, Product, ProductFields, Repricer } from '../../../lambdas/shared/domain/records.js';
+import { offerKey, productKey, repricerKey } from '../../../lambdas/data/table/keys.js';
+import { OFFER_SCHEMA_VERSION, type StoredOffer } from '../../../lambdas/data/offers/offer-list.js';
+import { REPRICER_SCHEMA_VERSION, type StoredRepricer } from '../../../lambdas/data/repricers/repricer-list.js';
+import type { NewRepricer } from '../../../lambdas/data/repricers/repricers.js';
+import type { ConnectorType, ConnectorTypeFields, Offer, OfferFields, Product, ProductFields, Repricer } from '../../../lambdas/domain/records.js';
 
 /** Valid records of the interface, for tests of the data layer and the handlers. */
 export const CREATED_AT = '2026-01-02T03:04:05.678Z';

@@ -1,6 +1,6 @@
-import { streamChangeOf } from '../../../lambdas/shared/data/change-records.js';
-import { marketStateKey } from '../../../lambdas/shared/data/keys.js';
-import { DEFAULT_SAFETY } from '../../../lambdas/shared/domain/connections.js';
+import { streamChangeOf } from '../../../lambdas/data/price-changes/change-records.js';
+import { marketStateKey } from '../../../lambdas/data/table/keys.js';
+import { DEFAULT_SAFETY } from '../../../lambdas/domain/connections.js';
 import { connection, connectionItem, image, marketplaceEvent, marketplaceEventItem } from '../events/market-event-fixtures.js';
 
 const keysOf = (item: { pk: string; sk: string }) => image({ pk: item.pk, sk: item.sk });

@@ -1,11 +1,11 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { offerStatePartition, offerStateSortKey } from '../../../lambdas/shared/data/keys.js';
-import { readOfferTimeline, readPriceChangesSince, recordOfferStates } from '../../../lambdas/shared/data/offer-states.js';
-import { PRICE_CHANGE_SCHEMA_VERSION } from '../../../lambdas/shared/data/price-change-list.js';
-import { priceChangeKey } from '../../../lambdas/shared/data/repricing.js';
-import type { OfferStateChange } from '../../../lambdas/shared/domain/repricer-stats.js';
-import type { PriceChange } from '../../../lambdas/shared/domain/records.js';
+import { offerStatePartition, offerStateSortKey } from '../../../lambdas/data/table/keys.js';
+import { readOfferTimeline, readPriceChangesSince, recordOfferStates } from '../../../lambdas/data/offers/offer-states.js';
+import { PRICE_CHANGE_SCHEMA_VERSION } from '../../../lambdas/data/price-changes/price-change-list.js';
+import { priceChangeKey } from '../../../lambdas/data/repricers/repricing.js';
+import type { OfferStateChange } from '../../../lambdas/domain/repricer-stats.js';
+import type { PriceChange } from '../../../lambdas/domain/records.js';
 import { FakeTable, TABLE } from './fake-table.js';
 
 /** What the stats read: one offer's states around a window, a repricer's price changes since a time; nothing of other offers or repricers. */

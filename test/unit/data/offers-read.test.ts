@@ -1,8 +1,8 @@
 import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { OFFER_LIST, offerRecordOf, type StoredOffer } from '../../../lambdas/shared/data/offer-list.js';
-import { getOffer, listOffers } from '../../../lambdas/shared/data/offers-read.js';
-import type { OfferQuery } from '../../../lambdas/shared/domain/offer-query.js';
+import { OFFER_LIST, offerRecordOf, type StoredOffer } from '../../../lambdas/data/offers/offer-list.js';
+import { getOffer, listOffers } from '../../../lambdas/data/offers/offers-read.js';
+import type { OfferQuery } from '../../../lambdas/domain/offer-query.js';
 import { FakeTable, TABLE } from './fake-table.js';
 import { product, storedOffer } from './fixtures.js';
 import { seedList } from './ranked/seed-list.js';

@@ -1,8 +1,8 @@
 import { BatchWriteCommand, DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { counterKey, offerKey, offerLookupKey } from '../../../lambdas/shared/data/keys.js';
-import { deleteOffers, readLookups, upsertOffers, type OfferInput } from '../../../lambdas/shared/data/offers-write.js';
-import type { OfferFields } from '../../../lambdas/shared/domain/records.js';
+import { counterKey, offerKey, offerLookupKey } from '../../../lambdas/data/table/keys.js';
+import { deleteOffers, readLookups, upsertOffers, type OfferInput } from '../../../lambdas/data/offers/offers-write.js';
+import type { OfferFields } from '../../../lambdas/domain/records.js';
 import { FakeTable, TABLE } from './fake-table.js';
 import { offerFields } from './fixtures.js';
 

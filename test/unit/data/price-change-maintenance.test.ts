@@ -2,8 +2,8 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AttributeValue } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { streamChangeOf, type PriceChangeHint } from '../../../lambdas/shared/data/change-records.js';
-import { listingPartition, priceChangePartition } from '../../../lambdas/shared/data/keys.js';
+import { streamChangeOf, type PriceChangeHint } from '../../../lambdas/data/price-changes/change-records.js';
+import { listingPartition, priceChangePartition } from '../../../lambdas/data/table/keys.js';
 import {
   parsePriceChangeCell,
   parseProductChangeCell,
@@ -13,13 +13,13 @@ import {
   PRODUCT_PRICE_CHANGE_LIST,
   productScope,
   type StoredPriceChange,
-} from '../../../lambdas/shared/data/price-change-list.js';
-import { reconcilePriceChanges } from '../../../lambdas/shared/data/price-change-maintenance.js';
-import { applyBatched } from '../../../lambdas/shared/data/ranked/apply-batched.js';
-import { recordOfListing } from '../../../lambdas/shared/data/ranked/listings.js';
-import type { RankedList } from '../../../lambdas/shared/data/ranked/ranked-list.js';
-import type { PriceChange, PriceChangeStatus } from '../../../lambdas/shared/domain/records.js';
-import { logger } from '../../../lambdas/shared/logger.js';
+} from '../../../lambdas/data/price-changes/price-change-list.js';
+import { reconcilePriceChanges } from '../../../lambdas/data/price-changes/price-change-maintenance.js';
+import { applyBatched } from '../../../lambdas/data/lists/ranked/apply-batched.js';
+import { recordOfListing } from '../../../lambdas/data/lists/ranked/listings.js';
+import type { RankedList } from '../../../lambdas/data/lists/ranked/ranked-list.js';
+import type { PriceChange, PriceChangeStatus } from '../../../lambdas/domain/records.js';
+import { logger } from '../../../lambdas/observability/logger.js';
 import { nodeDiscrepancies } from '../../support/rank-check.js';
 import { FakeTable, TABLE } from './fake-table.js';
 import { listState } from './ranked/seed-list.js';

@@ -1,6 +1,6 @@
 import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { getProduct, getProducts, upsertProducts } from '../../../lambdas/shared/data/products.js';
+import { getProduct, getProducts, upsertProducts } from '../../../lambdas/data/offers/products.js';
 import { CREATED_AT, product, productFields } from './fixtures.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);

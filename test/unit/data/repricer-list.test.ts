@@ -1,6 +1,6 @@
 import { deflateRawSync } from 'node:zlib';
-import { REPRICER_LIST, storedRepricer } from '../../../lambdas/shared/data/repricer-list.js';
-import type { Repricer } from '../../../lambdas/shared/domain/records.js';
+import { REPRICER_LIST, storedRepricer } from '../../../lambdas/data/repricers/repricer-list.js';
+import type { Repricer } from '../../../lambdas/domain/records.js';
 import { repricer } from './fixtures.js';
 
 /**

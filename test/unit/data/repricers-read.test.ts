@@ -1,9 +1,9 @@
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { REPRICER_LIST } from '../../../lambdas/shared/data/repricer-list.js';
-import { getRepricer, listRepricers, readRepricers } from '../../../lambdas/shared/data/repricers-read.js';
-import { repricerSlotKey } from '../../../lambdas/shared/data/keys.js';
-import type { RepricerQuery } from '../../../lambdas/shared/domain/repricer-query.js';
+import { REPRICER_LIST } from '../../../lambdas/data/repricers/repricer-list.js';
+import { getRepricer, listRepricers, readRepricers } from '../../../lambdas/data/repricers/repricers-read.js';
+import { repricerSlotKey } from '../../../lambdas/data/table/keys.js';
+import type { RepricerQuery } from '../../../lambdas/domain/repricer-query.js';
 import { FakeTable, TABLE } from './fake-table.js';
 import { connectorType, CREATED_AT, product, repricerItem, storedRepricer } from './fixtures.js';
 import { seedList } from './ranked/seed-list.js';

@@ -3,9 +3,9 @@ import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { evaluateProduct } from '../../../lambdas/evaluate-repricers/evaluate.js';
-import { priceChangeKey, readProductForRepricing } from '../../../lambdas/shared/data/repricing.js';
-import { storedPriceChange } from '../../../lambdas/shared/data/price-change-list.js';
-import type { PriceChange } from '../../../lambdas/shared/domain/records.js';
+import { priceChangeKey, readProductForRepricing } from '../../../lambdas/data/repricers/repricing.js';
+import { storedPriceChange } from '../../../lambdas/data/price-changes/price-change-list.js';
+import type { PriceChange } from '../../../lambdas/domain/records.js';
 import { offerFields, product } from './fixtures.js';
 
 /**

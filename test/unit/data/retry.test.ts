@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { AGAIN, ContentionError, RETRY_ATTEMPTS, retrying } from '../../../lambdas/shared/data/retry.js';
+import { AGAIN, ContentionError, RETRY_ATTEMPTS, retrying } from '../../../lambdas/data/table/retry.js';
 
 beforeEach(() => {
   jest.useFakeTimers();

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { competitorsKey, competitorsPrefix, ID_WIDTH, idKey, MAX_ID, priceKey, timeKey } from '../../../lambdas/shared/data/sort-keys.js';
-import { MAX_COMPETITORS } from '../../../lambdas/shared/domain/records.js';
+import { competitorsKey, competitorsPrefix, ID_WIDTH, idKey, MAX_ID, priceKey, timeKey } from '../../../lambdas/data/table/sort-keys.js';
+import { MAX_COMPETITORS } from '../../../lambdas/domain/records.js';
 import { fcParameters, fcRuns } from '../../support/seed.js';
 
 const sign = (n: number) => (n < 0 ? -1 : n > 0 ? 1 : 0);

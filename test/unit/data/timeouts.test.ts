@@ -17,7 +17,7 @@ import {
   SDK_CONNECTION_TIMEOUT_MS,
   SDK_MAX_ATTEMPTS,
   SDK_REQUEST_TIMEOUT_MS,
-} from '../../../lambdas/shared/data/dynamo.js';
+} from '../../../lambdas/data/table/dynamo.js';
 
 const API_GATEWAY_INTEGRATION_TIMEOUT_MS = 29_000;
 

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
-const ROOT = new URL('../../../', import.meta.url);
+const ROOT = new URL('../../..', import.meta.url);
 const read = (path: string): string => readFileSync(new URL(path, ROOT), 'utf8');
 const readme = read('README.md');
 const api = read('docs/api.md');

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { dropExplained } from '../../../lambdas/shared/domain/breaker-evidence.js';
+import { dropExplained } from '../../../lambdas/domain/breaker-evidence.js';
 import { fcParameters, fcRuns } from '../../support/seed.js';
 
 describe('dropExplained: which sharp drops the circuit breaker counts', () => {

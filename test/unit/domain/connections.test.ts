@@ -1,4 +1,4 @@
-import { connectedRecord, connectionRecord, DEFAULT_SAFETY, keyLast4, putConnectionBody, type Connection } from '../../../lambdas/shared/domain/connections.js';
+import { connectedRecord, connectionRecord, DEFAULT_SAFETY, keyLast4, putConnectionBody, type Connection } from '../../../lambdas/domain/connections.js';
 
 const NOW = '2026-11-25T10:00:00.000Z';
 const UID = '0b6c3f0e-8d7a-4c1b-9e2f-3a4b5c6d7e8f';

@@ -7,8 +7,8 @@ import {
   type ConnectorTypeLookup,
   type CreateRepricerError,
   type NewRepricer,
-} from '../../../lambdas/shared/domain/create-repricer.js';
-import { repricerRecord, type ConnectorType, type FeeEstimates, type Product } from '../../../lambdas/shared/domain/records.js';
+} from '../../../lambdas/domain/create-repricer.js';
+import { repricerRecord, type ConnectorType, type FeeEstimates, type Product } from '../../../lambdas/domain/records.js';
 import { connectorType, feeEstimate, product, repricerFields } from '../data/fixtures.js';
 
 const fee = { commission: 1, fulfilment: 2, commission_percentage: 10 };

@@ -1,6 +1,6 @@
-import { explainTarget } from '../../../lambdas/shared/domain/explain-target.js';
-import { previewRepricer } from '../../../lambdas/shared/domain/repricer-preview.js';
-import { targetPrice, type EngineOffer, type EngineRepricer } from '../../../lambdas/shared/domain/repricing.js';
+import { explainTarget } from '../../../lambdas/domain/explain-target.js';
+import { previewRepricer } from '../../../lambdas/domain/repricer-preview.js';
+import { targetPrice, type EngineOffer, type EngineRepricer } from '../../../lambdas/domain/repricing.js';
 
 /** The explanation of a target (docs/repricing.md, "Preview and explanation"), and the preview built on it. */
 const APPROACH = { buybox_approach: 'cheapest', repricer_approach: 'fixed' } as const;

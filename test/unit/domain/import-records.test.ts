@@ -1,4 +1,4 @@
-import { CONNECTOR_IMPORT_COMMAND, UnreadableLine, validateImport } from '../../../lambdas/shared/domain/import-records.js';
+import { CONNECTOR_IMPORT_COMMAND, UnreadableLine, validateImport } from '../../../lambdas/domain/import-records.js';
 import { connectorTypeFields, offerFields, productFields } from '../data/fixtures.js';
 
 const connectorLine = (uid = 'takealot') => ({ type: 'connector_type', data: connectorTypeFields({ uid }) });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { DEFAULT_IN_STOCK_PREMIUM, observePremium, type InStockPremium } from '../../../lambdas/shared/domain/in-stock-premium.js';
-import { deriveMarketView } from '../../../lambdas/shared/domain/market-snapshot.js';
-import type { ProductMarket } from '../../../lambdas/shared/marketplace/port.js';
+import { DEFAULT_IN_STOCK_PREMIUM, observePremium, type InStockPremium } from '../../../lambdas/domain/in-stock-premium.js';
+import { deriveMarketView } from '../../../lambdas/domain/market-snapshot.js';
+import type { ProductMarket } from '../../../lambdas/marketplace/port.js';
 import { decideBuyBox, type ListedOffer } from '../../../tools/market/buy-box.js';
 import { fcParameters, fcRuns } from '../../support/seed.js';
 

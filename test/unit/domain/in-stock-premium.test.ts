@@ -6,7 +6,7 @@ import {
   samePremium,
   type InStockPremium,
   type PremiumPageOffer,
-} from '../../../lambdas/shared/domain/in-stock-premium.js';
+} from '../../../lambdas/domain/in-stock-premium.js';
 
 const inStock = (price: number, winning = false): PremiumPageOffer => ({ price, stock_status: 'in_stock', winning });
 const leadtime = (price: number, winning = false): PremiumPageOffer => ({ price, stock_status: 'lead_time', winning });

@@ -1,5 +1,5 @@
-import { MARKET_SYNC } from '../../../lambdas/shared/config/market-sync.js';
-import { fullSyncWanted, heartbeatDue, isDue, ownOffersDue, pageDue, phaseOf, tickOf } from '../../../lambdas/shared/domain/market-schedule.js';
+import { MARKET_SYNC } from '../../../lambdas/config/market-sync.js';
+import { fullSyncWanted, heartbeatDue, isDue, ownOffersDue, pageDue, phaseOf, tickOf } from '../../../lambdas/domain/market-schedule.js';
 
 const MINUTE = 60_000;
 const connection = (overrides: Partial<{ uid: string; last_sync_at: string | null; sync_requested_at: string | null }> = {}) => ({

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { deriveMarketView } from '../../../lambdas/shared/domain/market-snapshot.js';
-import type { MarketOffer, ProductMarket } from '../../../lambdas/shared/marketplace/port.js';
+import { deriveMarketView } from '../../../lambdas/domain/market-snapshot.js';
+import type { MarketOffer, ProductMarket } from '../../../lambdas/marketplace/port.js';
 import { fcParameters, fcRuns } from '../../support/seed.js';
 
 /**

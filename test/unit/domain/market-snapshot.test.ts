@@ -1,5 +1,5 @@
-import type { MarketOffer, ProductMarket } from '../../../lambdas/shared/marketplace/port.js';
-import { competitorOfferId, deriveMarketView, type PageOffer } from '../../../lambdas/shared/domain/market-snapshot.js';
+import type { MarketOffer, ProductMarket } from '../../../lambdas/marketplace/port.js';
+import { competitorOfferId, deriveMarketView, type PageOffer } from '../../../lambdas/domain/market-snapshot.js';
 
 /**
  * The worked examples of docs/market-sync.md, one row each: a storefront page, the client's

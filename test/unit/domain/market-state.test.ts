@@ -1,4 +1,4 @@
-import { marketAfterRead, marketVerdict, type MarketState } from '../../../lambdas/shared/domain/market-state.js';
+import { marketAfterRead, marketVerdict, type MarketState } from '../../../lambdas/domain/market-state.js';
 
 const T0 = '2026-11-26T10:00:00.000Z';
 const at = (minutes: number) => new Date(Date.parse(T0) + minutes * 60_000).toISOString();

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ceilDiv, centsToNumber, hasAtMostTwoDecimals, toCents, toDecimal } from '../../../lambdas/shared/domain/money.js';
+import { ceilDiv, centsToNumber, hasAtMostTwoDecimals, toCents, toDecimal } from '../../../lambdas/domain/money.js';
 import { fcParameters } from '../../support/seed.js';
 
 describe('toDecimal', () => {

@@ -1,4 +1,4 @@
-import { DEFAULT_LIMIT, OFFER_SORT_FIELDS, offerQueryParameters, planOfferQuery } from '../../../lambdas/shared/domain/offer-query.js';
+import { DEFAULT_LIMIT, OFFER_SORT_FIELDS, offerQueryParameters, planOfferQuery } from '../../../lambdas/domain/offer-query.js';
 
 const plan = (params: Record<string, string>) => planOfferQuery(offerQueryParameters.parse(params));
 const issuesOf = (params: Record<string, unknown>) => {

@@ -1,5 +1,5 @@
-import { parsePreviewOverrides } from '../../../lambdas/shared/domain/preview-overrides.js';
-import { MAX_EXCLUDED_SELLERS } from '../../../lambdas/shared/domain/records.js';
+import { parsePreviewOverrides } from '../../../lambdas/domain/preview-overrides.js';
+import { MAX_EXCLUDED_SELLERS } from '../../../lambdas/domain/records.js';
 
 /** The query overrides of GET /v1/repricers/{id}/preview: text read as the value it spells, checked by create's rules. */
 describe('parsePreviewOverrides', () => {

@@ -1,5 +1,5 @@
-import { planPriceChangeQuery, priceChangeQueryParameters, repricerPriceChangeQueryParameters } from '../../../lambdas/shared/domain/price-change-query.js';
-import { PRICE_CHANGE_STATUSES } from '../../../lambdas/shared/domain/records.js';
+import { planPriceChangeQuery, priceChangeQueryParameters, repricerPriceChangeQueryParameters } from '../../../lambdas/domain/price-change-query.js';
+import { PRICE_CHANGE_STATUSES } from '../../../lambdas/domain/records.js';
 
 const plan = (params: Record<string, string>) => planPriceChangeQuery(priceChangeQueryParameters.parse(params));
 const refused = (params: Record<string, unknown>, schema: typeof priceChangeQueryParameters | typeof repricerPriceChangeQueryParameters) => {

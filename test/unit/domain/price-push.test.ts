@@ -9,7 +9,7 @@ import {
   retryDelayMs,
   utcDay,
   type SendBounds,
-} from '../../../lambdas/shared/domain/price-push.js';
+} from '../../../lambdas/domain/price-push.js';
 import { fcParameters, fcRuns } from '../../support/seed.js';
 
 /**

@@ -7,9 +7,9 @@ import {
   type WarObservation,
   type WarState,
   type WarVerdict,
-} from '../../../lambdas/shared/domain/price-war.js';
-import { MAX_GUARD_UNDERCUTS } from '../../../lambdas/shared/domain/records.js';
-import type { EngineOffer, EngineRepricer } from '../../../lambdas/shared/domain/repricing.js';
+} from '../../../lambdas/domain/price-war.js';
+import { MAX_GUARD_UNDERCUTS } from '../../../lambdas/domain/records.js';
+import type { EngineOffer, EngineRepricer } from '../../../lambdas/domain/repricing.js';
 
 const MINUTE = 60_000;
 const T0 = Date.parse('2026-11-20T10:00:00.000Z');

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { costBasedFields } from '../../../lambdas/shared/domain/pricing.js';
+import { costBasedFields } from '../../../lambdas/domain/pricing.js';
 import { fcParameters, fcRuns } from '../../support/seed.js';
 
 /**

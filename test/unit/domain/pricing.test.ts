@@ -1,5 +1,5 @@
-import { computedFields, computePricing, costBasedFields, type PricingInput } from '../../../lambdas/shared/domain/pricing.js';
-import type { FeeEstimates } from '../../../lambdas/shared/domain/records.js';
+import { computedFields, computePricing, costBasedFields, type PricingInput } from '../../../lambdas/domain/pricing.js';
+import type { FeeEstimates } from '../../../lambdas/domain/records.js';
 
 const fee = (fulfilment: number, commissionPercentage: number) => ({
   commission: 0, // the absolute commission estimate is informative only; the rate is used

@@ -7,7 +7,7 @@ import {
   productFields as productSchema,
   repricerRecord,
   timestamp,
-} from '../../../lambdas/shared/domain/records.js';
+} from '../../../lambdas/domain/records.js';
 import { connectorTypeFields, offer, offerFields, productFields, repricer } from '../data/fixtures.js';
 
 describe('money', () => {

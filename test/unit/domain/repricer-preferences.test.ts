@@ -1,7 +1,7 @@
-import { createRepricerBody } from '../../../lambdas/shared/domain/create-repricer.js';
-import { repricerRecord } from '../../../lambdas/shared/domain/records.js';
-import { preferencesOf, UPDATABLE_FIELDS } from '../../../lambdas/shared/domain/repricer-preferences.js';
-import { updateRepricerBody } from '../../../lambdas/shared/domain/update-repricer.js';
+import { createRepricerBody } from '../../../lambdas/domain/create-repricer.js';
+import { repricerRecord } from '../../../lambdas/domain/records.js';
+import { preferencesOf, UPDATABLE_FIELDS } from '../../../lambdas/domain/repricer-preferences.js';
+import { updateRepricerBody } from '../../../lambdas/domain/update-repricer.js';
 import { repricer } from '../data/fixtures.js';
 
 describe('UPDATABLE_FIELDS', () => {

@@ -1,4 +1,4 @@
-import { planRepricerQuery, repricerQueryParameters } from '../../../lambdas/shared/domain/repricer-query.js';
+import { planRepricerQuery, repricerQueryParameters } from '../../../lambdas/domain/repricer-query.js';
 
 const plan = (params: Record<string, string>) => planRepricerQuery(repricerQueryParameters.parse(params));
 const fieldsOf = (params: Record<string, unknown>) => {

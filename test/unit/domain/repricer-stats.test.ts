@@ -6,8 +6,8 @@ import {
   type OfferState,
   type OfferTimeline,
   type StatsInput,
-} from '../../../lambdas/shared/domain/repricer-stats.js';
-import { PRICE_CHANGE_REASON_VALUES, PRICE_CHANGE_STATUSES } from '../../../lambdas/shared/domain/records.js';
+} from '../../../lambdas/domain/repricer-stats.js';
+import { PRICE_CHANGE_REASON_VALUES, PRICE_CHANGE_STATUSES } from '../../../lambdas/domain/records.js';
 import { fcParameters, fcRuns } from '../../support/seed.js';
 
 /** The arithmetic of GET /v1/repricers/{id}/stats: time shares from recorded states, clipped to the window. */

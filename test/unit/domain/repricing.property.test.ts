@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { explainTarget } from '../../../lambdas/shared/domain/explain-target.js';
-import { MAX_LISTED_COMPETITORS } from '../../../lambdas/shared/domain/explanation.js';
-import { decide, targetPrice, type EngineOffer, type EngineRepricer } from '../../../lambdas/shared/domain/repricing.js';
+import { explainTarget } from '../../../lambdas/domain/explain-target.js';
+import { MAX_LISTED_COMPETITORS } from '../../../lambdas/domain/explanation.js';
+import { decide, targetPrice, type EngineOffer, type EngineRepricer } from '../../../lambdas/domain/repricing.js';
 import { fcParameters, fcRuns } from '../../support/seed.js';
 
 /**

@@ -1,4 +1,4 @@
-import { decide, targetPrice, type EngineOffer, type EngineRepricer } from '../../../lambdas/shared/domain/repricing.js';
+import { decide, targetPrice, type EngineOffer, type EngineRepricer } from '../../../lambdas/domain/repricing.js';
 
 /** The engine (docs/repricing.md, "The decision rules"), one rule a row. */
 const repricer = (overrides: Partial<EngineRepricer> = {}): EngineRepricer => ({

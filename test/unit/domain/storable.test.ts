@@ -1,5 +1,5 @@
-import { isStorableNumber, storableNumber } from '../../../lambdas/shared/domain/numbers.js';
-import { isStorableText, text, toStorableText } from '../../../lambdas/shared/domain/text.js';
+import { isStorableNumber, storableNumber } from '../../../lambdas/domain/numbers.js';
+import { isStorableText, text, toStorableText } from '../../../lambdas/domain/text.js';
 
 describe('the storable-text rule', () => {
   it.each(['', 'plain', 'tab\tline\nreturn\r', 'é 😀 \ufffd', '\ud7ff\ue000', '\u{10ffff}'])('accepts %j', (value) => {

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
-import { canonicalPriceChange, storedPriceChange } from '../../../lambdas/shared/data/price-change-list.js';
-import { BUYBOX_APPROACHES } from '../../../lambdas/shared/domain/approaches.js';
-import { MAX_LISTED_COMPETITORS, replayExplanation } from '../../../lambdas/shared/domain/explanation.js';
-import type { InStockPremium } from '../../../lambdas/shared/domain/in-stock-premium.js';
-import type { PriceChange } from '../../../lambdas/shared/domain/records.js';
-import { previewRepricer } from '../../../lambdas/shared/domain/repricer-preview.js';
-import { decide, decideExplained, planTarget, targetPrice, type EngineOffer, type EngineRepricer } from '../../../lambdas/shared/domain/repricing.js';
+import { canonicalPriceChange, storedPriceChange } from '../../../lambdas/data/price-changes/price-change-list.js';
+import { BUYBOX_APPROACHES } from '../../../lambdas/domain/approaches.js';
+import { MAX_LISTED_COMPETITORS, replayExplanation } from '../../../lambdas/domain/explanation.js';
+import type { InStockPremium } from '../../../lambdas/domain/in-stock-premium.js';
+import type { PriceChange } from '../../../lambdas/domain/records.js';
+import { previewRepricer } from '../../../lambdas/domain/repricer-preview.js';
+import { decide, decideExplained, planTarget, targetPrice, type EngineOffer, type EngineRepricer } from '../../../lambdas/domain/repricing.js';
 import { decideBuyBox, type ListedOffer } from '../../../tools/market/buy-box.js';
 import { fcParameters, fcRuns } from '../../support/seed.js';
 

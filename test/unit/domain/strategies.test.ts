@@ -1,8 +1,8 @@
-import { BUYBOX_APPROACHES, type BuyboxApproach } from '../../../lambdas/shared/domain/approaches.js';
-import { replayExplanation } from '../../../lambdas/shared/domain/explanation.js';
-import { DEFAULT_IN_STOCK_PREMIUM, type InStockPremium } from '../../../lambdas/shared/domain/in-stock-premium.js';
-import { decide, planTarget, targetPrice, type EngineOffer, type EngineRepricer } from '../../../lambdas/shared/domain/repricing.js';
-import { STRATEGIES } from '../../../lambdas/shared/domain/strategies/table.js';
+import { BUYBOX_APPROACHES, type BuyboxApproach } from '../../../lambdas/domain/approaches.js';
+import { replayExplanation } from '../../../lambdas/domain/explanation.js';
+import { DEFAULT_IN_STOCK_PREMIUM, type InStockPremium } from '../../../lambdas/domain/in-stock-premium.js';
+import { decide, planTarget, targetPrice, type EngineOffer, type EngineRepricer } from '../../../lambdas/domain/repricing.js';
+import { STRATEGIES } from '../../../lambdas/domain/strategies/table.js';
 
 /** The approaches (docs/repricing.md, "Approaches"), one rule a row. Floor 30, ceiling 60, step 1 unless a row says otherwise. */
 const repricer = (buybox_approach: BuyboxApproach, overrides: Partial<EngineRepricer> = {}): EngineRepricer => ({

@@ -1,5 +1,5 @@
-import type { Repricer } from '../../../lambdas/shared/domain/records.js';
-import { applyRepricerPatch, nextTimestamp, updateRepricerBody } from '../../../lambdas/shared/domain/update-repricer.js';
+import type { Repricer } from '../../../lambdas/domain/records.js';
+import { applyRepricerPatch, nextTimestamp, updateRepricerBody } from '../../../lambdas/domain/update-repricer.js';
 import { CREATED_AT, feeEstimate, product, repricer } from '../data/fixtures.js';
 
 const UPDATED_AT = '2026-02-01T00:00:00.000Z';

@@ -1,9 +1,9 @@
 import { forwardChanges } from '../../../lambdas/forward-changes/forward.js';
-import type { StoredOffer } from '../../../lambdas/shared/data/offer-list.js';
-import type { OfferFields } from '../../../lambdas/shared/domain/records.js';
-import { webhookEventMessage, type WebhookEventMessage } from '../../../lambdas/shared/events/webhook-events.js';
-import { logger } from '../../../lambdas/shared/logger.js';
-import type { QueueMessage, QueueSender } from '../../../lambdas/shared/queue/sender.js';
+import type { StoredOffer } from '../../../lambdas/data/offers/offer-list.js';
+import type { OfferFields } from '../../../lambdas/domain/records.js';
+import { webhookEventMessage, type WebhookEventMessage } from '../../../lambdas/events/webhook-events.js';
+import { logger } from '../../../lambdas/observability/logger.js';
+import type { QueueMessage, QueueSender } from '../../../lambdas/queue/sender.js';
 import { offerItem, storedOffer } from '../data/fixtures.js';
 import { removedRecord, streamRecord } from './market-event-fixtures.js';
 

@@ -3,10 +3,10 @@ import type { AttributeValue, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-la
 import { jest } from '@jest/globals';
 import { forwardChanges, logRefusal } from '../../../lambdas/forward-changes/forward.js';
 import { chunk, defineRoute } from '../../../lambdas/forward-changes/routes.js';
-import { nodePartition, rebuildKey } from '../../../lambdas/shared/data/keys.js';
-import { listChangesMessage, repricingMessage, type ListChangesMessage } from '../../../lambdas/shared/events/list-changes.js';
-import { logger } from '../../../lambdas/shared/logger.js';
-import type { QueueMessage, QueueSender } from '../../../lambdas/shared/queue/sender.js';
+import { nodePartition, rebuildKey } from '../../../lambdas/data/table/keys.js';
+import { listChangesMessage, repricingMessage, type ListChangesMessage } from '../../../lambdas/events/list-changes.js';
+import { logger } from '../../../lambdas/observability/logger.js';
+import type { QueueMessage, QueueSender } from '../../../lambdas/queue/sender.js';
 import { offerItem, product, productItem, storedOffer } from '../data/fixtures.js';
 
 type Image = Record<string, AttributeValue>;

@@ -1,9 +1,9 @@
 import { forwardChanges } from '../../../lambdas/forward-changes/forward.js';
-import { marketSyncMessage } from '../../../lambdas/shared/events/market-sync.js';
-import { priceSenderMessage } from '../../../lambdas/shared/events/price-sender.js';
-import { webhookEventMessage } from '../../../lambdas/shared/events/webhook-events.js';
-import { logger } from '../../../lambdas/shared/logger.js';
-import type { QueueMessage, QueueSender } from '../../../lambdas/shared/queue/sender.js';
+import { marketSyncMessage } from '../../../lambdas/events/market-sync.js';
+import { priceSenderMessage } from '../../../lambdas/events/price-sender.js';
+import { webhookEventMessage } from '../../../lambdas/events/webhook-events.js';
+import { logger } from '../../../lambdas/observability/logger.js';
+import type { QueueMessage, QueueSender } from '../../../lambdas/queue/sender.js';
 import { CONNECTION_UID, connection, connectionItem, marketplaceEvent, marketplaceEventItem, streamRecord } from './market-event-fixtures.js';
 
 const recording = () => {

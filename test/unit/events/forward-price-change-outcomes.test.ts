@@ -1,9 +1,9 @@
 import { forwardChanges } from '../../../lambdas/forward-changes/forward.js';
 import { priceChange, priceChangeItem } from './price-change-fixtures.js';
-import type { PriceChange } from '../../../lambdas/shared/domain/records.js';
-import { webhookEventMessage, type WebhookEventMessage } from '../../../lambdas/shared/events/webhook-events.js';
-import { logger } from '../../../lambdas/shared/logger.js';
-import type { QueueMessage, QueueSender } from '../../../lambdas/shared/queue/sender.js';
+import type { PriceChange } from '../../../lambdas/domain/records.js';
+import { webhookEventMessage, type WebhookEventMessage } from '../../../lambdas/events/webhook-events.js';
+import { logger } from '../../../lambdas/observability/logger.js';
+import type { QueueMessage, QueueSender } from '../../../lambdas/queue/sender.js';
 import { removedRecord, streamRecord } from './market-event-fixtures.js';
 
 /**

@@ -1,9 +1,9 @@
 import { forwardChanges } from '../../../lambdas/forward-changes/forward.js';
-import { warKey, type StoredWarState } from '../../../lambdas/shared/data/price-wars.js';
-import type { WarState } from '../../../lambdas/shared/domain/price-war.js';
-import { webhookEventMessage, type WebhookEventMessage } from '../../../lambdas/shared/events/webhook-events.js';
-import { logger } from '../../../lambdas/shared/logger.js';
-import type { QueueMessage, QueueSender } from '../../../lambdas/shared/queue/sender.js';
+import { warKey, type StoredWarState } from '../../../lambdas/data/price-changes/price-wars.js';
+import type { WarState } from '../../../lambdas/domain/price-war.js';
+import { webhookEventMessage, type WebhookEventMessage } from '../../../lambdas/events/webhook-events.js';
+import { logger } from '../../../lambdas/observability/logger.js';
+import type { QueueMessage, QueueSender } from '../../../lambdas/queue/sender.js';
 import { removedRecord, streamRecord } from './market-event-fixtures.js';
 
 /**

@@ -1,8 +1,8 @@
 import { forwardChanges } from '../../../lambdas/forward-changes/forward.js';
 import { priceChange, priceChangeItem } from './price-change-fixtures.js';
-import { priceSenderGroup, priceSenderMessage } from '../../../lambdas/shared/events/price-sender.js';
-import { logger } from '../../../lambdas/shared/logger.js';
-import type { QueueMessage, QueueSender } from '../../../lambdas/shared/queue/sender.js';
+import { priceSenderGroup, priceSenderMessage } from '../../../lambdas/events/price-sender.js';
+import { logger } from '../../../lambdas/observability/logger.js';
+import type { QueueMessage, QueueSender } from '../../../lambdas/queue/sender.js';
 import { connection, connectionItem, marketplaceEvent, marketplaceEventItem, removedRecord, streamRecord } from './market-event-fixtures.js';
 
 /**

@@ -1,8 +1,8 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
-import { DEFAULT_SAFETY, type Connection } from '../../../lambdas/shared/domain/connections.js';
-import { connectionKey, marketplaceEventKey } from '../../../lambdas/shared/data/keys.js';
-import type { StoredMarketplaceEvent } from '../../../lambdas/shared/data/marketplace-events.js';
+import { DEFAULT_SAFETY, type Connection } from '../../../lambdas/domain/connections.js';
+import { connectionKey, marketplaceEventKey } from '../../../lambdas/data/table/keys.js';
+import type { StoredMarketplaceEvent } from '../../../lambdas/data/market/marketplace-events.js';
 
 /** Stream images of connections and marketplace events, as the table's stream carries them. */
 export type Image = Record<string, AttributeValue>;

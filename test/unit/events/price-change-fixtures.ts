@@ -1,6 +1,6 @@
-import { priceChangePartition } from '../../../lambdas/shared/data/keys.js';
-import { PRICE_CHANGE_SCHEMA_VERSION } from '../../../lambdas/shared/data/price-change-list.js';
-import type { PriceChange } from '../../../lambdas/shared/domain/records.js';
+import { priceChangePartition } from '../../../lambdas/data/table/keys.js';
+import { PRICE_CHANGE_SCHEMA_VERSION } from '../../../lambdas/data/price-changes/price-change-list.js';
+import type { PriceChange } from '../../../lambdas/domain/records.js';
 
 /** A price change as the forwarder's tests build it: pending, just decided; any field overridden. */
 export const PRICE_CHANGE_CREATED_AT = '2026-11-22T10:15:30.001Z';

@@ -2,11 +2,11 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/apply-price-change/handler.js';
-import { listingPartition, priceChangePartition } from '../../../lambdas/shared/data/keys.js';
-import { PRICE_CHANGE_CELLS, PRICE_CHANGE_LIST } from '../../../lambdas/shared/data/price-change-list.js';
-import { idKey } from '../../../lambdas/shared/data/sort-keys.js';
-import type { PriceChange, PriceChangeStatus } from '../../../lambdas/shared/domain/records.js';
-import { logger } from '../../../lambdas/shared/logger.js';
+import { listingPartition, priceChangePartition } from '../../../lambdas/data/table/keys.js';
+import { PRICE_CHANGE_CELLS, PRICE_CHANGE_LIST } from '../../../lambdas/data/price-changes/price-change-list.js';
+import { idKey } from '../../../lambdas/data/table/sort-keys.js';
+import type { PriceChange, PriceChangeStatus } from '../../../lambdas/domain/records.js';
+import { logger } from '../../../lambdas/observability/logger.js';
 import { apiEvent, CONTEXT, expectProblem, TENANT } from './events.js';
 
 /**

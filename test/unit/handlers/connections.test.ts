@@ -6,18 +6,18 @@ import { deleteConnectionRoute } from '../../../lambdas/delete-connection/handle
 import { getConnectionRoute } from '../../../lambdas/get-connection/handler.js';
 import { listConnectionsRoute } from '../../../lambdas/list-connections/handler.js';
 import { putConnectionRoute } from '../../../lambdas/put-connection/handler.js';
-import { LOCAL_SECRETS_KEY_ENV, resetKeyProvider } from '../../../lambdas/shared/crypto/key-provider.js';
-import type { SealedValue } from '../../../lambdas/shared/crypto/envelope.js';
-import { DEFAULT_SAFETY, type Connection } from '../../../lambdas/shared/domain/connections.js';
-import { httpHandler } from '../../../lambdas/shared/http/handler.js';
-import { logger } from '../../../lambdas/shared/logger.js';
-import { MarketplaceRateLimited, MarketplaceUnavailable, type MarketplacePort } from '../../../lambdas/shared/marketplace/port.js';
-import type { MarketplaceLookup } from '../../../lambdas/shared/marketplace/registry.js';
-import { openConnectionSecret } from '../../../lambdas/shared/marketplace/secrets.js';
+import { LOCAL_SECRETS_KEY_ENV, resetKeyProvider } from '../../../lambdas/crypto/key-provider.js';
+import type { SealedValue } from '../../../lambdas/crypto/envelope.js';
+import { DEFAULT_SAFETY, type Connection } from '../../../lambdas/domain/connections.js';
+import { httpHandler } from '../../../lambdas/http/handler.js';
+import { logger } from '../../../lambdas/observability/logger.js';
+import { MarketplaceRateLimited, MarketplaceUnavailable, type MarketplacePort } from '../../../lambdas/marketplace/port.js';
+import type { MarketplaceLookup } from '../../../lambdas/marketplace/registry.js';
+import { openConnectionSecret } from '../../../lambdas/marketplace/secrets.js';
 import { syncConnectionRoute } from '../../../lambdas/sync-connection/handler.js';
 import { connectorType } from '../data/fixtures.js';
 import { apiEvent, CONTEXT, expectProblem } from './events.js';
-import { takealotMarketplace } from '../../../lambdas/shared/marketplace/takealot/marketplace.js';
+import { takealotMarketplace } from '../../../lambdas/marketplace/takealot/marketplace.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const KEY = 'tk_live_unit_test_key_4242';

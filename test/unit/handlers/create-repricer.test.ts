@@ -4,9 +4,9 @@ import { DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand,
 
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/create-repricer/handler.js';
-import type { Product } from '../../../lambdas/shared/domain/records.js';
-import { RETRY_ATTEMPTS } from '../../../lambdas/shared/data/retry.js';
-import { logger } from '../../../lambdas/shared/logger.js';
+import type { Product } from '../../../lambdas/domain/records.js';
+import { RETRY_ATTEMPTS } from '../../../lambdas/data/table/retry.js';
+import { logger } from '../../../lambdas/observability/logger.js';
 import { connectorType, feeEstimate, product } from '../data/fixtures.js';
 import { apiEvent, CONTEXT, expectProblem } from './events.js';
 

@@ -2,10 +2,10 @@ import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynam
 
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/delete-repricer/handler.js';
-import { repricerSlotKey } from '../../../lambdas/shared/data/keys.js';
-import { REPRICER_LIST } from '../../../lambdas/shared/data/repricer-list.js';
-import { RETRY_ATTEMPTS } from '../../../lambdas/shared/data/retry.js';
-import { logger } from '../../../lambdas/shared/logger.js';
+import { repricerSlotKey } from '../../../lambdas/data/table/keys.js';
+import { REPRICER_LIST } from '../../../lambdas/data/repricers/repricer-list.js';
+import { RETRY_ATTEMPTS } from '../../../lambdas/data/table/retry.js';
+import { logger } from '../../../lambdas/observability/logger.js';
 import { FakeTable, TABLE } from '../data/fake-table.js';
 import { repricer, storedRepricer } from '../data/fixtures.js';
 import { seedList } from '../data/ranked/seed-list.js';

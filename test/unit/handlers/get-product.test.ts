@@ -2,8 +2,8 @@ import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-d
 
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/get-product/handler.js';
-import { logger } from '../../../lambdas/shared/logger.js';
-import { DEFAULT_IN_STOCK_PREMIUM } from '../../../lambdas/shared/domain/in-stock-premium.js';
+import { logger } from '../../../lambdas/observability/logger.js';
+import { DEFAULT_IN_STOCK_PREMIUM } from '../../../lambdas/domain/in-stock-premium.js';
 import { product } from '../data/fixtures.js';
 import { connection, connectionItem } from '../events/market-event-fixtures.js';
 import { apiEvent, CONTEXT, expectProblem } from './events.js';

@@ -2,7 +2,7 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/get-repricer/handler.js';
-import { logger } from '../../../lambdas/shared/logger.js';
+import { logger } from '../../../lambdas/observability/logger.js';
 import { repricer } from '../data/fixtures.js';
 import { apiEvent, CONTEXT, expectProblem } from './events.js';
 import { REPRICER_KEY, repricerItem } from './repricer-fixtures.js';

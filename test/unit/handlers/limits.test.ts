@@ -7,11 +7,11 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { ROUTES } from '../../../lambdas/shared/config/routes.js';
-import { MAX_BODY_BYTES } from '../../../lambdas/shared/http/body-limit.js';
-import { MAX_IMPORT_BODY_BYTES } from '../../../lambdas/shared/domain/import-jobs.js';
-import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../../lambdas/shared/http/idempotency.js';
-import { STORABLE_TEXT_MESSAGE } from '../../../lambdas/shared/domain/text.js';
+import { ROUTES } from '../../../lambdas/config/routes.js';
+import { MAX_BODY_BYTES } from '../../../lambdas/http/body-limit.js';
+import { MAX_IMPORT_BODY_BYTES } from '../../../lambdas/domain/import-jobs.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../../lambdas/http/idempotency.js';
+import { STORABLE_TEXT_MESSAGE } from '../../../lambdas/domain/text.js';
 import { apiEvent, CONTEXT, expectProblem } from './events.js';
 
 const documents = mockClient(DynamoDBDocumentClient);

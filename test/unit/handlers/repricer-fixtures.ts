@@ -1,4 +1,4 @@
-import type { Repricer } from '../../../lambdas/shared/domain/records.js';
+import type { Repricer } from '../../../lambdas/domain/records.js';
 import { repricer, repricerItem as canonicalItem, storedRepricer } from '../data/fixtures.js';
 
 /** The stored item of a repricer of client c1, as the handlers read it back. */

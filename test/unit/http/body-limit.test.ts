@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { bodyLimit, MAX_BODY_BYTES, MAX_JSON_DEPTH, nestsDeeperThan, TOO_DEEP } from '../../../lambdas/shared/http/body-limit.js';
-import { HttpProblem } from '../../../lambdas/shared/http/errors.js';
+import { bodyLimit, MAX_BODY_BYTES, MAX_JSON_DEPTH, nestsDeeperThan, TOO_DEEP } from '../../../lambdas/http/body-limit.js';
+import { HttpProblem } from '../../../lambdas/http/errors.js';
 
 const check =
   (body: string | null, isBase64Encoded = false, maxBytes?: number) =>

@@ -1,9 +1,9 @@
 import { jest } from '@jest/globals';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { problemErrorHandler, RETRY_AFTER_SECONDS } from '../../../lambdas/shared/http/error-handler.js';
-import { conflict, HttpProblem, validationFailed } from '../../../lambdas/shared/http/errors.js';
-import { problem } from '../../../lambdas/shared/http/problem.js';
-import { logger } from '../../../lambdas/shared/logger.js';
+import { problemErrorHandler, RETRY_AFTER_SECONDS } from '../../../lambdas/http/error-handler.js';
+import { conflict, HttpProblem, validationFailed } from '../../../lambdas/http/errors.js';
+import { problem } from '../../../lambdas/http/problem.js';
+import { logger } from '../../../lambdas/observability/logger.js';
 
 /** Runs the middleware's onError as Middy would, and returns the response it set. */
 const respond = async (error: unknown): Promise<APIGatewayProxyResult> => {

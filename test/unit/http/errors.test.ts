@@ -1,5 +1,5 @@
-import { HttpProblem, conflict, notFound, unprocessable, validationFailed } from '../../../lambdas/shared/http/errors.js';
-import { problem } from '../../../lambdas/shared/http/problem.js';
+import { HttpProblem, conflict, notFound, unprocessable, validationFailed } from '../../../lambdas/http/errors.js';
+import { problem } from '../../../lambdas/http/problem.js';
 
 describe('errors', () => {
   it.each<[string, HttpProblem, number, string]>([

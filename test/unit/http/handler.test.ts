@@ -1,8 +1,8 @@
 import { jest } from '@jest/globals';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { httpHandler } from '../../../lambdas/shared/http/handler.js';
-import { json } from '../../../lambdas/shared/http/responses.js';
-import { logger } from '../../../lambdas/shared/logger.js';
+import { httpHandler } from '../../../lambdas/http/handler.js';
+import { json } from '../../../lambdas/http/responses.js';
+import { logger } from '../../../lambdas/observability/logger.js';
 
 const event = (headers: Record<string, string>, body: string | null): APIGatewayProxyEvent => ({
   httpMethod: 'POST',

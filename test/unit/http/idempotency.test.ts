@@ -14,13 +14,13 @@ import {
 } from '@aws-sdk/client-dynamodb';
 
 import { mockClient } from 'aws-sdk-client-mock';
-import { TTL_ATTRIBUTE } from '../../../lambdas/shared/config/table-schema.js';
-import { idempotencyPartition } from '../../../lambdas/shared/data/idempotency-store.js';
-import { conflict } from '../../../lambdas/shared/http/errors.js';
-import { httpHandler } from '../../../lambdas/shared/http/handler.js';
-import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_TTL_SECONDS, idempotentRequests } from '../../../lambdas/shared/http/idempotency.js';
-import { json } from '../../../lambdas/shared/http/responses.js';
-import { logger } from '../../../lambdas/shared/logger.js';
+import { TTL_ATTRIBUTE } from '../../../lambdas/config/table-schema.js';
+import { idempotencyPartition } from '../../../lambdas/data/table/idempotency-store.js';
+import { conflict } from '../../../lambdas/http/errors.js';
+import { httpHandler } from '../../../lambdas/http/handler.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_TTL_SECONDS, idempotentRequests } from '../../../lambdas/http/idempotency.js';
+import { json } from '../../../lambdas/http/responses.js';
+import { logger } from '../../../lambdas/observability/logger.js';
 import { apiEvent, CONTEXT, expectProblem, TENANT } from '../handlers/events.js';
 
 const ddb = mockClient(DynamoDBClient);

@@ -11,12 +11,12 @@ import { apiEvent } from '../handlers/events.js';
 // Both are read when the logger and the metrics are built, so before the modules load.
 process.env.POWERTOOLS_METRICS_DISABLED = 'false';
 process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
-const { httpHandler } = await import('../../../lambdas/shared/http/handler.js');
-const { HttpProblem } = await import('../../../lambdas/shared/http/errors.js');
-const { problem } = await import('../../../lambdas/shared/http/problem.js');
-const { json } = await import('../../../lambdas/shared/http/responses.js');
-const { logger } = await import('../../../lambdas/shared/logger.js');
-const { METRICS_NAMESPACE, REQUEST_METRICS, ROUTE_DIMENSION, UNKNOWN_ROUTE, routeNameOf } = await import('../../../lambdas/shared/http/observability.js');
+const { httpHandler } = await import('../../../lambdas/http/handler.js');
+const { HttpProblem } = await import('../../../lambdas/http/errors.js');
+const { problem } = await import('../../../lambdas/http/problem.js');
+const { json } = await import('../../../lambdas/http/responses.js');
+const { logger } = await import('../../../lambdas/observability/logger.js');
+const { METRICS_NAMESPACE, REQUEST_METRICS, ROUTE_DIMENSION, UNKNOWN_ROUTE, routeNameOf } = await import('../../../lambdas/http/observability.js');
 
 const CONTEXT = {
   awsRequestId: 'lambda-req-1',

@@ -1,4 +1,4 @@
-import { idParameter, pathParameter } from '../../../lambdas/shared/http/path.js';
+import { idParameter, pathParameter } from '../../../lambdas/http/path.js';
 import { apiEvent } from '../handlers/events.js';
 
 const withParams = (pathParameters: Record<string, string> | null) => ({ ...apiEvent(), pathParameters });

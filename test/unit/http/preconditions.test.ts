@@ -1,5 +1,5 @@
-import { HttpProblem } from '../../../lambdas/shared/http/errors.js';
-import { etagOf, ifMatchOf, matchesVersion, requireMatch } from '../../../lambdas/shared/http/preconditions.js';
+import { HttpProblem } from '../../../lambdas/http/errors.js';
+import { etagOf, ifMatchOf, matchesVersion, requireMatch } from '../../../lambdas/http/preconditions.js';
 import { apiEvent } from '../handlers/events.js';
 
 /** Headers as they reach the handler: names lower-cased by the header normalizer. */

@@ -1,4 +1,4 @@
-import { problem, STANDARD_PROBLEMS, titleFor, WWW_AUTHENTICATE } from '../../../lambdas/shared/http/problem.js';
+import { problem, STANDARD_PROBLEMS, titleFor, WWW_AUTHENTICATE } from '../../../lambdas/http/problem.js';
 
 describe('problem', () => {
   it('builds an RFC 9457 body with about:blank and the HTTP title by default', () => {

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { HttpProblem } from '../../../lambdas/shared/http/errors.js';
-import { singleQueryParameters } from '../../../lambdas/shared/http/query.js';
+import { HttpProblem } from '../../../lambdas/http/errors.js';
+import { singleQueryParameters } from '../../../lambdas/http/query.js';
 
 const event = (single: Record<string, string> | null, multi: Record<string, string[]> | null) =>
   ({ queryStringParameters: single, multiValueQueryStringParameters: multi }) as unknown as APIGatewayProxyEvent;

@@ -1,5 +1,5 @@
-import { PROBLEM_CONTENT_TYPE, STANDARD_PROBLEMS } from '../../../lambdas/shared/http/problem.js';
-import { json, problemResponse, SECURITY_HEADERS } from '../../../lambdas/shared/http/responses.js';
+import { PROBLEM_CONTENT_TYPE, STANDARD_PROBLEMS } from '../../../lambdas/http/problem.js';
+import { json, problemResponse, SECURITY_HEADERS } from '../../../lambdas/http/responses.js';
 
 describe('responses', () => {
   it('json sends the body as JSON with the security headers', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { HttpProblem } from '../../../lambdas/shared/http/errors.js';
-import { parseOrThrow, toFieldErrors } from '../../../lambdas/shared/http/validation.js';
+import { HttpProblem } from '../../../lambdas/http/errors.js';
+import { parseOrThrow, toFieldErrors } from '../../../lambdas/http/validation.js';
 
 const schema = z.strictObject({ name: z.string().min(2, 'Too short.'), nested: z.strictObject({ count: z.int('Whole numbers only.') }).optional() });
 

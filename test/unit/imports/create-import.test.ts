@@ -3,8 +3,8 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { gunzipSync } from 'node:zlib';
 import { handler } from '../../../lambdas/create-import/handler.js';
-import { PROBLEM_TYPES } from '../../../lambdas/shared/http/problem.js';
-import { logger } from '../../../lambdas/shared/logger.js';
+import { PROBLEM_TYPES } from '../../../lambdas/http/problem.js';
+import { logger } from '../../../lambdas/observability/logger.js';
 import { offerRecord } from '../../support/fixtures.js';
 import { apiEvent, CONTEXT, expectProblem, TENANT } from '../handlers/events.js';
 

@@ -10,8 +10,8 @@ import {
   planImportQuery,
   importQueryParameters,
   validateJobLines,
-} from '../../../lambdas/shared/domain/import-jobs.js';
-import { UnreadableLine } from '../../../lambdas/shared/domain/import-records.js';
+} from '../../../lambdas/domain/import-jobs.js';
+import { UnreadableLine } from '../../../lambdas/domain/import-records.js';
 import { offerRecord, productRecord } from '../../support/fixtures.js';
 
 const dataOf = (record: unknown) => (record as { data: Record<string, unknown> }).data;

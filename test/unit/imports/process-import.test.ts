@@ -1,9 +1,9 @@
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { processImportJob } from '../../../lambdas/process-imports/process.js';
-import type { ImportJob } from '../../../lambdas/shared/domain/import-jobs.js';
-import { MAX_IMPORT_ATTEMPTS } from '../../../lambdas/shared/events/import-jobs.js';
-import { logger } from '../../../lambdas/shared/logger.js';
+import type { ImportJob } from '../../../lambdas/domain/import-jobs.js';
+import { MAX_IMPORT_ATTEMPTS } from '../../../lambdas/events/import-jobs.js';
+import { logger } from '../../../lambdas/observability/logger.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const AT = '2026-11-22T10:15:30.123Z';

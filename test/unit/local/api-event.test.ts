@@ -8,7 +8,7 @@ import {
   toProxyEvent,
   type RawRequest,
 } from '../../../tools/local/api-event.js';
-import type { RouteDefinition } from '../../../lambdas/shared/config/routes.js';
+import type { RouteDefinition } from '../../../lambdas/config/routes.js';
 
 const route = (method: RouteDefinition['method'], path: string, name = `${method} ${path}`): RouteDefinition => ({
   name,

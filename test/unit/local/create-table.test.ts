@@ -1,6 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createTableInput, deleteTable, isTransientFailure } from '../../../tools/local/create-table.js';
-import { GLOBAL_SECONDARY_INDEXES, KEY_ATTRIBUTES, STREAM_VIEW_TYPE, TABLE_KEYS } from '../../../lambdas/shared/config/table-schema.js';
+import { GLOBAL_SECONDARY_INDEXES, KEY_ATTRIBUTES, STREAM_VIEW_TYPE, TABLE_KEYS } from '../../../lambdas/config/table-schema.js';
 
 describe('createTableInput', () => {
   const input = createTableInput('repricer-test');

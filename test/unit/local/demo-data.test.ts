@@ -14,10 +14,10 @@ import {
   type DemoProduct,
 } from '../../../tools/local/demo-data.js';
 import { DEFAULT_OPTIONS } from '../../../tools/market/options.js';
-import { validateImport } from '../../../lambdas/shared/domain/import-records.js';
-import { createRepricerBody } from '../../../lambdas/shared/domain/create-repricer.js';
-import { computePricing } from '../../../lambdas/shared/domain/pricing.js';
-import { decide, type EngineOffer } from '../../../lambdas/shared/domain/repricing.js';
+import { validateImport } from '../../../lambdas/domain/import-records.js';
+import { createRepricerBody } from '../../../lambdas/domain/create-repricer.js';
+import { computePricing } from '../../../lambdas/domain/pricing.js';
+import { decide, type EngineOffer } from '../../../lambdas/domain/repricing.js';
 
 const records = demoRecords();
 const products = records.flatMap((r) => (r.type === 'product' ? [r.data] : [])) as DemoProduct[];

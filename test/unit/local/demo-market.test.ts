@@ -1,5 +1,5 @@
-import { createRepricerBody } from '../../../lambdas/shared/domain/create-repricer.js';
-import { computedFields } from '../../../lambdas/shared/domain/pricing.js';
+import { createRepricerBody } from '../../../lambdas/domain/create-repricer.js';
+import { computedFields } from '../../../lambdas/domain/pricing.js';
 import { DEMO_MARKET_REPRICER_COUNT, demoBounds, demoMarketRepricers, readControlState, type MarketControlState } from '../../../tools/local/demo-market.js';
 import { Simulation } from '../../../tools/market/simulation.js';
 import { controlState } from '../../../tools/market/control-routes.js';

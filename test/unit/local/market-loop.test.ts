@@ -1,7 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { MARKET_SYNC } from '../../../lambdas/shared/config/market-sync.js';
-import { PRICE_SENDING } from '../../../lambdas/shared/config/price-sending.js';
-import type { QueueSender } from '../../../lambdas/shared/queue/sender.js';
+import { MARKET_SYNC } from '../../../lambdas/config/market-sync.js';
+import { PRICE_SENDING } from '../../../lambdas/config/price-sending.js';
+import type { QueueSender } from '../../../lambdas/queue/sender.js';
 import { localSender } from '../../../tools/local/event-runtime.js';
 import { createLocalFifoQueue, type LocalFifoQueue, type QueueHandler } from '../../../tools/local/fifo-queue.js';
 import { startLocalMarketLoop, type MarketLoopHandlers, type QueueLimits } from '../../../tools/local/market-loop.js';

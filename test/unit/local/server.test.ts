@@ -5,8 +5,8 @@ import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent } from 'aws
 import { request as httpRequest } from 'node:http';
 import { FUNCTION_TIMEOUT_SECONDS } from '../../../lib/constructs/api-function.js';
 import { createLocalServer, FRAGMENT_IN_TARGET, FUNCTION_TIMEOUT_MS, MAX_READ_BYTES, type LambdaHandler } from '../../../tools/local/server.js';
-import { AUTHORIZER, type RouteDefinition } from '../../../lambdas/shared/config/routes.js';
-import { STANDARD_PROBLEMS, WWW_AUTHENTICATE } from '../../../lambdas/shared/http/problem.js';
+import { AUTHORIZER, type RouteDefinition } from '../../../lambdas/config/routes.js';
+import { STANDARD_PROBLEMS, WWW_AUTHENTICATE } from '../../../lambdas/http/problem.js';
 
 /** The server with stand-in handlers: gateway behaviour only, no DynamoDB. */
 const routes: RouteDefinition[] = [

@@ -1,5 +1,5 @@
-import { MarketplaceMalformed, MarketplaceRateLimited, MarketplaceUnauthorized, MarketplaceUnavailable } from '../../../lambdas/shared/marketplace/port.js';
-import { withMarketplaceRetries } from '../../../lambdas/shared/marketplace/retrying.js';
+import { MarketplaceMalformed, MarketplaceRateLimited, MarketplaceUnauthorized, MarketplaceUnavailable } from '../../../lambdas/marketplace/port.js';
+import { withMarketplaceRetries } from '../../../lambdas/marketplace/retrying.js';
 
 const failing = (...errors: Error[]) => {
   let calls = 0;

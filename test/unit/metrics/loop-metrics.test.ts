@@ -10,9 +10,9 @@ import { jest } from '@jest/globals';
 process.env.POWERTOOLS_METRICS_DISABLED = 'false';
 process.env.POWERTOOLS_SERVICE_NAME = 'repricer-api';
 
-const { loopMetrics, publishLoopMetrics, LOOP_METRICS, statusClassOf } = await import('../../../lambdas/shared/loop-metrics.js');
-const { METRICS_NAMESPACE } = await import('../../../lambdas/shared/http/observability.js');
-const { traced } = await import('../../../lambdas/shared/traced.js');
+const { loopMetrics, publishLoopMetrics, LOOP_METRICS, statusClassOf } = await import('../../../lambdas/observability/loop-metrics.js');
+const { METRICS_NAMESPACE } = await import('../../../lambdas/http/observability.js');
+const { traced } = await import('../../../lambdas/observability/traced.js');
 
 type Line = Record<string, any>;
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { buildOpenApiDocument, operationIdOf, serializeOpenApiDocument } from '../../../tools/openapi/document.js';
 import { OPENAPI_FILE } from '../../../tools/openapi/file.js';
 import { OPERATIONS } from '../../../tools/openapi/operations.js';
-import { ROUTES, type RouteDefinition } from '../../../lambdas/shared/config/routes.js';
+import { ROUTES, type RouteDefinition } from '../../../lambdas/config/routes.js';
 import { OpenApiValidator } from '../../support/openapi-validator.js';
 
 type Json = Record<string, any>;

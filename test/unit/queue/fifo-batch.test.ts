@@ -1,7 +1,7 @@
 import { processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { SQSRecord } from 'aws-lambda';
-import { GroupIsolatedFifoProcessor, processFifoBatch } from '../../../lambdas/shared/queue/fifo-batch.js';
-import type { QueueMessage } from '../../../lambdas/shared/queue/sender.js';
+import { GroupIsolatedFifoProcessor, processFifoBatch } from '../../../lambdas/queue/fifo-batch.js';
+import type { QueueMessage } from '../../../lambdas/queue/sender.js';
 import { sqsEventOf } from '../../support/sqs-events.js';
 
 const message = (groupId: string, body: string): QueueMessage => ({ groupId, deduplicationId: body, body });

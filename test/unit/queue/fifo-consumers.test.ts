@@ -5,10 +5,10 @@ import { webhookWorker } from '../../../lambdas/deliver-webhooks/worker.js';
 import { handler as processImports } from '../../../lambdas/process-imports/handler.js';
 import { storefrontReader } from '../../../lambdas/read-storefront/read.js';
 import { priceSenderWorker } from '../../../lambdas/send-prices/worker.js';
-import { marketSyncGroup, storefrontGroup, type MarketSyncMessage, type StoreFrontReadMessage } from '../../../lambdas/shared/events/market-sync.js';
-import { priceSenderGroup, type PriceSenderMessage } from '../../../lambdas/shared/events/price-sender.js';
-import { logger } from '../../../lambdas/shared/logger.js';
-import type { QueueMessage } from '../../../lambdas/shared/queue/sender.js';
+import { marketSyncGroup, storefrontGroup, type MarketSyncMessage, type StoreFrontReadMessage } from '../../../lambdas/events/market-sync.js';
+import { priceSenderGroup, type PriceSenderMessage } from '../../../lambdas/events/price-sender.js';
+import { logger } from '../../../lambdas/observability/logger.js';
+import type { QueueMessage } from '../../../lambdas/queue/sender.js';
 import { marketSyncWorker } from '../../../lambdas/sync-market/sync.js';
 import { capturingSender, sqsEventOf } from '../../support/sqs-events.js';
 

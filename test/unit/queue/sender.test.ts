@@ -1,6 +1,6 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
-import { planBatches, sqsSender, type QueueMessage } from '../../../lambdas/shared/queue/sender.js';
+import { planBatches, sqsSender, type QueueMessage } from '../../../lambdas/queue/sender.js';
 
 const message = (n: number, body = `{"n":${n}}`): QueueMessage => ({ groupId: 'g', deduplicationId: `d-${n}`, body });
 

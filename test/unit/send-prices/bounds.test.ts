@@ -1,6 +1,6 @@
 import { screenPushes } from '../../../lambdas/send-prices/bounds.js';
-import type { ProductBounds } from '../../../lambdas/shared/data/send-bounds.js';
-import type { RepricerSlot } from '../../../lambdas/shared/data/repricing.js';
+import type { ProductBounds } from '../../../lambdas/data/price-changes/send-bounds.js';
+import type { RepricerSlot } from '../../../lambdas/data/repricers/repricing.js';
 import { push } from './fixtures.js';
 
 /**

@@ -1,10 +1,10 @@
 import type { Gate } from '../../../lambdas/send-prices/gate.js';
 import type { Push } from '../../../lambdas/send-prices/safety.js';
-import type { StoredSendable } from '../../../lambdas/shared/data/price-change-status.js';
-import { DEFAULT_SAFETY, type Connection } from '../../../lambdas/shared/domain/connections.js';
-import type { PriceChange } from '../../../lambdas/shared/domain/records.js';
-import type { MarketplacePort } from '../../../lambdas/shared/marketplace/port.js';
-import { takealotMarketplace } from '../../../lambdas/shared/marketplace/takealot/marketplace.js';
+import type { StoredSendable } from '../../../lambdas/data/price-changes/price-change-status.js';
+import { DEFAULT_SAFETY, type Connection } from '../../../lambdas/domain/connections.js';
+import type { PriceChange } from '../../../lambdas/domain/records.js';
+import type { MarketplacePort } from '../../../lambdas/marketplace/port.js';
+import { takealotMarketplace } from '../../../lambdas/marketplace/takealot/marketplace.js';
 
 /** A pending price change, a connection and what the sender builds from them, each field overridable. */
 export const NOW = Date.parse('2026-11-25T12:00:00.000Z');

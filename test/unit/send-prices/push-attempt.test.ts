@@ -7,8 +7,8 @@ import {
   MarketplaceRejected,
   MarketplaceUnauthorized,
   MarketplaceUnavailable,
-} from '../../../lambdas/shared/marketplace/port.js';
-import { withMarketplaceRetries } from '../../../lambdas/shared/marketplace/retrying.js';
+} from '../../../lambdas/marketplace/port.js';
+import { withMarketplaceRetries } from '../../../lambdas/marketplace/retrying.js';
 
 /**
  * What a push's fault says about the batch (docs/price-sending.md, "Faults"): only a definite

@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { HELD, SellerApiReads } from '../../../lambdas/send-prices/seller-api.js';
-import { MarketplaceRateLimited, MarketplaceUnavailable, type MarketplacePort } from '../../../lambdas/shared/marketplace/port.js';
+import { MarketplaceRateLimited, MarketplaceUnavailable, type MarketplacePort } from '../../../lambdas/marketplace/port.js';
 import { connection, NOW } from './fixtures.js';
 
 /**

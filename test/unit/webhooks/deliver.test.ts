@@ -1,8 +1,8 @@
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { deliverEvent, type DeliveryOptions } from '../../../lambdas/deliver-webhooks/deliver.js';
-import type { WebhookEventMessage } from '../../../lambdas/shared/events/webhook-events.js';
-import type { Resolver } from '../../../lambdas/shared/webhooks/destination.js';
+import type { WebhookEventMessage } from '../../../lambdas/events/webhook-events.js';
+import type { Resolver } from '../../../lambdas/webhooks/destination.js';
 
 /**
  * The worker's decisions against a stored delivery: a delivery that is over sends nothing again,

@@ -1,8 +1,8 @@
-import { OFFER_LIST } from '../../../../lambdas/shared/data/offer-list.js';
-import { deltasOf } from '../../../../lambdas/shared/data/ranked/deltas.js';
-import { placeOf } from '../../../../lambdas/shared/data/ranked/ranked-list.js';
-import { REPRICER_LIST } from '../../../../lambdas/shared/data/repricer-list.js';
-import { competitorsKey, idKey, priceKey, timeKey } from '../../../../lambdas/shared/data/sort-keys.js';
+import { OFFER_LIST } from '../../../../lambdas/data/offers/offer-list.js';
+import { deltasOf } from '../../../../lambdas/data/lists/ranked/deltas.js';
+import { placeOf } from '../../../../lambdas/data/lists/ranked/ranked-list.js';
+import { REPRICER_LIST } from '../../../../lambdas/data/repricers/repricer-list.js';
+import { competitorsKey, idKey, priceKey, timeKey } from '../../../../lambdas/data/table/sort-keys.js';
 import { storedOffer, storedRepricer } from '../fixtures.js';
 
 const LATER = '2026-02-03T04:05:06.789Z';

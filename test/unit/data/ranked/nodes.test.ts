@@ -12,7 +12,7 @@ import {
   nodeItem,
   totalOf,
   type RankNode,
-} from '../../../../lambdas/shared/data/ranked/nodes.js';
+} from '../../../../lambdas/data/lists/ranked/nodes.js';
 import { fcParameters, fcRuns } from '../../../support/seed.js';
 
 const PK = 'T#c1#OLN#id#b';

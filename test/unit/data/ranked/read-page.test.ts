@@ -1,11 +1,11 @@
 import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import fc from 'fast-check';
-import { cellCompetitiveness, cellScope, OFFER_LIST, offerRecordOf, type StoredOffer } from '../../../../lambdas/shared/data/offer-list.js';
-import { readRankedPage, type PageRequest } from '../../../../lambdas/shared/data/ranked/read-page.js';
-import { REPRICER_LIST, type StoredRepricer } from '../../../../lambdas/shared/data/repricer-list.js';
-import { competitorsPrefix } from '../../../../lambdas/shared/data/sort-keys.js';
-import type { Offer } from '../../../../lambdas/shared/domain/records.js';
+import { cellCompetitiveness, cellScope, OFFER_LIST, offerRecordOf, type StoredOffer } from '../../../../lambdas/data/offers/offer-list.js';
+import { readRankedPage, type PageRequest } from '../../../../lambdas/data/lists/ranked/read-page.js';
+import { REPRICER_LIST, type StoredRepricer } from '../../../../lambdas/data/repricers/repricer-list.js';
+import { competitorsPrefix } from '../../../../lambdas/data/table/sort-keys.js';
+import type { Offer } from '../../../../lambdas/domain/records.js';
 import { fcParameters, fcRuns } from '../../../support/seed.js';
 import { FakeTable, TABLE } from '../fake-table.js';
 import { product, storedOffer, storedRepricer } from '../fixtures.js';

@@ -1,8 +1,8 @@
 import { jest } from '@jest/globals';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { nodePartition } from '../../../../lambdas/shared/data/keys.js';
-import { addToNode, decodeNode, emptyNode, FIRST_BOUND, nodeItem, totalOf, type RankNode } from '../../../../lambdas/shared/data/ranked/nodes.js';
+import { nodePartition } from '../../../../lambdas/data/table/keys.js';
+import { addToNode, decodeNode, emptyNode, FIRST_BOUND, nodeItem, totalOf, type RankNode } from '../../../../lambdas/data/lists/ranked/nodes.js';
 import {
   BUCKET_MAX,
   BUCKET_TARGET,
@@ -11,8 +11,8 @@ import {
   rebalanceOrder,
   type EntryReader,
   type ListedEntry,
-} from '../../../../lambdas/shared/data/ranked/rebalance.js';
-import { idKey } from '../../../../lambdas/shared/data/sort-keys.js';
+} from '../../../../lambdas/data/lists/ranked/rebalance.js';
+import { idKey } from '../../../../lambdas/data/table/sort-keys.js';
 import { FakeTable, TABLE } from '../fake-table.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);

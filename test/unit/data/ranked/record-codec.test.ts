@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { OFFER_LIST } from '../../../../lambdas/shared/data/offer-list.js';
-import { dictionaryOf, recordCodec } from '../../../../lambdas/shared/data/ranked/record-codec.js';
-import { REPRICER_LIST } from '../../../../lambdas/shared/data/repricer-list.js';
+import { OFFER_LIST } from '../../../../lambdas/data/offers/offer-list.js';
+import { dictionaryOf, recordCodec } from '../../../../lambdas/data/lists/ranked/record-codec.js';
+import { REPRICER_LIST } from '../../../../lambdas/data/repricers/repricer-list.js';
 import { offer, product, repricer } from '../fixtures.js';
 
 const schema = z.object({ name: z.string(), price: z.number() });

@@ -1,8 +1,8 @@
-import { listingPartition, nodePartition } from '../../../../lambdas/shared/data/keys.js';
-import { listingItem, placeOfListing } from '../../../../lambdas/shared/data/ranked/listings.js';
-import { addToNode, decodeNode, emptyNode, FIRST_BOUND, nodeItem, type RankNode } from '../../../../lambdas/shared/data/ranked/nodes.js';
+import { listingPartition, nodePartition } from '../../../../lambdas/data/table/keys.js';
+import { listingItem, placeOfListing } from '../../../../lambdas/data/lists/ranked/listings.js';
+import { addToNode, decodeNode, emptyNode, FIRST_BOUND, nodeItem, type RankNode } from '../../../../lambdas/data/lists/ranked/nodes.js';
 import type { OrderNodes } from '../../../support/rank-check.js';
-import { placeOf, type RankedList } from '../../../../lambdas/shared/data/ranked/ranked-list.js';
+import { placeOf, type RankedList } from '../../../../lambdas/data/lists/ranked/ranked-list.js';
 import type { FakeTable } from '../fake-table.js';
 
 export interface Layout {
