@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { tenantOf } from '../auth/tenant.js';
-import { applyPriceChange } from '../data/price-changes/price-change-find.js';
+import { applyPriceChange } from '../data/price-changes/find.js';
 import { conflict } from '../http/errors.js';
 import { httpHandler } from '../http/handler.js';
 import { priceChangeNotFound } from '../http/not-found.js';

@@ -3,7 +3,7 @@ import { tenantOf } from '../auth/tenant.js';
 import { createRepricerBody, newRepricer, type CreateRepricerError } from '../domain/create-repricer.js';
 import { getConnectorType } from '../data/connections/connectors.js';
 import { getProduct } from '../data/offers/products.js';
-import { createRepricer } from '../data/repricers/repricers.js';
+import { createRepricer } from '../data/repricers/write.js';
 import { conflict, notFound, unprocessable, validationFailed } from '../http/errors.js';
 import { httpHandler } from '../http/handler.js';
 import { idempotentRequests } from '../http/idempotency.js';

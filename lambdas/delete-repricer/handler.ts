@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { tenantOf } from '../auth/tenant.js';
-import { deleteRepricer } from '../data/repricers/repricers.js';
+import { deleteRepricer } from '../data/repricers/write.js';
 import { conflict } from '../http/errors.js';
 import { httpHandler } from '../http/handler.js';
 import { repricerNotFound } from '../http/not-found.js';

@@ -4,7 +4,7 @@ import { decideExplained } from '../domain/repricing.js';
 import { guardRepricer } from '../domain/price-war.js';
 import { warStateId, writeWarStates, type WarStateWrite } from '../data/price-changes/price-wars.js';
 import type { PriceChange } from '../domain/records.js';
-import { connectionModeOf } from '../data/connections/connection-mode.js';
+import { connectionModeOf } from '../data/connections/mode.js';
 import {
   decisionId,
   engineContextOf,
@@ -13,7 +13,7 @@ import {
   readProductForRepricing,
   recordDecisions,
   type RepricerDecision,
-} from '../data/repricers/repricing.js';
+} from '../data/repricers/product-partition.js';
 import { logger } from '../observability/logger.js';
 
 /**

@@ -30,7 +30,7 @@ export const listChangesMessage = z.object({
       .transform(({ reason, cells, ...hint }) => ({ ...hint, cells: cells ?? (reason === undefined ? [] : [reason]) })),
   ),
   rebuilds: z.array(z.string().min(1)),
-  /** Own offers' states to record (data/offer-states.ts); a message of the version before them has none. */
+  /** Own offers' states to record (data/offers/states.ts); a message of the version before them has none. */
   offerStates: z.array(offerStateChange).default([]),
 });
 export type ListChangesMessage = z.infer<typeof listChangesMessage>;

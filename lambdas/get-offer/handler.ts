@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { tenantOf } from '../auth/tenant.js';
-import { getOffer } from '../data/offers/offers-read.js';
+import { getOffer } from '../data/offers/read.js';
 import { httpHandler } from '../http/handler.js';
 import { offerNotFound } from '../http/not-found.js';
 import { idParameter } from '../http/path.js';

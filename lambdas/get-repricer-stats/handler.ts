@@ -1,9 +1,9 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { tenantOf } from '../auth/tenant.js';
 import { repricerStatsOf, statsQueryParameters, statsWindowOf } from '../domain/repricer-stats.js';
-import { readOfferTimeline, readPriceChangesSince } from '../data/offers/offer-states.js';
-import { readProductForRepricing } from '../data/repricers/repricing.js';
-import { getRepricer } from '../data/repricers/repricers-read.js';
+import { readOfferTimeline, readPriceChangesSince } from '../data/offers/states.js';
+import { readProductForRepricing } from '../data/repricers/product-partition.js';
+import { getRepricer } from '../data/repricers/read.js';
 import { validationFailed } from '../http/errors.js';
 import { httpHandler } from '../http/handler.js';
 import { repricerNotFound } from '../http/not-found.js';

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { tenantOf } from '../auth/tenant.js';
-import { getRepricer } from '../data/repricers/repricers-read.js';
+import { getRepricer } from '../data/repricers/read.js';
 import { httpHandler } from '../http/handler.js';
 import { repricerNotFound } from '../http/not-found.js';
 import { idParameter } from '../http/path.js';

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { tenantOf } from '../auth/tenant.js';
 import { offerQueryParameters, planOfferQuery } from '../domain/offer-query.js';
-import { listOffers } from '../data/offers/offers-read.js';
+import { listOffers } from '../data/offers/read.js';
 import { httpHandler } from '../http/handler.js';
 import { singleQueryParameters } from '../http/query.js';
 import { json } from '../http/responses.js';

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { tenantOf } from '../auth/tenant.js';
 import { planRepricerQuery, repricerQueryParameters } from '../domain/repricer-query.js';
-import { listRepricers } from '../data/repricers/repricers-read.js';
+import { listRepricers } from '../data/repricers/read.js';
 import { httpHandler } from '../http/handler.js';
 import { singleQueryParameters } from '../http/query.js';
 import { json } from '../http/responses.js';

@@ -1,9 +1,9 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { processFifoBatch } from '../queue/fifo-batch.js';
 import { repriceCostBasedBounds } from '../data/repricers/cost-floors.js';
-import { reconcileBatch } from '../data/offers/offer-maintenance.js';
-import { recordOfferStates } from '../data/offers/offer-states.js';
-import { reconcilePriceChanges } from '../data/price-changes/price-change-maintenance.js';
+import { reconcileBatch } from '../data/offers/maintenance.js';
+import { recordOfferStates } from '../data/offers/states.js';
+import { reconcilePriceChanges } from '../data/price-changes/maintenance.js';
 import { runRebuildStep } from '../data/lists/rebuild.js';
 import { listChangesMessage } from '../events/list-changes.js';
 import { logger } from '../observability/logger.js';

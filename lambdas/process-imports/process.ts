@@ -1,5 +1,5 @@
 import { validateJobLines, parseNdjson, invalidJobCounters } from '../domain/import-jobs.js';
-import { checkJobReferences, runImportJob } from '../data/imports/import-runner.js';
+import { checkJobReferences, runImportJob } from '../data/imports/runner.js';
 import { beginImportAttempt, finishImportJob, getImportJob, loadImportBody, type StoredImportJob } from '../data/imports/imports.js';
 import { MAX_IMPORT_ATTEMPTS, type ImportJobMessage } from '../events/import-jobs.js';
 import { logger } from '../observability/logger.js';

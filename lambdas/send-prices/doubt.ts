@@ -1,5 +1,5 @@
-import { countPricesSent, givePushBack, readPushedBatch } from '../data/price-changes/price-sending.js';
-import { readSendable, transitionPriceChange, type StoredSendable } from '../data/price-changes/price-change-status.js';
+import { countPricesSent, givePushBack, readPushedBatch } from '../data/price-changes/sending.js';
+import { readSendable, transitionPriceChange, type StoredSendable } from '../data/price-changes/status.js';
 import { logger } from '../observability/logger.js';
 import { MarketplaceNotFound, type BatchStatus } from '../marketplace/port.js';
 import { outcomesOf, recordOutcome, type Outcome } from './confirm.js';

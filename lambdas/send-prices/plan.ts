@@ -1,6 +1,6 @@
 import { PRICE_SENDING } from '../config/price-sending.js';
-import type { StoredSendable } from '../data/price-changes/price-change-status.js';
-import { newestDecisionSk } from '../data/price-changes/price-sending.js';
+import type { StoredSendable } from '../data/price-changes/status.js';
+import { newestDecisionSk } from '../data/price-changes/sending.js';
 import {
   decisionId,
   engineContextOf,
@@ -9,7 +9,7 @@ import {
   priceStepOf,
   readProductForRepricing,
   type ProductForRepricing,
-} from '../data/repricers/repricing.js';
+} from '../data/repricers/product-partition.js';
 import { checkSendable, nextPush, type SendBounds } from '../domain/price-push.js';
 import { competitorExclusion, targetPrice } from '../domain/repricing.js';
 import type { PriceChangeStatus } from '../domain/records.js';

@@ -1,8 +1,8 @@
 import { PRICE_SENDING } from '../config/price-sending.js';
 import { mapLimit } from '../data/table/concurrency.js';
 import { recordSyncOutcome } from '../data/connections/connections.js';
-import { transitionPriceChange } from '../data/price-changes/price-change-status.js';
-import { givePushBack } from '../data/price-changes/price-sending.js';
+import { transitionPriceChange } from '../data/price-changes/status.js';
+import { givePushBack } from '../data/price-changes/sending.js';
 import { holdSellerApi } from '../data/connections/seller-api-hold.js';
 import { retryDelayMs } from '../domain/price-push.js';
 import { logger } from '../observability/logger.js';

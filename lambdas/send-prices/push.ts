@@ -1,7 +1,7 @@
 import { PRICE_SENDING } from '../config/price-sending.js';
 import { mapLimit } from '../data/table/concurrency.js';
-import { transitionPriceChange } from '../data/price-changes/price-change-status.js';
-import { countPricesSent, givePushBack, savePushedBatch, saveSentBatch } from '../data/price-changes/price-sending.js';
+import { transitionPriceChange } from '../data/price-changes/status.js';
+import { countPricesSent, givePushBack, savePushedBatch, saveSentBatch } from '../data/price-changes/sending.js';
 import { utcDay } from '../domain/price-push.js';
 import { logger } from '../observability/logger.js';
 import { loopMetrics } from '../observability/loop-metrics.js';

@@ -1,8 +1,8 @@
 import { PRICE_SENDING } from '../config/price-sending.js';
 import { mapLimit } from '../data/table/concurrency.js';
 import { pauseConnection } from '../data/connections/connections.js';
-import { transitionPriceChange } from '../data/price-changes/price-change-status.js';
-import { countPush, enabledRepricerCount, noteSharpDrop } from '../data/price-changes/price-sending.js';
+import { transitionPriceChange } from '../data/price-changes/status.js';
+import { countPush, enabledRepricerCount, noteSharpDrop } from '../data/price-changes/sending.js';
 import { dropExplained } from '../domain/breaker-evidence.js';
 import { breakerTrips, breakerWindowsNoted, isSharpDrop } from '../domain/price-push.js';
 import { logger } from '../observability/logger.js';

@@ -1,8 +1,8 @@
 import { PRICE_SENDING } from '../config/price-sending.js';
 import { mapLimit } from '../data/table/concurrency.js';
-import { readSendable, transitionPriceChange, type PriceChangeRef, type StoredSendable } from '../data/price-changes/price-change-status.js';
-import { changesInStatus, readSentBatch } from '../data/price-changes/price-sending.js';
-import { forgetDecision, readProductForRepricing } from '../data/repricers/repricing.js';
+import { readSendable, transitionPriceChange, type PriceChangeRef, type StoredSendable } from '../data/price-changes/status.js';
+import { changesInStatus, readSentBatch } from '../data/price-changes/sending.js';
+import { forgetDecision, readProductForRepricing } from '../data/repricers/product-partition.js';
 import { MarketplaceNotFound } from '../marketplace/port.js';
 import { settleBatch, settleSent } from './confirm.js';
 import { readGate, type Gate } from './gate.js';

@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { tenantOf } from '../auth/tenant.js';
 import { applyRepricerPatch, updateRepricerBody } from '../domain/update-repricer.js';
 import { getProduct } from '../data/offers/products.js';
-import { updateRepricer } from '../data/repricers/repricers.js';
+import { updateRepricer } from '../data/repricers/write.js';
 import { conflict, unprocessable, validationFailed } from '../http/errors.js';
 import { httpHandler } from '../http/handler.js';
 import { repricerNotFound } from '../http/not-found.js';

@@ -8,7 +8,7 @@ import { CHANGE_HANDLERS } from '../../lambdas/config/event-sources.js';
 import { TABLE_NAME_ENV } from '../../lambdas/config/table-schema.js';
 import { documentClient } from '../../lambdas/data/table/dynamo.js';
 import { counterKey } from '../../lambdas/data/table/keys.js';
-import { upsertOffers } from '../../lambdas/data/offers/offers-write.js';
+import { upsertOffers } from '../../lambdas/data/offers/write.js';
 import type { ListChangesMessage } from '../../lambdas/events/list-changes.js';
 import { createTable, deleteTable } from '../../tools/local/create-table.js';
 import { createLocalDynamoClient } from '../../tools/local/dynamodb-local.js';

@@ -4,7 +4,7 @@
  * what happened, even when the worker dies mid-job.
  */
 import type { ImportJob } from '../../lambdas/domain/import-jobs.js';
-import { importFaults } from '../../lambdas/data/imports/import-runner.js';
+import { importFaults } from '../../lambdas/data/imports/runner.js';
 import { connectorRecord, offerRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { step } from '../support/story.js';

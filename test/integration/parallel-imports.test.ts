@@ -131,7 +131,7 @@ describe('eight importers of one tenant at once', () => {
 
   it('leaves every rank node counting exactly what the listing holds', async () => {
     // Prepare
-    const { OFFER_LIST, offerCell } = await import('../../lambdas/data/offers/offer-list.js');
+    const { OFFER_LIST, offerCell } = await import('../../lambdas/data/offers/list.js');
     const { readNodes } = await import('../../lambdas/data/lists/ranked/node-store.js');
     const { readAllPlaces } = await import('../../lambdas/data/lists/ranked/recount.js');
 

@@ -170,7 +170,7 @@ describe('price change statuses', () => {
 
     await step('a status moved by the sender moves the listing: the failed one is listed under status=failed only', async () => {
       // Arrange
-      const { transitionPriceChange } = await import('../../lambdas/data/price-changes/price-change-status.js');
+      const { transitionPriceChange } = await import('../../lambdas/data/price-changes/status.js');
       const item = (await decisions()).find((stored) => stored.record.id === failed.id)!;
 
       // Act
@@ -199,7 +199,7 @@ describe('price change statuses', () => {
       // wrote it), and the tenant list's counts lost
       const { documentClient, tableName } = await import('../../lambdas/data/table/dynamo.js');
       const { listingPartition, nodePartition } = await import('../../lambdas/data/table/keys.js');
-      const { PRICE_CHANGE_LIST } = await import('../../lambdas/data/price-changes/price-change-list.js');
+      const { PRICE_CHANGE_LIST } = await import('../../lambdas/data/price-changes/list.js');
       const { rebuildClient } = await import('../../tools/admin/rebuild.js');
       const before = await idsByStatus();
       const [listing] = await queryAll(documentClient, tableName(), listingPartition(aliceId, PRICE_CHANGE_LIST.tag, `failed|${failed.reason}`));

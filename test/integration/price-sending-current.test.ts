@@ -1,5 +1,5 @@
 import type { MarketOffer, ProductMarket } from '../../lambdas/marketplace/port.js';
-import type { StoredSendable } from '../../lambdas/data/price-changes/price-change-status.js';
+import type { StoredSendable } from '../../lambdas/data/price-changes/status.js';
 import { connectorRecord, fees, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { canonicalPriceChanges } from '../support/repricing.js';
@@ -18,7 +18,7 @@ const alice: [string, string] = ['current-alice', 'current-alice-password-1'];
 let clientId: string;
 let sync: typeof import('../../lambdas/data/market/market-sync.js');
 let evaluate: typeof import('../../lambdas/evaluate-repricers/evaluate.js');
-let repricing: typeof import('../../lambdas/data/repricers/repricing.js');
+let repricing: typeof import('../../lambdas/data/repricers/product-partition.js');
 let plan: typeof import('../../lambdas/send-prices/plan.js');
 const connector = { uid: 'takealot', sellerId: 'me', storefrontUrl: 'https://storefront.example' };
 const json = { 'content-type': 'application/json' };
@@ -86,7 +86,7 @@ beforeAll(async () => {
   ]);
   sync = await import('../../lambdas/data/market/market-sync.js');
   evaluate = await import('../../lambdas/evaluate-repricers/evaluate.js');
-  repricing = await import('../../lambdas/data/repricers/repricing.js');
+  repricing = await import('../../lambdas/data/repricers/product-partition.js');
   plan = await import('../../lambdas/send-prices/plan.js');
   // Suggest mode: the decisions wait as suggestions, and the test plays the sender.
   const { connectedRecord } = await import('../../lambdas/domain/connections.js');

@@ -8,9 +8,9 @@
 import { jest } from '@jest/globals';
 import { sweepConnection } from '../../lambdas/send-prices/sweep.js';
 import { sendChanges } from '../../lambdas/send-prices/send.js';
-import { forgetConnectionModes } from '../../lambdas/data/connections/connection-mode.js';
-import { readSendable, transitionPriceChange, type PriceChangeRef } from '../../lambdas/data/price-changes/price-change-status.js';
-import { changesInStatus } from '../../lambdas/data/price-changes/price-sending.js';
+import { forgetConnectionModes } from '../../lambdas/data/connections/mode.js';
+import { readSendable, transitionPriceChange, type PriceChangeRef } from '../../lambdas/data/price-changes/status.js';
+import { changesInStatus } from '../../lambdas/data/price-changes/sending.js';
 import type { PriceChange } from '../../lambdas/domain/records.js';
 import { MIN_BREAKER_DROPS } from '../../lambdas/domain/price-push.js';
 import type { MarketSimulator } from '../../tools/market/index.js';

@@ -44,8 +44,8 @@ const served = async () => {
 const data = async () => ({
   dynamo: await import('../../lambdas/data/table/dynamo.js'),
   keys: await import('../../lambdas/data/table/keys.js'),
-  offerList: await import('../../lambdas/data/offers/offer-list.js'),
-  repricerList: await import('../../lambdas/data/repricers/repricer-list.js'),
+  offerList: await import('../../lambdas/data/offers/list.js'),
+  repricerList: await import('../../lambdas/data/repricers/list.js'),
   nodes: await import('../../lambdas/data/lists/ranked/node-store.js'),
   recount: await import('../../lambdas/data/lists/ranked/recount.js'),
   sortKeys: await import('../../lambdas/data/table/sort-keys.js'),

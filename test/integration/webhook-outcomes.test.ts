@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, tableName } from '../../lambdas/data/table/dynamo.js';
 import { priceChangePartition } from '../../lambdas/data/table/keys.js';
-import { transitionPriceChange } from '../../lambdas/data/price-changes/price-change-status.js';
+import { transitionPriceChange } from '../../lambdas/data/price-changes/status.js';
 import { connectorRecord, fees, offerRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';

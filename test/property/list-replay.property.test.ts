@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { createTable, deleteTable } from '../../tools/local/create-table.js';
 import { createLocalDynamoClient } from '../../tools/local/dynamodb-local.js';
 import { TABLE_NAME_ENV } from '../../lambdas/config/table-schema.js';
-import type { StoredOffer } from '../../lambdas/data/offers/offer-list.js';
+import type { StoredOffer } from '../../lambdas/data/offers/list.js';
 import type { RankNode } from '../../lambdas/data/lists/ranked/nodes.js';
 import type { ListChangesMessage } from '../../lambdas/events/list-changes.js';
 import { offerRecord, productRecord } from '../support/fixtures.js';
@@ -34,9 +34,9 @@ process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
 const data = {
   dynamo: await import('../../lambdas/data/table/dynamo.js'),
   keys: await import('../../lambdas/data/table/keys.js'),
-  offerList: await import('../../lambdas/data/offers/offer-list.js'),
-  maintenance: await import('../../lambdas/data/offers/offer-maintenance.js'),
-  offers: await import('../../lambdas/data/offers/offers-write.js'),
+  offerList: await import('../../lambdas/data/offers/list.js'),
+  maintenance: await import('../../lambdas/data/offers/maintenance.js'),
+  offers: await import('../../lambdas/data/offers/write.js'),
   products: await import('../../lambdas/data/offers/products.js'),
   nodes: await import('../../lambdas/data/lists/ranked/node-store.js'),
   recount: await import('../../lambdas/data/lists/ranked/recount.js'),

@@ -131,7 +131,7 @@ it('pages equal a brute-force filter, sort and slice after random creates, patch
 }, 600_000);
 
 it('pages stay exact in a tenant large enough to split rank buckets', async () => {
-  const { createRepricer } = await import('../../lambdas/data/repricers/repricers.js');
+  const { createRepricer } = await import('../../lambdas/data/repricers/write.js');
   const { auth, clientId } = await newTenant();
   // The product record a repricer nests: GET's detail less what only the product route shows.
   const { in_stock_premium: _premium, ...product } = (await api.request<Product & { in_stock_premium: unknown }>('GET', '/v1/products/P0', { auth })).body;

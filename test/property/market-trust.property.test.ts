@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import fc from 'fast-check';
 import { sweepConnection } from '../../lambdas/send-prices/sweep.js';
-import { forgetConnectionModes } from '../../lambdas/data/connections/connection-mode.js';
+import { forgetConnectionModes } from '../../lambdas/data/connections/mode.js';
 import { recordSyncOutcome } from '../../lambdas/data/connections/connections.js';
 import { connectionRecord } from '../../lambdas/domain/connections.js';
 import type { Offer, OffersPage, PriceChange } from '../../lambdas/domain/records.js';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { StoredOffer } from '../../lambdas/data/offers/offer-list.js';
+import type { StoredOffer } from '../../lambdas/data/offers/list.js';
 import type { Offer } from '../../lambdas/domain/records.js';
 import { connectorRecord, offerRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
@@ -99,10 +99,10 @@ const queryString = (q: Query) => {
 
 it('keeps pages, totals and rank nodes exact through random offer changes', async () => {
   const { importRecords } = await import('../../tools/admin/import.js');
-  const { deleteOffers } = await import('../../lambdas/data/offers/offers-write.js');
-  const { offersOfProduct } = await import('../../lambdas/data/offers/offer-maintenance.js');
+  const { deleteOffers } = await import('../../lambdas/data/offers/write.js');
+  const { offersOfProduct } = await import('../../lambdas/data/offers/maintenance.js');
   const { getProducts } = await import('../../lambdas/data/offers/products.js');
-  const { OFFER_LIST, offerCell, offerRecordOf } = await import('../../lambdas/data/offers/offer-list.js');
+  const { OFFER_LIST, offerCell, offerRecordOf } = await import('../../lambdas/data/offers/list.js');
   const { placeOf } = await import('../../lambdas/data/lists/ranked/ranked-list.js');
   const { readNodes } = await import('../../lambdas/data/lists/ranked/node-store.js');
   const { readAllPlaces } = await import('../../lambdas/data/lists/ranked/recount.js');

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { sweepConnection } from '../../lambdas/send-prices/sweep.js';
-import { forgetConnectionModes } from '../../lambdas/data/connections/connection-mode.js';
+import { forgetConnectionModes } from '../../lambdas/data/connections/mode.js';
 import type { PriceChange } from '../../lambdas/domain/records.js';
 import type { MarketSimulator } from '../../tools/market/index.js';
 import { connectorRecord } from '../support/fixtures.js';

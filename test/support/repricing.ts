@@ -5,7 +5,7 @@
  */
 import { DeleteCommand, PutCommand, DynamoDBDocumentClient, ScanCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { createLocalDynamoClient } from '../../tools/local/dynamodb-local.js';
-import { storedPriceChange } from '../../lambdas/data/price-changes/price-change-list.js';
+import { storedPriceChange } from '../../lambdas/data/price-changes/list.js';
 import type { ApiResponse, TestApi } from './local-api.js';
 
 export interface PriceChange {

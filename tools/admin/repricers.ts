@@ -1,8 +1,8 @@
 import type * as z from 'zod';
 import { getConnectorType } from '../../lambdas/data/connections/connectors.js';
 import { getProduct } from '../../lambdas/data/offers/products.js';
-import { createRepricer, type CreateRepricerResult } from '../../lambdas/data/repricers/repricers.js';
-import { listRepricers } from '../../lambdas/data/repricers/repricers-read.js';
+import { createRepricer, type CreateRepricerResult } from '../../lambdas/data/repricers/write.js';
+import { listRepricers } from '../../lambdas/data/repricers/read.js';
 import { createRepricerBody, newRepricer, type CreateRepricerBody } from '../../lambdas/domain/create-repricer.js';
 import { planRepricerQuery, repricerQueryParameters } from '../../lambdas/domain/repricer-query.js';
 

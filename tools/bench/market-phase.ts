@@ -10,7 +10,7 @@ import { createClientAccount } from '../admin/clients.js';
 import { MARKET_SYNC } from '../../lambdas/config/market-sync.js';
 import { documentClient } from '../../lambdas/data/table/dynamo.js';
 import { deleteConnection, requestSync, saveConnection } from '../../lambdas/data/connections/connections.js';
-import { listOffers } from '../../lambdas/data/offers/offers-read.js';
+import { listOffers } from '../../lambdas/data/offers/read.js';
 import { connectedRecord } from '../../lambdas/domain/connections.js';
 import { tickOf } from '../../lambdas/domain/market-schedule.js';
 import { offerQueryParameters, planOfferQuery } from '../../lambdas/domain/offer-query.js';

@@ -1,5 +1,5 @@
 import type { ImportRecord } from '../../lambdas/domain/import-records.js';
-import type { StoredOffer } from '../../lambdas/data/offers/offer-list.js';
+import type { StoredOffer } from '../../lambdas/data/offers/list.js';
 import { prng } from './offer-generator.js';
 
 /**

@@ -9,7 +9,7 @@ import { connectorKey } from '../table/keys.js';
 
 /**
  * Connector types are global reference data: shared by every client. Beside the API record the
- * item keeps `priceStep`, the operator's price increment for repricing (data/repricing.ts reads
+ * item keeps `priceStep`, the operator's price increment for repricing (data/repricers/product-partition.ts reads
  * it); an item written before it existed has the default.
  */
 const storedConnector = z.object({ record: connectorTypeRecord, priceStep: z.number().positive().optional() });

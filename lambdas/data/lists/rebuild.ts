@@ -14,9 +14,9 @@ import {
   repricerKey,
   SLOT_SK_PREFIX,
 } from '../table/keys.js';
-import { OFFER_LIST, storedOffer } from '../offers/offer-list.js';
-import { hintOf, reconcileOffers } from '../offers/offer-maintenance.js';
-import { readLookups } from '../offers/offers-write.js';
+import { OFFER_LIST, storedOffer } from '../offers/list.js';
+import { hintOf, reconcileOffers } from '../offers/maintenance.js';
+import { readLookups } from '../offers/write.js';
 import { applyBatched, type Reconciliation } from './ranked/apply-batched.js';
 import { listingKey, originOfListing, placeOfListing, recordOfListing } from './ranked/listings.js';
 import {
@@ -27,10 +27,10 @@ import {
   productScope,
   storedPriceChange,
   type StoredPriceChange,
-} from '../price-changes/price-change-list.js';
-import { reconcilePriceChanges } from '../price-changes/price-change-maintenance.js';
+} from '../price-changes/list.js';
+import { reconcilePriceChanges } from '../price-changes/maintenance.js';
 import { countedCells, readAllPlaces, recountOrder } from './ranked/recount.js';
-import { REPRICER_LIST, repricerCell, repricerSourceDigest, storedRepricer, type StoredRepricer } from '../repricers/repricer-list.js';
+import { REPRICER_LIST, repricerCell, repricerSourceDigest, storedRepricer, type StoredRepricer } from '../repricers/list.js';
 import type { Repricer } from '../../domain/records.js';
 import { isConditionFailure } from '../table/conditions.js';
 

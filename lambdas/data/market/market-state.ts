@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { MARKET_TIMING } from '../../config/market-sync.js';
 import { inStockPremium, type InStockPremium } from '../../domain/in-stock-premium.js';
 import { marketState, marketVerdict, type MarketState, type MarketVerdict } from '../../domain/market-state.js';
-import { connectionModeOf } from '../connections/connection-mode.js';
+import { connectionModeOf } from '../connections/mode.js';
 import { documentClient, tableName } from '../table/dynamo.js';
 import { MARKET_SK_PREFIX, marketStateKey, productPartition } from '../table/keys.js';
 

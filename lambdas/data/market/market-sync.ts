@@ -8,13 +8,13 @@ import { documentClient, tableName } from '../table/dynamo.js';
 import { reserveIds } from '../table/counters.js';
 import { sameJson } from '../table/json.js';
 import { offerKey, offerLookupPartition, part } from '../table/keys.js';
-import { cellScope, storedOffer, type StoredOffer } from '../offers/offer-list.js';
-import { offerLookup, planOffers, readLookups, writeOfferPlan, type OfferInput, type OfferOwner } from '../offers/offers-write.js';
+import { cellScope, storedOffer, type StoredOffer } from '../offers/list.js';
+import { offerLookup, planOffers, readLookups, writeOfferPlan, type OfferInput, type OfferOwner } from '../offers/write.js';
 import { getStoredProducts, productItem } from '../offers/products.js';
 import { MARKET_TIMING } from '../../config/market-sync.js';
 import { marketAfterRead, type MarketState, type MarketUnknownReason } from '../../domain/market-state.js';
 import { readMarketState, writeMarketState } from './market-state.js';
-import { premiumOn, priceStepOf, readProductForRepricing, type ProductForRepricing } from '../repricers/repricing.js';
+import { premiumOn, priceStepOf, readProductForRepricing, type ProductForRepricing } from '../repricers/product-partition.js';
 import { observePremium, type InStockPremium } from '../../domain/in-stock-premium.js';
 
 /**
@@ -187,7 +187,7 @@ const offMarketInput = (before: StoredOffer, uid: string, now: string): OfferInp
   );
 
 /**
- * Writes the changed offers, each replacing only the version it was computed from (offers-write.ts
+ * Writes the changed offers, each replacing only the version it was computed from (offers/write.ts
  * guarded): the own-offer sync and the storefront reader write the same own offers, each its own
  * fields, and neither may put back a copy the other has changed meanwhile. The offers another
  * writer changed come back unwritten, for the caller to compute again from what is stored now.

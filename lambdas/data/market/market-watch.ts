@@ -5,7 +5,7 @@ import { directoryValues } from '../table/directory.js';
 import { documentClient, tableName } from '../table/dynamo.js';
 import { CONNECTIONS_DIRECTORY, hostHoldKey, productsDirectory } from '../table/keys.js';
 import { getStoredProducts } from '../offers/products.js';
-import { listRepricers } from '../repricers/repricers-read.js';
+import { listRepricers } from '../repricers/read.js';
 import { MAX_LIMIT } from '../../domain/list-parameters.js';
 
 /**

@@ -5,7 +5,7 @@ import { mapLimit } from '../table/concurrency.js';
 import { documentClient, tableName } from '../table/dynamo.js';
 import { productPartition, SLOT_SK_PREFIX } from '../table/keys.js';
 import { getProduct } from '../offers/products.js';
-import { updateRepricer } from './repricers.js';
+import { updateRepricer } from './write.js';
 
 /**
  * A `cost_based` repricer's floor and ceiling follow its product (docs/repricing.md, "Cost-based

@@ -22,7 +22,7 @@ import {
   webhookPartition,
   WEBHOOK_SK_PREFIX,
 } from './keys.js';
-import { OFFER_LIST, storedOffer } from '../offers/offer-list.js';
+import { OFFER_LIST, storedOffer } from '../offers/list.js';
 import {
   legacyPriceChangeCell,
   PRICE_CHANGE_CELLS,
@@ -32,10 +32,10 @@ import {
   productChangeCell,
   productScope,
   storedPriceChange,
-} from '../price-changes/price-change-list.js';
+} from '../price-changes/list.js';
 import { originOfListing } from '../lists/ranked/listings.js';
 import { decodeNode } from '../lists/ranked/nodes.js';
-import { REPRICER_LIST, repricerCell } from '../repricers/repricer-list.js';
+import { REPRICER_LIST, repricerCell } from '../repricers/list.js';
 
 type Item = Record<string, NativeAttributeValue>;
 

@@ -23,11 +23,11 @@ import {
   webhookCountKey,
   webhookKey,
 } from '../../../lambdas/data/table/keys.js';
-import { PRICE_CHANGE_LIST, PRODUCT_PRICE_CHANGE_LIST, productScope } from '../../../lambdas/data/price-changes/price-change-list.js';
+import { PRICE_CHANGE_LIST, PRODUCT_PRICE_CHANGE_LIST, productScope } from '../../../lambdas/data/price-changes/list.js';
 import { listingKey } from '../../../lambdas/data/lists/ranked/listings.js';
 import { addToNode, emptyNode, FIRST_BOUND, nodeItem } from '../../../lambdas/data/lists/ranked/nodes.js';
-import { REPRICER_LIST } from '../../../lambdas/data/repricers/repricer-list.js';
-import { OFFER_LIST } from '../../../lambdas/data/offers/offer-list.js';
+import { REPRICER_LIST } from '../../../lambdas/data/repricers/list.js';
+import { OFFER_LIST } from '../../../lambdas/data/offers/list.js';
 import { idKey } from '../../../lambdas/data/table/sort-keys.js';
 import { purgeTenant } from '../../../tools/admin/purge.js';
 import { FakeTable, TABLE } from '../data/fake-table.js';

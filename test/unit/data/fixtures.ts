@@ -1,7 +1,7 @@
 import { offerKey, productKey, repricerKey } from '../../../lambdas/data/table/keys.js';
-import { OFFER_SCHEMA_VERSION, type StoredOffer } from '../../../lambdas/data/offers/offer-list.js';
-import { REPRICER_SCHEMA_VERSION, type StoredRepricer } from '../../../lambdas/data/repricers/repricer-list.js';
-import type { NewRepricer } from '../../../lambdas/data/repricers/repricers.js';
+import { OFFER_SCHEMA_VERSION, type StoredOffer } from '../../../lambdas/data/offers/list.js';
+import { REPRICER_SCHEMA_VERSION, type StoredRepricer } from '../../../lambdas/data/repricers/list.js';
+import type { NewRepricer } from '../../../lambdas/data/repricers/write.js';
 import type { ConnectorType, ConnectorTypeFields, Offer, OfferFields, Product, ProductFields, Repricer } from '../../../lambdas/domain/records.js';
 
 /** Valid records of the interface, for tests of the data layer and the handlers. */

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { canonicalPriceChange, storedPriceChange } from '../../../lambdas/data/price-changes/price-change-list.js';
+import { canonicalPriceChange, storedPriceChange } from '../../../lambdas/data/price-changes/list.js';
 import { BUYBOX_APPROACHES } from '../../../lambdas/domain/approaches.js';
 import { MAX_LISTED_COMPETITORS, replayExplanation } from '../../../lambdas/domain/explanation.js';
 import type { InStockPremium } from '../../../lambdas/domain/in-stock-premium.js';

@@ -1,5 +1,5 @@
 import { forwardChanges } from '../../../lambdas/forward-changes/forward.js';
-import type { StoredOffer } from '../../../lambdas/data/offers/offer-list.js';
+import type { StoredOffer } from '../../../lambdas/data/offers/list.js';
 import type { OfferFields } from '../../../lambdas/domain/records.js';
 import { webhookEventMessage, type WebhookEventMessage } from '../../../lambdas/events/webhook-events.js';
 import { logger } from '../../../lambdas/observability/logger.js';

@@ -2,7 +2,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { forwardChanges } from '../../../lambdas/forward-changes/forward.js';
 import { priceChangePartition } from '../../../lambdas/data/table/keys.js';
-import { canonicalPriceChange, EXPLANATION_ATTRIBUTE, PRICE_CHANGE_SCHEMA_VERSION } from '../../../lambdas/data/price-changes/price-change-list.js';
+import { canonicalPriceChange, EXPLANATION_ATTRIBUTE, PRICE_CHANGE_SCHEMA_VERSION } from '../../../lambdas/data/price-changes/list.js';
 import { explainTarget } from '../../../lambdas/domain/explain-target.js';
 import type { PriceChange } from '../../../lambdas/domain/records.js';
 import { webhookEventMessage } from '../../../lambdas/events/webhook-events.js';

@@ -3,15 +3,15 @@ import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/maintain-lists/handler.js';
 import { counterKey } from '../../../lambdas/data/table/keys.js';
-import { OFFER_LIST } from '../../../lambdas/data/offers/offer-list.js';
-import { upsertOffers } from '../../../lambdas/data/offers/offers-write.js';
+import { OFFER_LIST } from '../../../lambdas/data/offers/list.js';
+import { upsertOffers } from '../../../lambdas/data/offers/write.js';
 import { totalOf } from '../../../lambdas/data/lists/ranked/nodes.js';
 import type { ListChangesMessage } from '../../../lambdas/events/list-changes.js';
 import { logger } from '../../../lambdas/observability/logger.js';
 import { nodeDiscrepancies } from '../../support/rank-check.js';
 import { FakeTable, TABLE } from '../data/fake-table.js';
 import { offerFields, product, productItem } from '../data/fixtures.js';
-import { listState } from '../data/ranked/seed-list.js';
+import { listState } from '../data/lists/ranked/seed-list.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 

@@ -1,5 +1,5 @@
 import { priceChangePartition } from '../../../lambdas/data/table/keys.js';
-import { PRICE_CHANGE_SCHEMA_VERSION } from '../../../lambdas/data/price-changes/price-change-list.js';
+import { PRICE_CHANGE_SCHEMA_VERSION } from '../../../lambdas/data/price-changes/list.js';
 import type { PriceChange } from '../../../lambdas/domain/records.js';
 
 /** A price change as the forwarder's tests build it: pending, just decided; any field overridden. */

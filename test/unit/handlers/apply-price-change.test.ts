@@ -3,7 +3,7 @@ import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, UpdateCommand, typ
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/apply-price-change/handler.js';
 import { listingPartition, priceChangePartition } from '../../../lambdas/data/table/keys.js';
-import { PRICE_CHANGE_CELLS, PRICE_CHANGE_LIST } from '../../../lambdas/data/price-changes/price-change-list.js';
+import { PRICE_CHANGE_CELLS, PRICE_CHANGE_LIST } from '../../../lambdas/data/price-changes/list.js';
 import { idKey } from '../../../lambdas/data/table/sort-keys.js';
 import type { PriceChange, PriceChangeStatus } from '../../../lambdas/domain/records.js';
 import { logger } from '../../../lambdas/observability/logger.js';

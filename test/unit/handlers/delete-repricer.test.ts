@@ -3,12 +3,12 @@ import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynam
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/delete-repricer/handler.js';
 import { repricerSlotKey } from '../../../lambdas/data/table/keys.js';
-import { REPRICER_LIST } from '../../../lambdas/data/repricers/repricer-list.js';
+import { REPRICER_LIST } from '../../../lambdas/data/repricers/list.js';
 import { RETRY_ATTEMPTS } from '../../../lambdas/data/table/retry.js';
 import { logger } from '../../../lambdas/observability/logger.js';
 import { FakeTable, TABLE } from '../data/fake-table.js';
 import { repricer, storedRepricer } from '../data/fixtures.js';
-import { seedList } from '../data/ranked/seed-list.js';
+import { seedList } from '../data/lists/ranked/seed-list.js';
 import { apiEvent, CONTEXT, expectProblem } from './events.js';
 import { REPRICER_KEY, repricerItem } from './repricer-fixtures.js';
 

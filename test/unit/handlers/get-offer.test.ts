@@ -2,11 +2,11 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/get-offer/handler.js';
-import { OFFER_LIST, offerRecordOf } from '../../../lambdas/data/offers/offer-list.js';
+import { OFFER_LIST, offerRecordOf } from '../../../lambdas/data/offers/list.js';
 import { logger } from '../../../lambdas/observability/logger.js';
 import { FakeTable, TABLE } from '../data/fake-table.js';
 import { product, storedOffer } from '../data/fixtures.js';
-import { seedList } from '../data/ranked/seed-list.js';
+import { seedList } from '../data/lists/ranked/seed-list.js';
 import { apiEvent, CONTEXT, expectProblem } from './events.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);

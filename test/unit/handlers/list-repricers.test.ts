@@ -3,11 +3,11 @@ import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/list-repricers/handler.js';
 import { repricerSlotKey } from '../../../lambdas/data/table/keys.js';
-import { REPRICER_LIST } from '../../../lambdas/data/repricers/repricer-list.js';
+import { REPRICER_LIST } from '../../../lambdas/data/repricers/list.js';
 import { logger } from '../../../lambdas/observability/logger.js';
 import { FakeTable, TABLE } from '../data/fake-table.js';
 import { connectorType, repricerItem, storedRepricer } from '../data/fixtures.js';
-import { seedList } from '../data/ranked/seed-list.js';
+import { seedList } from '../data/lists/ranked/seed-list.js';
 import { apiEvent, CONTEXT, expectProblem } from './events.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);

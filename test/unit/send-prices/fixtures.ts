@@ -1,6 +1,6 @@
 import type { Gate } from '../../../lambdas/send-prices/gate.js';
 import type { Push } from '../../../lambdas/send-prices/safety.js';
-import type { StoredSendable } from '../../../lambdas/data/price-changes/price-change-status.js';
+import type { StoredSendable } from '../../../lambdas/data/price-changes/status.js';
 import { DEFAULT_SAFETY, type Connection } from '../../../lambdas/domain/connections.js';
 import type { PriceChange } from '../../../lambdas/domain/records.js';
 import type { MarketplacePort } from '../../../lambdas/marketplace/port.js';

@@ -1,8 +1,8 @@
 import { GetCommand, QueryCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { planChange, type ProductReads } from '../../../lambdas/send-prices/plan.js';
-import type { StoredOffer } from '../../../lambdas/data/offers/offer-list.js';
-import type { ProductForRepricing, RepricerSlot } from '../../../lambdas/data/repricers/repricing.js';
+import type { StoredOffer } from '../../../lambdas/data/offers/list.js';
+import type { ProductForRepricing, RepricerSlot } from '../../../lambdas/data/repricers/product-partition.js';
 import type { MarketState } from '../../../lambdas/domain/market-state.js';
 import { connection, NOW, open, sendable } from './fixtures.js';
 

@@ -1,6 +1,6 @@
 import { planChange, ProductReads } from '../../../lambdas/send-prices/plan.js';
 import type { Gate } from '../../../lambdas/send-prices/gate.js';
-import type { StoredSendable } from '../../../lambdas/data/price-changes/price-change-status.js';
+import type { StoredSendable } from '../../../lambdas/data/price-changes/status.js';
 import { connection, NOW, open, sendable as change } from './fixtures.js';
 
 /**
