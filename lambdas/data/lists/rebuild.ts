@@ -4,6 +4,7 @@ import { DIRECTORY_INDEX } from '../../config/table-schema.js';
 import { logger } from '../../observability/logger.js';
 import { batchGet } from '../table/batch.js';
 import { documentClient, tableName } from '../table/dynamo.js';
+import { readPartition } from '../table/partition.js';
 import {
   listingPartition,
   offerKey,
@@ -117,22 +118,7 @@ const reconcileRepricers = async (clientId: string, ids: readonly number[], seq:
   await applyBatched(clientId, REPRICER_LIST, changes, seq, { force: true, shared: true });
 };
 
-const queryAll = async (pk: string): Promise<Item[]> => {
-  const items: Item[] = [];
-  let start: Item | undefined;
-  do {
-    const result = await queryPage({
-      TableName: tableName(),
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': pk },
-      ConsistentRead: true,
-      ...(start ? { ExclusiveStartKey: start } : {}),
-    });
-    items.push(...(result.Items ?? []));
-    start = result.LastEvaluatedKey;
-  } while (start);
-  return items;
-};
+const queryAll = (pk: string): Promise<Item[]> => readPartition(pk);
 
 type CanonicalChanges = readonly { readonly sk: string; readonly stored: StoredPriceChange }[];
 

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { connectorUid, offerFields, offerRecord, productCode, timestamp, type Offer, type Product } from '../../domain/records.js';
 import { LISTING_INDEXES } from '../../config/table-schema.js';
 import { part } from '../table/keys.js';
+import { PRODUCT_TEMPLATE } from '../lists/product-template.js';
 import { dictionaryOf, recordCodec } from '../lists/ranked/record-codec.js';
 import type { RankedList } from '../lists/ranked/ranked-list.js';
 import { competitorsKey, competitorsPrefix, idKey, priceKey, timeKey } from '../table/sort-keys.js';
@@ -72,31 +73,7 @@ const template: Offer = {
   seller_name: '',
   url: 'https://',
   last_seen_at: null,
-  product: {
-    id: 0,
-    code: '',
-    title: '',
-    description: '',
-    brand: '',
-    colour: '',
-    barcode: '',
-    type: null,
-    material: null,
-    parent_code: null,
-    images: null,
-    main_image: 'https://',
-    retail_price: 0,
-    soh: 0,
-    height_cm: 0,
-    length_cm: 0,
-    width_cm: 0,
-    weight_g: 0,
-    fee_estimates: {
-      '': { instock: { commission: 0, fulfilment: 0, commission_percentage: 0 }, leadtime: { commission: 0, fulfilment: 0, commission_percentage: 0 } },
-    },
-    created_at: '2026-01-01T00:00:00.000Z',
-    updated_at: '2026-01-01T00:00:00.000Z',
-  },
+  product: PRODUCT_TEMPLATE,
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
 };

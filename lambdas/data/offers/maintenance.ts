@@ -1,8 +1,9 @@
-import { QueryCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { logger } from '../../observability/logger.js';
 import { batchGet } from '../table/batch.js';
 import { mapLimit } from '../table/concurrency.js';
 import { documentClient, tableName } from '../table/dynamo.js';
+import { readPartition } from '../table/partition.js';
 import { offerKey, offerLookupKey, OFFER_SK_PREFIX, productKey, productPartition } from '../table/keys.js';
 import { OFFER_LIST, offerRecordOf, offerSourceDigest, storedOffer, type StoredOffer } from './list.js';
 import { readLookups } from './write.js';
@@ -110,24 +111,8 @@ export const reconcileOffers = async (
 };
 
 /** The offers of a product, read consistently: after a product change, each listing gets the new copy. */
-export const offersOfProduct = async (clientId: string, code: string): Promise<StoredOffer[]> => {
-  const offers: StoredOffer[] = [];
-  let start: Item | undefined;
-  do {
-    const result = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :offers)',
-        ExpressionAttributeValues: { ':pk': productPartition(clientId, code), ':offers': OFFER_SK_PREFIX },
-        ConsistentRead: true,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    offers.push(...(result.Items ?? []).map((item) => storedOffer.parse(item)));
-    start = result.LastEvaluatedKey;
-  } while (start);
-  return offers;
-};
+export const offersOfProduct = async (clientId: string, code: string): Promise<StoredOffer[]> =>
+  (await readPartition(productPartition(clientId, code), { prefix: OFFER_SK_PREFIX })).map((item) => storedOffer.parse(item));
 
 export const hintOf = (offer: StoredOffer): OfferHint => ({
   offerId: offer.fields.offer_id,

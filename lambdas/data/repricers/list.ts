@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { COMPETITOR_STOCK_VALUES, NO_COMPETITOR_FILTERS, repricerRecord, type Repricer } from '../../domain/records.js';
 import { LISTING_INDEXES } from '../../config/table-schema.js';
+import { PRODUCT_TEMPLATE } from '../lists/product-template.js';
 import { dictionaryOf, recordCodec } from '../lists/ranked/record-codec.js';
 import type { RankedList } from '../lists/ranked/ranked-list.js';
 import { idKey, timeKey } from '../table/sort-keys.js';
@@ -48,31 +49,7 @@ const unfilteredTemplate: Omit<Repricer, keyof typeof NO_COMPETITOR_FILTERS | 'u
   min_profit: 0,
   fixed_fulfilment_fee: 0,
   connector_type: { id: 0, uid: '', name: '', logo: 'https://', website: 'https://', created_at: stamp, updated_at: stamp },
-  product: {
-    id: 0,
-    code: '',
-    title: '',
-    description: '',
-    brand: '',
-    colour: '',
-    barcode: '',
-    type: null,
-    material: null,
-    parent_code: null,
-    images: null,
-    main_image: 'https://',
-    retail_price: 0,
-    soh: 0,
-    height_cm: 0,
-    length_cm: 0,
-    width_cm: 0,
-    weight_g: 0,
-    fee_estimates: {
-      '': { instock: { commission: 0, fulfilment: 0, commission_percentage: 0 }, leadtime: { commission: 0, fulfilment: 0, commission_percentage: 0 } },
-    },
-    created_at: stamp,
-    updated_at: stamp,
-  },
+  product: PRODUCT_TEMPLATE,
   created_at: stamp,
   updated_at: stamp,
 };

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { TargetExplanation } from '../../domain/explanation.js';
 import { DEFAULT_PRICE_STEP, type Decision, type EngineContext, type EngineOffer } from '../../domain/repricing.js';
@@ -15,6 +15,7 @@ import {
 import { mapLimit } from '../table/concurrency.js';
 import { reserveTimedIds } from '../table/counters.js';
 import { documentClient, tableName } from '../table/dynamo.js';
+import { readPartition } from '../table/partition.js';
 import { connectorKey, part, priceChangePartition, productPartition } from '../table/keys.js';
 import { storedOffer, type StoredOffer } from '../offers/list.js';
 import { canonicalPriceChange, PRICE_CHANGE_SCHEMA_VERSION, storedPriceChange, type StoredPriceChange } from '../price-changes/list.js';
@@ -35,7 +36,6 @@ import { isConditionFailure } from '../table/conditions.js';
  * then the decision state: an evaluation run again after a failure in between writes the same
  * price change again, not a second one.
  */
-type Item = Record<string, NativeAttributeValue>;
 
 export const repricerSlot = z.object({
   repricerId: z.int().positive(),
@@ -119,22 +119,7 @@ export const decisionNumberOf = (sk: string): number | undefined => {
 };
 
 export const readProductForRepricing = async (clientId: string, code: string): Promise<ProductForRepricing | undefined> => {
-  const items: Item[] = [];
-  let start: Item | undefined;
-  do {
-    const result = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': productPartition(clientId, code) },
-        ConsistentRead: true,
-        ReturnConsumedCapacity: 'TOTAL',
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    items.push(...(result.Items ?? []));
-    start = result.LastEvaluatedKey;
-  } while (start);
+  const items = await readPartition(productPartition(clientId, code), { capacity: true });
   const productItem = items.find((item) => item.entity === 'product');
   if (!productItem) return undefined;
   const stored = items.flatMap((item) => (item.entity === 'productMarket' ? [parseMarketState(item)] : [])).flatMap((m) => (m ? [m] : []));

@@ -1,7 +1,7 @@
-import { QueryCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { mapLimit } from './concurrency.js';
 import { directoryValues } from './directory.js';
-import { documentClient, tableName } from './dynamo.js';
+import { readPartition } from './partition.js';
 import {
   connectionPartition,
   senderPartition,
@@ -95,21 +95,7 @@ class TenantReader {
 
   /** Every item of one partition, read consistently. */
   async partition(pk: string): Promise<Item[]> {
-    const items: Item[] = [];
-    let start: Item | undefined;
-    do {
-      const page = await documentClient.send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': pk },
-          ConsistentRead: true,
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const items = await readPartition(pk);
     this.read += items.length;
     return items;
   }
