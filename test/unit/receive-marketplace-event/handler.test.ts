@@ -16,7 +16,7 @@ import { sealConnectionSecret } from '../../../lambdas/marketplace/secrets.js';
 import { createTakealotAdapter } from '../../../lambdas/marketplace/takealot/adapter.js';
 import { signWebhook } from '../../../tools/market/webhooks.js';
 import { connection } from '../events/market-event-fixtures.js';
-import { apiEvent, CONTEXT } from './events.js';
+import { apiEvent, CONTEXT } from '../handlers/events.js';
 import { takealotMarketplace } from '../../../lambdas/marketplace/takealot/marketplace.js';
 import { fakeMarketplace, fakeMarketplacePort } from '../../support/fake-marketplace/marketplace.js';
 

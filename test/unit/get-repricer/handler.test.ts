@@ -4,8 +4,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/get-repricer/handler.js';
 import { logger } from '../../../lambdas/observability/logger.js';
 import { repricer } from '../data/fixtures.js';
-import { apiEvent, CONTEXT, expectProblem } from './events.js';
-import { REPRICER_KEY, repricerItem } from './repricer-fixtures.js';
+import { apiEvent, CONTEXT, expectProblem } from '../handlers/events.js';
+import { REPRICER_KEY, repricerItem } from '../handlers/repricer-fixtures.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const get = (id: string, authorizer?: Record<string, string>) =>

@@ -6,7 +6,7 @@ import { logger } from '../../../lambdas/observability/logger.js';
 import { DEFAULT_IN_STOCK_PREMIUM } from '../../../lambdas/domain/in-stock-premium.js';
 import { product } from '../data/fixtures.js';
 import { connection, connectionItem } from '../events/market-event-fixtures.js';
-import { apiEvent, CONTEXT, expectProblem } from './events.js';
+import { apiEvent, CONTEXT, expectProblem } from '../handlers/events.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 
