@@ -269,17 +269,28 @@ export interface ApproachTally {
   /** Sums over the samples of the own price minus the floor (rands) and of that in percent of the floor. */
   marginSum: number;
   marginPercentSum: number;
+  /** The same percent, summed over the samples where the own offer held Best Price only. */
+  bestPriceMarginPercentSum: number;
 }
 
-export const emptyApproachTally = (): ApproachTally => ({ samples: 0, bestPrice: 0, fastestDelivery: 0, marginSum: 0, marginPercentSum: 0 });
+export const emptyApproachTally = (): ApproachTally => ({
+  samples: 0,
+  bestPrice: 0,
+  fastestDelivery: 0,
+  marginSum: 0,
+  marginPercentSum: 0,
+  bestPriceMarginPercentSum: 0,
+});
 
 /** One sampled moment of a product priced by the approach. */
 export const sampleApproach = (tally: ApproachTally, moment: { bestPrice: boolean; fastestDelivery: boolean; price: number; floor: number }): void => {
   tally.samples += 1;
   if (moment.bestPrice) tally.bestPrice += 1;
   if (moment.fastestDelivery) tally.fastestDelivery += 1;
+  const percent = moment.floor > 0 ? ((moment.price - moment.floor) / moment.floor) * 100 : 0;
   tally.marginSum += moment.price - moment.floor;
-  tally.marginPercentSum += moment.floor > 0 ? ((moment.price - moment.floor) / moment.floor) * 100 : 0;
+  tally.marginPercentSum += percent;
+  if (moment.bestPrice) tally.bestPriceMarginPercentSum += percent;
 };
 
 export interface ApproachShare {
@@ -292,6 +303,8 @@ export interface ApproachShare {
   /** Average own price over the floor, in rands and in percent of the floor. */
   readonly averageMargin: number;
   readonly averageMarginPercent: number;
+  /** Average own price over the floor, in percent of the floor, at the moments it held Best Price. */
+  readonly bestPriceMarginPercent: number;
 }
 
 export const approachShare = (approach: string, products: number, tally: ApproachTally): ApproachShare => {
@@ -304,5 +317,6 @@ export const approachShare = (approach: string, products: number, tally: Approac
     fastestDeliveryShare: per(tally.fastestDelivery),
     averageMargin: per(tally.marginSum),
     averageMarginPercent: per(tally.marginPercentSum),
+    bestPriceMarginPercent: tally.bestPrice === 0 ? NaN : tally.bestPriceMarginPercentSum / tally.bestPrice,
   };
 };

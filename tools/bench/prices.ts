@@ -170,12 +170,12 @@ export const pricesLines = (runs: readonly RunFigures[]): { lines: string[]; tar
         '  Approaches side by side (on twins: each family of identical products has one product per approach, its bots moving alike; static: no repricer, the own offer keeps its price; sampled every second up to the kill switch; buybox prices with the in-stock premium the service learned for each product from its pages, the default 0-10 % until it has):',
       );
       lines.push(
-        `    ${'approach'.padEnd(17)} ${'products'.padStart(8)} ${'Best Price'.padStart(10)} ${'Fastest Delivery'.padStart(16)} ${'margin over floor'.padStart(18)}`,
+        `    ${'approach'.padEnd(17)} ${'products'.padStart(8)} ${'Best Price'.padStart(10)} ${'Fastest Delivery'.padStart(16)} ${'margin over floor'.padStart(18)} ${'margin holding Best Price'.padStart(25)}`,
       );
       for (const a of run.approaches) {
         const margin = Number.isFinite(a.averageMargin) ? `R${a.averageMargin.toFixed(2)} (${a.averageMarginPercent.toFixed(1)} %)` : '-';
         lines.push(
-          `    ${a.approach.padEnd(17)} ${String(a.products).padStart(8)} ${share(a.bestPriceShare).padStart(10)} ${share(a.fastestDeliveryShare).padStart(16)} ${margin.padStart(18)}`,
+          `    ${a.approach.padEnd(17)} ${String(a.products).padStart(8)} ${share(a.bestPriceShare).padStart(10)} ${share(a.fastestDeliveryShare).padStart(16)} ${margin.padStart(18)} ${(Number.isFinite(a.bestPriceMarginPercent) ? `${a.bestPriceMarginPercent.toFixed(1)} %` : '-').padStart(25)}`,
         );
       }
       // The twins make this a like-for-like comparison: buybox should hold Best Price as often as cheapest, at a higher margin.
@@ -189,7 +189,13 @@ export const pricesLines = (runs: readonly RunFigures[]): { lines: string[]; tar
           limit: 0,
         });
         judge({
-          label: `${run.run}: margin over the floor, cheapest's less buybox's (points of the floor)`,
+          label: `${run.run}: margin over the floor while holding Best Price, cheapest's less buybox's (points of the floor)`,
+          value: Math.round((cheapest.bestPriceMarginPercent - buybox.bestPriceMarginPercent) * 10) / 10,
+          kind: 'below',
+          limit: 0,
+        });
+        judge({
+          label: `${run.run}: margin over the floor at every moment, cheapest's less buybox's (points of the floor)`,
           value: Math.round((cheapest.averageMarginPercent - buybox.averageMarginPercent) * 10) / 10,
           kind: 'below',
           limit: 0,
