@@ -168,3 +168,19 @@ it("keeps both writers' fields of an own offer: a page written between the sync'
   const final = (await readProductForRepricing(clientId, 'SKU-3'))!.offers.find((offer) => offer.scope === 'own')!;
   expect([final.fields.offer_price, final.fields.winning]).toEqual([125, true]);
 });
+
+it("never lifts or hides a pause from a status it read before: a sync's write from that read is refused", async () => {
+  const { getConnection, pauseConnection, recordSyncOutcome } = await import('../../lambdas/data/connections/connections.js');
+  const seen = (await getConnection(clientId, 'takealot'))!.record;
+  expect(seen.status).toBe('connected');
+  // The breaker pauses the connection while a sync that read it `connected` is under way...
+  expect(await pauseConnection(clientId, seen, 'Paused by the circuit breaker: a test glitch.')).toBe(true);
+  // ...and the sync's outcome, written from its older read, would lift the pause and clear the reason.
+  expect(await recordSyncOutcome(clientId, seen, { status: 'connected', last_error: null })).toBe(false);
+  const after = await api.request<{ status: string; last_error: string | null }>('GET', '/v1/connections/takealot', { auth: alice });
+  expect([after.body.status, after.body.last_error]).toEqual(['paused', 'Paused by the circuit breaker: a test glitch.']);
+  // Only the client's resume lifts it.
+  expect((await api.request('POST', '/v1/connections/takealot/resume', { auth: alice })).status).toBe(200);
+  const resumed = await api.request<{ status: string }>('GET', '/v1/connections/takealot', { auth: alice });
+  expect(resumed.body.status).toBe('connected');
+});
