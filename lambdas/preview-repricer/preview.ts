@@ -2,7 +2,14 @@ import { previewRepricer, type RepricerPreview } from '../domain/repricer-previe
 import type { Repricer } from '../domain/records.js';
 import { marketVerdictFor } from '../data/market/market-state.js';
 import { warStateId } from '../data/price-changes/price-wars.js';
-import { decisionId, engineContextOf, engineOffersOf, priceStepOf, readProductForRepricing, type ProductForRepricing } from '../data/repricers/product-partition.js';
+import {
+  decisionId,
+  engineContextOf,
+  engineOffersOf,
+  priceStepOf,
+  readProductForRepricing,
+  type ProductForRepricing,
+} from '../data/repricers/product-partition.js';
 
 /** A repricer to preview: a stored one (its id), or one only described (a what-if body: no id, no decisions). */
 export type PreviewedRepricer = Omit<Repricer, 'id' | 'uid' | 'created_at' | 'updated_at'> & { readonly id: number | null };
