@@ -340,6 +340,23 @@ describe('a target that ended for a reason of the connection', () => {
     await sendChanges(clientId, 'takealot', await pendingOf(product), deps(at + 60_000));
     expect(received(product)).toEqual([target]);
   });
+  it('failed because the marketplace could not be reached for 24 hours, is decided again once it can be', async () => {
+    const product = products()[7]!;
+    const target = product.own.selling_price - 2;
+    const ref = await pin(product, target);
+    const at = advance();
+    market.control.setFaults({ errorRate: 1 });
+    await sendChanges(clientId, 'takealot', [ref], deps(at));
+    market.control.setFaults({ errorRate: 0 });
+    expect(received(product)).toEqual([]);
+    // A day on, the push's doubt told (the offer never got it), the change has waited its whole retry window.
+    await sendChanges(clientId, 'takealot', [ref], deps(at + 25 * HOUR));
+    expect(await statusOf(ref)).toMatchObject({ status: 'failed', status_reason: 'The marketplace could not be reached for 24 hours.' });
+    expect(await evaluateProduct(clientId, product.own.sku, RETENTION_DAYS)).toMatchObject([{ status: 'pending', new_price: target }]);
+    await api.settle();
+    await sendChanges(clientId, 'takealot', await pendingOf(product), deps(at + 26 * HOUR));
+    expect(received(product)).toEqual([target]);
+  });
 });
 
 describe('one seller-API hold for the connection', () => {
