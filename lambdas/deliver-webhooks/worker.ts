@@ -3,6 +3,7 @@ import { processFifoBatch } from '../queue/fifo-batch.js';
 import { webhookEventMessage } from '../events/webhook-events.js';
 import { logger } from '../observability/logger.js';
 import { DEFAULT_DELIVERY_OPTIONS, deliverEvent, type DeliveryOptions } from './deliver.js';
+import { requireMessageBody } from '../queue/message-body.js';
 
 /** Holds a message back: SQS's ChangeMessageVisibility on AWS, the local queue's equivalent under `npm start`. */
 export type HoldMessage = (record: SQSRecord, delayMs: number) => Promise<void>;
@@ -26,7 +27,7 @@ export const webhookWorker =
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const effective = { ...DEFAULT_DELIVERY_OPTIONS, ...options };
     const handleRecord = async (record: SQSRecord): Promise<void> => {
-      const message = webhookEventMessage.parse(JSON.parse(record.body));
+      const message = requireMessageBody(webhookEventMessage, record.body);
       const wait = await deliverEvent(message, effective);
       if (wait === undefined) return;
       await hold(record, wait);

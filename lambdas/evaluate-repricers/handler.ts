@@ -7,6 +7,7 @@ import { logger } from '../observability/logger.js';
 import { traced } from '../observability/traced.js';
 import { PRICE_CHANGES_LOG } from './decided-log.js';
 import { evaluateProduct } from './evaluate.js';
+import { requireMessageBody } from '../queue/message-body.js';
 
 /**
  * The repricing evaluator: one message at a time per tenant (a FIFO message group), it lets the
@@ -17,7 +18,7 @@ const retentionDays = Number(process.env.PRICE_CHANGE_RETENTION_DAYS ?? DEFAULT_
 if (!Number.isInteger(retentionDays) || retentionDays < 1) throw new Error('PRICE_CHANGE_RETENTION_DAYS must be a positive integer');
 
 const handleRecord = async (record: SQSRecord): Promise<void> => {
-  const message = repricingMessage.parse(JSON.parse(record.body));
+  const message = requireMessageBody(repricingMessage, record.body);
   const changes = (await mapLimit(message.products, (code) => evaluateProduct(message.clientId, code, retentionDays), 8)).flat();
   if (changes.length > 0)
     logger.info(PRICE_CHANGES_LOG.message, { clientId: message.clientId, products: message.products.length, [PRICE_CHANGES_LOG.countField]: changes.length });

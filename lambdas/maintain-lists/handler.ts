@@ -8,6 +8,7 @@ import { runRebuildStep } from '../data/lists/rebuild.js';
 import { listChangesMessage } from '../events/list-changes.js';
 import { logger } from '../observability/logger.js';
 import { traced } from '../observability/traced.js';
+import { requireMessageBody } from '../queue/message-body.js';
 
 /**
  * The list maintainer: one message at a time per tenant (a FIFO message group), it brings the
@@ -15,7 +16,7 @@ import { traced } from '../observability/traced.js';
  * group (FIFO): it and the ones after it are retried, then dead-lettered; the other tenants' messages of the batch go on.
  */
 const handleRecord = async (record: SQSRecord): Promise<void> => {
-  const message = listChangesMessage.parse(JSON.parse(record.body));
+  const message = requireMessageBody(listChangesMessage, record.body);
   const seq = record.attributes.SequenceNumber ?? '';
   for (const requestId of message.rebuilds) await runRebuildStep(message.clientId, requestId, seq);
   await recordOfferStates(message.clientId, message.offerStates);

@@ -4,6 +4,7 @@ import { importJobMessage } from '../events/import-jobs.js';
 import { logger } from '../observability/logger.js';
 import { processImportJob } from './process.js';
 import { traced } from '../observability/traced.js';
+import { requireMessageBody } from '../queue/message-body.js';
 
 /**
  * The import worker: one job per message, one job at a time per tenant (a FIFO message group).
@@ -11,7 +12,7 @@ import { traced } from '../observability/traced.js';
  * batch's other tenants' jobs go on.
  */
 const handleRecord = async (record: SQSRecord): Promise<void> => {
-  const message = importJobMessage.parse(JSON.parse(record.body));
+  const message = requireMessageBody(importJobMessage, record.body);
   try {
     await processImportJob(message);
   } catch (error) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseMessageBody } from '../../../lambdas/queue/message-body.js';
+import { parseMessageBody, requireMessageBody } from '../../../lambdas/queue/message-body.js';
 
 const message = z.object({ kind: z.literal('tick'), at: z.string() });
 
@@ -17,5 +17,17 @@ describe('parseMessageBody', () => {
     ['empty', ''],
   ])('fails a body %s, without throwing', (_, body) => {
     expect(parseMessageBody(message, body).success).toBe(false);
+  });
+});
+
+describe('requireMessageBody', () => {
+  it('gives the message a body of its schema holds', () => {
+    expect(requireMessageBody(message, '{"kind":"tick","at":"2026-11-27T00:00:00Z"}')).toEqual({ kind: 'tick', at: '2026-11-27T00:00:00Z' });
+  });
+
+  it('throws for a body of another shape, naming the fields but never echoing the body', () => {
+    expect(() => requireMessageBody(message, '{"kind":"offer","secret":"s3cr3t"}')).toThrow(/kind, at/);
+    expect(() => requireMessageBody(message, '{"kind":"offer","secret":"s3cr3t"}')).not.toThrow(/s3cr3t/);
+    expect(() => requireMessageBody(message, '{"kind":')).toThrow(/\(body\)/);
   });
 });
