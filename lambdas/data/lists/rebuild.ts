@@ -118,12 +118,10 @@ const reconcileRepricers = async (clientId: string, ids: readonly number[], seq:
   await applyBatched(clientId, REPRICER_LIST, changes, seq, { force: true, shared: true });
 };
 
-const queryAll = (pk: string): Promise<Item[]> => readPartition(pk);
-
 type CanonicalChanges = readonly { readonly sk: string; readonly stored: StoredPriceChange }[];
 
 const priceChangesOf = async (clientId: string, code: string): Promise<CanonicalChanges> =>
-  (await queryAll(priceChangePartition(clientId, code))).map((item) => ({ sk: String(item.sk), stored: storedPriceChange.parse(item) }));
+  (await readPartition(priceChangePartition(clientId, code))).map((item) => ({ sk: String(item.sk), stored: storedPriceChange.parse(item) }));
 
 /** Some products' price changes, listed afresh in both lists (one pass: each node counts it once). */
 const relistPriceChanges = (clientId: string, byProduct: ReadonlyMap<string, CanonicalChanges>, seq: string) =>
@@ -151,7 +149,7 @@ const sweepProductPriceChanges = async (clientId: string, code: string, canonica
     ...(await countedCells(scope, PRODUCT_PRICE_CHANGE_LIST)),
   ]);
   const byId = new Map(canonical.map(({ stored }) => [stored.record.id, stored]));
-  const listed = (await Promise.all([...cells].map((cell) => queryAll(listingPartition(scope, PRODUCT_PRICE_CHANGE_LIST.tag, cell))))).flat();
+  const listed = (await Promise.all([...cells].map((cell) => readPartition(listingPartition(scope, PRODUCT_PRICE_CHANGE_LIST.tag, cell))))).flat();
   const stray = listed.filter((item) => {
     const place = placeOfListing(PRODUCT_PRICE_CHANGE_LIST, item);
     const stored = byId.get(place.id);
