@@ -45,8 +45,7 @@ const freshRepricer = async (): Promise<{ id: number; etag: string }> => {
 };
 
 beforeAll(async () => {
-  // Contention is measured on a DynamoDB Local of its own, not the run's long-used shared one.
-  api = await startTestApi({ ownDynamoDb: true });
+  api = await startTestApi();
   await api.createClient(client[0], { password: client[1] });
   await api.importRecords(client[0], [
     connectorRecord('amazon'),

@@ -1,6 +1,5 @@
 /**
- * A DynamoDB that stops answering, played by a DynamoDB Local of this file's own frozen with
- * SIGSTOP (it keeps accepting connections, as a hung endpoint does, but never answers):
+ * A DynamoDB that stops answering, played by the file's DynamoDB Local frozen with SIGSTOP (it keeps accepting connections, as a hung endpoint does, but never answers):
  * - a request whose authorization API Gateway has cached, on every read route (lists and by id)
  *   and on a write, gets 503 with Retry-After within the function's timeout (each waited for
  *   every attempt of one DynamoDB call to time out), never a hang or a function timeout;
@@ -8,9 +7,9 @@
  *   the same budget;
  * - once DynamoDB answers again (SIGCONT), so does the service, without a restart.
  *
- * The java process is always resumed and stopped in afterAll, whatever happened.
+ * The java process is always resumed in afterAll, whatever happened (the test environment
+ * stops it after that).
  */
-import { freePort, startDynamoDbLocal, type DynamoDbLocal } from '../../tools/local/dynamodb-local.js';
 import { STANDARD_PROBLEMS } from '../../lambdas/http/problem.js';
 import { cachedAuthorizer } from '../support/cached-authorizer.js';
 import { connectorRecord, productRecord } from '../support/fixtures.js';
@@ -38,21 +37,21 @@ const bob: [string, string] = ['outage-bob', 'outage-bob-password'];
 // Expected failures (the authorizer's timeouts) stay out of the test output.
 process.env.POWERTOOLS_LOG_LEVEL = process.env.OUTAGE_LOG_LEVEL ?? 'SILENT';
 
-let dynamo: DynamoDbLocal | undefined;
+/** The java process of the file's DynamoDB Local (test/support/dynamodb-environment.cjs). */
+const dynamoPid = Number(process.env.DYNAMODB_LOCAL_PID);
 let api: TestApi | undefined;
 let frozen = false;
-const previousEndpoint = process.env.DYNAMODB_ENDPOINT;
 const previousTimeout = process.env.DYNAMODB_REQUEST_TIMEOUT_MS;
 // The deployed per-attempt timeout (SDK_REQUEST_TIMEOUT_MS, checked below), not the longer one
 // a client of a DynamoDB Local gets by default.
 process.env.DYNAMODB_REQUEST_TIMEOUT_MS = '1200';
 
 const freeze = () => {
-  process.kill(dynamo!.pid!, 'SIGSTOP');
+  process.kill(dynamoPid, 'SIGSTOP');
   frozen = true;
 };
 const thaw = () => {
-  if (frozen && dynamo?.pid !== undefined) process.kill(dynamo.pid, 'SIGCONT');
+  if (frozen) process.kill(dynamoPid, 'SIGCONT');
   frozen = false;
 };
 
@@ -63,9 +62,7 @@ const timed = async <T>(work: () => Promise<T>): Promise<{ result: T; ms: number
 };
 
 beforeAll(async () => {
-  dynamo = await startDynamoDbLocal({ port: await freePort() });
-  // Read by the handlers' SDK clients when their modules load, which startTestApi does next.
-  process.env.DYNAMODB_ENDPOINT = dynamo.endpoint;
+  if (!Number.isInteger(dynamoPid) || dynamoPid <= 0) throw new Error('DYNAMODB_LOCAL_PID is not set: run this file in the jest "integration" project');
   const { dynamoClient, SDK_CONNECTION_TIMEOUT_MS, SDK_MAX_ATTEMPTS, SDK_REQUEST_TIMEOUT_MS } = await import('../../lambdas/data/table/dynamo.js');
   configuredRequestTimeout = (await (dynamoClient.config.requestHandler as unknown as { configProvider: Promise<{ requestTimeout?: number }> }).configProvider)
     .requestTimeout;
@@ -84,8 +81,6 @@ afterAll(async () => {
   try {
     await api?.close();
   } finally {
-    await dynamo?.stop();
-    process.env.DYNAMODB_ENDPOINT = previousEndpoint;
     if (previousTimeout === undefined) delete process.env.DYNAMODB_REQUEST_TIMEOUT_MS;
     else process.env.DYNAMODB_REQUEST_TIMEOUT_MS = previousTimeout;
   }

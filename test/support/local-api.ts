@@ -1,6 +1,6 @@
 /**
  * The whole API for an integration test: the local server (the real authorizer and handlers)
- * on a free port, over a table of its own in the run's DynamoDB Local (see global-setup.ts),
+ * on a free port, over a table of its own in the file's DynamoDB Local (test/support/dynamodb-environment.cjs),
  * with the event-driven handlers (list maintenance) running from the table's stream.
  *
  * The handlers read TABLE_NAME from the environment, so a test file runs one API at a time.
@@ -10,7 +10,7 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { NewClientAccount } from '../../tools/admin/clients.js';
 import { createTable, deleteTable } from '../../tools/local/create-table.js';
-import { createLocalDynamoClient, freePort, startDynamoDbLocal, type DynamoDbLocal } from '../../tools/local/dynamodb-local.js';
+import { createLocalDynamoClient } from '../../tools/local/dynamodb-local.js';
 import type { EventRuntimeOptions } from '../../tools/local/event-runtime.js';
 import type { LocalServerOptions } from '../../tools/local/server.js';
 import { TABLE_NAME_ENV } from '../../lambdas/config/table-schema.js';
@@ -98,12 +98,6 @@ const sendFrom = (
 
 export interface TestApiOptions extends Pick<LocalServerOptions, 'handlers'> {
   /**
-   * A DynamoDB Local of its own instead of the run's shared one, for a file that measures
-   * contention: the shared instance slows down over a long run. Only for files that load no
-   * data module before `startTestApi` (the clients read the endpoint when they load).
-   */
-  readonly ownDynamoDb?: boolean;
-  /**
    * The authorizer without API Gateway's result cache, for files about authentication itself
    * (lockout, disabled clients, changed passwords). Every other file gets the cached one
    * (support/cached-authorizer.ts): the same code, one scrypt derivation per credentials.
@@ -113,19 +107,12 @@ export interface TestApiOptions extends Pick<LocalServerOptions, 'handlers'> {
   readonly events?: Pick<EventRuntimeOptions, 'deliverTwice' | 'onInvoke' | 'webhooks' | 'onRecords'>;
 }
 
-export const startTestApi = async ({
-  events: eventOptions = {},
-  ownDynamoDb = false,
-  uncachedAuthorizer = false,
-  handlers,
-}: TestApiOptions = {}): Promise<TestApi> => {
-  let own: DynamoDbLocal | undefined;
-  if (ownDynamoDb) {
-    own = await startDynamoDbLocal({ port: await freePort() });
-    process.env.DYNAMODB_ENDPOINT = own.endpoint;
-  }
+export const startTestApi = async ({ events: eventOptions = {}, uncachedAuthorizer = false, handlers }: TestApiOptions = {}): Promise<TestApi> => {
   const endpoint = process.env.DYNAMODB_ENDPOINT;
-  if (!endpoint) throw new Error('DYNAMODB_ENDPOINT is not set: run this test in the jest "integration" project, whose global setup starts DynamoDB Local');
+  if (!endpoint)
+    throw new Error(
+      'DYNAMODB_ENDPOINT is not set: run this test in the jest "integration" project, whose test environment starts a DynamoDB Local for each file',
+    );
   const tableName = `test-${randomUUID()}`;
   // Set before any handler or data module is loaded; they read it on each call.
   process.env[TABLE_NAME_ENV] = tableName;
@@ -191,7 +178,6 @@ export const startTestApi = async ({
       await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
       await deleteTable(dynamo, tableName);
       dynamo.destroy();
-      await own?.stop();
     },
   };
 };
