@@ -15,6 +15,7 @@ export const CHANGE_HANDLERS = {
    * once, and records that arrive while a batch runs make up the next one.
    */
   streamBatchSize: 100,
+  streamBatchingWindowSeconds: 0,
   streamRetryAttempts: 10,
   /** Messages per consumer invocation (SQS FIFO allows at most 10). */
   queueBatchSize: 10,

@@ -95,6 +95,7 @@ export class ChangeHandlers extends Construct {
       new DynamoEventSource(props.table, {
         startingPosition: StartingPosition.TRIM_HORIZON,
         batchSize: CHANGE_HANDLERS.streamBatchSize,
+        maxBatchingWindow: Duration.seconds(CHANGE_HANDLERS.streamBatchingWindowSeconds),
         retryAttempts: CHANGE_HANDLERS.streamRetryAttempts,
         bisectBatchOnError: true,
         reportBatchItemFailures: true,

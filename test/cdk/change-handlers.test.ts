@@ -93,11 +93,12 @@ describe('change handlers', () => {
   });
 
   describe('the forwarder', () => {
-    it("reads the table's stream from the oldest record, in batches, reporting failed records, bisecting failing batches, then giving up to a queue", () => {
+    it("reads the table's stream from the oldest record, in batches without a batching window, reporting failed records, bisecting failing batches, then giving up to a queue", () => {
       expect(mappingOf(getAtt(ids.table, 'StreamArn'))?.Properties).toMatchObject({
         FunctionName: { Ref: ids.forwarder },
         StartingPosition: 'TRIM_HORIZON',
         BatchSize: CHANGE_HANDLERS.streamBatchSize,
+        MaximumBatchingWindowInSeconds: 0,
         MaximumRetryAttempts: CHANGE_HANDLERS.streamRetryAttempts,
         BisectBatchOnFunctionError: true,
         FunctionResponseTypes: ['ReportBatchItemFailures'],

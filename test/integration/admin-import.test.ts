@@ -4,39 +4,20 @@
  * refused as a whole, that line named, nothing written; so no client's catalogue can change
  * the connector types every other client's repricers show.
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { CONNECTOR_IMPORT_COMMAND } from '../../lambdas/domain/import-records.js';
+import { cliInProcess, cliProcess } from '../support/cli.js';
 import { connectorRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { tableScanner, type TableScanner } from '../support/table-snapshot.js';
 import { step } from '../support/story.js';
 
-const run = promisify(execFile);
-const ROOT = new URL('../..', import.meta.url).pathname;
-const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
-
 let api: TestApi;
 let scanner: TableScanner;
 let dir: string;
 const client: [string, string] = ['import-ivy', 'import-ivy-password'];
-
-/** Runs the CLI as an operator would, against this file's table. */
-const cli = async (...args: string[]) => {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [TSX, join(ROOT, 'bin/cli.ts'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, TABLE_NAME: api.tableName, POWERTOOLS_LOG_LEVEL: 'SILENT' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-};
 
 const ndjson = async (name: string, records: readonly unknown[]) => {
   const path = join(dir, name);
@@ -64,8 +45,8 @@ describe('connector types', () => {
       const file = await ndjson('connectors.ndjson', [connectorRecord('amazon'), connectorRecord('ebay')]);
 
       // Act
-      const first = await cli('connectors', 'import', file);
-      const again = await cli('connectors', 'import', file);
+      const first = await cliProcess(['connectors', 'import', file]);
+      const again = await cliInProcess(['connectors', 'import', file]);
 
       // Assert
       expect(first).toMatchObject({ code: 0, stdout: expect.stringContaining('2 written, 0 unchanged') });
@@ -80,7 +61,7 @@ describe('connector types', () => {
       ]);
 
       // Act
-      const result = await cli('import', file, '--client', client[0]);
+      const result = await cliInProcess(['import', file, '--client', client[0]]);
 
       // Assert
       expect(result.code).toBe(1);
@@ -116,7 +97,7 @@ describe('connector types', () => {
       const file = await ndjson('mixed.ndjson', [connectorRecord('bol'), productRecord('IVY-3')]);
 
       // Act
-      const result = await cli('connectors', 'import', file);
+      const result = await cliInProcess(['connectors', 'import', file]);
 
       // Assert
       expect(result.code).toBe(1);
@@ -128,7 +109,7 @@ describe('connector types', () => {
       const file = await ndjson('products.ndjson', [productRecord('IVY-4')]);
 
       // Act
-      const result = await cli('import', file, '--client', client[0]);
+      const result = await cliInProcess(['import', file, '--client', client[0]]);
 
       // Assert
       expect(result).toMatchObject({ code: 0, stdout: expect.stringContaining('1 products') });
@@ -139,8 +120,8 @@ describe('connector types', () => {
       const bad = await ndjson('bad-step.ndjson', [connectorRecord('fnac', { price_step: 0.001 })]);
 
       // Act
-      const imported = await cli('connectors', 'import', file);
-      const refused = await cli('connectors', 'import', bad);
+      const imported = await cliInProcess(['connectors', 'import', file]);
+      const refused = await cliInProcess(['connectors', 'import', bad]);
       const items = [...(await scanner.scan()).values()].map(
         (text) => JSON.parse(text) as Record<string, { S?: string; N?: string; M?: Record<string, unknown> }>,
       );

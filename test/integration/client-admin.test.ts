@@ -1,47 +1,22 @@
 /**
  * The operator's `clients` commands against DynamoDB Local, through the CLI as an operator runs
- * it and through the same functions in process: list, show, disable, enable, rotate-password,
+ * it (a process of its own for the first list and for the typed confirmations) and through the
+ * same command lines in process (test/support/cli.ts): list, show, disable, enable, rotate-password,
  * delete (the data stays) and delete --purge (every item of the tenant goes, a neighbour's stay
  * exactly as they were). The API Gateway side of `--stage` is covered by
  * test/unit/admin/client-commands.test.ts.
  */
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { cliInProcess, cliProcess } from '../support/cli.js';
 import { offerRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { tableScanner, type TableScanner, type TableSnapshot } from '../support/table-snapshot.js';
 import { seedTwoTenants, type SeededTenant } from '../support/two-tenants.js';
 import { step } from '../support/story.js';
 
-const ROOT = new URL('../..', import.meta.url).pathname;
-const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs');
-
 let api: TestApi;
 let scanner: TableScanner;
 let a: SeededTenant;
 let b: SeededTenant;
-
-interface CliResult {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** Runs the CLI as an operator would, against this file's table, typing `input` if given. */
-const cli = (args: readonly string[], input = ''): Promise<CliResult> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [TSX, join(ROOT, 'bin/cli.ts'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, TABLE_NAME: api.tableName, POWERTOOLS_LOG_LEVEL: 'SILENT' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
 
 const ping = async (auth: readonly [string, string]) => (await api.request('GET', '/v1/ping', { auth: [...auth] as [string, string] })).status;
 
@@ -64,9 +39,9 @@ describe('clients list and show', () => {
   it('administers clients in one sequence: list and show, disable and enable, rotate a password, delete, purge', async () => {
     await step('lists every client with its status, and shows one without its password hash', async () => {
       // Act
-      const listed = await cli(['clients', 'list']);
-      const shown = await cli(['clients', 'show', a.username]);
-      const unknown = await cli(['clients', 'show', 'nobody-here']);
+      const listed = await cliProcess(['clients', 'list']);
+      const shown = await cliInProcess(['clients', 'show', a.username]);
+      const unknown = await cliInProcess(['clients', 'show', 'nobody-here']);
 
       // Assess
       expect(listed.code).toBe(0);
@@ -86,20 +61,20 @@ describe('clients list and show', () => {
     await step('a disabled client is refused with 401 until it is enabled again', async () => {
       // Act & Assess
       expect(await ping(a.auth)).toBe(200);
-      const disabled = await cli(['clients', 'disable', a.username]);
+      const disabled = await cliInProcess(['clients', 'disable', a.username]);
       expect(disabled.code).toBe(0);
       expect(await ping(a.auth)).toBe(401);
-      expect((await cli(['clients', 'show', a.username])).stdout).toContain('status:            disabled');
-      const enabled = await cli(['clients', 'enable', a.username]);
+      expect((await cliInProcess(['clients', 'show', a.username])).stdout).toContain('status:            disabled');
+      const enabled = await cliInProcess(['clients', 'enable', a.username]);
       expect(enabled.code).toBe(0);
       expect(await ping(a.auth)).toBe(200);
       expect(await ping(b.auth)).toBe(200);
     });
     await step('prints a new password once; the old one is refused, the new one accepted', async () => {
       // Act
-      const rotated = await cli(['clients', 'rotate-password', 'rotating-rita']);
+      const rotated = await cliInProcess(['clients', 'rotate-password', 'rotating-rita']);
       await api.createClient('rotating-rita', { password: 'rita-old-password' });
-      const result = await cli(['clients', 'rotate-password', 'rotating-rita']);
+      const result = await cliInProcess(['clients', 'rotate-password', 'rotating-rita']);
 
       // Assess
       expect(rotated.code).toBe(1);
@@ -116,9 +91,9 @@ describe('clients list and show', () => {
       const before = itemsOf(await scanner.scan(), carol.clientId, 'deleted-carol');
 
       // Act
-      const refused = await cli(['clients', 'delete', 'deleted-carol'], 'deleted-caro\n');
+      const refused = await cliProcess(['clients', 'delete', 'deleted-carol'], 'deleted-caro\n');
       const stillThere = await ping(['deleted-carol', 'carol-password']);
-      const deleted = await cli(['clients', 'delete', 'deleted-carol'], 'deleted-carol\n');
+      const deleted = await cliProcess(['clients', 'delete', 'deleted-carol'], 'deleted-carol\n');
       await api.settle();
 
       // Assess
@@ -135,7 +110,7 @@ describe('clients list and show', () => {
       expect(tenantKeys(after)).toEqual(tenantKeys(before));
       expect(tenantKeys(after).length).toBeGreaterThan(0);
       expect([...after.keys()].filter((key) => key.startsWith('CLIENT#'))).toEqual([]);
-      expect((await cli(['clients', 'list'])).stdout).not.toContain('deleted-carol');
+      expect((await cliInProcess(['clients', 'list'])).stdout).not.toContain('deleted-carol');
     });
     await step('with --purge --yes, deletes every item of the tenant and leaves the neighbour exactly as it was', async () => {
       // Prepare
@@ -170,7 +145,7 @@ describe('clients list and show', () => {
       await api.importRecords('purged-dave', [productRecord('D-1'), offerRecord('D-MKT-1', 'D-1', { seller_id: dave.sellerId })]);
 
       // Act
-      const purged = await cli(['clients', 'delete', 'purged-dave', '--purge', '--yes', '--settle-seconds', '2']);
+      const purged = await cliInProcess(['clients', 'delete', 'purged-dave', '--purge', '--yes', '--settle-seconds', '2']);
       await api.settle();
 
       // Assess

@@ -1,18 +1,19 @@
 import { createInterface } from 'node:readline/promises';
 
 /**
- * Asks the operator to type `expected` (on stderr, so stdout stays the command's output); true
- * only when the typed line is exactly it. A closed input counts as a refusal.
+ * Asks the operator to type `expected` (the prompt through `write`, stderr by default, so stdout
+ * stays the command's output); true only when the typed line is exactly it. A closed input
+ * counts as a refusal.
  */
 export const confirmByTyping = async (
   prompt: string,
   expected: string,
   input: NodeJS.ReadableStream = process.stdin,
-  output: NodeJS.WritableStream = process.stderr,
+  write: (text: string) => void = (text) => process.stderr.write(text),
 ): Promise<boolean> => {
-  const lines = createInterface({ input, output, terminal: false });
+  const lines = createInterface({ input, terminal: false });
   try {
-    output.write(prompt);
+    write(prompt);
     const answer = await new Promise<string | undefined>((resolve) => {
       lines.once('line', resolve);
       lines.once('close', () => resolve(undefined));

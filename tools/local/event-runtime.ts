@@ -2,7 +2,7 @@
  * The event-driven half of the stack, run locally with the same handlers: the table's change
  * stream drives the forwarder (like Lambda's DynamoDB event source mapping) and the forwarder's
  * messages drive the list maintainer, the repricing evaluator and the import worker (like Lambda's SQS FIFO event
- * source mapping), with the batch sizes and retry limits the stack deploys
+ * source mapping), with the batch sizes, batching window and retry limits the stack deploys
  * (lib/constructs/change-handlers.ts). The market loop runs beside them (market-loop.ts): the
  * schedule's ticks, the sync worker and the storefront reader (lib/constructs/market-loop.ts).
  */
@@ -148,6 +148,7 @@ export const startEventRuntime = async (options: EventRuntimeOptions): Promise<E
       return forward(event);
     },
     batchSize: CHANGE_HANDLERS.streamBatchSize,
+    maximumBatchingWindowMs: CHANGE_HANDLERS.streamBatchingWindowSeconds * 1000,
     maxRetryAttempts: CHANGE_HANDLERS.streamRetryAttempts,
     functionName: 'change-forwarder',
     ...(options.startingPosition ? { startingPosition: options.startingPosition } : {}),

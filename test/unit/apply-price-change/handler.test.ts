@@ -7,7 +7,7 @@ import { PRICE_CHANGE_CELLS, PRICE_CHANGE_LIST } from '../../../lambdas/data/pri
 import { idKey } from '../../../lambdas/data/table/sort-keys.js';
 import type { PriceChange, PriceChangeStatus } from '../../../lambdas/domain/records.js';
 import { logger } from '../../../lambdas/observability/logger.js';
-import { apiEvent, CONTEXT, expectProblem, TENANT } from '../handlers/events.js';
+import { apiEvent, CONTEXT, expectProblem, TENANT } from '../fixtures/api-events.js';
 
 /**
  * POST /v1/price-changes/{id}/apply over a mocked table: the price change is found through the

@@ -8,7 +8,7 @@ import type { Product } from '../../../lambdas/domain/records.js';
 import { RETRY_ATTEMPTS } from '../../../lambdas/data/table/retry.js';
 import { logger } from '../../../lambdas/observability/logger.js';
 import { connectorType, feeEstimate, product } from '../data/fixtures.js';
-import { apiEvent, CONTEXT, expectProblem } from '../handlers/events.js';
+import { apiEvent, CONTEXT, expectProblem } from '../fixtures/api-events.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const PRODUCT_KEY = { pk: 'T#c1#P#SKU-1', sk: 'PRODUCT' };

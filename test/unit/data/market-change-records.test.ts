@@ -1,7 +1,7 @@
 import { streamChangeOf } from '../../../lambdas/data/price-changes/records.js';
 import { marketStateKey } from '../../../lambdas/data/table/keys.js';
 import { DEFAULT_SAFETY } from '../../../lambdas/domain/connections.js';
-import { connection, connectionItem, image, marketplaceEvent, marketplaceEventItem } from '../events/market-event-fixtures.js';
+import { connection, connectionItem, image, marketplaceEvent, marketplaceEventItem } from '../fixtures/market-events.js';
 
 const keysOf = (item: { pk: string; sk: string }) => image({ pk: item.pk, sk: item.sk });
 

@@ -7,7 +7,7 @@ import { logger } from '../../../lambdas/observability/logger.js';
 import { FakeTable, TABLE } from '../data/fake-table.js';
 import { product, storedOffer } from '../data/fixtures.js';
 import { seedList } from '../data/lists/ranked/seed-list.js';
-import { apiEvent, CONTEXT, expectProblem } from '../handlers/events.js';
+import { apiEvent, CONTEXT, expectProblem } from '../fixtures/api-events.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const OTHER_SELLERS = storedOffer({ offer_id: 'OF-42', seller_id: 'seller-other' }, { id: 42, scope: 'other' });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { handler, OPENAPI_CACHE_CONTROL } from '../../../lambdas/get-openapi/handler.js';
 import { OPENAPI_FILE } from '../../../tools/openapi/file.js';
-import { apiEvent, CONTEXT } from '../handlers/events.js';
+import { apiEvent, CONTEXT } from '../fixtures/api-events.js';
 
 describe('GET /v1/openapi.json', () => {
   it('serves docs/openapi.json as JSON to a caller without credentials', async () => {

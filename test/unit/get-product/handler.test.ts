@@ -5,8 +5,8 @@ import { handler } from '../../../lambdas/get-product/handler.js';
 import { logger } from '../../../lambdas/observability/logger.js';
 import { DEFAULT_IN_STOCK_PREMIUM } from '../../../lambdas/domain/in-stock-premium.js';
 import { product } from '../data/fixtures.js';
-import { connection, connectionItem } from '../events/market-event-fixtures.js';
-import { apiEvent, CONTEXT, expectProblem } from '../handlers/events.js';
+import { connection, connectionItem } from '../fixtures/market-events.js';
+import { apiEvent, CONTEXT, expectProblem } from '../fixtures/api-events.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 

@@ -4,8 +4,8 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { handler } from '../../../lambdas/get-repricer/handler.js';
 import { logger } from '../../../lambdas/observability/logger.js';
 import { repricer } from '../data/fixtures.js';
-import { apiEvent, CONTEXT, expectProblem } from '../handlers/events.js';
-import { REPRICER_KEY, repricerItem } from '../handlers/repricer-fixtures.js';
+import { apiEvent, CONTEXT, expectProblem } from '../fixtures/api-events.js';
+import { REPRICER_KEY, repricerItem } from '../fixtures/repricers.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const get = (id: string, authorizer?: Record<string, string>) =>

@@ -21,7 +21,7 @@ import { httpHandler } from '../../../lambdas/http/handler.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_TTL_SECONDS, idempotentRequests } from '../../../lambdas/http/idempotency.js';
 import { json } from '../../../lambdas/http/responses.js';
 import { logger } from '../../../lambdas/observability/logger.js';
-import { apiEvent, CONTEXT, expectProblem, TENANT } from '../handlers/events.js';
+import { apiEvent, CONTEXT, expectProblem, TENANT } from '../fixtures/api-events.js';
 
 const ddb = mockClient(DynamoDBClient);
 type Item = Record<string, AttributeValue>;

@@ -6,7 +6,7 @@
 import { jest } from '@jest/globals';
 import { cleanupMiddlewares } from '@aws-lambda-powertools/commons';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { apiEvent } from '../handlers/events.js';
+import { apiEvent } from '../fixtures/api-events.js';
 
 // Both are read when the logger and the metrics are built, so before the modules load.
 process.env.POWERTOOLS_METRICS_DISABLED = 'false';

@@ -1,5 +1,5 @@
 import { idParameter, pathParameter } from '../../../lambdas/http/path.js';
-import { apiEvent } from '../handlers/events.js';
+import { apiEvent } from '../fixtures/api-events.js';
 
 const withParams = (pathParameters: Record<string, string> | null) => ({ ...apiEvent(), pathParameters });
 

@@ -1,6 +1,6 @@
 import { HttpProblem } from '../../../lambdas/http/errors.js';
 import { etagOf, ifMatchOf, matchesVersion, requireMatch } from '../../../lambdas/http/preconditions.js';
-import { apiEvent } from '../handlers/events.js';
+import { apiEvent } from '../fixtures/api-events.js';
 
 /** Headers as they reach the handler: names lower-cased by the header normalizer. */
 const withIfMatch = (...values: string[]) => ({

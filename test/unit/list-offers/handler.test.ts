@@ -9,7 +9,7 @@ import { logger } from '../../../lambdas/observability/logger.js';
 import { FakeTable, TABLE } from '../data/fake-table.js';
 import { product, storedOffer } from '../data/fixtures.js';
 import { seedList } from '../data/lists/ranked/seed-list.js';
-import { apiEvent, CONTEXT, expectProblem } from '../handlers/events.js';
+import { apiEvent, CONTEXT, expectProblem } from '../fixtures/api-events.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 /** Own offers 1-5 with 1-5 competitors, prices falling as ids rise; offer 6 another seller's. */

@@ -8,7 +8,7 @@ import { logger } from '../../../lambdas/observability/logger.js';
 import { FakeTable, TABLE } from '../data/fake-table.js';
 import { connectorType, repricerItem, storedRepricer } from '../data/fixtures.js';
 import { seedList } from '../data/lists/ranked/seed-list.js';
-import { apiEvent, CONTEXT, expectProblem } from '../handlers/events.js';
+import { apiEvent, CONTEXT, expectProblem } from '../fixtures/api-events.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 /** Repricers 1-3 of product SKU-1, one connector each; 2 is disabled; updated a day apart, 3 last. */

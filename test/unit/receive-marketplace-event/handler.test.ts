@@ -15,8 +15,8 @@ import type { MarketplaceLookup } from '../../../lambdas/marketplace/registry.js
 import { sealConnectionSecret } from '../../../lambdas/marketplace/secrets.js';
 import { createTakealotAdapter } from '../../../lambdas/marketplace/takealot/adapter.js';
 import { signWebhook } from '../../../tools/market/webhooks.js';
-import { connection } from '../events/market-event-fixtures.js';
-import { apiEvent, CONTEXT } from '../handlers/events.js';
+import { connection } from '../fixtures/market-events.js';
+import { apiEvent, CONTEXT } from '../fixtures/api-events.js';
 import { takealotMarketplace } from '../../../lambdas/marketplace/takealot/marketplace.js';
 import { fakeMarketplace, fakeMarketplacePort } from '../../support/fake-marketplace/marketplace.js';
 

@@ -9,8 +9,8 @@ import { logger } from '../../../lambdas/observability/logger.js';
 import { FakeTable, TABLE } from '../data/fake-table.js';
 import { product, productItem, repricer, storedRepricer } from '../data/fixtures.js';
 import { seedList } from '../data/lists/ranked/seed-list.js';
-import { apiEvent, CONTEXT, expectProblem } from '../handlers/events.js';
-import { REPRICER_KEY, repricerItem } from '../handlers/repricer-fixtures.js';
+import { apiEvent, CONTEXT, expectProblem } from '../fixtures/api-events.js';
+import { REPRICER_KEY, repricerItem } from '../fixtures/repricers.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 let table: FakeTable;

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { createTakealotAdapter } from '../../../lambdas/marketplace/takealot/adapter.js';
+import { createTakealotAdapter } from '../../../../lambdas/marketplace/takealot/adapter.js';
 
 const SECRET = 'whsec_marketplace_test_secret';
 const URL_SIGNED = 'https://repricer.example/v1/marketplace-events/7d3c2f5e-1111-4a4a-8b8b-0123456789ab';

@@ -1,5 +1,5 @@
-import { checkWebhookUrl, isForbiddenAddress } from '../../../lambdas/domain/webhook-url.js';
-import { resolveDestination, type Resolver } from '../../../lambdas/webhooks/destination.js';
+import { checkWebhookUrl, isForbiddenAddress } from '../../../../lambdas/domain/webhook-url.js';
+import { resolveDestination, type Resolver } from '../../../../lambdas/webhooks/destination.js';
 
 const resolving =
   (answers: Record<string, string[]>): Resolver =>

@@ -1,10 +1,10 @@
-import { forwardChanges } from '../../../lambdas/forward-changes/forward.js';
-import { marketSyncMessage } from '../../../lambdas/events/market-sync.js';
-import { priceSenderMessage } from '../../../lambdas/events/price-sender.js';
-import { webhookEventMessage } from '../../../lambdas/events/webhook-events.js';
-import { logger } from '../../../lambdas/observability/logger.js';
-import type { QueueMessage, QueueSender } from '../../../lambdas/queue/sender.js';
-import { CONNECTION_UID, connection, connectionItem, marketplaceEvent, marketplaceEventItem, streamRecord } from './market-event-fixtures.js';
+import { forwardChanges } from '../../../../lambdas/forward-changes/forward.js';
+import { marketSyncMessage } from '../../../../lambdas/events/market-sync.js';
+import { priceSenderMessage } from '../../../../lambdas/events/price-sender.js';
+import { webhookEventMessage } from '../../../../lambdas/events/webhook-events.js';
+import { logger } from '../../../../lambdas/observability/logger.js';
+import type { QueueMessage, QueueSender } from '../../../../lambdas/queue/sender.js';
+import { CONNECTION_UID, connection, connectionItem, marketplaceEvent, marketplaceEventItem, streamRecord } from '../../fixtures/market-events.js';
 
 const recording = () => {
   const sent: QueueMessage[] = [];

@@ -6,7 +6,7 @@ import { hashPassword, type PasswordRecord } from '../../../lambdas/auth/passwor
 import { sourceDigest } from '../../../lambdas/auth/source-address.js';
 import { logger } from '../../../lambdas/observability/logger.js';
 import { clientItem } from '../../support/fixtures.js';
-import { authorizerEvent, CONTEXT, METHOD_ARN } from './authorizer-events.js';
+import { authorizerEvent, CONTEXT, METHOD_ARN } from '../fixtures/authorizer-events.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const PASSWORD = 'Very-Secret-Pässword-42';

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { DEFAULT_RETRY_SCHEDULE, nextRetryDelayMs, signatureHeader, verifySignature } from '../../../lambdas/domain/webhooks.js';
+import { DEFAULT_RETRY_SCHEDULE, nextRetryDelayMs, signatureHeader, verifySignature } from '../../../../lambdas/domain/webhooks.js';
 
 describe('signatureHeader', () => {
   it('is t=<seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">', () => {

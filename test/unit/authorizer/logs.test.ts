@@ -4,7 +4,7 @@
  */
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { authorizerEvent, captureOutput, CONTEXT } from './authorizer-events.js';
+import { authorizerEvent, captureOutput, CONTEXT } from '../fixtures/authorizer-events.js';
 
 // Read when the logger is built (Powertools resets the level to it at each invocation): before the modules load.
 process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';

@@ -1,4 +1,4 @@
-import { createWebhookBody, WEBHOOK_EVENT_TYPES } from '../../../lambdas/domain/webhooks.js';
+import { createWebhookBody, WEBHOOK_EVENT_TYPES } from '../../../../lambdas/domain/webhooks.js';
 
 describe('the event types a webhook may subscribe to', () => {
   it('are the eight the docs describe', () => {

@@ -4,9 +4,9 @@ import {
   MarketplaceRejected,
   MarketplaceUnauthorized,
   MarketplaceUnavailable,
-} from '../../../lambdas/marketplace/port.js';
-import { createTakealotAdapter } from '../../../lambdas/marketplace/takealot/adapter.js';
-import { retryAfterMs } from '../../../lambdas/marketplace/takealot/http.js';
+} from '../../../../lambdas/marketplace/port.js';
+import { createTakealotAdapter } from '../../../../lambdas/marketplace/takealot/adapter.js';
+import { retryAfterMs } from '../../../../lambdas/marketplace/takealot/http.js';
 
 const KEY = 'key-0123456789abcdef';
 

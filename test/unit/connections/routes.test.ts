@@ -16,7 +16,7 @@ import type { MarketplaceLookup } from '../../../lambdas/marketplace/registry.js
 import { openConnectionSecret } from '../../../lambdas/marketplace/secrets.js';
 import { syncConnectionRoute } from '../../../lambdas/sync-connection/handler.js';
 import { connectorType } from '../data/fixtures.js';
-import { apiEvent, CONTEXT, expectProblem } from './events.js';
+import { apiEvent, CONTEXT, expectProblem } from '../fixtures/api-events.js';
 import { takealotMarketplace } from '../../../lambdas/marketplace/takealot/marketplace.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);

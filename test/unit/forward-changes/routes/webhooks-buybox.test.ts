@@ -1,11 +1,11 @@
-import { forwardChanges } from '../../../lambdas/forward-changes/forward.js';
-import type { StoredOffer } from '../../../lambdas/data/offers/list.js';
-import type { OfferFields } from '../../../lambdas/domain/records.js';
-import { webhookEventMessage, type WebhookEventMessage } from '../../../lambdas/events/webhook-events.js';
-import { logger } from '../../../lambdas/observability/logger.js';
-import type { QueueMessage, QueueSender } from '../../../lambdas/queue/sender.js';
-import { offerItem, storedOffer } from '../data/fixtures.js';
-import { removedRecord, streamRecord } from './market-event-fixtures.js';
+import { forwardChanges } from '../../../../lambdas/forward-changes/forward.js';
+import type { StoredOffer } from '../../../../lambdas/data/offers/list.js';
+import type { OfferFields } from '../../../../lambdas/domain/records.js';
+import { webhookEventMessage, type WebhookEventMessage } from '../../../../lambdas/events/webhook-events.js';
+import { logger } from '../../../../lambdas/observability/logger.js';
+import type { QueueMessage, QueueSender } from '../../../../lambdas/queue/sender.js';
+import { offerItem, storedOffer } from '../../data/fixtures.js';
+import { removedRecord, streamRecord } from '../../fixtures/market-events.js';
 
 /**
  * BUYBOX_WON and BUYBOX_LOST: the forwarder announces the client's own offer whose `winning`

@@ -1,9 +1,9 @@
-import { forwardChanges } from '../../../lambdas/forward-changes/forward.js';
-import { priceChange, priceChangeItem } from './price-change-fixtures.js';
-import { priceSenderGroup, priceSenderMessage } from '../../../lambdas/events/price-sender.js';
-import { logger } from '../../../lambdas/observability/logger.js';
-import type { QueueMessage, QueueSender } from '../../../lambdas/queue/sender.js';
-import { connection, connectionItem, marketplaceEvent, marketplaceEventItem, removedRecord, streamRecord } from './market-event-fixtures.js';
+import { forwardChanges } from '../../../../lambdas/forward-changes/forward.js';
+import { priceChange, priceChangeItem } from '../../fixtures/price-changes.js';
+import { priceSenderGroup, priceSenderMessage } from '../../../../lambdas/events/price-sender.js';
+import { logger } from '../../../../lambdas/observability/logger.js';
+import type { QueueMessage, QueueSender } from '../../../../lambdas/queue/sender.js';
+import { connection, connectionItem, marketplaceEvent, marketplaceEventItem, removedRecord, streamRecord } from '../../fixtures/market-events.js';
 
 /**
  * The prices route of the forwarder: what reaches the price sender's queue, in the connection's

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { postToDestination } from '../../../lambdas/webhooks/destination.js';
+import { postToDestination } from '../../../../lambdas/webhooks/destination.js';
 
 /** The POST goes to the address that was checked, never to what the name resolves to later. */
 let server: Server;

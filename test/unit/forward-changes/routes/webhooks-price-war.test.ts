@@ -1,10 +1,10 @@
-import { forwardChanges } from '../../../lambdas/forward-changes/forward.js';
-import { warKey, type StoredWarState } from '../../../lambdas/data/price-changes/price-wars.js';
-import type { WarState } from '../../../lambdas/domain/price-war.js';
-import { webhookEventMessage, type WebhookEventMessage } from '../../../lambdas/events/webhook-events.js';
-import { logger } from '../../../lambdas/observability/logger.js';
-import type { QueueMessage, QueueSender } from '../../../lambdas/queue/sender.js';
-import { removedRecord, streamRecord } from './market-event-fixtures.js';
+import { forwardChanges } from '../../../../lambdas/forward-changes/forward.js';
+import { warKey, type StoredWarState } from '../../../../lambdas/data/price-changes/price-wars.js';
+import type { WarState } from '../../../../lambdas/domain/price-war.js';
+import { webhookEventMessage, type WebhookEventMessage } from '../../../../lambdas/events/webhook-events.js';
+import { logger } from '../../../../lambdas/observability/logger.js';
+import type { QueueMessage, QueueSender } from '../../../../lambdas/queue/sender.js';
+import { removedRecord, streamRecord } from '../../fixtures/market-events.js';
 
 /**
  * PRICE_WAR_DETECTED: the forwarder announces a price-war state whose write started a hold

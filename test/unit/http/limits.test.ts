@@ -12,7 +12,7 @@ import { MAX_BODY_BYTES } from '../../../lambdas/http/body-limit.js';
 import { MAX_IMPORT_BODY_BYTES } from '../../../lambdas/domain/import-jobs.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../../lambdas/http/idempotency.js';
 import { STORABLE_TEXT_MESSAGE } from '../../../lambdas/domain/text.js';
-import { apiEvent, CONTEXT, expectProblem } from './events.js';
+import { apiEvent, CONTEXT, expectProblem } from '../fixtures/api-events.js';
 
 const documents = mockClient(DynamoDBDocumentClient);
 const plain = mockClient(DynamoDBClient);

@@ -1,13 +1,13 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
-import { forwardChanges } from '../../../lambdas/forward-changes/forward.js';
-import { priceChangePartition } from '../../../lambdas/data/table/keys.js';
-import { canonicalPriceChange, EXPLANATION_ATTRIBUTE, PRICE_CHANGE_SCHEMA_VERSION } from '../../../lambdas/data/price-changes/list.js';
-import { explainTarget } from '../../../lambdas/domain/explain-target.js';
-import type { PriceChange } from '../../../lambdas/domain/records.js';
-import { webhookEventMessage } from '../../../lambdas/events/webhook-events.js';
-import { logger } from '../../../lambdas/observability/logger.js';
-import type { QueueMessage, QueueSender } from '../../../lambdas/queue/sender.js';
+import { forwardChanges } from '../../../../lambdas/forward-changes/forward.js';
+import { priceChangePartition } from '../../../../lambdas/data/table/keys.js';
+import { canonicalPriceChange, EXPLANATION_ATTRIBUTE, PRICE_CHANGE_SCHEMA_VERSION } from '../../../../lambdas/data/price-changes/list.js';
+import { explainTarget } from '../../../../lambdas/domain/explain-target.js';
+import type { PriceChange } from '../../../../lambdas/domain/records.js';
+import { webhookEventMessage } from '../../../../lambdas/events/webhook-events.js';
+import { logger } from '../../../../lambdas/observability/logger.js';
+import type { QueueMessage, QueueSender } from '../../../../lambdas/queue/sender.js';
 
 type Image = Record<string, AttributeValue>;
 const image = (item: Record<string, unknown>) => marshall(item, { removeUndefinedValues: true }) as Image;

@@ -3,8 +3,8 @@
  * reported shape of a field reads, a field of unexpected shape is unknown, an entry without a
  * seller or a price is left out and counted, and only a page whose structure is gone is refused.
  */
-import { MARKETPLACE_ITSELF_SELLER_ID, MarketplaceMalformed, type ProductMarket } from '../../../lambdas/marketplace/port.js';
-import { createTakealotAdapter } from '../../../lambdas/marketplace/takealot/adapter.js';
+import { MARKETPLACE_ITSELF_SELLER_ID, MarketplaceMalformed, type ProductMarket } from '../../../../lambdas/marketplace/port.js';
+import { createTakealotAdapter } from '../../../../lambdas/marketplace/takealot/adapter.js';
 
 const pageOf = (body: unknown): Promise<ProductMarket> => {
   const fetchStub = (async () =>

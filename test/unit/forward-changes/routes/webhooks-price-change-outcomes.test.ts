@@ -1,10 +1,10 @@
-import { forwardChanges } from '../../../lambdas/forward-changes/forward.js';
-import { priceChange, priceChangeItem } from './price-change-fixtures.js';
-import type { PriceChange } from '../../../lambdas/domain/records.js';
-import { webhookEventMessage, type WebhookEventMessage } from '../../../lambdas/events/webhook-events.js';
-import { logger } from '../../../lambdas/observability/logger.js';
-import type { QueueMessage, QueueSender } from '../../../lambdas/queue/sender.js';
-import { removedRecord, streamRecord } from './market-event-fixtures.js';
+import { forwardChanges } from '../../../../lambdas/forward-changes/forward.js';
+import { priceChange, priceChangeItem } from '../../fixtures/price-changes.js';
+import type { PriceChange } from '../../../../lambdas/domain/records.js';
+import { webhookEventMessage, type WebhookEventMessage } from '../../../../lambdas/events/webhook-events.js';
+import { logger } from '../../../../lambdas/observability/logger.js';
+import type { QueueMessage, QueueSender } from '../../../../lambdas/queue/sender.js';
+import { removedRecord, streamRecord } from '../../fixtures/market-events.js';
 
 /**
  * PRICE_CHANGE_APPLIED and PRICE_CHANGE_FAILED: the forwarder announces a price change whose

@@ -6,7 +6,7 @@ import { handler } from '../../../lambdas/create-import/handler.js';
 import { PROBLEM_TYPES } from '../../../lambdas/http/problem.js';
 import { logger } from '../../../lambdas/observability/logger.js';
 import { offerRecord } from '../../support/fixtures.js';
-import { apiEvent, CONTEXT, expectProblem, TENANT } from '../handlers/events.js';
+import { apiEvent, CONTEXT, expectProblem, TENANT } from '../fixtures/api-events.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 const offer = (id: string) => JSON.stringify((offerRecord(id, 'SKU-1') as unknown as { data: unknown }).data);

@@ -1,0 +1,171 @@
+/**
+ * Administration CLI, against the same DynamoDB endpoint and table as `npm start`, or with
+ * `--stage <name>` against a deployed stage (docs/administration.md):
+ *   npm run cli -- clients create|list|show|disable|enable|rotate-password|delete ...
+ *   npm run cli -- import <file.ndjson> --client <username>
+ *   npm run cli -- rebuild [--client <username>]
+ *   npm run cli -- connectors import <file.ndjson>
+ * Without a stage, DYNAMODB_ENDPOINT and TABLE_NAME aim it at another table.
+ */
+import { parseArgs } from 'node:util';
+import { LOCAL_TABLE_NAME, TABLE_NAME_ENV } from '../../lambdas/config/table-schema.js';
+import type { ClientsCliContext } from './clients-cli.js';
+import { confirmByTyping } from './confirm.js';
+import { extractStage } from './cli-args.js';
+import { UsageError } from './usage-error.js';
+
+/** Where a command's output goes and where its confirmations are typed. */
+export interface CliIo {
+  /** The command's result (tables, summaries). */
+  readonly out: (text: string) => void;
+  /** Progress, prompts and errors. */
+  readonly err: (text: string) => void;
+  /** What the operator types (a deletion's confirmation). */
+  readonly input: NodeJS.ReadableStream;
+}
+
+const USAGE = `Usage: npm run cli -- [--stage <name>] <command>
+  clients create <username> [--password P] [--seller-id S] [--connector U]
+                                             with --stage, also registers its API key in the usage plan
+  clients list
+  clients show <username>
+  clients disable <username>                 refused from then on; with --stage, its API key is disabled
+  clients enable <username>                  with --stage, its API key is (re)registered and enabled
+  clients rotate-password <username>         prints a new password once
+  clients delete <username> [--purge] [--yes] [--settle-seconds N]
+                                             removes the account (and its API key); --purge deletes every
+                                             item of its data too (passes until one finds nothing, at most
+                                             N s apart); asks for the user name unless --yes
+  import <file.ndjson> --client <username>   a client's products and offers
+  connectors import <file.ndjson>            connector types (reference data for every client)
+  rebuild [--client <username>]              re-derive lists and counts from canonical items
+
+  --stage <name>   the deployed stack RepricerApi-<name>: its table, API and usage plan come from
+                   the stack's outputs (AWS credentials and region from the environment)`;
+
+/**
+ * Must run before any module that builds the DynamoDB client is imported: the client reads
+ * DYNAMODB_ENDPOINT when it is built.
+ */
+const configureEnvironment = async (stage: string | undefined, io: CliIo): Promise<ClientsCliContext['stage']> => {
+  if (stage !== undefined) {
+    const { describeStage } = await import('./stage.js');
+    const { UsageKeys } = await import('./usage-keys.js');
+    const targets = await describeStage(stage);
+    process.env[TABLE_NAME_ENV] = targets.tableName;
+    delete process.env.DYNAMODB_ENDPOINT;
+    io.err(`Stage ${stage}: table ${targets.tableName}, API ${targets.apiId}, usage plan ${targets.usagePlanId}\n`);
+    return { targets, keys: new UsageKeys({ stage, usagePlanId: targets.usagePlanId }) };
+  }
+  if (!process.env[TABLE_NAME_ENV]) {
+    process.env[TABLE_NAME_ENV] = LOCAL_TABLE_NAME;
+    process.env.DYNAMODB_ENDPOINT ??= `http://localhost:${process.env.DYNAMODB_PORT ?? '8000'}`;
+  }
+  process.env.AWS_REGION ??= 'local';
+  return undefined;
+};
+
+const importFile = async (args: string[], io: CliIo): Promise<number> => {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { client: { type: 'string' } } });
+  const [file] = positionals;
+  if (!file || positionals.length !== 1 || !values.client) throw new UsageError('import needs <file.ndjson> and --client <username>');
+  const { importRecords, readNdjson, ImportValidationError } = await import('./import.js');
+  const records = await readNdjson(file);
+  io.err(`Validating ${records.length} records from ${file}\n`);
+  try {
+    const summary = await importRecords(records, {
+      username: values.client,
+      jobRecords: true,
+      onProgress: (done, total) => io.err(`\r  offers ${done}/${total}`),
+    });
+    io.err('\n');
+    const rate = summary.seconds > 0 ? Math.round((summary.offers + summary.unchangedOffers) / summary.seconds) : 0;
+    io.out(
+      `Imported for ${values.client}: ${summary.products} products and ` +
+        `${summary.offers} offers written (${summary.unchangedOffers} offers unchanged) in ${summary.seconds.toFixed(1)} s, ${rate} offers/s\n` +
+        `Import records: ${summary.jobs.map((job) => `${job.import_type} ${job.id}`).join(', ') || 'none'} (GET /v1/imports/{id})\n`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof ImportValidationError) {
+      io.err(`${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+};
+
+const rebuild = async (args: string[], io: CliIo): Promise<number> => {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { client: { type: 'string' } } });
+  if (positionals.length > 0) throw new UsageError('rebuild takes only --client <username>');
+  const { describeProgress, rebuildAll, rebuildClient } = await import('./rebuild.js');
+  const progress = (username: string) => (request: Parameters<typeof describeProgress>[0]) => io.err(`\r${username}: ${describeProgress(request)}\x1b[K`);
+  if (values.client) {
+    const result = await rebuildClient(values.client, progress(values.client));
+    io.err('\n');
+    if (result.status === 'failed') throw new Error(`Rebuild of ${values.client} failed`);
+  } else {
+    const count = await rebuildAll((username, request) => progress(username)(request));
+    io.err(`\nRebuilt ${count} clients.\n`);
+  }
+  return 0;
+};
+
+/** Reference data: only this explicit operator command writes connector types. */
+const importConnectors = async (args: string[], io: CliIo): Promise<number> => {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const [file] = positionals;
+  if (!file || positionals.length !== 1) throw new UsageError('connectors import needs exactly one <file.ndjson>');
+  const { importConnectorTypes, readNdjson, ImportValidationError } = await import('./import.js');
+  const records = await readNdjson(file);
+  io.err(`Validating ${records.length} connector types from ${file}\n`);
+  try {
+    const summary = await importConnectorTypes(records);
+    io.out(`Connector types: ${summary.connectorTypes} written, ${summary.unchangedConnectorTypes} unchanged, in ${summary.seconds.toFixed(1)} s\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof ImportValidationError) {
+      io.err(`${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+};
+
+const dispatch = async (args: readonly string[], io: CliIo): Promise<number> => {
+  const { stage, rest: argv } = extractStage([...args]);
+  const stageContext = await configureEnvironment(stage, io);
+  const [command, subcommand, ...rest] = argv;
+  if (command === 'clients') {
+    const { runClientsCommand } = await import('./clients-cli.js');
+    await runClientsCommand(subcommand, rest, {
+      ...(stageContext ? { stage: stageContext } : {}),
+      out: io.out,
+      err: io.err,
+      confirm: (prompt, expected) => confirmByTyping(prompt, expected, io.input, io.err),
+    });
+    return 0;
+  }
+  if (command === 'import') return importFile([subcommand ?? '', ...rest].filter(Boolean), io);
+  if (command === 'rebuild') return rebuild([subcommand ?? '', ...rest].filter(Boolean), io);
+  if (command === 'connectors' && subcommand === 'import') return importConnectors(rest, io);
+  throw new UsageError(command ? `Unknown command: ${[command, subcommand].filter(Boolean).join(' ')}` : 'No command given');
+};
+
+/**
+ * Runs one command line and resolves to its exit status: 0, 1 for a failure (its message on
+ * `err`), 2 for a command line it cannot run (the usage on `err`). bin/cli.ts runs it on the
+ * process's arguments and streams; tests run it in process.
+ */
+export const runCli = async (args: readonly string[], io: CliIo): Promise<number> => {
+  try {
+    return await dispatch(args, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    io.err(`Error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+};
