@@ -65,34 +65,42 @@ const configureEnvironment = async (stage: string | undefined, io: CliIo): Promi
   return undefined;
 };
 
+/** A file validation refused (nothing written): its problems as they are on stderr, status 1. */
+const refusalsAsStatus = async (io: CliIo, work: () => Promise<number>): Promise<number> => {
+  // Loaded here, not at the top: import.js builds the DynamoDB client, after configureEnvironment.
+  const { ImportValidationError } = await import('./import.js');
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof ImportValidationError)) throw error;
+    io.err(`${error.message}\n`);
+    return 1;
+  }
+};
+
 const importFile = async (args: string[], io: CliIo): Promise<number> => {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { client: { type: 'string' } } });
   const [file] = positionals;
-  if (!file || positionals.length !== 1 || !values.client) throw new UsageError('import needs <file.ndjson> and --client <username>');
-  const { importRecords, readNdjson, ImportValidationError } = await import('./import.js');
+  const username = values.client;
+  if (!file || positionals.length !== 1 || !username) throw new UsageError('import needs <file.ndjson> and --client <username>');
+  const { importRecords, readNdjson } = await import('./import.js');
   const records = await readNdjson(file);
   io.err(`Validating ${records.length} records from ${file}\n`);
-  try {
+  return refusalsAsStatus(io, async () => {
     const summary = await importRecords(records, {
-      username: values.client,
+      username,
       jobRecords: true,
       onProgress: (done, total) => io.err(`\r  offers ${done}/${total}`),
     });
     io.err('\n');
     const rate = summary.seconds > 0 ? Math.round((summary.offers + summary.unchangedOffers) / summary.seconds) : 0;
     io.out(
-      `Imported for ${values.client}: ${summary.products} products and ` +
+      `Imported for ${username}: ${summary.products} products and ` +
         `${summary.offers} offers written (${summary.unchangedOffers} offers unchanged) in ${summary.seconds.toFixed(1)} s, ${rate} offers/s\n` +
         `Import records: ${summary.jobs.map((job) => `${job.import_type} ${job.id}`).join(', ') || 'none'} (GET /v1/imports/{id})\n`,
     );
     return 0;
-  } catch (error) {
-    if (error instanceof ImportValidationError) {
-      io.err(`${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  });
 };
 
 const rebuild = async (args: string[], io: CliIo): Promise<number> => {
@@ -116,20 +124,14 @@ const importConnectors = async (args: string[], io: CliIo): Promise<number> => {
   const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
   const [file] = positionals;
   if (!file || positionals.length !== 1) throw new UsageError('connectors import needs exactly one <file.ndjson>');
-  const { importConnectorTypes, readNdjson, ImportValidationError } = await import('./import.js');
+  const { importConnectorTypes, readNdjson } = await import('./import.js');
   const records = await readNdjson(file);
   io.err(`Validating ${records.length} connector types from ${file}\n`);
-  try {
+  return refusalsAsStatus(io, async () => {
     const summary = await importConnectorTypes(records);
     io.out(`Connector types: ${summary.connectorTypes} written, ${summary.unchangedConnectorTypes} unchanged, in ${summary.seconds.toFixed(1)} s\n`);
     return 0;
-  } catch (error) {
-    if (error instanceof ImportValidationError) {
-      io.err(`${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  });
 };
 
 const dispatch = async (args: readonly string[], io: CliIo): Promise<number> => {
