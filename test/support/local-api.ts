@@ -1,7 +1,8 @@
 /**
  * The whole API for an integration test: the local server (the real authorizer and handlers)
  * on a free port, over a table of its own in the file's DynamoDB Local
- * (test/support/dynamodb-environment.cjs), with the event-driven handlers (list maintenance) running from the table's stream.
+ * (test/support/dynamodb-environment.cjs), with the event-driven handlers (list maintenance)
+ * running from the table's stream.
  *
  * The handlers read TABLE_NAME from the environment, so a test file runs one API at a time.
  */
