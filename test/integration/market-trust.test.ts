@@ -8,7 +8,7 @@ import { step } from '../support/story.js';
  * What the service did not see, it does not price (DESIGN.md section 7, docs/market-sync.md): a
  * repricer on a connected marketplace decides only from a market a storefront page showed. A
  * product whose page was never read, or came back without a buy box, is unknown, not alone; a
- * known market read too long ago may lower a price, never raise one. And the market sync's two
+ * known market read too long ago decides nothing, down or up. And the market sync's two
  * writers of an own offer (the seller API's sync, the storefront reader) never put back a copy
  * the other has changed.
  */
@@ -130,19 +130,21 @@ it('decides nothing from a market it did not see, then from the page that showed
   });
 });
 
-it('lowers from a stale market but never raises from one', async () => {
+it('decides nothing from a stale market, down or up, until a page is read again', async () => {
   await ownProduct(2);
   await sync.applyProductMarket(clientId, connector, 'SKU-2', page('PLID2', [entry('s1', 150, both), entry('me', 130)]));
   await api.settle();
   // Winning at 130 under a rival at 150: the repricer raised to 149 from the fresh page.
   expect((await decisions('SKU-2')).map((change) => change.new_price)).toEqual([149]);
-  await sync.applyProductMarket(clientId, connector, 'SKU-2', page('PLID2', [entry('s1', 180, both), entry('me', 130)]));
   const later = Date.now() + 60 * 60_000;
+  await sync.applyProductMarket(clientId, connector, 'SKU-2', page('PLID2', [entry('s1', 180, both), entry('me', 130)]));
   // An hour on, with no page read since: 179 would be a raise from a view an hour old.
   expect(await evaluate.evaluateProduct(clientId, 'SKU-2', 90, later)).toEqual([]);
-  await api.settle();
   await sync.applyProductMarket(clientId, connector, 'SKU-2', page('PLID2', [entry('s1', 120, both), entry('me', 130)]));
+  // ...and 119 a drop from it: a stale view moves no price either way.
+  expect(await evaluate.evaluateProduct(clientId, 'SKU-2', 90, later)).toEqual([]);
   await api.settle();
+  // From the fresh page, the drop is decided.
   expect((await decisions('SKU-2')).map((change) => change.new_price)).toContain(119);
 });
 
