@@ -51,7 +51,7 @@ export const evaluateProduct = async (clientId: string, productCode: string, ret
       return status === 'pending' && last?.lastStatus === 'suggested' ? undefined : last?.lastPrice;
     };
     // The decisions and their explanation come from one plan of the engine.
-    const { decisions: decided, explanation } = decideExplained(slot, offers, step, lastDecided, engineContextOf(product, slot.connector));
+    const { decisions: decided, explanation } = decideExplained(slot, offers, step, lastDecided, engineContextOf(product, slot.connector, mode !== undefined));
     // The price-war guard, when set, holds an offer in a war: its decision is not made (domain/price-war.ts).
     const stateOf = (offerId: string) => product.wars.get(warStateId(slot.repricerId, offerId));
     const guarded = guardRepricer(slot, offers, decided, stateOf, nowMs);

@@ -186,3 +186,69 @@ it("never lifts or hides a pause from a status it read before: a sync's write fr
   const resumed = await api.request<{ status: string }>('GET', '/v1/connections/takealot', { auth: alice });
   expect(resumed.body.status).toBe('connected');
 });
+
+it("holds the target to the marketplace's rrp: decided at the rrp, with the rrp listed as the bound that set it", async () => {
+  await sync.applyOwnOffers(clientId, connector, [
+    { offerId: '5', sku: 'SKU-5', title: 'Product 5', productLineId: 'PLID5', sellingPrice: 110, rrp: 120, status: 'buyable', stockOnHand: 3, shipsNow: true },
+  ]);
+  const created = await api.request<{ id: number }>('POST', '/v1/repricers/', {
+    auth: alice,
+    body: { product_code: 'SKU-5', preferred_price: 300, preferred_profit: 187 },
+    headers: json,
+  });
+  expect(created.status).toBe(201);
+  // A product the sync created, without fees: floor 300 - 187. A rival at 200: undercutting it (199) would go over the rrp, which the marketplace refuses.
+  await sync.applyProductMarket(clientId, connector, 'SKU-5', page('PLID5', [entry('s1', 200, both), entry('me', 110)]));
+  await api.settle();
+  const [change] = await decisions('SKU-5');
+  expect([change?.new_price, change?.reason]).toEqual([120, 'ceiling']);
+  expect(change?.explanation?.bounds).toEqual([
+    { bound: 'floor', value: 113, applied: false },
+    { bound: 'ceiling', value: 300, applied: false },
+    { bound: 'rrp', value: 120, applied: true },
+  ]);
+});
+
+it('keeps the stock current from the seller API: a cost_based floor and ceiling follow the stock mode a sync sees', async () => {
+  // In stock: fulfilment 5; leadtime: 30; commission 15 % either way.
+  await api.importRecords(alice[0], [productRecord('SKU-6', { fee_estimates: { takealot: fees(5, 15, 30) } })]);
+  const own = (stockOnHand: number) => ({
+    offerId: '6',
+    sku: 'SKU-6',
+    title: 'Product 6',
+    productLineId: 'PLID6',
+    sellingPrice: 130,
+    rrp: 400,
+    status: 'buyable',
+    stockOnHand,
+    shipsNow: stockOnHand > 0,
+  });
+  const product = async () => (await api.request<{ soh: number }>('GET', '/v1/products/SKU-6', { auth: alice })).body;
+  const bounds = async (id: number) => {
+    const response = await api.request<{ min_price: number; preferred_price: number; fixed_fulfilment_fee: number }>('GET', `/v1/repricers/${id}`, {
+      auth: alice,
+    });
+    return [response.body.min_price, response.body.preferred_price, response.body.fixed_fulfilment_fee];
+  };
+  await sync.applyOwnOffers(clientId, connector, [own(3)]);
+  const created = await api.request<{ id: number }>('POST', '/v1/repricers/', {
+    auth: alice,
+    body: { product_code: 'SKU-6', repricer_approach: 'cost_based', unit_cost: 50, preferred_profit: 20, min_profit: 5 },
+    headers: json,
+  });
+  expect(created.status).toBe(201);
+  await api.settle();
+  // (50 + 5 + 5) / 0.85 and (50 + 5 + 20) / 0.85, rounded up.
+  expect([(await product()).soh, ...(await bounds(created.body.id))]).toEqual([3, 70.59, 88.24, 5]);
+  await step('the stock runs out: the sync writes it, and the leadtime fees price the bounds', async () => {
+    await sync.applyOwnOffers(clientId, connector, [own(0)]);
+    await api.settle();
+    // (50 + 30 + 5) / 0.85 and (50 + 30 + 20) / 0.85.
+    expect([(await product()).soh, ...(await bounds(created.body.id))]).toEqual([0, 100, 117.65, 30]);
+  });
+  await step('stock again: in-stock fees again', async () => {
+    await sync.applyOwnOffers(clientId, connector, [own(7)]);
+    await api.settle();
+    expect([(await product()).soh, ...(await bounds(created.body.id))]).toEqual([7, 70.59, 88.24, 5]);
+  });
+});

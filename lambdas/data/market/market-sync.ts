@@ -134,7 +134,7 @@ const newProduct = (snapshot: OwnSnapshot, imageUrl: string): Omit<Product, 'id'
   fee_estimates: null,
 });
 
-/** Upserts the products of the snapshots (code = SKU): title, barcode, RRP and product line id kept current, nothing else touched. */
+/** Upserts the products of the snapshots (code = SKU): title, barcode, RRP, stock on hand and product line id kept current, nothing else touched. */
 const applyProducts = async (clientId: string, snapshots: readonly OwnSnapshot[], imageUrl: string, now: string): Promise<WriteCounts> => {
   const stored = await getStoredProducts(
     clientId,
@@ -155,6 +155,8 @@ const applyProducts = async (clientId: string, snapshots: readonly OwnSnapshot[]
       title: snapshot.title,
       barcode: snapshot.barcode ?? before.record.barcode,
       retail_price: snapshot.rrp ?? before.record.retail_price,
+      // The stock mode (soh > 0) picks a cost_based repricer's fees: the list maintainer prices its bounds again from it.
+      soh: snapshot.stockOnHand,
     };
     const lineId = snapshot.productLineId ?? before.productLineId;
     if (sameJson(record, before.record) && lineId === before.productLineId) continue;

@@ -142,10 +142,16 @@ export const readProductForRepricing = async (clientId: string, code: string): P
 /**
  * What the engine knows of the product on a connector beyond its offers: the evaluator, the
  * preview and the sender's check share it. The in-stock premium is the one the storefront reader
- * learned, or the stated default (premiumOn).
+ * learned, or the stated default (premiumOn). The rrp (the product's `retail_price`, which the
+ * own-offer sync keeps equal to the marketplace's) binds where prices are sent: on a connector
+ * with a connection (`connected`, as the sender's always is); the offers of a client's imports
+ * alone are priced as stated.
  */
-export const engineContextOf = (product: ProductForRepricing | undefined, connector: string): EngineContext =>
-  product ? { premium: premiumOn(product, connector) } : {};
+export const engineContextOf = (product: ProductForRepricing | undefined, connector: string, connected = true): EngineContext => {
+  if (!product) return {};
+  const rrp = product.product.retail_price;
+  return { premium: premiumOn(product, connector), ...(connected && rrp > 0 ? { rrp } : {}) };
+};
 
 /**
  * The price the service believes the marketplace has for an own offer, and since when: the latest
