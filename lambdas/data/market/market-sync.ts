@@ -34,7 +34,10 @@ import { observePremium, type InStockPremium } from '../../domain/in-stock-premi
  * both write only what changed: every item is compared with what is stored first, and a sync
  * that finds nothing new writes nothing (no time stamp is refreshed on its own).
  *
- * Syncs of one connection must not run concurrently: each is a read, then unconditional puts.
+ * The own-offer sync and the storefront reader run concurrently and write the same own offers:
+ * each offer is written only over the copy its writer read (offers/write.ts OfferBasis), and
+ * computed again from what is stored when the other changed it meanwhile. The own-offer syncs of
+ * one connection run one at a time (its FIFO message group).
  */
 export interface SyncConnector {
   /** The connector type's uid: the offers' `connector`. */
