@@ -23,8 +23,9 @@ const excludedCompetitor = z.strictObject({ ...explainedCompetitor.shape, by: z.
 export type ExcludedCompetitor = z.infer<typeof excludedCompetitor>;
 
 export const appliedBound = z.strictObject({
-  bound: z.enum(['floor', 'ceiling']),
-  /** The bound on the step grid: the floor rounded up, the ceiling down. */
+  /** `rrp`: the marketplace's rrp for the product, a second ceiling (listed only where the product has one). */
+  bound: z.enum(['floor', 'ceiling', 'rrp']),
+  /** The bound on the step grid: the floor rounded up, the ceiling and the rrp down. */
   value: z.number(),
   /** Whether this bound set the final price. */
   applied: z.boolean(),
@@ -71,7 +72,7 @@ export type TargetExplanation = z.infer<typeof targetExplanation>;
 /**
  * The final price an explanation's own figures lead to, worked out again from them alone: each
  * step's limit from its rule, rival and premium on the price step's grid, the lowest of them
- * (alone: the ceiling), then the floor and the ceiling. Null when no grid price lies between
+ * (alone: the ceiling), then the floor, the ceiling and the rrp. Null when no grid price lies between
  * them. What a reader can check by hand, and what the tests check against `final_price`.
  */
 export const replayExplanation = (explanation: TargetExplanation): { readonly raw: number | null; readonly final: number | null } => {
@@ -84,8 +85,10 @@ export const replayExplanation = (explanation: TargetExplanation): { readonly ra
   const raw = limits.length === 0 ? null : limits.reduce((low, limit) => (limit < low ? limit : low));
   const floor = explanation.bounds.find((b) => b.bound === 'floor');
   const ceiling = explanation.bounds.find((b) => b.bound === 'ceiling');
+  const rrp = explanation.bounds.find((b) => b.bound === 'rrp');
   if (!floor || !ceiling) throw new RangeError('An explanation names both bounds');
-  const [low, high] = [toCents(floor.value), toCents(ceiling.value)];
+  const low = toCents(floor.value);
+  const high = rrp && toCents(rrp.value) < toCents(ceiling.value) ? toCents(rrp.value) : toCents(ceiling.value);
   const rawNumber = raw === null ? null : centsToNumber(raw);
   if (low > high) return { raw: rawNumber, final: null };
   const final = raw === null ? high : raw < low ? low : raw > high ? high : raw;

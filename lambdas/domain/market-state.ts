@@ -28,24 +28,28 @@ export const MARKET_HOLD_TEXT: Readonly<Record<MarketUnknownReason | 'stale', st
   blocked: "The storefront refused the product's last page read (rate limit or bot protection).",
   page_missing: "The storefront has no page for the product's line id.",
   own_seller_unknown: "The connection's seller_id is not known: the client's own offer cannot be told from rivals'.",
-  stale: "The product's market was last read too long ago to raise its price.",
+  stale: "The product's market was last read too long ago: nothing is decided, down or up, until a page is read again.",
 };
 
 export interface MarketTiming {
   /** A read that changed nothing is recorded at most this often. */
   readonly heartbeatMs: number;
-  /** A known market older than this (tier, heartbeat and a margin) may still lower a price, never raise one. */
+  /** A known market last recorded longer ago than this (tier, heartbeat and a margin) decides nothing, down or up. */
   readonly staleAfterMs: number;
 }
 
 export type MarketVerdict =
-  { readonly decide: false; readonly why: MarketUnknownReason } | { readonly decide: true; readonly mayRaise: boolean; readonly readAt: string };
+  | { readonly decide: false; readonly why: MarketUnknownReason }
+  /** Known, but read too long ago: a price moved on it, either way, would follow a market that may be gone. */
+  | { readonly decide: false; readonly why: 'stale'; readonly readAt: string }
+  | { readonly decide: true; readonly readAt: string };
 
 /** What a repricer may decide from the market as recorded. No record: the page has not been read yet. */
 export const marketVerdict = (market: MarketState | undefined, nowMs: number, timing: Pick<MarketTiming, 'staleAfterMs'>): MarketVerdict => {
   if (!market) return { decide: false, why: 'not_read' };
   if (market.state === 'unknown') return { decide: false, why: market.reason };
-  return { decide: true, mayRaise: nowMs - Date.parse(market.readAt) <= timing.staleAfterMs, readAt: market.readAt };
+  if (nowMs - Date.parse(market.readAt) > timing.staleAfterMs) return { decide: false, why: 'stale', readAt: market.readAt };
+  return { decide: true, readAt: market.readAt };
 };
 
 /**

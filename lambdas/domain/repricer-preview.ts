@@ -13,15 +13,15 @@ import { decideExplained, type EngineContext, type EngineOffer, type EngineRepri
  */
 /**
  * The market a repricer decides from, in the preview and beside its price changes: `known`,
- * `stale` (read too long ago: it may lower a price, never raise one), `unknown` (nothing is
- * decided; `reason` says why) or `not_watched` (no connection: the offers the client imported
- * are the market).
+ * `stale` (read too long ago: nothing is decided, down or up; `note` says why), `unknown`
+ * (nothing is decided; `reason` says why) or `not_watched` (no connection: the offers the client
+ * imported are the market).
  */
 export const repricerMarket = z.strictObject({
   state: z.enum(['known', 'stale', 'unknown', 'not_watched']),
   reason: z.enum(MARKET_UNKNOWN_REASONS).nullable(),
   read_at: z.string().nullable(),
-  /** Why nothing (or no raise) would be decided, in words; null when the market allows the decision. */
+  /** Why nothing would be decided, in words; null when the market allows the decision. */
   note: z.string().nullable(),
 });
 export type RepricerMarket = z.infer<typeof repricerMarket>;
@@ -106,14 +106,12 @@ export const previewRepricer = (
 ): RepricerPreview => {
   // A disabled repricer decides nothing; its preview says what it would decide once enabled.
   const plan = decideExplained({ ...repricer, enabled: true }, offers, priceStep, lastDecided, context);
-  // The evaluator's gate: an offer the price-war guard holds gets no decision. An unknown market decides nothing, guarded or not.
+  // The evaluator's gate: an offer the price-war guard holds gets no decision. An unknown or stale market decides nothing, guarded or not.
   const guarded =
     verdict?.decide === false
       ? { decisions: [], holds: [] }
       : guardRepricer({ ...repricer, price_war_guard: repricer.price_war_guard ?? null }, offers, plan.decisions, wars.stateOf, wars.nowMs);
-  const decisions = guarded.decisions;
-  const allowed = decisions.filter((decision) => verdict?.decide !== true || verdict.mayRaise || decision.price <= decision.oldPrice);
-  const wanted = new Map(allowed.map((decision) => [decision.offerId, decision.price]));
+  const wanted = new Map(guarded.decisions.map((decision) => [decision.offerId, decision.price]));
   return {
     repricer_id: repricer.id,
     product_code: repricer.product.code,
@@ -131,8 +129,7 @@ export const previewRepricer = (
 /** The market summary of a verdict; undefined: no connection watches the market. */
 export const marketOf = (verdict: MarketVerdict | undefined): RepricerMarket => {
   if (!verdict) return { state: 'not_watched', reason: null, read_at: null, note: null };
-  if (!verdict.decide) return { state: 'unknown', reason: verdict.why, read_at: null, note: MARKET_HOLD_TEXT[verdict.why] };
-  return verdict.mayRaise
-    ? { state: 'known', reason: null, read_at: verdict.readAt, note: null }
-    : { state: 'stale', reason: null, read_at: verdict.readAt, note: MARKET_HOLD_TEXT.stale };
+  if (verdict.decide) return { state: 'known', reason: null, read_at: verdict.readAt, note: null };
+  if (verdict.why === 'stale') return { state: 'stale', reason: null, read_at: verdict.readAt, note: MARKET_HOLD_TEXT.stale };
+  return { state: 'unknown', reason: verdict.why, read_at: null, note: MARKET_HOLD_TEXT[verdict.why] };
 };

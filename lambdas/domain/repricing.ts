@@ -19,6 +19,8 @@ import { strategyOf } from './strategies/table.js';
  *  3. the bounds: alone, the ceiling (`no_competition`); under the floor, the floor rounded up
  *     to the grid (`floor`: never under the floor, even to win); above the ceiling, the ceiling
  *     rounded down (`ceiling`); else the raw target, with the reason of the step that set it.
+ *     The product's rrp, where the marketplace has one, is a ceiling too: the lower of the two
+ *     holds (the explanation lists it as its own bound).
  * The decision, the preview and the stored explanation all come from that one plan.
  * A decision is only made when the target differs from the own offer's price and from the
  * last decision for that offer, so the same inputs never decide twice and a price that comes
@@ -54,6 +56,11 @@ export interface EngineOffer extends FilteredOffer {
 export interface EngineContext {
   /** The product's in-stock premium on the connector; DEFAULT_IN_STOCK_PREMIUM when not given. */
   readonly premium?: InStockPremium;
+  /**
+   * The marketplace's rrp for the product: it refuses a price above it, so the target is held to
+   * it like a second ceiling. Absent (or 0): no such bound.
+   */
+  readonly rrp?: number;
 }
 
 export interface Target {
@@ -150,16 +157,19 @@ export const planTarget = (repricer: EngineRepricer, offers: readonly EngineOffe
   const binding = steps.reduce<StrategyStep | undefined>((low, s) => (low === undefined || s.limitCents < low.limitCents ? s : low), undefined);
 
   const { floor, ceiling } = gridBounds(repricer, priceStep);
+  // The marketplace refuses a price above its rrp: rounded down to the grid, the lower ceiling holds.
+  const rrp = context.rrp !== undefined && context.rrp > 0 ? floorTo(toCents(context.rrp), step) : undefined;
+  const top = rrp !== undefined && rrp < ceiling ? rrp : ceiling;
   let target: Target | undefined;
-  if (floor <= ceiling) {
-    if (!binding) target = { price: centsToNumber(ceiling), reason: 'no_competition' };
+  if (floor <= top) {
+    if (!binding) target = { price: centsToNumber(top), reason: 'no_competition' };
     else {
       const raw = binding.limitCents;
-      const [cents, reason]: [bigint, PriceChangeReason] =
-        raw < floor ? [floor, 'floor'] : raw > ceiling ? [ceiling, 'ceiling'] : [raw, REASON_OF_RULE[binding.rule]];
+      const [cents, reason]: [bigint, PriceChangeReason] = raw < floor ? [floor, 'floor'] : raw > top ? [top, 'ceiling'] : [raw, REASON_OF_RULE[binding.rule]];
       target = { price: centsToNumber(cents), reason, lowest: { price: binding.rival.price, offerId: binding.rival.offer_id } };
     }
   }
+  const heldToTop = target?.reason === 'ceiling' || target?.reason === 'no_competition';
   const explanation: TargetExplanation = {
     approach: { buybox_approach: approach, repricer_approach: repricer.repricer_approach ?? 'fixed' },
     competitors: {
@@ -179,10 +189,11 @@ export const planTarget = (repricer: EngineRepricer, offers: readonly EngineOffe
       limit: centsToNumber(s.limitCents),
     })),
     raw_target: binding ? centsToNumber(binding.limitCents) : null,
-    // The engine holds the raw target to the floor first, then to the ceiling; alone, the ceiling is the price.
+    // The engine holds the raw target to the floor first, then to the ceiling, then to the rrp; alone, the lower ceiling is the price.
     bounds: [
       { bound: 'floor', value: centsToNumber(floor), applied: target?.reason === 'floor' },
-      { bound: 'ceiling', value: centsToNumber(ceiling), applied: target?.reason === 'ceiling' || target?.reason === 'no_competition' },
+      { bound: 'ceiling', value: centsToNumber(ceiling), applied: heldToTop && top === ceiling },
+      ...(rrp === undefined ? [] : [{ bound: 'rrp' as const, value: centsToNumber(rrp), applied: heldToTop && top !== ceiling }]),
     ],
     final_price: target?.price ?? null,
     reason: target?.reason ?? null,

@@ -23,8 +23,8 @@ import { logger } from '../observability/logger.js';
  * forgot (it ended without reaching the marketplace for a reason of the connection) is made again.
  *
  * Where the connector has a connection, the market is what the storefront reader saw: a
- * repricer decides only from a known market (domain/market-state.ts), and from a stale one it
- * may lower a price but never raise it. Without a connection the offers are the client's own
+ * repricer decides only from a known market read recently enough (domain/market-state.ts): an
+ * unknown or stale one decides nothing, down or up. Without a connection the offers are the client's own
  * statement of the market (imports), and decide as they always did.
  */
 export const evaluateProduct = async (clientId: string, productCode: string, retentionDays: number, nowMs = Date.now()): Promise<PriceChange[]> => {
@@ -38,7 +38,7 @@ export const evaluateProduct = async (clientId: string, productCode: string, ret
     const mode = await connectionModeOf(clientId, slot.connector);
     const verdict = mode === undefined ? undefined : marketVerdict(product.markets.get(slot.connector), nowMs, MARKET_TIMING);
     if (verdict && !verdict.decide) {
-      logger.debug('Not decided: the market is unknown', { productCode, repricerId: slot.repricerId, why: verdict.why });
+      logger.debug('Not decided: the market is unknown or stale', { productCode, repricerId: slot.repricerId, why: verdict.why });
       continue;
     }
     const step = await priceStepOf(slot.connector);
@@ -51,7 +51,7 @@ export const evaluateProduct = async (clientId: string, productCode: string, ret
       return status === 'pending' && last?.lastStatus === 'suggested' ? undefined : last?.lastPrice;
     };
     // The decisions and their explanation come from one plan of the engine.
-    const { decisions: decided, explanation } = decideExplained(slot, offers, step, lastDecided, engineContextOf(product, slot.connector));
+    const { decisions: decided, explanation } = decideExplained(slot, offers, step, lastDecided, engineContextOf(product, slot.connector, mode !== undefined));
     // The price-war guard, when set, holds an offer in a war: its decision is not made (domain/price-war.ts).
     const stateOf = (offerId: string) => product.wars.get(warStateId(slot.repricerId, offerId));
     const guarded = guardRepricer(slot, offers, decided, stateOf, nowMs);
@@ -60,7 +60,6 @@ export const evaluateProduct = async (clientId: string, productCode: string, ret
       logger.debug(detected ? 'Price war detected: holding' : 'Held: price war', { productCode, repricerId: slot.repricerId, offerId, until: hold.until });
     }
     for (const decision of guarded.decisions) {
-      if (verdict?.mayRaise === false && decision.price > decision.oldPrice) continue;
       if (explanation) decisions.push({ ...decision, repricerId: slot.repricerId, connector: slot.connector, status, explanation });
     }
   }

@@ -35,5 +35,5 @@ export const previewOf = async (clientId: string, record: PreviewedRepricer, par
     stateOf: (offerId: string) => (record.id === null ? undefined : product?.wars.get(warStateId(record.id, offerId))),
     nowMs: Date.now(),
   };
-  return previewRepricer({ ...record, connector }, offers, step, lastDecided, verdict, engineContextOf(product, connector), wars);
+  return previewRepricer({ ...record, connector }, offers, step, lastDecided, verdict, engineContextOf(product, connector, verdict !== undefined), wars);
 };

@@ -8,7 +8,7 @@ import { step } from '../support/story.js';
  * What the service did not see, it does not price (DESIGN.md section 7, docs/market-sync.md): a
  * repricer on a connected marketplace decides only from a market a storefront page showed. A
  * product whose page was never read, or came back without a buy box, is unknown, not alone; a
- * known market read too long ago may lower a price, never raise one. And the market sync's two
+ * known market read too long ago decides nothing, down or up. And the market sync's two
  * writers of an own offer (the seller API's sync, the storefront reader) never put back a copy
  * the other has changed.
  */
@@ -130,19 +130,21 @@ it('decides nothing from a market it did not see, then from the page that showed
   });
 });
 
-it('lowers from a stale market but never raises from one', async () => {
+it('decides nothing from a stale market, down or up, until a page is read again', async () => {
   await ownProduct(2);
   await sync.applyProductMarket(clientId, connector, 'SKU-2', page('PLID2', [entry('s1', 150, both), entry('me', 130)]));
   await api.settle();
   // Winning at 130 under a rival at 150: the repricer raised to 149 from the fresh page.
   expect((await decisions('SKU-2')).map((change) => change.new_price)).toEqual([149]);
-  await sync.applyProductMarket(clientId, connector, 'SKU-2', page('PLID2', [entry('s1', 180, both), entry('me', 130)]));
   const later = Date.now() + 60 * 60_000;
+  await sync.applyProductMarket(clientId, connector, 'SKU-2', page('PLID2', [entry('s1', 180, both), entry('me', 130)]));
   // An hour on, with no page read since: 179 would be a raise from a view an hour old.
   expect(await evaluate.evaluateProduct(clientId, 'SKU-2', 90, later)).toEqual([]);
-  await api.settle();
   await sync.applyProductMarket(clientId, connector, 'SKU-2', page('PLID2', [entry('s1', 120, both), entry('me', 130)]));
+  // ...and 119 a drop from it: a stale view moves no price either way.
+  expect(await evaluate.evaluateProduct(clientId, 'SKU-2', 90, later)).toEqual([]);
   await api.settle();
+  // From the fresh page, the drop is decided.
   expect((await decisions('SKU-2')).map((change) => change.new_price)).toContain(119);
 });
 
@@ -183,4 +185,70 @@ it("never lifts or hides a pause from a status it read before: a sync's write fr
   expect((await api.request('POST', '/v1/connections/takealot/resume', { auth: alice })).status).toBe(200);
   const resumed = await api.request<{ status: string }>('GET', '/v1/connections/takealot', { auth: alice });
   expect(resumed.body.status).toBe('connected');
+});
+
+it("holds the target to the marketplace's rrp: decided at the rrp, with the rrp listed as the bound that set it", async () => {
+  await sync.applyOwnOffers(clientId, connector, [
+    { offerId: '5', sku: 'SKU-5', title: 'Product 5', productLineId: 'PLID5', sellingPrice: 110, rrp: 120, status: 'buyable', stockOnHand: 3, shipsNow: true },
+  ]);
+  const created = await api.request<{ id: number }>('POST', '/v1/repricers/', {
+    auth: alice,
+    body: { product_code: 'SKU-5', preferred_price: 300, preferred_profit: 187 },
+    headers: json,
+  });
+  expect(created.status).toBe(201);
+  // A product the sync created, without fees: floor 300 - 187. A rival at 200: undercutting it (199) would go over the rrp, which the marketplace refuses.
+  await sync.applyProductMarket(clientId, connector, 'SKU-5', page('PLID5', [entry('s1', 200, both), entry('me', 110)]));
+  await api.settle();
+  const [change] = await decisions('SKU-5');
+  expect([change?.new_price, change?.reason]).toEqual([120, 'ceiling']);
+  expect(change?.explanation?.bounds).toEqual([
+    { bound: 'floor', value: 113, applied: false },
+    { bound: 'ceiling', value: 300, applied: false },
+    { bound: 'rrp', value: 120, applied: true },
+  ]);
+});
+
+it('keeps the stock current from the seller API: a cost_based floor and ceiling follow the stock mode a sync sees', async () => {
+  // In stock: fulfilment 5; leadtime: 30; commission 15 % either way.
+  await api.importRecords(alice[0], [productRecord('SKU-6', { fee_estimates: { takealot: fees(5, 15, 30) } })]);
+  const own = (stockOnHand: number) => ({
+    offerId: '6',
+    sku: 'SKU-6',
+    title: 'Product 6',
+    productLineId: 'PLID6',
+    sellingPrice: 130,
+    rrp: 400,
+    status: 'buyable',
+    stockOnHand,
+    shipsNow: stockOnHand > 0,
+  });
+  const product = async () => (await api.request<{ soh: number }>('GET', '/v1/products/SKU-6', { auth: alice })).body;
+  const bounds = async (id: number) => {
+    const response = await api.request<{ min_price: number; preferred_price: number; fixed_fulfilment_fee: number }>('GET', `/v1/repricers/${id}`, {
+      auth: alice,
+    });
+    return [response.body.min_price, response.body.preferred_price, response.body.fixed_fulfilment_fee];
+  };
+  await sync.applyOwnOffers(clientId, connector, [own(3)]);
+  const created = await api.request<{ id: number }>('POST', '/v1/repricers/', {
+    auth: alice,
+    body: { product_code: 'SKU-6', repricer_approach: 'cost_based', unit_cost: 50, preferred_profit: 20, min_profit: 5 },
+    headers: json,
+  });
+  expect(created.status).toBe(201);
+  await api.settle();
+  // (50 + 5 + 5) / 0.85 and (50 + 5 + 20) / 0.85, rounded up.
+  expect([(await product()).soh, ...(await bounds(created.body.id))]).toEqual([3, 70.59, 88.24, 5]);
+  await step('the stock runs out: the sync writes it, and the leadtime fees price the bounds', async () => {
+    await sync.applyOwnOffers(clientId, connector, [own(0)]);
+    await api.settle();
+    // (50 + 30 + 5) / 0.85 and (50 + 30 + 20) / 0.85.
+    expect([(await product()).soh, ...(await bounds(created.body.id))]).toEqual([0, 100, 117.65, 30]);
+  });
+  await step('stock again: in-stock fees again', async () => {
+    await sync.applyOwnOffers(clientId, connector, [own(7)]);
+    await api.settle();
+    expect([(await product()).soh, ...(await bounds(created.body.id))]).toEqual([7, 70.59, 88.24, 5]);
+  });
 });

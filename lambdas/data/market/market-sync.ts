@@ -14,7 +14,17 @@ import { getStoredProducts, productItem } from '../offers/products.js';
 import { MARKET_TIMING } from '../../config/market-sync.js';
 import { marketAfterRead, type MarketState, type MarketUnknownReason } from '../../domain/market-state.js';
 import { readMarketState, writeMarketState } from './market-state.js';
-import { premiumOn, priceStepOf, readProductForRepricing, type ProductForRepricing } from '../repricers/product-partition.js';
+import {
+  believedOwnPrice,
+  endPriceBeliefs,
+  premiumOn,
+  priceStepOf,
+  readDecisionStates,
+  readProductForRepricing,
+  type DecisionState,
+  type ProductForRepricing,
+} from '../repricers/product-partition.js';
+import { mapLimit } from '../table/concurrency.js';
 import { observePremium, type InStockPremium } from '../../domain/in-stock-premium.js';
 
 /**
@@ -24,7 +34,10 @@ import { observePremium, type InStockPremium } from '../../domain/in-stock-premi
  * both write only what changed: every item is compared with what is stored first, and a sync
  * that finds nothing new writes nothing (no time stamp is refreshed on its own).
  *
- * Syncs of one connection must not run concurrently: each is a read, then unconditional puts.
+ * The own-offer sync and the storefront reader run concurrently and write the same own offers:
+ * each offer is written only over the copy its writer read (offers/write.ts OfferBasis), and
+ * computed again from what is stored when the other changed it meanwhile. The own-offer syncs of
+ * one connection run one at a time (its FIFO message group).
  */
 export interface SyncConnector {
   /** The connector type's uid: the offers' `connector`. */
@@ -124,7 +137,7 @@ const newProduct = (snapshot: OwnSnapshot, imageUrl: string): Omit<Product, 'id'
   fee_estimates: null,
 });
 
-/** Upserts the products of the snapshots (code = SKU): title, barcode, RRP and product line id kept current, nothing else touched. */
+/** Upserts the products of the snapshots (code = SKU): title, barcode, RRP, stock on hand and product line id kept current, nothing else touched. */
 const applyProducts = async (clientId: string, snapshots: readonly OwnSnapshot[], imageUrl: string, now: string): Promise<WriteCounts> => {
   const stored = await getStoredProducts(
     clientId,
@@ -145,6 +158,8 @@ const applyProducts = async (clientId: string, snapshots: readonly OwnSnapshot[]
       title: snapshot.title,
       barcode: snapshot.barcode ?? before.record.barcode,
       retail_price: snapshot.rrp ?? before.record.retail_price,
+      // The stock mode (soh > 0) picks a cost_based repricer's fees: the list maintainer prices its bounds again from it.
+      soh: snapshot.stockOnHand,
     };
     const lineId = snapshot.productLineId ?? before.productLineId;
     if (sameJson(record, before.record) && lineId === before.productLineId) continue;
@@ -163,18 +178,23 @@ const readOffers = async (clientId: string, offerIds: readonly string[]): Promis
   return new Map(items.map((item) => storedOffer.parse(item)).map((offer) => [offer.fields.offer_id, offer] as const));
 };
 
-/** An offer whose fields differ from what is stored (its last_seen_at aside), or that is new, or that moves. */
+/**
+ * An offer whose fields differ from what is stored (its last_seen_at aside), or that is new, or
+ * that moves, or whose price was looked at anew (`basis.priceSeen`); written only over the copy
+ * it was computed from (`before`: offers/write.ts OfferBasis).
+ */
 const changedInput = (before: StoredOffer | undefined, input: OfferInput, onPage: boolean, now: string): OfferInput | undefined => {
-  const { product_code, connector, ...fields } = input;
+  const { product_code, connector, basis, ...fields } = input;
   if (
     before &&
+    !basis?.priceSeen &&
     before.product_code === product_code &&
     before.connector === connector &&
     sameJson({ ...before.fields, last_seen_at: null }, { ...fields, last_seen_at: null })
   ) {
     return undefined;
   }
-  return { ...input, last_seen_at: onPage ? now : (before?.fields.last_seen_at ?? null) };
+  return { ...input, last_seen_at: onPage ? now : (before?.fields.last_seen_at ?? null), basis: { ...basis, readVersion: before?.updated_at ?? null } };
 };
 
 /** An offer taken off the market: not buyable and without a buy-box slot, the rest as it was; undefined when it is so already. */
@@ -200,7 +220,9 @@ const writeChanged = async (
 ): Promise<{ readonly counts: WriteCounts; readonly conflicts: ReadonlySet<string> }> => {
   const plan = await planOffers(owner, inputs, now);
   const conflicts = new Set(await writeOfferPlan(plan, { guarded: true }));
-  const updated = plan.updated - inputs.filter((input) => conflicts.has(input.offer_id)).length;
+  // The stale ones were never counted as written; those refused at the write were.
+  const stale = new Set(plan.stale);
+  const updated = plan.updated - inputs.filter((input) => conflicts.has(input.offer_id) && !stale.has(input.offer_id)).length;
   return { counts: { created: plan.created, updated: Math.max(0, updated), unchanged: considered - plan.created - Math.max(0, updated) }, conflicts };
 };
 
@@ -255,14 +277,52 @@ export const applyOwnOffers = async (
   return { products, offers, skipped, problems };
 };
 
+/**
+ * What a look at an own offer's price at `at` (a sync's, or a page's) makes of it: the
+ * marketplace is the truth for prices. A look older than the price stored (its `price_at`)
+ * changes nothing. One that shows another price than the one the service believes live
+ * (product-partition.ts believedOwnPrice), and is newer than that belief, ends the belief (the
+ * confirmations before it, and the last decision that took its price for live:
+ * endPriceBeliefs), so the offer is decided again, and is recorded as seen now (`priceSeen`),
+ * even when the price is the one a sync stored before.
+ */
+const lookAtOwnPrice = async (
+  clientId: string,
+  before: StoredOffer,
+  states: readonly DecisionState[],
+  seen: number,
+  at: string,
+): Promise<{ readonly price: number; readonly priceSeen: boolean }> => {
+  if (before.price_at !== undefined && before.price_at > at) return { price: before.fields.offer_price, priceSeen: false };
+  const ofOffer = states.filter((state) => state.offerId === before.fields.offer_id);
+  const believed = believedOwnPrice(ofOffer, before);
+  if (seen === believed.price || believed.at >= at) return { price: seen, priceSeen: false };
+  await endPriceBeliefs(clientId, before.product_code, ofOffer, believed.price, at);
+  return { price: seen, priceSeen: true };
+};
+
+/** The decision states of the products these stored offers are under, by product: one Query per product. */
+const decisionStatesOf = async (clientId: string, offers: readonly StoredOffer[]): Promise<Map<string, DecisionState[]>> => {
+  const codes = [...new Set(offers.map((offer) => offer.product_code))];
+  const states = await mapLimit(codes, (code) => readDecisionStates(clientId, code));
+  return new Map(codes.map((code, index) => [code, states[index] ?? []] as const));
+};
+
 /** The own offers of the snapshots, computed from what is stored now and written where they changed. */
 const writeOwnSnapshots = async (clientId: string, connector: SyncConnector, valid: readonly OwnSnapshot[], imageUrl: string, now: string) => {
   const stored = await readOffers(
     clientId,
     valid.map((s) => s.offerId),
   );
-  const inputs = valid.flatMap((snapshot) => {
+  // What the service believes of each stored offer's price: the seller API's price is weighed against it.
+  const beliefs = await decisionStatesOf(clientId, [...stored.values()]);
+  const looks = await mapLimit(valid, async (snapshot) => {
     const before = stored.get(snapshot.offerId);
+    return before ? lookAtOwnPrice(clientId, before, beliefs.get(before.product_code) ?? [], snapshot.sellingPrice, now) : undefined;
+  });
+  const inputs = valid.flatMap((snapshot, index) => {
+    const before = stored.get(snapshot.offerId);
+    const look = looks[index];
     const base: OfferFields = before?.fields ?? {
       offer_id: snapshot.offerId,
       offer_price: snapshot.sellingPrice,
@@ -282,12 +342,13 @@ const writeOwnSnapshots = async (clientId: string, connector: SyncConnector, val
     };
     const input: OfferInput = {
       ...base,
-      offer_price: snapshot.sellingPrice,
+      offer_price: look?.price ?? snapshot.sellingPrice,
       offer_status: snapshot.status,
       stock_status: (snapshot.shipsNow ?? snapshot.stockOnHand > 0) ? 'in_stock' : 'lead_time',
       seller_id: connector.sellerId,
       product_code: snapshot.sku,
       connector: connector.uid,
+      ...(before && look?.priceSeen ? { basis: { readVersion: before.updated_at, priceSeen: true } } : {}),
     };
     const changed = changedInput(before, input, false, now);
     return changed ? [changed] : [];
@@ -395,13 +456,17 @@ const applyPageOnce = async (
 
   for (const before of ofConnector.filter((offer) => offer.scope === 'own')) {
     const buyBox = ownOnPage ?? view.absentOffer(before.fields.offer_price);
+    // The page's own price counts only against the one believed live (the seller API's stays otherwise).
+    const look = ownOnPage ? await lookAtOwnPrice(clientId, before, [...partition.decisions.values()], ownOnPage.price, now) : undefined;
     const fields = {
       ...before.fields,
+      ...(look?.priceSeen ? { offer_price: look.price } : {}),
       ...storedBuyBox(buyBox),
       ...(ownOnPage ? { ...pageFields(ownOnPage), seller_id: connector.sellerId } : {}),
       url: urlOf(before),
     };
-    consider(before, { ...fields, product_code: code, connector: uid }, ownOnPage !== undefined);
+    const basis = look?.priceSeen ? { basis: { readVersion: before.updated_at, priceSeen: true } } : {};
+    consider(before, { ...fields, product_code: code, connector: uid, ...basis }, ownOnPage !== undefined);
   }
 
   const competitors = view.offers.filter((offer) => !offer.own);

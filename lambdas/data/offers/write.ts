@@ -19,6 +19,24 @@ import { isConditionFailure } from '../table/conditions.js';
 export interface OfferInput extends OfferFields {
   readonly product_code: string;
   readonly connector?: string;
+  /** What its writer computed it from; absent: the input is a statement of its own (an import line). Never stored. */
+  readonly basis?: OfferBasis;
+}
+
+/**
+ * The copy of an offer a writer read and computed its input from. A write with a basis replaces
+ * only that copy: when another writer changed the offer since, nothing is written and the offer
+ * comes back to be computed again from what is stored then, so no writer puts back older data.
+ */
+export interface OfferBasis {
+  /** The `updated_at` of the copy read; null: there was none (the write creates the offer). */
+  readonly readVersion: string | null;
+  /**
+   * The writer looked at the offer's price itself just now (a sync, or a page that showed a price
+   * other than the one believed live): `price_at` becomes the write's time even when the price
+   * is the one stored, so the look counts as newer than any earlier confirmation.
+   */
+  readonly priceSeen?: boolean;
 }
 
 export interface OfferOwner {
@@ -93,6 +111,8 @@ export interface OfferWritePlan {
    */
   readonly replaces: ReadonlyMap<WriteRequest, string | null>;
   readonly moved: readonly { offerId: string; productCode: string }[];
+  /** Offers whose writer read a copy other than the one stored now: not written, to be computed again. */
+  readonly stale: readonly string[];
   readonly created: number;
   readonly updated: number;
   readonly unchanged: number;
@@ -121,12 +141,18 @@ export const planOffers = async (owner: OfferOwner, inputs: readonly OfferInput[
   const requests: WriteRequest[] = [];
   const replaces = new Map<WriteRequest, string | null>();
   const moved: { offerId: string; productCode: string }[] = [];
+  const stale: string[] = [];
   let unchanged = 0;
   let created = 0;
-  for (const { product_code, connector, ...fields } of inputs) {
+  for (const { product_code, connector, basis, ...fields } of inputs) {
     const lookup = lookups.get(fields.offer_id) ?? claimed.get(fields.offer_id);
     if (!lookup) throw new Error(`Offer ${fields.offer_id} has no lookup`);
     const before = existing.get(fields.offer_id);
+    // Computed from another copy than the one stored: writing it would put back what its writer did not see.
+    if (basis && basis.readVersion !== (before?.updated_at ?? null)) {
+      stale.push(fields.offer_id);
+      continue;
+    }
     const next: Omit<StoredOffer, 'created_at' | 'updated_at'> = {
       entity: 'offer',
       sv: OFFER_SCHEMA_VERSION,
@@ -136,7 +162,10 @@ export const planOffers = async (owner: OfferOwner, inputs: readonly OfferInput[
       scope: scopeOf(fields),
       fields,
     };
-    if (before && sameOffer(before, next)) {
+    const keptPriceAt = before && before.fields.offer_price === fields.offer_price ? (before.price_at ?? before.updated_at) : undefined;
+    // A look at the price newer than the one stored is news even when the price is the same.
+    const lookedAnew = basis?.priceSeen === true && (keptPriceAt === undefined || keptPriceAt < now);
+    if (before && sameOffer(before, next) && !lookedAnew) {
       unchanged++;
       continue;
     }
@@ -144,7 +173,7 @@ export const planOffers = async (owner: OfferOwner, inputs: readonly OfferInput[
     // Always later than the version it replaces, so a guard on `updated_at` tells every version apart.
     const updatedAt = before && before.updated_at >= now ? new Date(Date.parse(before.updated_at) + 1).toISOString() : now;
     // The price's own time: a write of other fields (a page's buy box) leaves it as it was seen.
-    const priceAt = before && before.fields.offer_price === fields.offer_price ? (before.price_at ?? before.updated_at) : now;
+    const priceAt = keptPriceAt !== undefined && !lookedAnew ? keptPriceAt : now;
     const put: WriteRequest = {
       put: { ...offerKey(clientId, product_code, fields.offer_id), ...next, created_at: before?.created_at ?? now, updated_at: updatedAt, price_at: priceAt },
     };
@@ -156,18 +185,18 @@ export const planOffers = async (owner: OfferOwner, inputs: readonly OfferInput[
       if (before) requests.push({ delete: offerKey(clientId, lookup.productCode, fields.offer_id) });
     }
   }
-  return { clientId, requests, replaces, moved, created, updated: inputs.length - unchanged - created, unchanged };
+  return { clientId, requests, replaces, moved, stale, created, updated: inputs.length - unchanged - created - stale.length, unchanged };
 };
 
 /**
  * Writes a plan: re-writing one that was already (partly) written changes nothing. Guarded, each
- * put replaces only the version the plan read (or creates where there was none) and the ids of
- * the offers another writer changed meanwhile are returned, unwritten, to be planned again from
- * what is stored now: the market sync's two writers (own offers, storefront pages) each keep
- * the other's fields.
+ * put replaces only the version its writer read (the input's basis; without one, the version the
+ * plan read), or creates where there was none, and the ids of the offers another writer changed
+ * since are returned, unwritten, to be computed again from what is stored now: the market sync's
+ * two writers (own offers, storefront pages) each keep the other's fields.
  */
 export const writeOfferPlan = async (
-  { clientId, requests, replaces, moved }: OfferWritePlan,
+  { clientId, requests, replaces, moved, stale }: OfferWritePlan,
   options: { readonly guarded?: boolean } = {},
 ): Promise<string[]> => {
   // The lookup names the new product before the offer moves there, so a reader never misses it.
@@ -183,7 +212,7 @@ export const writeOfferPlan = async (
   );
   if (!options.guarded) {
     await batchWrite(requests);
-    return [];
+    return [...stale];
   }
   const puts = requests.flatMap((request) => ('put' in request ? [request] : []));
   await batchWrite(requests.filter((request) => !('put' in request)));
@@ -206,7 +235,7 @@ export const writeOfferPlan = async (
       return offerIdOfSortKey(String(item.sk));
     }
   });
-  return conflicts.filter((offerId): offerId is string => offerId !== undefined);
+  return [...stale, ...conflicts.filter((offerId): offerId is string => offerId !== undefined)];
 };
 
 /**

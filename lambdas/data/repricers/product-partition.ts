@@ -142,26 +142,75 @@ export const readProductForRepricing = async (clientId: string, code: string): P
 /**
  * What the engine knows of the product on a connector beyond its offers: the evaluator, the
  * preview and the sender's check share it. The in-stock premium is the one the storefront reader
- * learned, or the stated default (premiumOn).
+ * learned, or the stated default (premiumOn). The rrp (the product's `retail_price`, which the
+ * own-offer sync keeps equal to the marketplace's) binds where prices are sent: on a connector
+ * with a connection (`connected`, as the sender's always is); the offers of a client's imports
+ * alone are priced as stated.
  */
-export const engineContextOf = (product: ProductForRepricing | undefined, connector: string): EngineContext =>
-  product ? { premium: premiumOn(product, connector) } : {};
+export const engineContextOf = (product: ProductForRepricing | undefined, connector: string, connected = true): EngineContext => {
+  if (!product) return {};
+  const rrp = product.product.retail_price;
+  return { premium: premiumOn(product, connector), ...(connected && rrp > 0 ? { rrp } : {}) };
+};
 
 /**
- * The price the marketplace has for an own offer now: the latest price it confirmed from any of
- * the offer's decisions, unless a sync (or import) saw the offer's price after that confirmation;
- * else the price as synced. Measured from the price's own time (`price_at`), not the item's: a
- * storefront read rewrites the offer (its buy box) without seeing its price, and a sync's look
- * taken before a push landed is no newer for being written after it.
+ * The price the service believes the marketplace has for an own offer, and since when: the latest
+ * price the marketplace confirmed from any of the offer's decisions, unless a sync (or a page
+ * that showed another price) saw the offer's price after that confirmation; else the price as
+ * synced. Measured from the price's own time (`price_at`), not the item's: a storefront read
+ * rewrites the offer (its buy box) without seeing its price, and a sync's look taken before a
+ * push landed is no newer for being written after it.
  */
-export const ownPriceNow = (product: Pick<ProductForRepricing, 'decisions'>, offer: StoredOffer): number => {
+export const believedOwnPrice = (decisions: Iterable<DecisionState>, offer: StoredOffer): { readonly price: number; readonly at: string } => {
   let price = offer.fields.offer_price;
   let at = offer.price_at ?? offer.updated_at;
-  for (const state of product.decisions.values()) {
+  for (const state of decisions) {
     if (state.offerId !== offer.fields.offer_id || state.confirmedPrice === undefined || state.confirmedAt === undefined) continue;
     if (state.confirmedAt > at) [price, at] = [state.confirmedPrice, state.confirmedAt];
   }
-  return price;
+  return { price, at };
+};
+
+/** The price the marketplace has for an own offer now, as the service believes it (believedOwnPrice). */
+export const ownPriceNow = (product: Pick<ProductForRepricing, 'decisions'>, offer: StoredOffer): number =>
+  believedOwnPrice(product.decisions.values(), offer).price;
+
+/** The decision states of a product's repricers (every offer), read consistently: what an own-offer sync weighs a price it sees against. */
+export const readDecisionStates = async (clientId: string, code: string): Promise<DecisionState[]> =>
+  (await readPartition(productPartition(clientId, code), { prefix: DECISION_SK })).flatMap((item) => {
+    const state = decisionState.safeParse(item);
+    return state.success ? [state.data] : [];
+  });
+
+/**
+ * Ends what the service believed of an own offer's price once the marketplace showed another
+ * (a sync or a page that looked at `at`; docs/price-sending.md, "Decided again"): every
+ * confirmation noted before that look is removed, and a last decision whose price was the one
+ * believed live (`contradicted`) is forgotten, so the evaluator decides that target again. Each
+ * state only while it is as read (its decision, its confirmation): a later decision or
+ * confirmation is never undone for an earlier look. The offer's own write, after this, wakes the
+ * evaluator.
+ */
+export const endPriceBeliefs = async (clientId: string, code: string, states: readonly DecisionState[], contradicted: number, at: string): Promise<void> => {
+  await mapLimit(states, async (state) => {
+    const confirmation = state.confirmedAt !== undefined && state.confirmedAt < at;
+    const believed = state.lastPrice === contradicted;
+    if (!confirmation && !believed) return;
+    const removed = [...(confirmation ? ['confirmedPrice', 'confirmedAt'] : []), ...(believed ? ['lastPrice', 'lastStatus'] : [])];
+    try {
+      await documentClient.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: decisionKey(clientId, code, state.repricerId, state.offerId),
+          UpdateExpression: `REMOVE ${removed.join(', ')}`,
+          ConditionExpression: confirmation ? 'decisions = :n AND confirmedAt = :at' : 'decisions = :n',
+          ExpressionAttributeValues: { ':n': state.decisions, ...(confirmation ? { ':at': state.confirmedAt } : {}) },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  });
 };
 
 /** The product's offers as the engine reads them (an own offer at its price now): the evaluator, the sender and the preview share this view. */

@@ -1,4 +1,5 @@
-import { marketAfterRead, marketVerdict, type MarketState } from '../../../lambdas/domain/market-state.js';
+import { MARKET_HOLD_TEXT, marketAfterRead, marketVerdict, type MarketState } from '../../../lambdas/domain/market-state.js';
+import { previewRepricer } from '../../../lambdas/domain/repricer-preview.js';
 
 const T0 = '2026-11-26T10:00:00.000Z';
 const at = (minutes: number) => new Date(Date.parse(T0) + minutes * 60_000).toISOString();
@@ -17,9 +18,35 @@ describe('marketVerdict: what a repricer may decide from the market as recorded'
     },
   );
 
-  it('may raise from a fresh known market, and only lower from a stale one', () => {
-    expect(marketVerdict(known(), Date.parse(at(8)), timing)).toEqual({ decide: true, mayRaise: true, readAt: T0 });
-    expect(marketVerdict(known(), Date.parse(at(8)) + 1, timing)).toEqual({ decide: true, mayRaise: false, readAt: T0 });
+  it('decides from a fresh known market, and nothing from a stale one: it neither lowers nor raises', () => {
+    expect(marketVerdict(known(), Date.parse(at(8)), timing)).toEqual({ decide: true, readAt: T0 });
+    expect(marketVerdict(known(), Date.parse(at(8)) + 1, timing)).toEqual({ decide: false, why: 'stale', readAt: T0 });
+  });
+});
+
+describe('the market in the preview', () => {
+  it('says why a stale market decides nothing, and decides nothing from it, down or up', () => {
+    const repricer = {
+      id: 1,
+      product: { code: 'P' },
+      enabled: true,
+      min_price: 10,
+      preferred_price: 100,
+      connector: 'takealot',
+      buybox_approach: 'cheapest' as const,
+      repricer_approach: 'fixed' as const,
+    };
+    const offers = [
+      { offer_id: 'own', offer_price: 50, offer_status: 'buyable', connector: 'takealot', own: true, seller_id: 'me' },
+      { offer_id: 'rival', offer_price: 40, offer_status: 'buyable', connector: 'takealot', own: false, seller_id: 's1' },
+    ];
+    const stale = marketVerdict(known(), Date.parse(at(9)), timing);
+    const preview = previewRepricer(repricer, offers, 1, () => undefined, stale);
+    expect(preview.market).toEqual({ state: 'stale', reason: null, read_at: T0, note: MARKET_HOLD_TEXT.stale });
+    expect(preview.market.note).toMatch(/nothing is decided/);
+    // 39 would be a lower price: from a stale view, not even that.
+    expect(preview.offers.map((offer) => offer.would_decide)).toEqual([null]);
+    expect(previewRepricer(repricer, offers, 1, () => undefined, marketVerdict(known(), Date.parse(at(1)), timing)).offers[0]?.would_decide).toBe(39);
   });
 });
 

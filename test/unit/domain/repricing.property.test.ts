@@ -1,3 +1,4 @@
+import { replayExplanation } from '../../../lambdas/domain/explanation.js';
 import fc from 'fast-check';
 import { explainTarget } from '../../../lambdas/domain/explain-target.js';
 import { MAX_LISTED_COMPETITORS } from '../../../lambdas/domain/explanation.js';
@@ -305,6 +306,33 @@ describe('explainTarget properties', () => {
           expect(floor!.applied).toBe(cents(raw_target) < cents(floor!.value));
           expect(ceiling!.applied).toBe(!floor!.applied && cents(raw_target) > cents(ceiling!.value));
         } else expect([floor!.applied, ceiling!.applied]).toEqual([false, true]);
+      }),
+      fcParameters({ numRuns: fcRuns(500, 2500) }),
+    );
+  });
+
+  it('never wants a price over the rrp: the lower of the ceiling and the rrp holds, the rrp listed last and replayed', () => {
+    fc.assert(
+      fc.property(repricerArb, offersArb, stepCents, fc.integer({ min: 1, max: 20_000 }), (repricer, offers, step, rrpCents) => {
+        // Act
+        const explanation = explainTarget({ ...repricer, ...APPROACH }, offers, money(step), { rrp: money(rrpCents) });
+
+        // Assert
+        const [floor, ceiling, rrp] = explanation.bounds;
+        expect(explanation.bounds.map((bound) => bound.bound)).toEqual(['floor', 'ceiling', 'rrp']);
+        // On the grid, rounded down: never above the rrp itself.
+        expect(cents(rrp!.value) % step).toBe(0);
+        expect(cents(rrp!.value)).toBeLessThanOrEqual(rrpCents);
+        expect(replayExplanation(explanation).final).toBe(explanation.final_price);
+        if (explanation.final_price === null) {
+          expect(Math.min(cents(ceiling!.value), cents(rrp!.value))).toBeLessThan(cents(floor!.value));
+          return;
+        }
+        expect(cents(explanation.final_price)).toBeLessThanOrEqual(Math.min(rrpCents, cents(ceiling!.value)));
+        expect(cents(explanation.final_price)).toBeGreaterThanOrEqual(cents(floor!.value));
+        // At most one bound set the price, and the rrp only where it lies under the ceiling.
+        expect(explanation.bounds.filter((bound) => bound.applied).length).toBeLessThanOrEqual(1);
+        if (rrp!.applied) expect(cents(rrp!.value)).toBeLessThan(cents(ceiling!.value));
       }),
       fcParameters({ numRuns: fcRuns(500, 2500) }),
     );

@@ -1,4 +1,5 @@
-import { decide, targetPrice, type EngineOffer, type EngineRepricer } from '../../../lambdas/domain/repricing.js';
+import { decide, planTarget, targetPrice, type EngineOffer, type EngineRepricer } from '../../../lambdas/domain/repricing.js';
+import { replayExplanation } from '../../../lambdas/domain/explanation.js';
 
 /** The engine (docs/repricing.md, "The decision rules"), one rule a row. */
 const repricer = (overrides: Partial<EngineRepricer> = {}): EngineRepricer => ({
@@ -235,5 +236,42 @@ describe('decide', () => {
     // Assert
     expect(down).toMatchObject([{ price: 31, reason: 'floor', lowest: { price: 12.99 } }]);
     expect(up).toMatchObject([{ price: 60, reason: 'ceiling', lowest: { price: 99 } }]);
+  });
+});
+
+describe('the rrp: the marketplace refuses a price above it, so the engine holds the target to it', () => {
+  it.each([
+    // [case, competitor prices, rrp, step, price, reason, the bound that set it]
+    ['alone: the ceiling, held to the rrp under it', [], 50, 1, 50, 'no_competition', 'rrp'],
+    ['alone: an rrp above the ceiling changes nothing', [], 70, 1, 60, 'no_competition', 'ceiling'],
+    ['undercut above the rrp: the rrp', [56], 50, 1, 50, 'ceiling', 'rrp'],
+    ['rrp off the grid: rounded down to it', [56], 50.5, 1, 50, 'ceiling', 'rrp'],
+    ['undercut under the rrp: the undercut', [45], 50, 1, 44, 'undercut', undefined],
+    ['ceiling under the rrp: the ceiling', [80], 70, 1, 60, 'ceiling', 'ceiling'],
+  ] as const)('%s', (_, prices, rrp, step, price, reason, applied) => {
+    // Act
+    const { target, explanation } = planTarget(
+      repricer(),
+      prices.map((p) => competitor(p)),
+      step,
+      { rrp },
+    );
+    // Assess
+    expect(target && { price: target.price, reason: target.reason }).toEqual({ price, reason });
+    // The explanation lists the rrp after the floor and the ceiling, on the grid, and marks the bound that set the price.
+    expect(explanation.bounds.map((bound) => bound.bound)).toEqual(['floor', 'ceiling', 'rrp']);
+    expect(explanation.bounds.find((bound) => bound.bound === 'rrp')?.value).toBe(Math.floor(rrp));
+    expect(explanation.bounds.filter((bound) => bound.applied).map((bound) => bound.bound)).toEqual(applied ? [applied] : []);
+    expect(replayExplanation(explanation).final).toBe(price);
+  });
+
+  it('decides nothing when the rrp lies under the floor: no price the marketplace takes leaves the floor', () => {
+    const { target, explanation } = planTarget(repricer(), [competitor(45)], 1, { rrp: 25 });
+    expect(target).toBeUndefined();
+    expect([explanation.final_price, replayExplanation(explanation).final]).toEqual([null, null]);
+  });
+
+  it('lists no rrp bound where the product has none', () => {
+    expect(planTarget(repricer(), [competitor(45)], 1).explanation.bounds.map((bound) => bound.bound)).toEqual(['floor', 'ceiling']);
   });
 });

@@ -1,7 +1,7 @@
 import { BatchWriteCommand, DynamoDBDocumentClient, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { counterKey, offerKey, offerLookupKey } from '../../../../lambdas/data/table/keys.js';
-import { deleteOffers, readLookups, upsertOffers, type OfferInput } from '../../../../lambdas/data/offers/write.js';
+import { deleteOffers, planOffers, readLookups, upsertOffers, writeOfferPlan, type OfferInput } from '../../../../lambdas/data/offers/write.js';
 import type { OfferFields } from '../../../../lambdas/domain/records.js';
 import { FakeTable, TABLE } from '../fake-table.js';
 import { offerFields } from '../fixtures.js';
@@ -179,5 +179,54 @@ describe('deleteOffers', () => {
   it('writes nothing for ids that do not exist', async () => {
     expect(await deleteOffers('c1', ['nope'])).toBe(0);
     expect(ddb.commandCalls(BatchWriteCommand)).toHaveLength(0);
+  });
+});
+
+describe('a write from the copy its writer read (OfferBasis)', () => {
+  it('writes nothing over a copy its writer did not read: the offer comes back to be computed again', async () => {
+    // Prepare: the writer read the offer as written at NOW; another writer has rewritten it since.
+    await upsertOffers(OWNER, [input('A', { offer_price: 100 })], NOW);
+    await upsertOffers(OWNER, [input('A', { offer_price: 90 })], LATER);
+    ddb.resetHistory();
+
+    // Act
+    const plan = await planOffers(OWNER, [{ ...input('A', { offer_price: 100, winning: false }), basis: { readVersion: NOW } }], LATER);
+    const conflicts = await writeOfferPlan(plan, { guarded: true });
+
+    // Assess
+    expect([plan.stale, conflicts, plan.updated]).toEqual([['A'], ['A'], 0]);
+    expect(ddb.commandCalls(PutCommand)).toHaveLength(0);
+    expect(canonical('A')).toMatchObject({ fields: { offer_price: 90 }, updated_at: LATER, price_at: LATER });
+  });
+
+  it('writes over the copy it read, conditioned on it, and never stores the basis', async () => {
+    // Prepare
+    await upsertOffers(OWNER, [input('A', { offer_price: 100 })], NOW);
+
+    // Act
+    const plan = await planOffers(OWNER, [{ ...input('A', { offer_price: 100, winning: false }), basis: { readVersion: NOW } }], LATER);
+    const conflicts = await writeOfferPlan(plan, { guarded: true });
+
+    // Assess
+    expect(conflicts).toEqual([]);
+    const put = ddb.commandCalls(PutCommand).at(-1)!.args[0].input;
+    expect([put.ConditionExpression, put.ExpressionAttributeValues]).toEqual(['updated_at = :replaced', { ':replaced': NOW }]);
+    // A write of other fields keeps the price's time; the basis is not a field.
+    expect(canonical('A')).toMatchObject({ fields: { winning: false }, updated_at: LATER, price_at: NOW });
+    expect(canonical('A')).not.toHaveProperty('basis');
+    expect(canonical('A')?.fields).not.toHaveProperty('basis');
+  });
+
+  it('stamps a price looked at anew with the look, even when the price is the one stored', async () => {
+    // Prepare
+    await upsertOffers(OWNER, [input('A', { offer_price: 100 })], NOW);
+
+    // Act
+    const plan = await planOffers(OWNER, [{ ...input('A', { offer_price: 100 }), basis: { readVersion: NOW, priceSeen: true } }], LATER);
+    await writeOfferPlan(plan, { guarded: true });
+
+    // Assess
+    expect(plan.updated).toBe(1);
+    expect(canonical('A')).toMatchObject({ fields: { offer_price: 100 }, updated_at: LATER, price_at: LATER });
   });
 });
