@@ -173,7 +173,11 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
         // Read again shortly (a blank is often passing), through the same pace and hold; a few blanks in a row, and it waits for its tier.
         if (again) await fail(record, MARKET_SYNC.emptyPageRereadMs * 2 ** (receiveCount - 1));
       }
-      if (result.kind === 'applied' && result.skipped > 0) await countSkippedEntries(target.clientId, connector, result.skipped);
+      if (result.kind === 'unknown') {
+        // Not passing: the page shows the variant it shows, so it waits for its tier.
+        logger.info('Storefront page not priced from: the market is unknown', { connector, productLineId: message.productLineId, reason: result.reason });
+      }
+      if ((result.kind === 'applied' || result.kind === 'unknown') && result.skipped > 0) await countSkippedEntries(target.clientId, connector, result.skipped);
     };
 
     for (const record of event.Records) {
