@@ -1,5 +1,9 @@
 import type { MarketOffer, ProductMarket } from '../../lambdas/marketplace/port.js';
+import type { Product } from '../../tools/market/catalogue.js';
+import type { MarketSimulator } from '../../tools/market/index.js';
 import { connectorRecord, fees, productRecord } from '../support/fixtures.js';
+import { marketHarness } from '../support/market-harness.js';
+import { startTestMarket, stopTestMarket } from '../support/test-market.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { canonicalPriceChanges } from '../support/repricing.js';
 import { step } from '../support/story.js';
@@ -221,5 +225,98 @@ it('a page whose rivals could not be read is not a market without rivals: nothin
     expect(await sync.applyProductMarket(clientId, connector, 'SKU-LONE', page('PLID9', [entry('me', 139, both)]))).toMatchObject({ kind: 'applied' });
     await api.settle();
     expect((await decisions('SKU-LONE')).map((change) => change.new_price).at(-1)).toBe(300);
+  });
+});
+
+describe('against the simulator: a product line of two variants, the page showing the default one', () => {
+  let market: MarketSimulator;
+  const bob: [string, string] = ['variants-bob', 'variants-bob-password-1'];
+
+  beforeAll(async () => {
+    // Lines of 1 and 2 variants: product 1 alone, products 2 (the default variant) and 3 on one line.
+    market = await startTestMarket({ seed: 17, products: 3, competitors: 3, variants: 2 });
+  });
+  afterAll(async () => stopTestMarket(market));
+
+  it('prices the shown variant from its page, and never the other from it: its rivals stay, it decides nothing, the preview says why', async () => {
+    const [, shown, unseen] = market.simulation.market.products as [Product, Product, Product];
+    expect([shown.plid, market.simulation.market.lineOf(unseen)[0]]).toEqual([unseen.plid, shown]);
+    const { clientId: bobId } = await api.createClient(bob[0], { password: bob[1] });
+    await api.importRecords(bob[0], [connectorRecord('takealot')]);
+    const put = await api.request<{ uid: string }>('PUT', '/v1/connections/takealot', {
+      auth: bob,
+      body: { api_key: market.apiKey, mode: 'suggest', seller_id: market.options.sellerId },
+    });
+    expect(put.status).toBe(201);
+    const loop = marketHarness(api);
+    const tick = () => loop.tick({ uids: [put.body.uid], redeliver: 2 });
+    const ofBob = async (code: string) => {
+      const { readProductForRepricing } = await import('../../lambdas/data/repricers/product-partition.js');
+      return (await readProductForRepricing(bobId, code))!;
+    };
+
+    await step('the first tick syncs both variants with their tsins and reads the line’s page for each', async () => {
+      await tick();
+      expect((await ofBob(shown.own.sku)).variantId).toBe(String(shown.own.tsin_id));
+      expect((await ofBob(unseen.own.sku)).variantId).toBe(String(unseen.own.tsin_id));
+    });
+
+    const repricers = new Map<string, number>();
+    for (const product of [shown, unseen]) {
+      const created = await api.request<{ id: number }>('POST', '/v1/repricers', {
+        auth: bob,
+        body: {
+          product_code: product.own.sku,
+          preferred_price: product.own.rrp,
+          preferred_profit: product.own.rrp - Math.ceil(product.own.selling_price / 2),
+          connector: 'takealot',
+        },
+        headers: json,
+      });
+      expect(created.status).toBe(201);
+      repricers.set(product.own.sku, created.body.id);
+    }
+    await api.settle();
+
+    // As if the storefront had once shown the unseen variant: its own rivals, under its own product.
+    const once: ProductMarket = {
+      productLineId: String(unseen.plid),
+      variantId: String(unseen.own.tsin_id),
+      multiVariant: true,
+      offers: [entry('31000001', unseen.own.selling_price + 40, both), entry(market.options.sellerId, unseen.own.selling_price)],
+      buyBoxShown: true,
+      skipped: 0,
+    };
+    const bobConnector = { uid: 'takealot', sellerId: market.options.sellerId, storefrontUrl: market.storefrontUrl };
+    await sync.applyProductMarket(bobId, bobConnector, unseen.own.sku, once);
+    await api.settle();
+    const rivalsOnce = (await ofBob(unseen.own.sku)).offers.filter((offer) => offer.scope === 'other').map((offer) => offer.fields);
+    expect(rivalsOnce.map((offer) => offer.offer_id)).toEqual([`takealot:${unseen.plid}~${unseen.own.tsin_id}:31000001`]);
+    const bobDecisions = async (code: string) =>
+      (await canonicalPriceChanges(api.tableName, bobId)).map((item) => item.record).filter((change) => change.product_code === code);
+    const unseenDecisions = (await bobDecisions(unseen.own.sku)).length;
+
+    await step('while the bots move, every page read serves the shown variant and leaves the other as it was', async () => {
+      for (let round = 0; round < 3; round++) {
+        market.control.tick(3);
+        await api.request('POST', '/v1/connections/takealot/sync', { auth: bob });
+        await tick();
+      }
+      const shownRivals = (await ofBob(shown.own.sku)).offers.filter((offer) => offer.scope === 'other' && offer.fields.offer_status === 'buyable');
+      const listed = market.simulation.market.listedOffers(shown).filter((offer) => offer.seller.seller_id !== Number(market.options.sellerId));
+      expect(shownRivals.map((offer) => offer.fields.offer_id).sort()).toEqual(
+        listed.map((offer) => `takealot:${shown.plid}~${shown.own.tsin_id}:${offer.seller.seller_id}`).sort(),
+      );
+      expect((await ofBob(unseen.own.sku)).offers.filter((offer) => offer.scope === 'other').map((offer) => offer.fields)).toEqual(rivalsOnce);
+      expect(await bobDecisions(unseen.own.sku)).toHaveLength(unseenDecisions);
+    });
+
+    await step('the previews say which market each would decide from', async () => {
+      const shownPreview = await api.request<Preview>('GET', `/v1/repricers/${repricers.get(shown.own.sku)}/preview`, { auth: bob });
+      expect(shownPreview.body.market).toMatchObject({ state: 'known' });
+      const unseenPreview = await api.request<Preview>('GET', `/v1/repricers/${repricers.get(unseen.own.sku)}/preview`, { auth: bob });
+      expect(unseenPreview.body.market).toMatchObject({ state: 'unknown', reason: 'variant_not_shown' });
+      expect(unseenPreview.body.offers.map((offer) => offer.would_decide)).toEqual([null]);
+    });
   });
 });
