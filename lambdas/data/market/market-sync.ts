@@ -360,8 +360,10 @@ export const recordMarketUnseen = async (clientId: string, connector: string, co
 };
 
 /**
- * Applies a product's storefront page: the buy box fields on every offer of the product on this
- * connector (own ones included), the competitors' offers upserted under stable ids, and
+ * Applies a product's storefront page, when it shows the product's own variant and a rival or
+ * nothing unreadable (else the market is unknown and nothing of the page is written:
+ * docs/market-sync.md, "Variants"): the buy box fields on every offer of the product on this
+ * connector (own ones included), the competitors' offers upserted under ids of the variant, and
  * competitors that left the page marked `not_buyable` (once: an offer away from the page is
  * not written again until it comes back). The product's in-stock premium on the connector is
  * narrowed by what the page shows (domain/in-stock-premium.ts) and recorded with the market
