@@ -100,7 +100,7 @@ beforeAll(async () => {
   clientId = (await api.createClient(alice[0], { password: alice[1], sellerId: 'me', connector: 'takealot' })).clientId;
   await api.importRecords(alice[0], [
     connectorRecord('takealot'),
-    ...['SKU-RED', 'SKU-BLUE', 'SKU-SOLO', 'SKU-LONE'].map((code) => productRecord(code, { fee_estimates: { takealot: fees(5, 15) } })),
+    ...['SKU-RED', 'SKU-BLUE', 'SKU-SOLO', 'SKU-TWIN', 'SKU-LONE'].map((code) => productRecord(code, { fee_estimates: { takealot: fees(5, 15) } })),
   ]);
   sync = await import('../../lambdas/data/market/market-sync.js');
   evaluate = await import('../../lambdas/evaluate-repricers/evaluate.js');
@@ -188,6 +188,14 @@ it('a product of unknown variant still takes a page of one variant, as before', 
   await api.settle();
   expect(await offersOf('SKU-SOLO')).toEqual([['takealot:PLID8:s1', 140, 'buyable']]);
   expect((await preview(solo)).market).toMatchObject({ state: 'known' });
+  // A second product of the line, its variant not known either, claims the same offers: they are not moved to it.
+  const twin = await ownProduct('SKU-TWIN', 'PLID8', undefined, '802');
+  const again = page('PLID8', [entry('s1', 141, both), entry('me', 150)]);
+  expect(await sync.applyProductMarket(clientId, connector, 'SKU-TWIN', again)).toEqual({ kind: 'unknown', reason: 'variant_not_shown', skipped: 0 });
+  await api.settle();
+  expect(await offersOf('SKU-SOLO')).toEqual([['takealot:PLID8:s1', 140, 'buyable']]);
+  expect(await offersOf('SKU-TWIN')).toEqual([]);
+  expect((await preview(twin)).market).toMatchObject({ state: 'unknown', reason: 'variant_not_shown' });
   // ...but not a page of several variants: without its variant, it cannot tell which is its own.
   expect(
     await sync.applyProductMarket(clientId, connector, 'SKU-SOLO', page('PLID8', [entry('s1', 140, both)], { variantId: '9001', multiVariant: true })),

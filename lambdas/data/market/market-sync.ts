@@ -98,7 +98,8 @@ const ownSnapshot = z.object({
   barcode: productFields.shape.barcode.optional(),
   title: productFields.shape.title,
   productLineId: productLineId.optional(),
-  variantId: productLineId.optional(),
+  // A variant id the service cannot store leaves the variant unknown (never priced from a page of several), not the offer unsynced.
+  variantId: productLineId.optional().catch(undefined),
   sellingPrice: money,
   rrp: money.optional(),
   status: offerFields.shape.offer_status,
