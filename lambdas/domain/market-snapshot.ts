@@ -59,11 +59,35 @@ export interface MarketContext {
 }
 
 /**
- * A competitor's offer id: the same seller on the same product line gets the same id on every
- * sync. Its parts are bounded (uid 32, product line id 48, seller id 45) so it always fits an
- * offer id's 128 characters.
+ * A competitor's offer id: the same seller on the same variant (pageVariantKey: the product
+ * line, or line and variant) gets the same id on every sync. Its parts are bounded (uid 32,
+ * variant key 48, seller id 45) so it always fits an offer id's 128 characters.
  */
 export const competitorOfferId = (connector: string, productLineId: string, sellerId: string): string => `${connector}:${productLineId}:${sellerId}`;
+
+/**
+ * The part of a competitor offer's id that names the variant the page showed, when the page
+ * showed the product's own variant; undefined when it did not (docs/market-sync.md, "Variants").
+ * A page of one variant is its product line's: its offers are keyed by the line as they always
+ * were, and a product whose variant is not known yet takes them. A page of several variants
+ * shows one variant's buy box: only a product of that very variant takes it, keyed by line and
+ * variant, so no page ever moves the offers of one variant to another.
+ */
+export const pageVariantKey = (
+  market: Pick<ProductMarket, 'productLineId' | 'variantId' | 'multiVariant'>,
+  productVariantId: string | undefined,
+): string | undefined => {
+  const shown = market.variantId;
+  if (market.multiVariant === true) return shown !== undefined && shown === productVariantId ? `${market.productLineId}~${shown}` : undefined;
+  return shown !== undefined && productVariantId !== undefined && shown !== productVariantId ? undefined : market.productLineId;
+};
+
+/**
+ * A page on which entries were left out (no seller, no price, an unstorable value) and no rival
+ * could be read: it does not show the product alone, only that its rivals could not be seen.
+ */
+export const rivalsUnreadable = (view: Pick<MarketView, 'offers' | 'skipped'>, pageSkipped: number): boolean =>
+  view.skipped + pageSkipped > 0 && view.offers.every((offer) => offer.own);
 
 /** An entry of the page the service can store: every text storable and bounded, every number exact and in range. */
 const pageEntry = z.object({

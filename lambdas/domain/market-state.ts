@@ -5,12 +5,22 @@ import { timestamp } from './records.js';
  * What the service knows of a product's market on one connector (DESIGN.md section 7, "What the
  * service did not see, it does not price"). A market is `known` from the moment a storefront
  * page that showed the product's buy box was read, and `unknown` before that and again after a
- * page that came back empty, blocked, missing or malformed, or while nobody has said which
- * seller the client is. "Alone" is a known market whose buy box listed no rival: never an
+ * page that came back empty, blocked, missing or malformed, one that showed another variant of
+ * the product line, one whose rivals could not be read, or while nobody has said which seller the
+ * client is. "Alone" is a known market whose buy box listed no rival: never an
  * unknown one. Pure: the reader decides what to write from it, the evaluator and the preview
  * what they may decide.
  */
-export const MARKET_UNKNOWN_REASONS = ['not_read', 'empty_page', 'malformed_page', 'blocked', 'page_missing', 'own_seller_unknown'] as const;
+export const MARKET_UNKNOWN_REASONS = [
+  'not_read',
+  'empty_page',
+  'malformed_page',
+  'blocked',
+  'page_missing',
+  'own_seller_unknown',
+  'variant_not_shown',
+  'rivals_unreadable',
+] as const;
 export type MarketUnknownReason = (typeof MARKET_UNKNOWN_REASONS)[number];
 
 export const marketState = z.discriminatedUnion('state', [
@@ -28,6 +38,8 @@ export const MARKET_HOLD_TEXT: Readonly<Record<MarketUnknownReason | 'stale', st
   blocked: "The storefront refused the product's last page read (rate limit or bot protection).",
   page_missing: "The storefront has no page for the product's line id.",
   own_seller_unknown: "The connection's seller_id is not known: the client's own offer cannot be told from rivals'.",
+  variant_not_shown: "The product's storefront page showed another variant of its product line, or none: this product's own buy box has not been seen.",
+  rivals_unreadable: "The product's last storefront page listed offers that could not be read, and no readable rival: no rival seen is not no rival.",
   stale: "The product's market was last read too long ago: nothing is decided, down or up, until a page is read again.",
 };
 

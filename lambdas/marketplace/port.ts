@@ -14,6 +14,11 @@ export interface OwnOfferSnapshot {
   readonly title: string;
   /** The marketplace's product line id (Takealot PLID), the key of its storefront page. */
   readonly productLineId?: string;
+  /**
+   * The variant of the product line the offer sells (Takealot's `tsin_id`: one colour or size):
+   * a product page's buy box belongs to one variant, never to the line as a whole.
+   */
+  readonly variantId?: string;
   readonly sellingPrice: number;
   readonly rrp?: number;
   /** Marketplace status, e.g. `buyable`, `not_buyable`, `disabled_by_seller`. */
@@ -84,6 +89,17 @@ export interface ProductMarket {
   readonly buyBoxShown: boolean;
   /** Entries of the page (buy box or other offers) left out: no seller id, no positive price, or not an object. */
   readonly skipped: number;
+  /**
+   * The variant whose buy box and offers the page shows (Takealot's `buybox.tsin`). Absent when
+   * the page names none, and always on a page of several variants that shows no buy box: such a
+   * page has shown no variant at all.
+   */
+  readonly variantId?: string;
+  /**
+   * The page offers a choice of variants (Takealot's `variants.selectors`): its offers are those
+   * of `variantId` alone, and an own offer of another variant has not been seen. Absent: one variant.
+   */
+  readonly multiVariant?: boolean;
 }
 
 export interface PriceUpdate {

@@ -32,7 +32,8 @@ export interface StorefrontReaderOptions {
 /**
  * The storefront reader: reads product pages at a polite pace per host and applies them
  * (data/market-sync.ts applyProductMarket). What it could not see makes the product's market
- * unknown (an empty or malformed page, a refusal, a missing page, or a connection whose seller id
+ * unknown (an empty or malformed page, a refusal, a missing page, a page of another variant of
+ * the product line, a page whose rivals could not be read, or a connection whose seller id
  * nobody has stated, so the own offer cannot be told from a rival's): its repricers then decide
  * nothing until a page shows the buy box again. A refused read (429, or the storefront's 403) holds
  * the host for its Retry-After (or a doubling backoff without one): the hold is stored, so every
@@ -173,7 +174,11 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
         // Read again shortly (a blank is often passing), through the same pace and hold; a few blanks in a row, and it waits for its tier.
         if (again) await fail(record, MARKET_SYNC.emptyPageRereadMs * 2 ** (receiveCount - 1));
       }
-      if (result.kind === 'applied' && result.skipped > 0) await countSkippedEntries(target.clientId, connector, result.skipped);
+      if (result.kind === 'unknown') {
+        // Not passing: the page shows the variant it shows, so it waits for its tier.
+        logger.info('Storefront page not priced from: the market is unknown', { connector, productLineId: message.productLineId, reason: result.reason });
+      }
+      if ((result.kind === 'applied' || result.kind === 'unknown') && result.skipped > 0) await countSkippedEntries(target.clientId, connector, result.skipped);
     };
 
     for (const record of event.Records) {

@@ -7,6 +7,7 @@ import { connectionRecord } from '../../lambdas/domain/connections.js';
 import type { Offer, OffersPage, PriceChange } from '../../lambdas/domain/records.js';
 import type { MarketSimulator } from '../../tools/market/index.js';
 import type { ShapeSettings } from '../../tools/market/shapes.js';
+import { pageVariant } from '../../tools/market/storefront-route.js';
 import { connectorRecord } from '../support/fixtures.js';
 import { captureOutput } from '../support/output-capture.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
@@ -22,6 +23,7 @@ import { startTestMarket, stopTestMarket } from '../support/test-market.js';
  * the sync worker and storefront reader running at once:
  *  - every price the marketplace receives is a whole number within the floor, the ceiling and
  *    the rrp;
+ *  - a variant of a product line that no page shows decides nothing;
  *  - no push raises a price above one step under the highest lowest-rival the market ever had
  *    (what `cheapest` allows for the rivals the pages could show), and none to the ceiling
  *    unless the product was at some time without a rival;
@@ -47,6 +49,8 @@ const shapesArb: fc.Arbitrary<ShapeSettings> = fc.record({
   takealotRetail: fc.boolean(),
   emptyPageRate: fc.constantFrom(0, 0.1, 0.3),
   batchStatus: fc.constantFrom('v1' as const, 'v2' as const),
+  buyboxTsin: fc.constantFrom('number' as const, 'string' as const, 'absent' as const),
+  variantPage: fc.constantFrom('default' as const, 'none' as const, 'mixed' as const),
 });
 
 const move = fc.oneof(
@@ -91,18 +95,21 @@ describe('a live account under the marketplace as it may really answer', () => {
           seed: fc.integer({ min: 1, max: 1_000_000 }),
           products: fc.integer({ min: 1, max: 3 }),
           competitors: fc.integer({ min: 1, max: 3 }),
+          // Product lines of several variants, each its own buy box: a page shows one, or none.
+          variants: fc.integer({ min: 1, max: 3 }),
           shapes: shapesArb,
           floorPercent: fc.integer({ min: 40, max: 100 }),
           ceilingPercent: fc.integer({ min: 100, max: 160 }),
           history: fc.array(move, { minLength: 1, maxLength: 4 }),
         }),
-        async ({ seed, products, competitors, shapes, floorPercent, ceilingPercent, history }) => {
+        async ({ seed, products, competitors, variants, shapes, floorPercent, ceilingPercent, history }) => {
           let market: MarketSimulator | undefined;
           try {
             market = await startTestMarket({
               seed,
               products,
               competitors,
+              variants,
               shapes,
               batchDelayMs: 50,
               storefrontRateLimit: { capacity: 1_000, refillPerSecond: 1_000 },
@@ -199,10 +206,17 @@ describe('a live account under the marketplace as it may really answer', () => {
             }
 
             const log = sim.control.prices();
+            const unseen = new Set(
+              sim.simulation.market.products
+                .filter((product) => pageVariant(sim.simulation.market, product, sim.simulation.shapes) !== product)
+                .map((product) => product.own.offer_id),
+            );
             for (const history of log.offers) {
               const limit = limits.get(history.offer_id);
               const seen = rivals.get(history.offer_id);
               if (!limit || !seen) continue;
+              // Never priced from a sibling variant's page (the shapes that choose the page stay as drawn).
+              if (unseen.has(history.offer_id)) expect(history.received).toEqual([]);
               for (const entry of history.received) {
                 expect(Number.isInteger(entry.selling_price)).toBe(true);
                 expect(entry.selling_price).toBeGreaterThanOrEqual(limit.floor);
@@ -232,6 +246,8 @@ describe('a live account under the marketplace as it may really answer', () => {
             for (const product of sim.simulation.market.products) {
               const own = served.get(String(product.own.offer_id));
               expect(own?.offer_price).toBe(product.own.selling_price);
+              // A variant no page shows has not been seen: its slots are not known, only its price.
+              if (pageVariant(sim.simulation.market, product, sim.simulation.shapes) !== product) continue;
               const holder = sim.simulation.market.buyBox(product).bestPrice;
               expect(own?.winning).toBe(holder?.id === String(product.own.offer_id));
             }

@@ -61,9 +61,17 @@ export interface CompetitorOffer {
   botState: BotState;
 }
 
+/**
+ * One variant of a product line (a colour, a size): its own tsin (`own.tsin_id`), own offer,
+ * competitors and buy box. A line of one variant is what the storefront calls a product; the
+ * variants of a line share its `plid` and its page (variantLines).
+ */
 export interface Product {
+  /** The product line's id: the storefront page's key, the same for every variant of the line. */
   plid: number;
   title: string;
+  /** The variant's name on the page's selector, on a line of several variants. */
+  variant?: string;
   /** How much dearer (in %) an in-stock offer may be than a leadtime offer and still win Best Price. */
   in_stock_premium_pct: number;
   own: OwnOffer;
@@ -192,6 +200,30 @@ export const twinProducts = (families: readonly Product[], twins: number, total:
       competitors: family.competitors.map((offer, position) => ({ ...offer, ...competitorIds(plid, offer.seller.seller_id, position) })),
     };
   });
+
+const VARIANT_NAMES = ['Black', 'White', 'Red', 'Blue', 'Green', 'Grey', 'Pink', 'Navy', 'Small', 'Large'];
+
+/**
+ * Groups the products into product lines of 1, 2, ... `variants` variants in turn (with 3: one
+ * line of one variant, one of two, one of three, then again), so some lines hold several variants
+ * and some one. Every product keeps its own tsin, own offer, competitors and buy box; a line's
+ * variants take the `plid` and title of its first, which is the line's default variant (the one
+ * its page shows). Draws nothing from a PRNG: a seed's offers and bots are what they were.
+ */
+export const variantLines = (products: readonly Product[], variants: number): Product[] => {
+  const lines: Product[] = [];
+  for (let index = 0, size = 1; index < products.length; index += size, size = (size % Math.max(1, variants)) + 1) {
+    const line = products.slice(index, index + size);
+    const head = line[0]!;
+    line.forEach((product, position) => {
+      const variant = line.length > 1 ? VARIANT_NAMES[position % VARIANT_NAMES.length]! : undefined;
+      const title = variant === undefined ? head.title : `${head.title} - ${variant}`;
+      const own = { ...product.own, productline_id: head.plid, title, product_label: title.toUpperCase() };
+      lines.push({ ...product, plid: head.plid, title, ...(variant === undefined ? {} : { variant }), own });
+    });
+  }
+  return lines;
+};
 
 /** The whole market of a seed: the same settings and stream always give the same products. */
 export const generateCatalogue = (prng: Prng, settings: CatalogueSettings): Product[] => {

@@ -67,6 +67,12 @@ export const FLAGS: Flag[] = [
     help: `products in families of N identical copies whose bots move alike (default ${DEFAULT_OPTIONS.twins}: none)`,
     set: num('twins', (o, v) => (o.twins = v)),
   },
+  {
+    name: 'variants',
+    value: 'N',
+    help: `product lines of 1, 2, ... N variants in turn, each variant its own tsin, offers and buy box (default ${DEFAULT_OPTIONS.variants}: one each)`,
+    set: num('variants', (o, v) => (o.variants = v)),
+  },
   { name: 'base-path', value: 'PATH', help: `base path of the seller API (default ${DEFAULT_OPTIONS.basePath})`, set: (o, v) => (o.basePath = v) },
   { name: 'seller-id', value: 'ID', help: `the demo seller's id (default ${DEFAULT_OPTIONS.sellerId})`, set: (o, v) => (o.sellerId = v) },
   {
@@ -174,6 +180,13 @@ export const FLAGS: Flag[] = [
     value: 'P',
     help: 'probability a storefront page is answered 200 with {} (default 0)',
     set: shape('emptyPageRate', (raw) => number('empty-page-rate', raw)),
+  },
+  { name: 'buybox-tsin', value: 'FORM', help: "the buy box's tsin: number (default), string or absent", set: shape('buyboxTsin') },
+  {
+    name: 'variant-page',
+    value: 'FORM',
+    help: "the page of a line of several variants: default (its default variant's buy box), none (no buy box until one is chosen) or mixed (per line)",
+    set: shape('variantPage'),
   },
   { name: 'batch-status', value: 'FORM', help: 'batch status as v1 results[] (default) or v2 result[{offer, validation_errors}]', set: shape('batchStatus') },
   {

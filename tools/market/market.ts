@@ -17,11 +17,12 @@ export interface OwnSeller {
 export class Market {
   readonly products: readonly Product[];
   private readonly lookups: Record<OwnOfferLookup, Map<string, Product>>;
-  private readonly byPlid = new Map<number, Product>();
+  /** Each product line's variants, its default variant (the one its page shows) first. */
+  private readonly byPlid = new Map<number, Product[]>();
   private tickCount = 0;
 
   /**
-   * @param botStreams per product (by plid), the stream its bots draw from instead of the tick's:
+   * @param botStreams per product (by tsin), the stream its bots draw from instead of the tick's:
    *   twins share a seed, so their bots draw the same moves (options.ts, `twins`).
    */
   constructor(
@@ -36,7 +37,7 @@ export class Market {
       this.lookups.offer_id.set(String(product.own.offer_id), product);
       this.lookups.sku.set(product.own.sku, product);
       this.lookups.barcode.set(product.own.barcode, product);
-      this.byPlid.set(product.plid, product);
+      this.byPlid.set(product.plid, [...(this.byPlid.get(product.plid) ?? []), product]);
     }
   }
 
@@ -52,8 +53,19 @@ export class Market {
     return this.lookups[by].get(value);
   }
 
+  /** The product line's default variant: the one its page shows. */
   product(plid: number): Product | undefined {
-    return this.byPlid.get(plid);
+    return this.byPlid.get(plid)?.[0];
+  }
+
+  /** Every variant of the product's line, the default one first. */
+  lineOf(product: Product): readonly Product[] {
+    return this.byPlid.get(product.plid) ?? [product];
+  }
+
+  /** The product's name in per-product logs: its plid, with its tsin on a line of several variants. */
+  variantKey(product: Product): string {
+    return this.lineOf(product).length > 1 ? `${product.plid}~${product.own.tsin_id}` : String(product.plid);
   }
 
   /** The offers a shopper sees on the product page now. */
@@ -108,7 +120,7 @@ export class Market {
         const otherPrices = this.listedOffers(product)
           .filter((listed) => listed.id !== offer.key)
           .map((listed) => listed.price);
-        if (actBot(offer, { otherPrices, rrp: product.own.rrp }, this.botStreams?.get(product.plid) ?? prng)) changed += 1;
+        if (actBot(offer, { otherPrices, rrp: product.own.rrp }, this.botStreams?.get(product.own.tsin_id) ?? prng)) changed += 1;
       }
     }
     this.tickCount += 1;

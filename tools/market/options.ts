@@ -50,6 +50,12 @@ export interface MarketOptions {
   twins: number;
   /** One more competitor on every product: a seller at the demo seller's start prices that never moves (catalogue.ts, staticSellerOffer). */
   staticSeller: boolean;
+  /**
+   * The most variants a product line holds: lines of 1, 2, ... this many variants in turn, each
+   * variant its own tsin, own offer and buy box under the line's plid (catalogue.ts,
+   * variantLines). 1: every line one variant.
+   */
+  variants: number;
   /** Base path of the seller API (Takealot's is `/v1`). */
   basePath: string;
   sellerId: string;
@@ -102,6 +108,7 @@ export const DEFAULT_OPTIONS: Omit<MarketOptions, 'clock' | 'apiKey'> = {
   competitors: 5,
   twins: 1,
   staticSeller: false,
+  variants: 1,
   basePath: '/v1',
   sellerId: '1000001',
   sellerName: 'Demo Seller',
@@ -177,6 +184,7 @@ export const resolveOptions = (input: MarketOptionsInput = {}): MarketOptions =>
   requireInteger('products', options.products, 1, 100_000);
   requireInteger('competitors', options.competitors, 0, 50);
   requireInteger('twins', options.twins, 1, 100);
+  requireInteger('variants', options.variants, 1, 10);
   if (typeof options.staticSeller !== 'boolean') throw new MarketOptionError('staticSeller must be true or false');
   requireInteger('tickIntervalMs', options.tickIntervalMs, 0, 3_600_000);
   requireInteger('maxTicks', options.maxTicks, 0, 10_000_000);

@@ -23,6 +23,14 @@ export interface ShapeSettings {
   takealotRetail: boolean;
   /** Probability that a storefront page is answered 200 with `{}` (a soft block or a glitch). */
   emptyPageRate: number;
+  /** The buy box's `tsin` (the variant it shows): a number, text, or absent. */
+  buyboxTsin: 'number' | 'string' | 'absent';
+  /**
+   * What the page of a product line of several variants (the `variants` option) shows: the
+   * default variant's buy box, none until a variant is chosen, or, per line, one or the other
+   * (`mixed`: a stable hash of the plid, so a line's page always does the same).
+   */
+  variantPage: 'default' | 'none' | 'mixed';
   /** `GET /offers/batch/{id}`: `v1` `results[{offer_id, sku, status, message}]`, `v2` `result[{offer, validation_errors}]`. */
   batchStatus: 'v1' | 'v2';
 }
@@ -34,6 +42,8 @@ export const DEFAULT_SHAPES: ShapeSettings = {
   sellerIdPrefix: false,
   takealotRetail: false,
   emptyPageRate: 0,
+  buyboxTsin: 'number',
+  variantPage: 'default',
   batchStatus: 'v1',
 };
 
@@ -45,6 +55,8 @@ export const REPORTED_SHAPES: ShapeSettings = {
   sellerIdPrefix: true,
   takealotRetail: true,
   emptyPageRate: 0.02,
+  buyboxTsin: 'string',
+  variantPage: 'mixed',
   batchStatus: 'v2',
 };
 
@@ -68,6 +80,8 @@ export const checkShapes = (shapes: ShapeSettings): ShapeSettings => {
   oneOf('storefrontSku', shapes.storefrontSku, ['seller', 'number', 'absent']);
   oneOf('buyboxSeller', shapes.buyboxSeller, ['item', 'detail']);
   oneOf('batchStatus', shapes.batchStatus, ['v1', 'v2']);
+  oneOf('buyboxTsin', shapes.buyboxTsin, ['number', 'string', 'absent']);
+  oneOf('variantPage', shapes.variantPage, ['default', 'none', 'mixed']);
   if (typeof shapes.sellerIdPrefix !== 'boolean') throw new MarketOptionError('sellerIdPrefix must be true or false');
   if (typeof shapes.takealotRetail !== 'boolean') throw new MarketOptionError('takealotRetail must be true or false');
   if (typeof shapes.emptyPageRate !== 'number' || !Number.isFinite(shapes.emptyPageRate) || shapes.emptyPageRate < 0 || shapes.emptyPageRate > 1) {

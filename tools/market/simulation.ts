@@ -5,13 +5,13 @@
  */
 import { ApiKeyring, generateSecret } from './api-key.js';
 import { BatchStore, type Batch, type BatchEntryCheck, type BatchEntryResult } from './batches.js';
-import { generateCatalogue, staticSellerOffer, twinProducts } from './catalogue.js';
+import { generateCatalogue, staticSellerOffer, twinProducts, variantLines } from './catalogue.js';
 import { systemClock, ManualClock, type Clock } from './clock.js';
 import { checkFaults, resolveOptions, type MarketOptions, type MarketOptionsInput } from './options.js';
 import type { FaultSettings } from './faults.js';
 import { StorefrontGlitch } from './glitch.js';
 import { checkShapes, type ShapeSettings } from './shapes.js';
-import { productDetails } from './storefront-route.js';
+import { pageVariant, productDetails } from './storefront-route.js';
 import { Market, type OwnOfferLookup } from './market.js';
 import { applyOfferUpdate, checkOfferUpdate, type UpdateCheck, type ValuesChanged } from './offer-updates.js';
 import { PriceLog } from './price-log.js';
@@ -63,11 +63,13 @@ export class Simulation {
     const { twins } = this.options;
     const families = Math.ceil(this.options.products / twins);
     const generated = generateCatalogue(catalogue, { products: families, competitors: this.options.competitors, epoch: Date.UTC(2026, 0, 1) });
-    const products = twins === 1 ? generated : twinProducts(generated, twins, this.options.products);
-    if (this.options.staticSeller) for (const product of products) product.competitors.push(staticSellerOffer(product));
+    const copies = twins === 1 ? generated : twinProducts(generated, twins, this.options.products);
+    if (this.options.staticSeller) for (const product of copies) product.competitors.push(staticSellerOffer(product));
+    const products = this.options.variants === 1 ? copies : variantLines(copies, this.options.variants);
     // Twins' bots each draw from their family's seed; without twins, every bot draws from the one bots stream.
     const familySeeds = twins === 1 ? [] : generated.map(() => bots.int(0, 2 ** 32 - 1));
-    const botStreams = twins === 1 ? undefined : new Map(products.map((product, index) => [product.plid, createPrng(familySeeds[Math.floor(index / twins)]!)]));
+    const botStreams =
+      twins === 1 ? undefined : new Map(products.map((product, index) => [product.own.tsin_id, createPrng(familySeeds[Math.floor(index / twins)]!)]));
     this.market = new Market(products, { seller_id: Number(this.options.sellerId), display_name: this.options.sellerName }, botStreams);
     this.faultSettings = { ...this.options.faults };
     this.shapeSettings = { ...this.options.shapes };
@@ -117,7 +119,9 @@ export class Simulation {
       this.emptyPages += 1;
       return { body: {}, shown: false };
     }
-    const wrongPrice = this.glitch.wrongPriceOn(product, this.market.listedOffers(product));
+    // The page is its line's: a glitch touches the variant it shows.
+    const shown = pageVariant(this.market, product, this.shapeSettings);
+    const wrongPrice = shown === undefined ? undefined : this.glitch.wrongPriceOn(shown, this.market.listedOffers(shown));
     const body = productDetails(this.market, product, { shapes: this.shapeSettings, wrongPrice });
     this.glitch.pageRead(wrongPrice !== undefined);
     return { body, shown: true };

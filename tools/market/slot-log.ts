@@ -23,21 +23,29 @@ export interface ProductSlotLog {
 }
 
 export interface SlotLogSummary {
-  /** By product line id. */
+  /** By product line id (`<plid>~<tsin>` for each variant of a line of several: Market.variantKey). */
   products: Record<string, ProductSlotLog>;
 }
 
 export const MAX_ENTRIES_PER_PRODUCT = 1_000;
 
+/** Keys in numeric order: by plid, then by tsin. */
+const byNumbers = (a: string, b: string): number => {
+  const [plidA = 0, tsinA = 0] = a.split('~').map(Number);
+  const [plidB = 0, tsinB = 0] = b.split('~').map(Number);
+  return plidA - plidB || tsinA - tsinB;
+};
+
 export class SlotLog {
-  private readonly byPlid = new Map<number, ProductSlotLog>();
+  private readonly byVariant = new Map<string, ProductSlotLog>();
 
   /** Notes the holders of the products (every product unless named) as they are `now`, where they changed. */
   observe(market: Market, now: number, products: readonly Product[] = market.products): void {
     for (const product of products) {
       const box = market.buyBox(product);
       const holders: SlotHolders = { at: now, best_price: box.bestPrice?.id ?? null, fastest_delivery: box.fastestDelivery?.id ?? null };
-      const log = this.byPlid.get(product.plid) ?? { dropped: 0, entries: [] };
+      const key = market.variantKey(product);
+      const log = this.byVariant.get(key) ?? { dropped: 0, entries: [] };
       const last = log.entries.at(-1);
       if (last !== undefined && last.best_price === holders.best_price && last.fastest_delivery === holders.fastest_delivery) continue;
       log.entries.push(holders);
@@ -45,13 +53,13 @@ export class SlotLog {
         log.entries.shift();
         log.dropped += 1;
       }
-      this.byPlid.set(product.plid, log);
+      this.byVariant.set(key, log);
     }
   }
 
   summary(): SlotLogSummary {
     return {
-      products: Object.fromEntries([...this.byPlid].sort(([a], [b]) => a - b).map(([plid, log]) => [String(plid), structuredClone(log)])),
+      products: Object.fromEntries([...this.byVariant].sort(([a], [b]) => byNumbers(a, b)).map(([key, log]) => [key, structuredClone(log)])),
     };
   }
 }

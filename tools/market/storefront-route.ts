@@ -79,17 +79,68 @@ const offerItem = (offer: ListedOffer, placement: SellerPlacement, isSelected: b
   };
 };
 
+/** A stable bit per product line (FNV-1a of its plid): which lines' pages show a buy box under the `mixed` variant page. */
+const lineShowsBuyBox = (plid: number): boolean => {
+  let hash = 0x811c9dc5;
+  for (const char of String(plid)) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
+  return hash % 2 === 0;
+};
+
+/**
+ * The variant whose buy box the page of the product's line shows: the line's default variant
+ * (its first); on a line of several variants, none when the `variantPage` shape says the page
+ * waits for a choice.
+ */
+export const pageVariant = (market: Market, product: Product, shapes: ShapeSettings): Product | undefined => {
+  const line = market.lineOf(product);
+  const shown = line[0] ?? product;
+  if (line.length < 2) return shown;
+  if (shapes.variantPage === 'none' || (shapes.variantPage === 'mixed' && !lineShowsBuyBox(shown.plid))) return undefined;
+  return shown;
+};
+
+const tsinField = (product: Product, shapes: ShapeSettings): Record<string, unknown> => {
+  if (shapes.buyboxTsin === 'absent') return {};
+  return { tsin: shapes.buyboxTsin === 'string' ? String(product.own.tsin_id) : product.own.tsin_id };
+};
+
+/** A line of several variants offers the choice (`variants.selectors[].options[]`), each option a variant's tsin. */
+const variantsField = (line: readonly Product[], shown: Product | undefined): Record<string, unknown> =>
+  line.length < 2
+    ? {}
+    : {
+        variants: {
+          selectors: [
+            {
+              name: 'Variant',
+              options: line.map((variant) => ({ tsin: variant.own.tsin_id, value: variant.variant ?? variant.title, is_selected: variant === shown })),
+            },
+          ],
+        },
+      };
+
+/**
+ * The page of the product's line (whichever of its variants `product` is): the buy box and other
+ * offers of the variant it shows (pageVariant), or, on a line whose page shows none, the choice
+ * of variants alone.
+ */
 export const productDetails = (market: Market, product: Product, rendering: Partial<PageRendering> = {}): Record<string, unknown> => {
   const view: PageRendering = { shapes: rendering.shapes ?? DEFAULT_SHAPES, wrongPrice: rendering.wrongPrice };
-  const box = market.buyBox(product);
+  const line = market.lineOf(product);
+  const shown = pageVariant(market, product, view.shapes);
+  const head = shown ?? line[0] ?? product;
+  const core = { id: head.plid, title: head.title };
+  if (shown === undefined) return { core, ...variantsField(line, undefined), buybox: { items: [] }, other_offers: { conditions: [] } };
+  const box = market.buyBox(shown);
   const winners = [box.bestPrice, box.fastestDelivery].filter((offer, index, all): offer is ListedOffer => offer !== undefined && all.indexOf(offer) === index);
   const boxItems = winners.map((offer, index) => offerItem(offer, placementOf(offer, true, index === 0, view.shapes), index === 0, view));
   const selected = winners[0];
   const detail = selected !== undefined && placementOf(selected, true, true, view.shapes) === 'detail' ? selected : undefined;
   return {
-    core: { id: product.plid, title: product.title },
+    core,
+    ...variantsField(line, shown),
     ...(detail === undefined ? {} : { seller_detail: { seller_id: sellerIdOf(detail, view.shapes), display_name: detail.seller.display_name } }),
-    buybox: { items: boxItems },
+    buybox: { ...tsinField(shown, view.shapes), items: boxItems },
     other_offers: {
       conditions: [{ condition: 'New', items: box.others.map((offer) => offerItem(offer, placementOf(offer, false, false, view.shapes), false, view)) }],
     },

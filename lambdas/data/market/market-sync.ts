@@ -1,6 +1,14 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { competitorOfferId, deriveMarketView, productLineId, type BuyBoxFields, type PageOffer } from '../../domain/market-snapshot.js';
+import {
+  competitorOfferId,
+  deriveMarketView,
+  pageVariantKey,
+  productLineId,
+  rivalsUnreadable,
+  type BuyBoxFields,
+  type PageOffer,
+} from '../../domain/market-snapshot.js';
 import { connectorUid, money, offerFields, productCode, productFields, type OfferFields, type Product } from '../../domain/records.js';
 import type { OwnOfferSnapshot, ProductMarket } from '../../marketplace/port.js';
 import { batchGet, batchWrite } from '../table/batch.js';
@@ -80,6 +88,12 @@ export type ProductMarketResult =
   | { readonly kind: 'malformed'; readonly problem: string }
   /** The page showed no buy box: the market is unknown again, and nothing of the page is written. */
   | { readonly kind: 'unseen' }
+  /**
+   * The page showed a buy box, but not one to price this product from: another variant of its
+   * product line (or a variant already another product's), or no readable rival beside entries
+   * it could not read. The market is unknown, and nothing of the page is written.
+   */
+  | { readonly kind: 'unknown'; readonly reason: 'variant_not_shown' | 'rivals_unreadable'; readonly skipped: number }
   | {
       readonly kind: 'applied';
       readonly offers: WriteCounts;
@@ -97,6 +111,8 @@ const ownSnapshot = z.object({
   barcode: productFields.shape.barcode.optional(),
   title: productFields.shape.title,
   productLineId: productLineId.optional(),
+  // A variant id the service cannot store leaves the variant unknown (never priced from a page of several), not the offer unsynced.
+  variantId: productLineId.optional().catch(undefined),
   sellingPrice: money,
   rrp: money.optional(),
   status: offerFields.shape.offer_status,
@@ -137,7 +153,7 @@ const newProduct = (snapshot: OwnSnapshot, imageUrl: string): Omit<Product, 'id'
   fee_estimates: null,
 });
 
-/** Upserts the products of the snapshots (code = SKU): title, barcode, RRP, stock on hand and product line id kept current, nothing else touched. */
+/** Upserts the products of the snapshots (code = SKU): title, barcode, RRP, stock on hand, product line and variant ids kept current, nothing else touched. */
 const applyProducts = async (clientId: string, snapshots: readonly OwnSnapshot[], imageUrl: string, now: string): Promise<WriteCounts> => {
   const stored = await getStoredProducts(
     clientId,
@@ -149,7 +165,9 @@ const applyProducts = async (clientId: string, snapshots: readonly OwnSnapshot[]
   for (const snapshot of snapshots) {
     const before = stored.get(snapshot.sku);
     if (!before) {
-      items.push(productItem(clientId, { id: next++, ...newProduct(snapshot, imageUrl), created_at: now, updated_at: now }, snapshot.productLineId));
+      items.push(
+        productItem(clientId, { id: next++, ...newProduct(snapshot, imageUrl), created_at: now, updated_at: now }, snapshot.productLineId, snapshot.variantId),
+      );
       continue;
     }
     // The marketplace's RRP is the ceiling it enforces on prices, so the sender checks against it: kept current.
@@ -162,10 +180,11 @@ const applyProducts = async (clientId: string, snapshots: readonly OwnSnapshot[]
       soh: snapshot.stockOnHand,
     };
     const lineId = snapshot.productLineId ?? before.productLineId;
-    if (sameJson(record, before.record) && lineId === before.productLineId) continue;
+    const variantId = snapshot.variantId ?? before.variantId;
+    if (sameJson(record, before.record) && lineId === before.productLineId && variantId === before.variantId) continue;
     // A new product line id alone leaves the record (and so every listing of the product) as it was.
     const recordChanged = !sameJson(record, before.record);
-    items.push(productItem(clientId, { ...record, updated_at: recordChanged ? now : before.record.updated_at }, lineId));
+    items.push(productItem(clientId, { ...record, updated_at: recordChanged ? now : before.record.updated_at }, lineId, variantId));
   }
   await batchWrite(items.map((put) => ({ put })));
   return { created: fresh.length, updated: items.length - fresh.length, unchanged: snapshots.length - items.length };
@@ -403,8 +422,10 @@ export const recordMarketUnseen = async (clientId: string, connector: string, co
 };
 
 /**
- * Applies a product's storefront page: the buy box fields on every offer of the product on this
- * connector (own ones included), the competitors' offers upserted under stable ids, and
+ * Applies a product's storefront page, when it shows the product's own variant and a rival or
+ * nothing unreadable (else the market is unknown and nothing of the page is written:
+ * docs/market-sync.md, "Variants"): the buy box fields on every offer of the product on this
+ * connector (own ones included), the competitors' offers upserted under ids of the variant, and
  * competitors that left the page marked `not_buyable` (once: an offer away from the page is
  * not written again until it comes back). The product's in-stock premium on the connector is
  * narrowed by what the page shows (domain/in-stock-premium.ts) and recorded with the market
@@ -438,11 +459,22 @@ const applyPageOnce = async (
   const partition = await readProductForRepricing(clientId, code);
   if (!partition) return { kind: 'no-product' };
   const marketBefore = partition.markets.get(uid);
-  if (!market.buyBoxShown) {
+  const unknown = async (reason: 'variant_not_shown' | 'rivals_unreadable', skipped = 0): Promise<ProductMarketResult> => {
+    await recordMarket(clientId, code, uid, marketBefore, { state: 'unknown', reason }, now);
+    return { kind: 'unknown', reason, skipped };
+  };
+  // A page of several variants without a buy box waits for a choice of variant: reading it again soon shows no more.
+  if (!market.buyBoxShown && market.multiVariant !== true) {
     await recordMarket(clientId, code, uid, marketBefore, { state: 'unknown', reason: 'empty_page' }, now);
     return { kind: 'unseen' };
   }
+  const shown = pageVariantKey({ ...market, productLineId: lineId.data }, partition.variantId);
+  if (shown === undefined || !market.buyBoxShown) return unknown('variant_not_shown');
+  const variantKey = productLineId.safeParse(shown);
+  if (!variantKey.success) return { kind: 'malformed', problem: problemOf('variantId', variantKey.error) };
   const view = deriveMarketView(market, { ownSellerId: connector.sellerId, priceStep: await priceStepOf(uid) });
+  // No rival read beside entries that could not be: not seen alone, so not priced as alone.
+  if (rivalsUnreadable(view, market.skipped)) return unknown('rivals_unreadable', view.skipped + market.skipped);
   const pageUrl = storefrontUrl.safeParse(market.url);
   const urlOf = (before: StoredOffer | undefined) => (pageUrl.success ? pageUrl.data : (before?.fields.url ?? storefrontUrl.parse(connector.storefrontUrl)));
 
@@ -470,9 +502,10 @@ const applyPageOnce = async (
   }
 
   const competitors = view.offers.filter((offer) => !offer.own);
-  const ids = competitors.map((offer) => competitorOfferId(uid, lineId.data, offer.sellerId));
-  // A competitor's offer may sit under another product (one product line sold under two SKUs): it is read, and moved, wherever it is.
+  const ids = competitors.map((offer) => competitorOfferId(uid, variantKey.data, offer.sellerId));
+  // Read wherever it is: an offer of this variant that another product holds (two products claiming one variant) is never moved.
   const stored = await readOffers(clientId, ids);
+  if ([...stored.values()].some((offer) => offer.product_code !== code)) return unknown('variant_not_shown');
   competitors.forEach((offer, index) => {
     const offerId = ids[index]!;
     const before = stored.get(offerId);

@@ -15,6 +15,8 @@ export const storedProduct = z.object({
   record: productRecord,
   /** The marketplace's product line id (Takealot PLID) a market sync reads the product's page by; not part of the API record. */
   productLineId: z.string().optional(),
+  /** The variant of the line the product is (Takealot TSIN): only a page showing this variant's buy box is the product's market. */
+  variantId: z.string().optional(),
 });
 
 export const getProduct = async (clientId: string, code: string): Promise<Product | undefined> => {
@@ -35,12 +37,13 @@ export const getProducts = async (clientId: string, codes: readonly string[]): P
 const withoutStamps = (p: Partial<Product>) => ({ ...p, id: 0, created_at: '', updated_at: '' });
 
 /** The product item, listed in the keys-only `directory` index under its tenant. */
-export const productItem = (clientId: string, record: Product, productLineId?: string) => ({
+export const productItem = (clientId: string, record: Product, productLineId?: string, variantId?: string) => ({
   ...productKey(clientId, record.code),
   ...productDirectoryEntry(clientId, record.code),
   entity: 'product',
   record,
   ...(productLineId === undefined ? {} : { productLineId }),
+  ...(variantId === undefined ? {} : { variantId }),
 });
 
 /** Products with their product line ids, as stored. */
@@ -77,8 +80,8 @@ export const planProducts = async (clientId: string, inputs: readonly ProductFie
   const items = changed.map((input) => {
     const before = existing.get(input.code);
     const record: Product = { id: before?.id ?? next++, ...input, created_at: before?.created_at ?? now, updated_at: now };
-    // An import keeps the product line id a market sync stored.
-    return productItem(clientId, record, stored.get(input.code)?.productLineId);
+    // An import keeps the product line and variant ids a market sync stored.
+    return productItem(clientId, record, stored.get(input.code)?.productLineId, stored.get(input.code)?.variantId);
   });
   return { items, created: fresh, updated: changed.length - fresh, unchanged: inputs.length - changed.length };
 };

@@ -80,6 +80,8 @@ export type DecisionState = z.infer<typeof decisionState>;
 
 export interface ProductForRepricing {
   readonly product: Product;
+  /** The variant of its product line the product is (market sync), where the marketplace said. */
+  readonly variantId?: string;
   readonly offers: StoredOffer[];
   readonly slots: RepricerSlot[];
   readonly decisions: Map<string, DecisionState>;
@@ -128,8 +130,10 @@ export const readProductForRepricing = async (clientId: string, code: string): P
     const state = decisionState.parse(item);
     decisions.set(decisionId(state.repricerId, state.offerId), state);
   }
+  const head = storedProduct.parse(productItem);
   return {
-    product: storedProduct.parse(productItem).record,
+    product: head.record,
+    ...(head.variantId === undefined ? {} : { variantId: head.variantId }),
     offers: items.filter((item) => item.entity === 'offer').map((item) => storedOffer.parse(item)),
     slots: items.filter((item) => item.entity === 'repricerSlot').map((item) => repricerSlot.parse(item)),
     decisions,

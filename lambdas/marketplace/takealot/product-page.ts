@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { MARKETPLACE_ITSELF_SELLER_ID, type MarketOffer, type ProductMarket } from '../port.js';
-import { displayText, lenient, skuText } from './schemas.js';
+import { displayText, id, lenient, skuText } from './schemas.js';
 import { normalizeTakealotSellerId } from './seller-id.js';
 
 /**
@@ -135,12 +135,28 @@ const selectedIndexOf = (items: readonly unknown[]): number =>
 
 const offerKey = (offer: MarketOffer): string => `${offer.sellerId}#${offer.sku ?? ''}`;
 
+const variantId = lenient(id);
+
+/**
+ * Whether the page offers a choice of variants: `variants.selectors` a list with at least one
+ * selector. A `selectors` of another shape cannot rule variants out, so it counts as a choice
+ * (the variant shown must then be named to be believed).
+ */
+const multiVariantOf = (body: ProductDetailsBody): boolean => {
+  const variants = (body as { variants?: unknown }).variants;
+  if (!isPlainObject(variants)) return false;
+  const selectors = (variants as { selectors?: unknown }).selectors;
+  if (selectors === undefined || selectors === null) return false;
+  return !Array.isArray(selectors) || selectors.length > 0;
+};
+
 /**
  * The page's offers with the buy-box slots: the selected buy-box item (else the first) holds
  * Best Price; the second item, when there is one, holds Fastest Delivery, else the Best Price
  * item holds both. Slots follow the items as the page lists them, so an item left out takes its
  * slot with it (no other item is credited with it). An offer listed both in the buy box and
- * among the others is counted once.
+ * among the others is counted once. The page's offers are those of the variant its buy box names
+ * (`buybox.tsin`); a page of several variants (`variants.selectors[].options[]`) says so.
  */
 export const productMarketOf = (productLineId: string, body: ProductDetailsBody, url?: string): ProductMarket => {
   const boxItems = body.buybox?.items ?? [];
@@ -170,5 +186,15 @@ export const productMarketOf = (productLineId: string, body: ProductDetailsBody,
       offers.push(offer);
     }
   }
-  return { productLineId, offers, buyBoxShown, skipped, ...(url === undefined ? {} : { url }) };
+  // The buy box's own tsin names the variant shown; a page that showed no buy box showed no variant.
+  const shown = buyBoxShown ? variantId.parse((body.buybox as { tsin?: unknown } | null | undefined)?.tsin) : undefined;
+  return {
+    productLineId,
+    offers,
+    buyBoxShown,
+    skipped,
+    ...(url === undefined ? {} : { url }),
+    ...(shown === undefined ? {} : { variantId: shown }),
+    ...(multiVariantOf(body) ? { multiVariant: true } : {}),
+  };
 };

@@ -1,5 +1,5 @@
 import type { MarketOffer, ProductMarket } from '../../../lambdas/marketplace/port.js';
-import { competitorOfferId, deriveMarketView, type PageOffer } from '../../../lambdas/domain/market-snapshot.js';
+import { competitorOfferId, deriveMarketView, pageVariantKey, rivalsUnreadable, type PageOffer } from '../../../lambdas/domain/market-snapshot.js';
 
 /**
  * The worked examples of docs/market-sync.md, one row each: a storefront page, the client's
@@ -167,5 +167,57 @@ describe('deriveMarketView: the worked examples of docs/market-sync.md', () => {
 
   it('names competitor offers by connector, product line and seller', () => {
     expect(competitorOfferId('takealot', 'PLID100', 's1')).toBe('takealot:PLID100:s1');
+  });
+});
+
+describe('pageVariantKey: whether a page shows the product’s variant, and the key of its offers', () => {
+  const line = (variant: { variantId?: string; multiVariant?: boolean }) => ({ productLineId: 'PLID100', ...variant });
+
+  it.each([
+    ['a page of one variant naming none, a product of unknown variant', line({}), undefined, 'PLID100'],
+    ['a page of one variant naming none, a product of a known variant', line({}), 'T1', 'PLID100'],
+    ['a page of one variant naming the product’s', line({ variantId: 'T1' }), 'T1', 'PLID100'],
+    ['a page of one variant naming one, a product of unknown variant', line({ variantId: 'T1' }), undefined, 'PLID100'],
+    ['a page of several variants showing the product’s', line({ variantId: 'T2', multiVariant: true }), 'T2', 'PLID100~T2'],
+  ])('%s: shown, keyed by %#', (_, market, productVariant, key) => {
+    expect(pageVariantKey(market, productVariant)).toBe(key);
+  });
+
+  it.each([
+    ['a page of one variant naming another', line({ variantId: 'T1' }), 'T2'],
+    ['a page of several variants showing another', line({ variantId: 'T1', multiVariant: true }), 'T2'],
+    ['a page of several variants showing none', line({ multiVariant: true }), 'T2'],
+    ['a page of several variants, a product of unknown variant', line({ variantId: 'T1', multiVariant: true }), undefined],
+  ])('%s: variant_not_shown', (_, market, productVariant) => {
+    expect(pageVariantKey(market, productVariant)).toBeUndefined();
+  });
+
+  it('keys two variants of one line apart, so neither page ever names the other’s offers', () => {
+    const a = pageVariantKey(line({ variantId: 'T1', multiVariant: true }), 'T1')!;
+    const b = pageVariantKey(line({ variantId: 'T2', multiVariant: true }), 'T2')!;
+    expect(competitorOfferId('takealot', a, 's1')).not.toBe(competitorOfferId('takealot', b, 's1'));
+  });
+});
+
+describe('rivalsUnreadable: entries left out and no rival read is not alone', () => {
+  const derive = (market: ProductMarket) => deriveMarketView(market, { ownSellerId: 'me', priceStep: 1 });
+  const own = offer('me', 50, { bestPrice: true, fastestDelivery: true });
+
+  it('says so of a page showing the own offer alone beside entries the adapter left out', () => {
+    expect(rivalsUnreadable(derive(page(own)), 2)).toBe(true);
+  });
+
+  it('says so of a page whose only rival has an unstorable value', () => {
+    const view = derive(page(own, offer('s1', 12.345)));
+    expect([view.skipped, rivalsUnreadable(view, 0)]).toEqual([1, true]);
+  });
+
+  it('says so of a page where nothing at all could be read', () => {
+    expect(rivalsUnreadable(derive(page()), 1)).toBe(true);
+  });
+
+  it('does not of a page with a readable rival, nor of one alone with nothing left out', () => {
+    expect(rivalsUnreadable(derive(page(own, offer('s1', 60))), 3)).toBe(false);
+    expect(rivalsUnreadable(derive(page(own)), 0)).toBe(false);
   });
 });

@@ -11,7 +11,7 @@ describe('marketVerdict: what a repricer may decide from the market as recorded'
     expect(marketVerdict(undefined, Date.parse(T0), timing)).toEqual({ decide: false, why: 'not_read' });
   });
 
-  it.each(['empty_page', 'malformed_page', 'blocked', 'page_missing', 'own_seller_unknown'] as const)(
+  it.each(['empty_page', 'malformed_page', 'blocked', 'page_missing', 'own_seller_unknown', 'variant_not_shown', 'rivals_unreadable'] as const)(
     'decides nothing while the last read was %s',
     (reason) => {
       expect(marketVerdict({ state: 'unknown', reason, since: T0 }, Date.parse(T0), timing)).toEqual({ decide: false, why: reason });

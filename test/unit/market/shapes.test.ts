@@ -190,6 +190,8 @@ describe('shape settings', () => {
       sellerIdPrefix: true,
       takealotRetail: true,
       emptyPageRate: 0.02,
+      buyboxTsin: 'string',
+      variantPage: 'mixed',
       batchStatus: 'v2',
     });
     for (const key of Object.keys(DEFAULT_SHAPES) as (keyof ShapeSettings)[]) expect(REPORTED_SHAPES[key]).not.toEqual(DEFAULT_SHAPES[key]);
@@ -203,6 +205,8 @@ describe('shape settings', () => {
     { takealotRetail: 1 },
     { emptyPageRate: 2 },
     { batchStatus: 'v3' },
+    { buyboxTsin: 'hex' },
+    { variantPage: 'first' },
     { colour: 'red' },
   ])('refuses %j at startup and at runtime, changing nothing', (bad) => {
     expect(() => resolveOptions({ shapes: bad as Partial<ShapeSettings> })).toThrow(MarketOptionError);
@@ -239,7 +243,18 @@ describe('shape settings', () => {
     expect(() => parseMarketArgs(['--shapes', 'odd'])).toThrow(MarketOptionError);
     expect(() => resolveOptions(parseMarketArgs(['--rating', 'stars']).options)).toThrow(MarketOptionError);
     const names = FLAGS.map((flag) => flag.name);
-    for (const name of ['shapes', 'rating', 'storefront-sku', 'buybox-seller', 'seller-id-prefix', 'takealot-retail', 'empty-page-rate', 'batch-status']) {
+    for (const name of [
+      'shapes',
+      'rating',
+      'storefront-sku',
+      'buybox-seller',
+      'seller-id-prefix',
+      'takealot-retail',
+      'empty-page-rate',
+      'buybox-tsin',
+      'variant-page',
+      'batch-status',
+    ]) {
       expect(names).toContain(name);
       expect(helpText()).toContain(`--${name}`);
     }

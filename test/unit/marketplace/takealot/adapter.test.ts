@@ -49,7 +49,7 @@ const offer = (id: number, extra: Record<string, unknown> = {}) => ({
 describe('listOwnOffers', () => {
   it('asks for a page with the key, the count and both stocks, and maps each offer', async () => {
     const { port, seen } = scripted(() =>
-      jsonResponse(200, { items: [offer(1), offer(2, { barcode: null, rrp: null })], continuation_token: 'tok2', count: 5, limit: 2 }),
+      jsonResponse(200, { items: [offer(1), offer(2, { barcode: null, rrp: null, tsin_id: '70000014' })], continuation_token: 'tok2', count: 5, limit: 2 }),
     );
     const page = await port.listOwnOffers(KEY, 'tok1');
     const url = new URL(seen[0]!.url);
@@ -72,6 +72,7 @@ describe('listOwnOffers', () => {
           barcode: '6001',
           title: 'Item 1',
           productLineId: '40000001',
+          variantId: '1',
           sellingPrice: 101,
           rrp: 200,
           status: 'buyable',
@@ -84,6 +85,7 @@ describe('listOwnOffers', () => {
           sku: 'SKU-2',
           title: 'Item 2',
           productLineId: '40000002',
+          variantId: '70000014',
           sellingPrice: 102,
           status: 'buyable',
           leadtimeDays: 3,
@@ -120,13 +122,14 @@ describe('listOwnOffers', () => {
   });
 
   it('reads an optional field of unexpected shape as unknown, and a numeric sku as text', async () => {
-    const { port } = scripted(() => jsonResponse(200, { items: [offer(1, { rrp: '200', barcode: 6001, productline_id: [1], sku: 12345 })] }));
+    const { port } = scripted(() => jsonResponse(200, { items: [offer(1, { rrp: '200', barcode: 6001, productline_id: [1], tsin_id: -3, sku: 12345 })] }));
     const page = await port.listOwnOffers(KEY);
     expect(page.skipped).toBe(0);
     expect(page.offers[0]).toMatchObject({ offerId: '1', sku: '12345', sellingPrice: 101 });
     expect(page.offers[0]).not.toHaveProperty('rrp');
     expect(page.offers[0]).not.toHaveProperty('barcode');
     expect(page.offers[0]).not.toHaveProperty('productLineId');
+    expect(page.offers[0]).not.toHaveProperty('variantId');
   });
 
   it('refuses a page whose structure is gone: not JSON, no list of items', async () => {

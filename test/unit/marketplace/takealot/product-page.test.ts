@@ -166,3 +166,47 @@ describe('pages whose structure is gone', () => {
     await expect(pageOf(body)).rejects.toBeInstanceOf(MarketplaceMalformed);
   });
 });
+
+describe('the variant a page shows', () => {
+  const selectors = (...tsins: unknown[]) => ({ selectors: [{ name: 'Colour', options: tsins.map((tsin, n) => ({ tsin, value: `Colour ${n}` })) }] });
+
+  it.each([
+    ['a number', 70_000_014, '70000014'],
+    ['text', '70000014', '70000014'],
+  ])('reads the buy box’s tsin given as %s, on a page of one variant', async (_, tsin, expected) => {
+    const page = await pageOf({ buybox: { tsin, items: [item(1, 100, { is_selected: true })] } });
+    expect(page.variantId).toBe(expected);
+    expect(page).not.toHaveProperty('multiVariant');
+  });
+
+  it('reads a page with variants.selectors[].options[] as one of several variants, showing the buy box’s tsin', async () => {
+    const page = await pageOf({ variants: selectors(70_000_014, 70_000_021), buybox: { tsin: 70_000_021, items: [item(1, 100, { is_selected: true })] } });
+    expect(page).toMatchObject({ variantId: '70000021', multiVariant: true, buyBoxShown: true });
+  });
+
+  it.each([
+    ['no buy box at all', {}],
+    ['an empty buy box with a tsin', { buybox: { tsin: 70_000_014, items: [] } }],
+    ['buy-box items but no tsin', { buybox: { items: [item(1, 100, { is_selected: true })] } }],
+    ['a tsin of unreadable shape', { buybox: { tsin: { id: 7 }, items: [item(1, 100, { is_selected: true })] } }],
+  ])('says a page of several variants with %s shows no variant', async (_, body) => {
+    const page = await pageOf({ variants: selectors(70_000_014, 70_000_021), ...body });
+    expect(page.multiVariant).toBe(true);
+    expect(page).not.toHaveProperty('variantId');
+  });
+
+  it.each([
+    ['variants absent', undefined],
+    ['variants null', null],
+    ['selectors empty', { selectors: [] }],
+    ['selectors null', { selectors: null }],
+  ])('reads a page with %s as one variant', async (_, variants) => {
+    const page = await pageOf({ ...(variants === undefined ? {} : { variants }), buybox: { items: [item(1, 100, { is_selected: true })] } });
+    expect(page).not.toHaveProperty('multiVariant');
+    expect(page.buyBoxShown).toBe(true);
+  });
+
+  it('counts selectors of an unexpected shape as a choice of variants: they cannot rule one out', async () => {
+    expect((await pageOf({ variants: { selectors: 'Colour' }, buybox: { tsin: 5, items: [item(1, 100)] } })).multiVariant).toBe(true);
+  });
+});
