@@ -25,7 +25,8 @@ export type PushStop = Omit<z.infer<typeof pushStop>, 'entity'>;
 /** The stop as stored; undefined when no operator ever stopped pushes on this stage. */
 export const readPushStop = async (): Promise<PushStop | undefined> => {
   const result = await documentClient.send(new GetCommand({ TableName: tableName(), Key: pushStopKey(), ConsistentRead: true }));
-  if (!result.Item) return undefined;
+  // Only stopPushes writes this key: whatever else a read finds there is no stop.
+  if (result.Item?.entity !== 'pushStop') return undefined;
   const { entity: _entity, ...stop } = pushStop.parse(result.Item);
   return stop;
 };
