@@ -114,6 +114,34 @@ describe('PATCH /v1/connections/{connector}', () => {
   });
 });
 
+describe('PATCH of a connection stored before there were limits', () => {
+  it('sets the defaults with the named limit changed, and nothing else', async () => {
+    const { DeleteCommand, PutCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { documentClient, tableName } = await import('../../lambdas/data/table/dynamo.js');
+    const { connectionKey } = await import('../../lambdas/data/table/keys.js');
+    const current = await stored();
+    const { safety: _safety, ...legacy } = { ...current.record, connector: 'amazon', uid: '4f0c2a9e-1b7d-4c3e-9a51-2d6e8f7a0b13' };
+    await documentClient.send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...connectionKey(clientId, 'amazon'), entity: 'connection', record: legacy, sealedKey: current.sealedKey },
+      }),
+    );
+
+    const patched = await patch({ safety: { max_step_percent: 5 } }, 'amazon');
+
+    expect(patched.status).toBe(200);
+    expect(patched.body.safety).toEqual({ ...domain.DEFAULT_SAFETY, max_step_percent: 5 });
+    expect(patched.body).toMatchObject({ mode: legacy.mode, status: legacy.status, uid: legacy.uid });
+    expect((await patch({ safety: { max_changes_per_day: 9 } }, 'amazon')).body.safety).toEqual({
+      ...domain.DEFAULT_SAFETY,
+      max_step_percent: 5,
+      max_changes_per_day: 9,
+    });
+    await documentClient.send(new DeleteCommand({ TableName: tableName(), Key: connectionKey(clientId, 'amazon') }));
+  });
+});
+
 describe('PUT with a new key', () => {
   it('keeps a pause (and its reason), the hold, the resume marker and the counters a breaker trip wrote between its read and its write', async () => {
     // A resume first, so the connection carries the breaker's resume marker.

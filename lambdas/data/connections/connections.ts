@@ -295,7 +295,7 @@ export type SyncOutcome = Partial<Pick<Connection, 'status' | 'last_error' | 'la
 
 /**
  * Applies a sync's outcome to the connection it ran for: only while it is still that
- * connection with that key (same uid and `updated_at`, which only a PUT changes), so a key put
+ * connection with that key (same uid and `updated_at`, which only the client's PUT and PATCH change), so a key put
  * meanwhile is never marked `unauthorized` by a sync that ran with the old one. A status or a
  * last error is written only while the status is still the one the writer read: a breaker's
  * pause (and its reason) is never lifted or hidden by a sync that read the connection before it,
