@@ -246,6 +246,15 @@ export const ROUTES: readonly RouteDefinition[] = [
     tableAccess: 'read',
     authorized: true,
   },
+  // The kill switch: mode and limits without the key or the marketplace.
+  {
+    name: 'PatchConnection',
+    method: 'PATCH',
+    path: '/v1/connections/{connector}',
+    entry: 'lambdas/patch-connection/handler.ts',
+    tableAccess: 'readWrite',
+    authorized: true,
+  },
   {
     name: 'DeleteConnection',
     method: 'DELETE',

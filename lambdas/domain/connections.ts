@@ -81,6 +81,22 @@ export const putConnectionBody = z.strictObject({
 });
 export type PutConnectionBody = z.infer<typeof putConnectionBody>;
 
+/**
+ * The kill switch and the safety limits, changed without the key (PATCH): the mode, any of the
+ * limits, or both; at least one thing to change.
+ */
+export const patchConnectionBody = z
+  .strictObject({
+    mode: z.enum(CONNECTION_MODES).optional(),
+    safety: z
+      .strictObject(safetyLimits)
+      .partial()
+      .refine((safety) => Object.keys(safety).length > 0, 'Name at least one limit to change.')
+      .optional(),
+  })
+  .refine((body) => body.mode !== undefined || body.safety !== undefined, 'Name `mode` or `safety`: there is nothing to change.');
+export type PatchConnectionBody = z.infer<typeof patchConnectionBody>;
+
 export const connectionRecord = z.strictObject({
   connector: connectorUid,
   /** Names the connection in the public marketplace-events route: `/v1/marketplace-events/{uid}`. */

@@ -1,3 +1,5 @@
+import { boundedHoldMs } from '../config/marketplace-holds.js';
+
 /**
  * The marketplace port: what the rest of the service asks of a marketplace. Each marketplace is
  * one adapter behind it (lambdas/marketplace/<name>/), the only code that knows its URLs,
@@ -150,8 +152,12 @@ export class MarketplaceUnauthorized extends Error {
 /** The marketplace asked to slow down (429, or 403 from the storefront's bot protection). */
 export class MarketplaceRateLimited extends Error {
   override readonly name = 'MarketplaceRateLimited';
-  constructor(readonly retryAfterMs: number) {
-    super(`rate limited; retry after ${retryAfterMs} ms`);
+  /** Bounded by the hold cap here, so every hold made from it (the seller API's, a host's, a 503's `Retry-After`) is too. */
+  readonly retryAfterMs: number;
+  constructor(retryAfterMs: number) {
+    const bounded = boundedHoldMs(retryAfterMs);
+    super(`rate limited; retry after ${bounded} ms`);
+    this.retryAfterMs = bounded;
   }
 }
 

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { tenantOf } from '../auth/tenant.js';
 import { getConnectorType } from '../data/connections/connectors.js';
-import { getConnection, saveConnection } from '../data/connections/connections.js';
+import { putConnection } from '../data/connections/connections.js';
 import { connectedRecord, putConnectionBody } from '../domain/connections.js';
 import {
   connectionChanged,
@@ -34,9 +34,11 @@ const checkWithMarketplace = async (port: MarketplacePort, apiKey: string, conne
 
 /**
  * PUT /v1/connections/{connector}: connects the client to the connector's marketplace, or
- * replaces the key, webhook secret and mode of the connection there is (201 / 200). The key is
+ * replaces the key, webhook secret and mode of the connection there is (201 / 200), keeping
+ * everything the PUT does not name (a pause, the seller-API hold, the counters). The key is
  * checked with the marketplace first: refused, 422; not checkable now, 503; in either case
- * nothing is stored. Then it is stored sealed and shown only by its last four characters.
+ * nothing is stored. Then it is stored sealed and shown only by its last four characters. The
+ * kill switch does not need this route or the marketplace: PATCH sets the mode alone.
  */
 export const putConnectionRoute =
   (lookup: (connector: string) => MarketplaceLookup = marketplaceFor) =>
@@ -55,20 +57,17 @@ export const putConnectionRoute =
     }
     await checkWithMarketplace(marketplace.port, body.api_key, connector);
 
-    const before = (await getConnection(tenant.clientId, connector))?.record;
-    const now = new Date().toISOString();
-    const record = connectedRecord(
-      connector,
-      { apiKey: body.api_key, webhookSecretSet: body.webhook_secret !== undefined, mode: body.mode, sellerId: body.seller_id, safety: body.safety },
-      before,
-      now,
-    );
     const sealedKey = await sealConnectionSecret('marketplace-key', tenant.clientId, connector, body.api_key);
     const sealedWebhookSecret =
       body.webhook_secret === undefined ? undefined : await sealConnectionSecret('marketplace-webhook-secret', tenant.clientId, connector, body.webhook_secret);
-    const result = await saveConnection(tenant.clientId, record, { sealedKey, sealedWebhookSecret }, before);
-    if (!result.saved) throw connectionChanged();
-    return before ? json(200, record) : json(201, record, { Location: `/v1/connections/${connector}` });
+    const now = new Date().toISOString();
+    const input = { apiKey: body.api_key, webhookSecretSet: body.webhook_secret !== undefined, mode: body.mode, sellerId: body.seller_id, safety: body.safety };
+    // Built from the connection as read just before the write, and again if its status moved meanwhile (a pause stays).
+    const result = await putConnection(tenant.clientId, connector, { sealedKey, sealedWebhookSecret }, (before) =>
+      connectedRecord(connector, input, before, now),
+    );
+    if (result.kind === 'changed') throw connectionChanged();
+    return result.kind === 'replaced' ? json(200, result.record) : json(201, result.record, { Location: `/v1/connections/${connector}` });
   };
 
 export const handler = httpHandler(putConnectionRoute(), { jsonBody: true });

@@ -1,5 +1,6 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { MARKET_SYNC } from '../config/market-sync.js';
+import { MARKETPLACE_HOLD_MAX_MS, STORED_HOLD_MAX_MS } from '../config/marketplace-holds.js';
 import { countSkippedEntries, findConnectionByUid, getConnection, type StoredConnection } from '../data/connections/connections.js';
 import { applyProductMarket, recordMarketUnseen } from '../data/market/market-sync.js';
 import { getHostHold, putHostHold } from '../data/market/market-watch.js';
@@ -81,7 +82,8 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
     const hostState = async (host: string): Promise<HostState> => {
       let state = hosts.get(host);
       if (!state) {
-        const stored = await getHostHold(host);
+        // A stored hold ending beyond the cap was not set under it: not obeyed (the cap bounds every host's hold).
+        const stored = await getHostHold(host).then((hold) => (hold && hold.holdUntil > now() + STORED_HOLD_MAX_MS ? undefined : hold));
         state = { holdUntil: stored?.holdUntil ?? 0, refusals: stored && now() - stored.holdUntil < BACKOFF_MEMORY_MS ? stored.refusals : 0 };
         hosts.set(host, state);
       }
@@ -136,7 +138,7 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
         if (error instanceof MarketplaceRateLimited) {
           state.refusals++;
           const backoff = Math.min(MARKET_SYNC.storefrontBackoffCapMs, MARKET_SYNC.storefrontBackoffMs * 2 ** (state.refusals - 1));
-          state.holdUntil = now() + Math.max(error.retryAfterMs, backoff);
+          state.holdUntil = now() + Math.min(MARKETPLACE_HOLD_MAX_MS, Math.max(error.retryAfterMs, backoff));
           await putHostHold(host, { holdUntil: state.holdUntil, refusals: state.refusals });
           logger.warn('Storefront refused a read: holding the host', { host, holdMs: state.holdUntil - now(), refusals: state.refusals });
           await unseen('blocked');

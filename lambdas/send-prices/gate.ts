@@ -1,4 +1,5 @@
 import { getConnection, type StoredConnection } from '../data/connections/connections.js';
+import { pushesStopped } from '../data/connections/push-stop.js';
 import { sellerApiHeldUntil } from '../data/connections/seller-api-hold.js';
 import type { Marketplace } from '../marketplace/marketplace.js';
 import type { MarketplacePort } from '../marketplace/port.js';
@@ -20,6 +21,7 @@ export type Gate =
 export const readGate = async (clientId: string, connector: string, nowMs: number): Promise<Gate> => {
   const stored = await getConnection(clientId, connector);
   if (!stored) return { kind: 'gone' };
+  if (await pushesStopped()) return { kind: 'closed', stored, why: 'pushes stopped by the operator' };
   const { status } = stored.record;
   if (status === 'paused') return { kind: 'closed', stored, why: 'paused' };
   if (status === 'unauthorized') return { kind: 'closed', stored, why: 'unauthorized' };

@@ -23,6 +23,8 @@ export const KEY_PREFIXES = {
   connectionUid: 'CONNUID#',
   /** A marketplace host's hold after it refused a read, shared by every reader (lambdas/data/table/keys.ts hostHoldKey). */
   hostHold: 'HOSTHOLD#',
+  /** The stage's own settings (lambdas/data/table/keys.ts pushStopKey): the operator's stop of every push, read by the sender. */
+  stageSetting: 'STAGE#',
   /**
    * The `directory` index's partition listing every connection's uid: a Query on an index is
    * authorized by the index's partition key, so this is the value the schedule's one Query names.
@@ -41,7 +43,7 @@ export interface TableGrant {
   readonly batchWrite?: boolean;
 }
 
-const { client, tenant, connector, counter, idempotency, connectionUid, hostHold, connectionsDirectory } = KEY_PREFIXES;
+const { client, tenant, connector, counter, idempotency, connectionUid, hostHold, stageSetting, connectionsDirectory } = KEY_PREFIXES;
 
 /** What each kind of function needs. */
 export const TABLE_GRANTS = {
@@ -79,10 +81,10 @@ export const TABLE_GRANTS = {
   marketSync: { read: [tenant, connector, counter, connectionUid, hostHold], write: [tenant, counter, hostHold], batchWrite: true },
   /**
    * The price sender: the tenant's price changes, products, repricer list counts, connections and
-   * its own items (push counts, breaker windows, sent batches); connector price steps. It creates
-   * nothing but its own items, so no ids.
+   * its own items (push counts, breaker windows, sent batches); connector price steps; the
+   * operator's stop of every push (read only). It creates nothing but its own items, so no ids.
    */
-  priceSender: { read: [tenant, connector], write: [tenant], writeActions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] },
+  priceSender: { read: [tenant, connector, stageSetting], write: [tenant], writeActions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'] },
 } as const satisfies Record<string, TableGrant>;
 
 /** Index ARNs listed by name, so no policy holds an `index/*` wildcard. */

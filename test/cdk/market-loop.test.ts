@@ -256,19 +256,19 @@ describe('the market loop', () => {
     },
   );
 
-  it("lets the price sender read the tenant's items and connector types, and put and update tenant items only: no deletes, batch writes, ids, client items or lookups", () => {
+  it("lets the price sender read the tenant's items, connector types and the operator's stop, and put and update tenant items only: no deletes, batch writes, ids, client items or lookups", () => {
     const dynamo = roleStatements(synthesized.template, ids.sender).filter((statement) =>
       actionsOf(statement).some((action) => action.startsWith('dynamodb:')),
     );
     const reads = dynamo.find((statement) => actionsOf(statement).includes('dynamodb:GetItem'))!;
     const writes = dynamo.find((statement) => actionsOf(statement).includes('dynamodb:PutItem'))!;
     expect(dynamo).toHaveLength(2);
-    expect(leadingKeys(reads)).toEqual([`${KEY_PREFIXES.tenant}*`, `${KEY_PREFIXES.connector}*`]);
+    expect(leadingKeys(reads)).toEqual([`${KEY_PREFIXES.tenant}*`, `${KEY_PREFIXES.connector}*`, `${KEY_PREFIXES.stageSetting}*`]);
     expect(actionsOf(reads).sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:Query']);
     expect(leadingKeys(writes)).toEqual([`${KEY_PREFIXES.tenant}*`]);
     expect(actionsOf(writes).sort()).toEqual(['dynamodb:PutItem', 'dynamodb:UpdateItem']);
     expect(TABLE_GRANTS.priceSender).toEqual({
-      read: [KEY_PREFIXES.tenant, KEY_PREFIXES.connector],
+      read: [KEY_PREFIXES.tenant, KEY_PREFIXES.connector, KEY_PREFIXES.stageSetting],
       write: [KEY_PREFIXES.tenant],
       writeActions: ['dynamodb:PutItem', 'dynamodb:UpdateItem'],
     });

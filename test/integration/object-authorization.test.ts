@@ -65,6 +65,8 @@ const bodyFor = (route: RouteDefinition, productCode: string): unknown => {
   // A valid PUT only ever writes the caller's own connection (B's items stay as they were: the last test);
   // an invalid one must be refused alike whether or not B is connected there.
   if (route.method === 'PUT') return { api_key: 'short' };
+  // A valid PATCH of a connection: B's must be a 404 like an unknown one, and stay as it was.
+  if (route.method === 'PATCH' && route.path.startsWith('/v1/connections/')) return { mode: 'live' };
   if (route.path.startsWith('/v1/connections/') || route.path.startsWith('/v1/price-changes/')) return undefined;
   if (route.method === 'POST') return { product_code: productCode, preferred_price: 100, preferred_profit: 20 };
   if (route.method === 'PATCH') return { preferred_price: 90 };

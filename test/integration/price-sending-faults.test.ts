@@ -7,6 +7,7 @@
  * a stand-in for `fetch`; every other request reaches it.
  */
 import { jest } from '@jest/globals';
+import { MARKETPLACE_HOLD_MAX_MS } from '../../lambdas/config/marketplace-holds.js';
 import { evaluateProduct } from '../../lambdas/evaluate-repricers/evaluate.js';
 import { sendChanges } from '../../lambdas/send-prices/send.js';
 import type { PushDeps } from '../../lambdas/send-prices/push-deps.js';
@@ -50,8 +51,8 @@ const received = (product: MarketProduct): number[] =>
     .offers.find((history) => history.offer_id === product.own.offer_id)
     ?.received.map((entry) => entry.selling_price) ?? [];
 const batchPosts = () => market.control.traffic().requests['POST /offers/batch'] ?? 0;
-/** The runtime's sender waits (real time is inside the hold); the sender under test is past it. */
-const holdRuntimeSender = () => setSellerApiHold(clientId, 'takealot', iso(clock));
+/** The runtime's sender waits (real time is inside the hold, which is as long as a hold may be); the sender under test is past it. */
+const holdRuntimeSender = () => setSellerApiHold(clientId, 'takealot', iso(Date.now() + MARKETPLACE_HOLD_MAX_MS));
 const deps = (at: number): PushDeps => ({
   now: () => at,
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

@@ -5,6 +5,7 @@
  *   npm run cli -- import <file.ndjson> --client <username>
  *   npm run cli -- rebuild [--client <username>]
  *   npm run cli -- connectors import <file.ndjson>
+ *   npm run cli -- pushes stop --reason "..." | resume [--yes] | status
  * Without a stage, DYNAMODB_ENDPOINT and TABLE_NAME aim it at another table.
  */
 import { parseArgs } from 'node:util';
@@ -39,6 +40,10 @@ const USAGE = `Usage: npm run cli -- [--stage <name>] <command>
   import <file.ndjson> --client <username>   a client's products and offers
   connectors import <file.ndjson>            connector types (reference data for every client)
   rebuild [--client <username>]              re-derive lists and counts from canonical items
+  pushes stop --reason "<why>"               stops every price push of the stage at once (pending
+                                             changes wait, nothing is failed)
+  pushes resume [--yes]                      lets them go again; asks to type "resume" unless --yes
+  pushes status                              whether pushes are stopped, since when and why
 
   --stage <name>   the deployed stack RepricerApi-<name>: its table, API and usage plan come from
                    the stack's outputs (AWS credentials and region from the environment)`;
@@ -142,6 +147,16 @@ const dispatch = async (args: readonly string[], io: CliIo): Promise<number> => 
     const { runClientsCommand } = await import('./clients-cli.js');
     await runClientsCommand(subcommand, rest, {
       ...(stageContext ? { stage: stageContext } : {}),
+      out: io.out,
+      err: io.err,
+      confirm: (prompt, expected) => confirmByTyping(prompt, expected, io.input, io.err),
+    });
+    return 0;
+  }
+  if (command === 'pushes') {
+    const { runPushesCommand } = await import('./pushes.js');
+    await runPushesCommand(subcommand, rest, {
+      where: stage !== undefined ? `stage ${stage}` : 'the local table',
       out: io.out,
       err: io.err,
       confirm: (prompt, expected) => confirmByTyping(prompt, expected, io.input, io.err),

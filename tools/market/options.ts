@@ -13,11 +13,19 @@ export { MarketOptionError } from './option-error.js';
 export type SignatureScheme = 'hex-body' | 'base64-url-body';
 export type ValuesChangedFormat = 'object' | 'string';
 
+/** How `x-RateLimit-Reset` is written: the seconds until the bucket is full, or that moment as an epoch. */
+export const RESET_FORMS = ['delta', 'epoch-seconds', 'epoch-milliseconds'] as const;
+export type ResetForm = (typeof RESET_FORMS)[number];
+
 export interface TokenBucketSettings {
   /** Requests admitted in a burst; also the `x-RateLimit-Limit` header. */
   capacity: number;
   /** Tokens added back per second. */
   refillPerSecond: number;
+  /** The form of `x-RateLimit-Reset` (reported both ways); `delta` when not given. */
+  resetForm?: ResetForm;
+  /** Whether a 429 carries `Retry-After` (reported, not confirmed); true when not given. Without it a caller has only the reset header. */
+  retryAfter?: boolean;
 }
 
 export interface WebhookSettings {
@@ -163,6 +171,10 @@ const checkBucket = (name: string, bucket: TokenBucketSettings): void => {
   if (!Number.isFinite(bucket.refillPerSecond) || bucket.refillPerSecond <= 0 || bucket.refillPerSecond > 1_000_000) {
     throw new MarketOptionError(`${name}.refillPerSecond must be above 0, got ${bucket.refillPerSecond}`);
   }
+  if (bucket.resetForm !== undefined && !RESET_FORMS.includes(bucket.resetForm)) {
+    throw new MarketOptionError(`${name}.resetForm must be one of ${RESET_FORMS.join(', ')}, got ${String(bucket.resetForm)}`);
+  }
+  if (bucket.retryAfter !== undefined && typeof bucket.retryAfter !== 'boolean') throw new MarketOptionError(`${name}.retryAfter must be true or false`);
 };
 
 /** Defaults filled in and every setting checked; throws MarketOptionError on the first bad one. */

@@ -5,7 +5,7 @@
  * and that waiting the `Retry-After` it was given is enough.
  */
 import type { Clock } from './clock.js';
-import type { TokenBucketSettings } from './options.js';
+import type { ResetForm, TokenBucketSettings } from './options.js';
 
 export interface RateDecision {
   admitted: boolean;
@@ -15,6 +15,8 @@ export interface RateDecision {
   remaining: number;
   /** x-RateLimit-Reset: seconds until the bucket is full again. */
   resetSeconds: number;
+  /** The moment it is full again (ms since the epoch, on the simulator's clock): the reset's epoch forms. */
+  resetAtMs: number;
   /** Retry-After when refused: seconds until one token is back. */
   retryAfterSeconds: number;
 }
@@ -46,6 +48,7 @@ export class RateLimiter {
       limit: capacity,
       remaining: Math.floor(bucket.tokens),
       resetSeconds: Math.ceil((capacity - bucket.tokens) / refillPerSecond),
+      resetAtMs: now + Math.ceil((capacity - bucket.tokens) / refillPerSecond) * 1000,
       retryAfterSeconds: admitted ? 0 : Math.max(1, Math.ceil((1 - bucket.tokens) / refillPerSecond)),
     };
   }
@@ -74,10 +77,21 @@ export class RateLimiter {
   }
 }
 
-/** The rate-limit headers every seller API response carries. */
-export const rateLimitHeaders = (decision: RateDecision): Record<string, string> => ({
+const resetValue = (decision: RateDecision, form: ResetForm): string =>
+  form === 'epoch-seconds'
+    ? String(Math.ceil(decision.resetAtMs / 1000))
+    : form === 'epoch-milliseconds'
+      ? String(decision.resetAtMs)
+      : String(decision.resetSeconds);
+
+/**
+ * The rate-limit headers every seller API response carries: the reset in the form the settings
+ * name (the same form on every response, so a seed replays the same headers), and `Retry-After`
+ * on a refusal unless the settings leave it out.
+ */
+export const rateLimitHeaders = (decision: RateDecision, settings: Pick<TokenBucketSettings, 'resetForm' | 'retryAfter'> = {}): Record<string, string> => ({
   'x-RateLimit-Limit': String(decision.limit),
   'x-RateLimit-Remaining': String(decision.remaining),
-  'x-RateLimit-Reset': String(decision.resetSeconds),
-  ...(decision.admitted ? {} : { 'Retry-After': String(decision.retryAfterSeconds) }),
+  'x-RateLimit-Reset': resetValue(decision, settings.resetForm ?? 'delta'),
+  ...(decision.admitted || settings.retryAfter === false ? {} : { 'Retry-After': String(decision.retryAfterSeconds) }),
 });

@@ -91,7 +91,7 @@ export const createMarketSimulator = async (input: MarketOptionsInput = {}): Pro
     const caller = presented === undefined ? `anonymous:${req.socket.remoteAddress ?? ''}` : `key:${presented}`;
     sim.traffic.arrived('seller', caller, sim.clock.now(), sellerRouteName(req.method ?? 'GET', path));
     const decision = sellerLimiter.take(caller);
-    for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value);
+    for (const [name, value] of Object.entries(rateLimitHeaders(decision, options.sellerRateLimit))) res.setHeader(name, value);
     if (!decision.admitted) {
       sim.traffic.refused('seller', caller, sim.clock.now(), 'rate-limit', decision.retryAfterSeconds);
       return { status: 429, body: { message: 'Too Many Requests' } };

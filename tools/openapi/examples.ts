@@ -378,6 +378,7 @@ export const putConnectionExample = {
   mode: 'suggest',
   seller_id: '1000001',
 };
+export const patchConnectionExample = { mode: 'suggest', safety: { max_step_percent: 10 } };
 export const connectionExample: Connection = {
   connector: 'takealot',
   uid: '9b2e7c4a-3d1f-4e5a-8b6c-7d8e9f0a1b2c',

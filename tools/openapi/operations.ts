@@ -46,10 +46,10 @@ import {
   type ProblemStatus,
 } from './examples.js';
 import { createWebhookBody, MAX_WEBHOOKS_PER_CLIENT, webhookRecord } from '../../lambdas/domain/webhooks.js';
-import { connectionRecord, putConnectionBody } from '../../lambdas/domain/connections.js';
+import { connectionRecord, patchConnectionBody, putConnectionBody } from '../../lambdas/domain/connections.js';
 import { connectorUid } from '../../lambdas/domain/records.js';
 import { connectionNotFound, connectorNotFound, keyRejected, marketplaceUnavailable } from '../../lambdas/http/connection-route.js';
-import { connectionExample, putConnectionExample } from './examples.js';
+import { connectionExample, patchConnectionExample, putConnectionExample } from './examples.js';
 import { webhookNotFound } from '../../lambdas/http/not-found.js';
 import type { JsonSchema } from './schemas.js';
 import type { HeaderName } from './responses.js';
@@ -658,6 +658,30 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
           'The marketplace could not check the key now (or the service could not serve the request); nothing was stored. `Retry-After` says when to try again.',
         example: () => marketplaceUnavailable().problem,
       },
+    },
+  },
+  PatchConnection: {
+    tag: 'Connections',
+    summary: 'Change the mode or the safety limits (the kill switch)',
+    description:
+      'Sets `mode` (`suggest` is the kill switch: nothing more is sent, even what was queued) and/or any of the `safety` limits, ' +
+      'without the API key and without asking the marketplace, so it works while the marketplace is down or rate limiting. ' +
+      'Only the fields named change; the status, its reason, the seller-API hold and the counters stay (docs/connections.md).',
+    pathParameters: { connector: connectorParameterSpec },
+    requestBody: {
+      description: 'The fields to change; at least one. Unknown fields are refused (400).',
+      schema: 'PatchConnectionRequest',
+      example: patchConnectionExample,
+    },
+    success: { status: 200, description: 'The connection as it now is.', body: { schema: 'Connection', example: connectionExample } },
+    problems: [400, 401, 404, 409, 413, 415, ...SERVER_SIDE],
+    problemOverrides: {
+      ...connectionNotFoundProblem,
+      400: {
+        description: 'The body is not valid JSON or not valid (`errors` names each field), or names nothing to change.',
+        example: () => validationExample(patchConnectionBody, { mode: 'off' }),
+      },
+      409: { description: 'The connection kept being replaced while this request was applied; nothing was stored. Retry.' },
     },
   },
   ListConnections: {

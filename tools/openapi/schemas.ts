@@ -20,7 +20,7 @@ import { updateRepricerBody } from '../../lambdas/domain/update-repricer.js';
 import { appliedBound, targetExplanation } from '../../lambdas/domain/explain-target.js';
 import { repricerHold, repricerMarket, repricerPreview } from '../../lambdas/domain/repricer-preview.js';
 import { repricerStats } from '../../lambdas/domain/repricer-stats.js';
-import { connectionRecord, connectionsList, putConnectionBody } from '../../lambdas/domain/connections.js';
+import { connectionRecord, connectionsList, patchConnectionBody, putConnectionBody } from '../../lambdas/domain/connections.js';
 import { inStockPremium } from '../../lambdas/domain/in-stock-premium.js';
 import { productDetailRecord } from '../../lambdas/domain/product-detail.js';
 import { createdWebhookRecord, createWebhookBody, deliveriesPage, deliveryRecord, webhookRecord, webhooksList } from '../../lambdas/domain/webhooks.js';
@@ -82,6 +82,7 @@ requestComponents
   .add(createRepricerBody, { id: 'CreateRepricerRequest' })
   .add(createWebhookBody, { id: 'CreateWebhookRequest' })
   .add(putConnectionBody, { id: 'PutConnectionRequest' })
+  .add(patchConnectionBody, { id: 'PatchConnectionRequest' })
   .add(updateRepricerBody, { id: 'UpdateRepricerRequest' });
 
 /** What JSON Schema cannot say about a zod schema (refinements), or what a name alone does not. */
@@ -210,6 +211,9 @@ descriptions
     description: '`pending` (not yet delivered; retried with exponential backoff), `delivered` (a 2xx came back) or `dead_lettered` (no 2xx within 24 hours).',
   })
   .add(updateRepricerBody, { description: 'At least one field; a field left out keeps its value. The computed fields are recomputed.' })
+  .add(patchConnectionBody, {
+    description: '`mode`, `safety` (any of its limits) or both; what is left out keeps its value. Needs neither the API key nor the marketplace.',
+  })
   .add(putConnectionBody.shape.api_key, {
     description: "The seller's API key for the marketplace: checked with it first, then stored encrypted, never shown again.",
   })

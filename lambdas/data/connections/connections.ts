@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { sealedValue, type SealedValue } from '../../crypto/envelope.js';
-import { connectionRecord, type Connection } from '../../domain/connections.js';
+import { connectionRecord, type Connection, type ConnectionMode, type ConnectionSafety } from '../../domain/connections.js';
 import { documentClient, tableName } from '../table/dynamo.js';
 import { CONNECTION_SK_PREFIX, connectionDirectoryEntry, connectionKey, connectionPartition, connectionUidKey } from '../table/keys.js';
 import { cancellationReasons } from '../table/transactions.js';
@@ -48,12 +48,16 @@ export const listConnections = async (clientId: string): Promise<StoredConnectio
   return (result.Items ?? []).map((item) => storedConnection.parse(item));
 };
 
-export type SaveConnectionResult = { readonly saved: true } | { readonly saved: false };
+export type SaveConnectionResult = { readonly saved: true; readonly record: Connection } | { readonly saved: false };
 
 /**
- * Writes the connection as `record` says, when the stored one is still `before` (none, or the
- * same uid and `updated_at`): a concurrent PUT makes this one `saved: false` instead of losing
- * either's key. A new connection writes its uid lookup in the same transaction.
+ * Writes the connection as `record` says, when the stored one is still `before`: none (then the
+ * connection and its uid lookup are created in one transaction), or the same uid, `updated_at`
+ * (which only the client's PUT and PATCH change) and status. A new key replaces only what the
+ * PUT names (the key, the webhook secret, the mode, the seller id, the limits, and the status with
+ * its reason as `record` has them); everything else the item holds stays as it is at the write:
+ * the counters, the sync times, the seller-API hold, the breaker's resume marker. Another
+ * writer's change in between makes this one `saved: false`, never lost. The record as stored.
  */
 export const saveConnection = async (
   clientId: string,
@@ -61,35 +65,171 @@ export const saveConnection = async (
   secrets: { readonly sealedKey: SealedValue; readonly sealedWebhookSecret?: SealedValue | undefined },
   before: Connection | undefined,
 ): Promise<SaveConnectionResult> => {
-  const item: StoredConnection = {
-    entity: 'connection',
-    record,
-    sealedKey: secrets.sealedKey,
-    ...(secrets.sealedWebhookSecret ? { sealedWebhookSecret: secrets.sealedWebhookSecret } : {}),
-  };
-  const put = {
-    TableName: tableName(),
-    Item: { ...connectionKey(clientId, record.connector), ...item },
-    ...(before
-      ? {
-          ConditionExpression: '#record.#uid = :uid AND #record.updated_at = :updatedAt',
-          ExpressionAttributeNames: { '#record': 'record', '#uid': 'uid' },
-          ExpressionAttributeValues: { ':uid': before.uid, ':updatedAt': before.updated_at },
-        }
-      : { ConditionExpression: 'attribute_not_exists(pk)' }),
-  };
-  const lookup = {
-    TableName: tableName(),
-    Item: { ...connectionUidKey(record.uid), ...connectionDirectoryEntry(record.uid), entity: 'connectionUid', clientId, connector: record.connector },
-    ConditionExpression: 'attribute_not_exists(pk)',
-  };
   try {
-    await documentClient.send(new TransactWriteCommand({ TransactItems: before ? [{ Put: put }] : [{ Put: put }, { Put: lookup }] }));
-    return { saved: true };
+    if (before) return { saved: true, record: await replaceConnection(clientId, record, secrets, before) };
+    const item: StoredConnection = {
+      entity: 'connection',
+      record,
+      sealedKey: secrets.sealedKey,
+      ...(secrets.sealedWebhookSecret ? { sealedWebhookSecret: secrets.sealedWebhookSecret } : {}),
+    };
+    const put = { TableName: tableName(), Item: { ...connectionKey(clientId, record.connector), ...item }, ConditionExpression: 'attribute_not_exists(pk)' };
+    const lookup = {
+      TableName: tableName(),
+      Item: { ...connectionUidKey(record.uid), ...connectionDirectoryEntry(record.uid), entity: 'connectionUid', clientId, connector: record.connector },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    };
+    await documentClient.send(new TransactWriteCommand({ TransactItems: [{ Put: put }, { Put: lookup }] }));
+    return { saved: true, record };
   } catch (error) {
-    if (cancellationReasons(error)?.some((reason) => reason.Code === 'ConditionalCheckFailed')) return { saved: false };
+    if (isConditionFailure(error) || cancellationReasons(error)?.some((reason) => reason.Code === 'ConditionalCheckFailed')) return { saved: false };
     throw error;
   }
+};
+
+const replaceConnection = async (
+  clientId: string,
+  record: Connection,
+  secrets: { readonly sealedKey: SealedValue; readonly sealedWebhookSecret?: SealedValue | undefined },
+  before: Connection,
+): Promise<Connection> => {
+  const fields: Record<string, unknown> = {
+    key_last4: record.key_last4,
+    webhook_secret_set: record.webhook_secret_set,
+    mode: record.mode,
+    status: record.status,
+    last_error: record.last_error,
+    safety: record.safety,
+    updated_at: record.updated_at,
+    // A seller id is written only when the PUT changes it: one the marketplace told meanwhile stays.
+    ...(record.seller_id !== before.seller_id || record.seller_id_source !== before.seller_id_source
+      ? { seller_id: record.seller_id, seller_id_source: record.seller_id_source }
+      : {}),
+  };
+  const entries = Object.entries(fields);
+  const sets = ['sealedKey = :sealedKey', ...entries.map((_entry, n) => `#record.#f${n} = :v${n}`)];
+  if (secrets.sealedWebhookSecret) sets.push('sealedWebhookSecret = :sealedWebhookSecret');
+  const result = await documentClient.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: connectionKey(clientId, record.connector),
+      UpdateExpression: `SET ${sets.join(', ')}${secrets.sealedWebhookSecret ? '' : ' REMOVE sealedWebhookSecret'}`,
+      ConditionExpression: '#record.#uid = :uid AND #record.updated_at = :updatedAt AND #record.#status = :seenStatus',
+      ExpressionAttributeNames: {
+        '#record': 'record',
+        '#uid': 'uid',
+        '#status': 'status',
+        ...Object.fromEntries(entries.map(([field], n) => [`#f${n}`, field])),
+      },
+      ExpressionAttributeValues: {
+        ':uid': before.uid,
+        ':updatedAt': before.updated_at,
+        ':seenStatus': before.status,
+        ':sealedKey': secrets.sealedKey,
+        ...(secrets.sealedWebhookSecret ? { ':sealedWebhookSecret': secrets.sealedWebhookSecret } : {}),
+        ...Object.fromEntries(entries.map(([, value], n) => [`:v${n}`, value])),
+      },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return storedConnection.parse(result.Attributes).record;
+};
+
+export type PutConnectionOutcome =
+  | { readonly kind: 'created' | 'replaced'; readonly record: Connection }
+  /** Another PUT, a PATCH or a DELETE changed the connection between this one's read and write. */
+  | { readonly kind: 'changed' };
+
+/**
+ * A PUT's write: reads the connection, builds its new record from what it read (`build`), and
+ * writes it on the condition that nothing changed meanwhile. When only the status moved (the
+ * breaker paused the connection, a sync saw a fault), it reads again and builds again, so a pause
+ * and its reason are never overwritten; a change by the client (another PUT, a PATCH, a DELETE)
+ * is `changed`.
+ */
+export const putConnection = async (
+  clientId: string,
+  connector: string,
+  secrets: { readonly sealedKey: SealedValue; readonly sealedWebhookSecret?: SealedValue | undefined },
+  build: (before: Connection | undefined) => Connection | Promise<Connection>,
+): Promise<PutConnectionOutcome> => {
+  let before = (await getConnection(clientId, connector))?.record;
+  for (let attempt = 1; attempt <= CONNECTION_WRITE_ATTEMPTS; attempt++) {
+    const result = await saveConnection(clientId, await build(before), secrets, before);
+    if (result.saved) return { kind: before ? 'replaced' : 'created', record: result.record };
+    const fresh = (await getConnection(clientId, connector))?.record;
+    if (!before || !fresh || fresh.uid !== before.uid || fresh.updated_at !== before.updated_at) return { kind: 'changed' };
+    before = fresh;
+  }
+  return { kind: 'changed' };
+};
+
+/** Writes of a connection that lost a race to a status change read again and try this often in all. */
+const CONNECTION_WRITE_ATTEMPTS = 4;
+
+/**
+ * The kill switch and the limits (PATCH): sets the mode and the named limits, and nothing else,
+ * without the key or the marketplace. Conditional on the connection being the one read (same
+ * uid) and its limits as read (a map, or none on a connection stored before there were limits);
+ * a write that loses to a replaced connection reads again. The record as it now is; undefined
+ * when there is no connection.
+ */
+export const patchConnection = async (
+  clientId: string,
+  connector: string,
+  patch: { readonly mode?: ConnectionMode | undefined; readonly safety?: Partial<ConnectionSafety> | undefined },
+  now = new Date().toISOString(),
+): Promise<Connection | undefined | 'changed'> => {
+  for (let attempt = 1; attempt <= CONNECTION_WRITE_ATTEMPTS; attempt++) {
+    const read = await documentClient.send(new GetCommand({ TableName: tableName(), Key: connectionKey(clientId, connector), ConsistentRead: true }));
+    if (!read.Item) return undefined;
+    const stored = storedConnection.parse(read.Item);
+    const rawRecord = read.Item.record as Record<string, unknown>;
+    const hasSafety = typeof rawRecord.safety === 'object' && rawRecord.safety !== null;
+    const limits = Object.entries(patch.safety ?? {}).filter(([, value]) => value !== undefined);
+    const sets = ['#record.updated_at = :now'];
+    const names: Record<string, string> = { '#record': 'record', '#uid': 'uid' };
+    const values: Record<string, unknown> = { ':uid': stored.record.uid, ':now': now };
+    if (patch.mode !== undefined) {
+      sets.push('#record.#mode = :mode');
+      names['#mode'] = 'mode';
+      values[':mode'] = patch.mode;
+    }
+    if (limits.length > 0) {
+      names['#safety'] = 'safety';
+      if (hasSafety) {
+        limits.forEach(([limit, value], n) => {
+          sets.push(`#record.#safety.#l${n} = :l${n}`);
+          names[`#l${n}`] = limit;
+          values[`:l${n}`] = value;
+        });
+      } else {
+        // Stored before there were limits: the defaults it read with, the named ones changed.
+        sets.push('#record.#safety = :safety');
+        values[':safety'] = { ...stored.record.safety, ...Object.fromEntries(limits) };
+      }
+    }
+    try {
+      const result = await documentClient.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: connectionKey(clientId, connector),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: [
+            '#record.#uid = :uid',
+            ...(limits.length > 0 ? [hasSafety ? 'attribute_exists(#record.#safety)' : 'attribute_not_exists(#record.#safety)'] : []),
+          ].join(' AND '),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return storedConnection.parse(result.Attributes).record;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  return 'changed';
 };
 
 /** Deletes the connection and its uid lookup; false when there was none. */
@@ -155,7 +295,7 @@ export type SyncOutcome = Partial<Pick<Connection, 'status' | 'last_error' | 'la
 
 /**
  * Applies a sync's outcome to the connection it ran for: only while it is still that
- * connection with that key (same uid and `updated_at`, which only a PUT changes), so a key put
+ * connection with that key (same uid and `updated_at`, which only the client's PUT and PATCH change), so a key put
  * meanwhile is never marked `unauthorized` by a sync that ran with the old one. A status or a
  * last error is written only while the status is still the one the writer read: a breaker's
  * pause (and its reason) is never lifted or hidden by a sync that read the connection before it,

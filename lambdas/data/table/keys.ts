@@ -124,6 +124,12 @@ export const connectionUidKey = (uid: string) => ({ pk: `${CONNECTION_UID_PREFIX
 /** Where the keys-only `directory` index lists every connection's uid: the market schedule's one Query. */
 export const CONNECTIONS_DIRECTORY = 'CONNECTIONS';
 export const connectionDirectoryEntry = (uid: string) => ({ dirPk: CONNECTIONS_DIRECTORY, dirSk: uid });
+/**
+ * The stage's own settings, outside every tenant: the operator's stop of every price push
+ * (tools/admin), read by the price sender before each push.
+ */
+export const STAGE_SETTING_PREFIX = 'STAGE#';
+export const pushStopKey = () => ({ pk: `${STAGE_SETTING_PREFIX}PUSHES`, sk: 'STOP' });
 /** A marketplace host's hold after it refused a read (429, or the storefront's 403): every reader waits it out. */
 export const hostHoldKey = (host: string) => ({ pk: `HOSTHOLD#${part(host)}`, sk: 'HOLD' });
 /**

@@ -1,3 +1,4 @@
+import { boundedHoldMs } from '../../config/marketplace-holds.js';
 import { toStorableText } from '../../domain/text.js';
 import { loopMetrics, statusClassOf } from '../../observability/loop-metrics.js';
 import {
@@ -31,14 +32,43 @@ export const DEFAULT_RETRY_AFTER_MS = 1_000;
 /** A marketplace message kept in an error (and later in a stored `last_error`): storable text, bounded. */
 const MAX_MESSAGE_LENGTH = 500;
 
-/** `Retry-After` as seconds or an HTTP date; the seller API's `x-RateLimit-Reset` (seconds) when it is missing. */
+/** Above this, a number is an epoch, not a delta: 10^9 seconds is 2001 as an epoch and 31 years as a delta. */
+const EPOCH_SECONDS_FROM = 1e9;
+/** Above this, an epoch is in milliseconds (10^12 ms is 2001; 10^12 s is past the year 30000). */
+const EPOCH_MILLISECONDS_FROM = 1e12;
+
+/** `Retry-After`: delta seconds or an HTTP date; undefined when it is neither. */
+const retryAfterHeaderMs = (raw: string, now: number): number | undefined => {
+  if (/^\d+(\.\d+)?$/.test(raw)) return Number(raw) * 1000;
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? undefined : date - now;
+};
+
+/**
+ * `x-RateLimit-Reset`: reported both as the seconds until the window resets and as the moment it
+ * resets (an epoch, in seconds or in milliseconds); told apart by size. Undefined when not a number.
+ */
+const rateLimitResetMs = (raw: string, now: number): number | undefined => {
+  if (!/^\d+(\.\d+)?$/.test(raw)) return undefined;
+  const value = Number(raw);
+  if (value >= EPOCH_MILLISECONDS_FROM) return value - now;
+  if (value >= EPOCH_SECONDS_FROM) return value * 1000 - now;
+  return value * 1000;
+};
+
+/**
+ * How long the marketplace asked to be left alone: `Retry-After` (seconds or an HTTP date), else
+ * the seller API's `x-RateLimit-Reset` (a delta or an epoch), else 1 s; always within the hold
+ * cap (config/marketplace-holds.ts), so no header, misread or not, holds anything for longer.
+ */
 export const retryAfterMs = (headers: Headers, now = Date.now()): number => {
-  const raw = headers.get('retry-after') ?? headers.get('x-ratelimit-reset');
-  if (raw === null) return DEFAULT_RETRY_AFTER_MS;
-  const trimmed = raw.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.max(0, Math.ceil(Number(trimmed) * 1000));
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? DEFAULT_RETRY_AFTER_MS : Math.max(0, date - now);
+  const retryAfter = headers.get('retry-after');
+  const reset = headers.get('x-ratelimit-reset');
+  const ms =
+    (retryAfter === null ? undefined : retryAfterHeaderMs(retryAfter.trim(), now)) ??
+    (reset === null ? undefined : rateLimitResetMs(reset.trim(), now)) ??
+    DEFAULT_RETRY_AFTER_MS;
+  return boundedHoldMs(ms);
 };
 
 /** The marketplace's `{ message }` (v1 and v2 both use it), else a generic line with the status. */

@@ -129,10 +129,18 @@ describe('PUT /v1/connections/{connector}', () => {
     });
   });
 
-  it('replaces a connection in place (200): same uid, history kept, status connected again, only if unchanged since read', async () => {
+  it('replaces a connection in place (200): same uid, history kept, status connected again, only the fields it names, only if unchanged since read', async () => {
     // Arrange
     const before = connection();
     ddb.on(GetCommand, { Key: CONNECTION_KEY }).resolves({ Item: storedConnection(before) });
+    ddb.on(UpdateCommand).callsFake((input: { ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Record<string, unknown> }) => {
+      // The stored item with the named record fields set, as DynamoDB would answer ALL_NEW.
+      const record: Record<string, unknown> = { ...before };
+      for (const [name, field] of Object.entries(input.ExpressionAttributeNames)) {
+        if (name.startsWith('#f')) record[field] = input.ExpressionAttributeValues[`:v${name.slice(2)}`];
+      }
+      return Promise.resolve({ Attributes: { ...storedConnection(record as Connection), sendHoldUntil: '2026-11-20T09:00:00.000Z' } });
+    });
 
     // Act
     const response = await put(marketplace('accepted').lookup, { api_key: KEY, mode: 'live' });
@@ -150,9 +158,55 @@ describe('PUT /v1/connections/{connector}', () => {
       mode: 'live',
       key_last4: '4242',
     });
-    const items = transactItems()[0]!;
-    expect(items).toHaveLength(1);
-    expect(items[0]?.Put?.ExpressionAttributeValues).toEqual({ ':uid': before.uid, ':updatedAt': before.updated_at });
+    expect(transactItems()).toHaveLength(0);
+    const [update] = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    expect(update?.ConditionExpression).toBe('#record.#uid = :uid AND #record.updated_at = :updatedAt AND #record.#status = :seenStatus');
+    expect(update?.ExpressionAttributeValues).toMatchObject({ ':uid': before.uid, ':updatedAt': before.updated_at, ':seenStatus': 'unauthorized' });
+    // Only what the PUT names: never the counters, the sync times, the hold or the breaker's marker.
+    expect(Object.values(update?.ExpressionAttributeNames ?? {}).sort()).toEqual(
+      ['key_last4', 'last_error', 'mode', 'record', 'safety', 'status', 'status', 'uid', 'updated_at', 'webhook_secret_set'].sort(),
+    );
+    expect(update?.UpdateExpression).not.toMatch(/sendHoldUntil|breakerClearedAt|prices_sent|offers_synced|last_sync_at/);
+    expect(update?.UpdateExpression).toMatch(/REMOVE sealedWebhookSecret$/);
+  });
+
+  it('reads again and keeps the pause when the breaker paused the connection between its read and its write', async () => {
+    // Arrange: the first write loses to the pause; the second read sees it.
+    const before = connection({ status: 'connected', last_error: null });
+    const paused = { ...before, status: 'paused' as const, last_error: 'breaker: 5 of 6 offers dropped' };
+    ddb
+      .on(GetCommand, { Key: CONNECTION_KEY })
+      .resolvesOnce({ Item: storedConnection(before) })
+      .resolves({ Item: storedConnection(paused) });
+    ddb
+      .on(UpdateCommand)
+      .rejectsOnce(new ConditionalCheckFailedException({ message: 'failed', $metadata: {} }))
+      .resolves({ Attributes: storedConnection({ ...paused, key_last4: '4242' }) });
+
+    // Act
+    const response = await put(marketplace('accepted').lookup, { api_key: KEY });
+
+    // Assert
+    expect(response.statusCode).toBe(200);
+    const updates = ddb.commandCalls(UpdateCommand).map((call) => call.args[0].input);
+    expect(updates).toHaveLength(2);
+    expect(updates[1]?.ExpressionAttributeValues).toMatchObject({ ':seenStatus': 'paused' });
+    expect(Object.entries(updates[1]?.ExpressionAttributeNames ?? {}).find(([, field]) => field === 'status')).toBeDefined();
+    const values = Object.values(updates[1]?.ExpressionAttributeValues ?? {});
+    expect(values).toContain('paused');
+    expect(values).toContain(paused.last_error);
+    expect(values).not.toContain('connected');
+  });
+
+  it('answers 409 when another PUT or a PATCH changed the connection between its read and its write', async () => {
+    const before = connection();
+    ddb
+      .on(GetCommand, { Key: CONNECTION_KEY })
+      .resolvesOnce({ Item: storedConnection(before) })
+      .resolves({ Item: storedConnection({ ...before, updated_at: '2026-11-20T09:00:00.000Z' }) });
+    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'failed', $metadata: {} }));
+    expectProblem(await put(marketplace('accepted').lookup, { api_key: KEY }), 409, 'urn:repricer:problem:conflict');
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
   });
 
   it('answers 409 and keeps the other request’s connection when the connection changed meanwhile', async () => {

@@ -258,6 +258,18 @@ const CASES: Case[] = [
     event: withBody('PUT', '/v1/connections/{connector}', JSON.stringify({ api_key: 'k'.repeat(20) }), { connector: 'c'.repeat(400) }),
     status: 404,
   },
+  {
+    route: 'PatchConnection',
+    what: 'a mode that is not one',
+    event: withBody('PATCH', '/v1/connections/{connector}', JSON.stringify({ mode: 'off' }), { connector: 'takealot' }),
+    status: 400,
+  },
+  {
+    route: 'PatchConnection',
+    what: 'a 400-character connector',
+    event: withBody('PATCH', '/v1/connections/{connector}', JSON.stringify({ mode: 'suggest' }), { connector: 'c'.repeat(400) }),
+    status: 404,
+  },
   { route: 'ListConnections', what: 'a query parameter', event: get('/v1/connections', { _limit: ['1'] }), status: 400 },
   { route: 'GetConnection', what: 'a 400-character connector', event: get('/v1/connections/{connector}', {}, { connector: 'c'.repeat(400) }), status: 404 },
   {

@@ -7,6 +7,7 @@ import {
 } from '../../../../lambdas/marketplace/port.js';
 import { createTakealotAdapter } from '../../../../lambdas/marketplace/takealot/adapter.js';
 import { retryAfterMs } from '../../../../lambdas/marketplace/takealot/http.js';
+import { MARKETPLACE_HOLD_MAX_MS } from '../../../../lambdas/config/marketplace-holds.js';
 
 const KEY = 'key-0123456789abcdef';
 
@@ -310,6 +311,37 @@ describe('retryAfterMs', () => {
     expect(retryAfterMs(new Headers({ 'retry-after': new Date(10_000).toUTCString() }), 4_000)).toBe(6_000);
     expect(retryAfterMs(new Headers({ 'x-ratelimit-reset': '5' }))).toBe(5_000);
     expect(retryAfterMs(new Headers())).toBe(1_000);
+  });
+
+  const NOW = Date.UTC(2026, 10, 28, 12, 0, 0);
+  const reset = (value: string) => retryAfterMs(new Headers({ 'x-ratelimit-reset': value }), NOW);
+
+  it('reads x-RateLimit-Reset as a delta in seconds, an epoch in seconds or an epoch in milliseconds', () => {
+    expect(reset('30')).toBe(30_000);
+    expect(reset(String(NOW / 1000 + 45))).toBe(45_000);
+    expect(reset(String(NOW + 12_500))).toBe(12_500);
+    // A reset already passed asks for no wait.
+    expect(reset(String(NOW / 1000 - 5))).toBe(0);
+  });
+
+  it('bounds every wait by the hold cap, whatever the header says', () => {
+    expect(reset(String(NOW / 1000 + 3 * 3600))).toBe(MARKETPLACE_HOLD_MAX_MS);
+    expect(reset(String(10 * 365 * 24 * 3600))).toBe(MARKETPLACE_HOLD_MAX_MS);
+    expect(retryAfterMs(new Headers({ 'retry-after': '86400' }), NOW)).toBe(MARKETPLACE_HOLD_MAX_MS);
+    expect(retryAfterMs(new Headers({ 'retry-after': new Date(NOW + 2 * 3600_000).toUTCString() }), NOW)).toBe(MARKETPLACE_HOLD_MAX_MS);
+    expect(retryAfterMs(new Headers({ 'retry-after': new Date(NOW - 60_000).toUTCString() }), NOW)).toBe(0);
+  });
+
+  it('takes x-RateLimit-Reset when Retry-After cannot be read, and the default when neither can', () => {
+    expect(retryAfterMs(new Headers({ 'retry-after': 'soon', 'x-ratelimit-reset': '7' }), NOW)).toBe(7_000);
+    expect(retryAfterMs(new Headers({ 'retry-after': 'soon' }), NOW)).toBe(1_000);
+    expect(retryAfterMs(new Headers({ 'x-ratelimit-reset': '-3' }), NOW)).toBe(1_000);
+  });
+
+  it('bounds a rate limit built anywhere (the port error itself)', () => {
+    expect(new MarketplaceRateLimited(1_700_000_000_000).retryAfterMs).toBe(MARKETPLACE_HOLD_MAX_MS);
+    expect(new MarketplaceRateLimited(-5).retryAfterMs).toBe(0);
+    expect(new MarketplaceRateLimited(2_000).retryAfterMs).toBe(2_000);
   });
 });
 
