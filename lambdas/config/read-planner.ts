@@ -46,9 +46,9 @@ export const READ_PLANNER: ReadPlannerSettings = {
   /**
    * The moving estimate of how often a page's market moves: moves and observed time, each
    * halved every `moveHalfLifeSeconds`, plus a prior of one move per `priorMoveSeconds` (what a
-   * page never read is assumed to do).
+   * page never read is assumed to do), weighing a quarter of a move.
    */
-  moveHalfLifeSeconds: 12 * 3600,
+  moveHalfLifeSeconds: 2 * 3600,
   priorMoveSeconds: 3600,
   /** An own offer within this share of the winning price makes the buy box contested. */
   contestedWithin: 0.02,

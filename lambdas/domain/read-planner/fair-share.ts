@@ -8,11 +8,12 @@
  */
 export interface FairShareState {
   readonly deficits: ReadonlyMap<string, number>;
-  /** The tenant whose turn was last: the next call starts after it. */
+  /** The tenant whose turn was last: the next call starts after it, or with it when its turn was cut short by the room. */
   readonly last: string | null;
+  readonly unfinished: boolean;
 }
 
-export const initialFairShare: FairShareState = { deficits: new Map(), last: null };
+export const initialFairShare: FairShareState = { deficits: new Map(), last: null, unfinished: false };
 
 /** A look due, as the lanes hold it: who shares its cost. */
 export interface LaneItem {
@@ -37,19 +38,22 @@ export interface FairShareInput<T extends LaneItem> {
   readonly taken?: (item: T) => void;
 }
 
-const startAfter = (tenants: readonly string[], last: string | null): number => {
-  if (last === null) return 0;
-  const at = tenants.indexOf(last);
-  return at === -1 ? 0 : (at + 1) % tenants.length;
+const startAt = (tenants: readonly string[], state: FairShareState): number => {
+  if (state.last === null) return 0;
+  const at = tenants.indexOf(state.last);
+  return at === -1 ? 0 : state.unfinished ? at : (at + 1) % tenants.length;
 };
 
 export const selectFairly = <T extends LaneItem>(state: FairShareState, input: FairShareInput<T>): { readonly state: FairShareState; readonly picked: T[] } => {
   const deficits = new Map(state.deficits);
   const picked: T[] = [];
   if (input.room <= 0 || input.tenants.length === 0) return { state, picked };
-  const first = startAfter(input.tenants, state.last);
+  const first = startAt(input.tenants, state);
   let active = [...input.tenants.slice(first), ...input.tenants.slice(0, first)].filter((t) => input.lane(t)?.peek() !== undefined);
   let last = state.last;
+  let unfinished = false;
+  // A turn the room cut short goes on without a new quantum.
+  let resumed = state.unfinished ? state.last : null;
   const idle = new Set(input.tenants);
   for (const t of active) idle.delete(t);
   for (const t of idle) deficits.delete(t);
@@ -63,7 +67,8 @@ export const selectFairly = <T extends LaneItem>(state: FairShareState, input: F
       const lane = input.lane(tenant)!;
       const weight = input.weight(tenant);
       if (!(weight > 0)) throw new RangeError(`tenant ${tenant} has weight ${weight}`);
-      let deficit = (deficits.get(tenant) ?? 0) + weight;
+      let deficit = (deficits.get(tenant) ?? 0) + (resumed === tenant ? 0 : weight);
+      resumed = null;
       last = tenant;
       for (let item = lane.peek(); item !== undefined && picked.length < input.room; item = lane.peek()) {
         const share = 1 / Math.max(1, item.requesters.length);
@@ -74,13 +79,15 @@ export const selectFairly = <T extends LaneItem>(state: FairShareState, input: F
         deficit -= share;
         for (const other of item.requesters) if (other !== tenant) deficits.set(other, (deficits.get(other) ?? 0) - share);
       }
-      if (lane.peek() === undefined) deficits.delete(tenant);
+      const next = lane.peek();
+      if (next === undefined) deficits.delete(tenant);
       else {
         deficits.set(tenant, deficit);
         still.push(tenant);
+        unfinished = picked.length >= input.room && 1 / Math.max(1, next.requesters.length) <= deficit;
       }
     }
     active = still;
   }
-  return { state: { deficits, last }, picked };
+  return { state: { deficits, last, unfinished }, picked };
 };

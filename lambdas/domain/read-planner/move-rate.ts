@@ -19,6 +19,9 @@ export const moveObserved = (estimate: MoveEstimate, gapMs: number, moved: boole
   return { moves: estimate.moves * decay + (moved ? 1 : 0), observedMs: estimate.observedMs * decay + gap };
 };
 
+/** How much the prior counts, in moves: little, so a few looks outweigh it. */
+const PRIOR_MOVES = 0.25;
+
 /** The expected time between moves, with a prior of one move per `priorMoveSeconds`. */
 export const expectedMoveMs = (estimate: MoveEstimate, settings: ReadPlannerSettings): number =>
-  (estimate.observedMs + settings.priorMoveSeconds * 1000) / (estimate.moves + 1);
+  (estimate.observedMs + PRIOR_MOVES * settings.priorMoveSeconds * 1000) / (estimate.moves + PRIOR_MOVES);

@@ -38,6 +38,14 @@ export const scheduledLook = (
 };
 
 /**
+ * A look that saw a move after a long quiet spell: the estimate still remembers the quiet, so
+ * the next look comes at most half the last gap later (never within the floor). A market that
+ * starts moving is read often within a few looks, not after hours of evidence.
+ */
+export const afterMoveSeen = (scheduledAt: number, look: { readonly at: number; readonly gapMs: number; readonly moved: boolean }, floorMs: number): number =>
+  look.moved ? Math.min(scheduledAt, look.at + Math.max(floorMs, look.gapMs / 2)) : scheduledAt;
+
+/**
  * The order in which due looks are taken within a tenant's share: a look brought forward by an
  * event or a sync at its time; a scheduled look at the time it would miss a second look (its due
  * time plus its interval), so a fast market late by a minute goes before a quiet one late by

@@ -1,7 +1,7 @@
 import type { ReadPlannerSettings } from '../../config/read-planner.js';
 import { FORWARD_REASONS, LOOK_REASONS, mergeReasons } from './reasons.js';
 import { initialMoves, moveObserved, type MoveEstimate } from './move-rate.js';
-import { scheduledLook } from './next-look.js';
+import { afterMoveSeen, scheduledLook } from './next-look.js';
 
 /** A tenant that sells the variant, and whether any of its enabled repricers prices it. */
 export interface Watcher {
@@ -107,8 +107,14 @@ export interface LookOutcome {
 /** After a look: the estimate learns from it, every reason it served is settled, and the rule plans the next. */
 export const afterLook = (watch: VariantWatch, outcome: LookOutcome, settings: ReadPlannerSettings): VariantWatch => {
   const moves = watch.lastLookAt === null ? watch.moves : moveObserved(watch.moves, outcome.at - watch.lastLookAt, outcome.moved, settings);
-  const forward = watch.forwardAt !== null && watch.forwardAt > outcome.at ? {} : { forwardAt: null, forwardReasons: 0, forwardBy: [] };
-  return rescheduled({ ...watch, ...forward, lastLookAt: outcome.at, moves, contested: outcome.contested }, settings);
+  // The look served every request made before it, whenever each asked to be served.
+  const next = rescheduled(
+    { ...watch, forwardAt: null, forwardReasons: 0, forwardBy: [], lastLookAt: outcome.at, moves, contested: outcome.contested },
+    settings,
+  );
+  if (watch.lastLookAt === null) return next;
+  const gapMs = outcome.at - watch.lastLookAt;
+  return { ...next, scheduledAt: afterMoveSeen(next.scheduledAt, { at: outcome.at, gapMs, moved: outcome.moved }, settings.floorSeconds * 1000) };
 };
 
 /** Whether a reason of the next look brings it forward (for the log and the figures). */
