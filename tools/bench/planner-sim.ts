@@ -55,8 +55,8 @@ export const plannerSimSettings = (argv: readonly string[]): PlannerSimSettings 
     shapes: _shapes,
     ...settings
   } = parseBenchFlags(argv, {
-    full: { quick: false, seed: 1, minutes: 120, warmupMinutes: 30, budget: 0 },
-    quick: { quick: true, seed: 1, minutes: 60, warmupMinutes: 20, budget: 0 },
+    full: { quick: false, seed: 1, minutes: 60, warmupMinutes: 20, budget: 0 },
+    quick: { quick: true, seed: 1, minutes: 30, warmupMinutes: 10, budget: 0 },
     numbers: { '--seed': 'seed', '--minutes': 'minutes', '--budget': 'budget' },
     parts: [],
   });
