@@ -77,18 +77,64 @@ export const createReadPlanner = (settings: ReadPlannerSettings, weight: (tenant
   let fairShare: FairShareState = initialFairShare;
   const floorMs = settings.floorSeconds * 1000;
 
-  /** The pages by their last look, oldest first: where spare budget goes. Rebuilt when dead entries outnumber the live. */
-  let stalest = new MinHeap<string>();
   const schedule = (entry: Entry) => {
-    if (entry.stage !== 'waiting') return;
-    due.push(nextLookAt(entry.watch), entry.watch.variant);
+    if (entry.stage === 'waiting') due.push(nextLookAt(entry.watch), entry.watch.variant);
   };
+  /**
+   * Each tenant's pages by their last look, oldest first: where spare budget goes, shared by
+   * the fair share, so a tenant's catalogue size never takes another's spare. Dead entries are
+   * skipped; a tenant's heap is rebuilt when they outnumber its live ones.
+   */
+  const stalest = new Map<string, MinHeap<string>>();
+  const watchedBy = new Map<string, number>();
   const lookedAt = (entry: Entry) => {
-    stalest.push(entry.watch.lastLookAt ?? -Infinity, entry.watch.variant);
-    if (stalest.size > 4 * entries.size + 1_024) {
-      stalest = new MinHeap<string>();
-      for (const [variant, live] of entries) stalest.push(live.watch.lastLookAt ?? -Infinity, variant);
+    const key = entry.watch.lastLookAt ?? -Infinity;
+    for (const { tenant } of entry.watch.watchers) {
+      let heap = stalest.get(tenant);
+      if (heap === undefined) stalest.set(tenant, (heap = new MinHeap<string>()));
+      heap.push(key, entry.watch.variant);
     }
+  };
+  const spareLane = (tenant: string, now: number): Lane<LaneEntry> | undefined => {
+    const heap = stalest.get(tenant);
+    if (heap === undefined) return undefined;
+    const live = () => {
+      for (;;) {
+        const variant = heap.peek();
+        if (variant === undefined) return undefined;
+        const entry = entries.get(variant);
+        const key = heap.peekKey()!;
+        if (
+          entry !== undefined &&
+          entry.stage === 'waiting' &&
+          (entry.watch.lastLookAt ?? -Infinity) === key &&
+          entry.watch.watchers.some((w) => w.tenant === tenant)
+        ) {
+          // Oldest first: when the oldest is within the floor, so is every other.
+          return key + floorMs > now ? undefined : entry;
+        }
+        heap.pop();
+      }
+    };
+    return {
+      peek: () => {
+        const entry = live();
+        return entry === undefined ? undefined : { variant: entry.watch.variant, epoch: entry.epoch, requesters: entry.watch.watchers.map((w) => w.tenant) };
+      },
+      pop: () => {
+        heap.pop();
+        return undefined;
+      },
+    };
+  };
+  const compactStalest = () => {
+    let total = 0;
+    for (const heap of stalest.values()) total += heap.size;
+    let watches = 0;
+    for (const count of watchedBy.values()) watches += count;
+    if (total <= 4 * watches + 1_024) return;
+    stalest.clear();
+    for (const entry of entries.values()) lookedAt(entry);
   };
   const liveLaneEntry = (item: LaneEntry): boolean => {
     const entry = entries.get(item.variant);
@@ -135,7 +181,10 @@ export const createReadPlanner = (settings: ReadPlannerSettings, weight: (tenant
 
   return {
     watch(variant, watcher, now) {
+      laneOf(watcher.tenant);
       const entry = entries.get(variant);
+      if (entry === undefined || !entry.watch.watchers.some((w) => w.tenant === watcher.tenant))
+        watchedBy.set(watcher.tenant, (watchedBy.get(watcher.tenant) ?? 0) + 1);
       if (entry === undefined) {
         const created: Entry = { watch: newWatch(variant, [watcher], now), stage: 'waiting', epoch: 0, requesters: [] };
         entries.set(variant, created);
@@ -150,6 +199,7 @@ export const createReadPlanner = (settings: ReadPlannerSettings, weight: (tenant
     unwatch(variant, tenant) {
       const entry = entries.get(variant);
       if (entry === undefined) return;
+      if (entry.watch.watchers.some((w) => w.tenant === tenant)) watchedBy.set(tenant, (watchedBy.get(tenant) ?? 1) - 1);
       entry.watch = withoutWatcher(entry.watch, tenant, settings);
       if (entry.watch.watchers.length === 0 && entry.stage !== 'queued') entries.delete(variant);
       else schedule(entry);
@@ -188,26 +238,20 @@ export const createReadPlanner = (settings: ReadPlannerSettings, weight: (tenant
         // the pages looked at longest ago are released early, never within the floor of their
         // last look, and shared out by the same fair share, so no tenant's catalogue takes the
         // spare of another.
-        let releasedEarly = 0;
-        while (releasedEarly < (room - reads.length) * 2 && stalest.size > 0) {
-          const key = stalest.peekKey()!;
-          const entry = entries.get(stalest.peek()!);
-          if (entry === undefined || entry.stage !== 'waiting' || (entry.watch.lastLookAt ?? -Infinity) !== key) {
-            stalest.pop();
-            continue;
-          }
-          if (key + floorMs > now) break;
-          stalest.pop();
-          release(
-            entry,
-            now,
-            entry.watch.watchers.map((w) => w.tenant),
-          );
-          released.push(entry.requesters);
-          releasedEarly += 1;
-        }
         const before = reads.length;
-        fairShare = selectFairly(fairShare, { tenants: laneOrder, lane: viewOf, weight, room: room - reads.length, taken }).state;
+        const takenEarly = (item: LaneEntry) => {
+          const entry = entries.get(item.variant)!;
+          released.push(item.requesters);
+          reads.push(enqueue(entry, now, item.requesters));
+        };
+        fairShare = selectFairly(fairShare, {
+          tenants: laneOrder,
+          lane: (tenant) => spareLane(tenant, now),
+          weight,
+          room: room - reads.length,
+          taken: takenEarly,
+        }).state;
+        if (now % 60_000 < 1_000) compactStalest();
         early = reads.length - before;
       }
       return { reads, released, early };
