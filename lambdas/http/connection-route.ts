@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { syncRequestLimit } from '../config/sync-requests.js';
 import { connectorUid } from '../domain/records.js';
 import { conflict, HttpProblem, notFound, unprocessable } from './errors.js';
 import { pathParameter } from './path.js';
@@ -32,5 +33,17 @@ export const marketplaceUnavailable = (retryAfterSeconds = MARKETPLACE_RETRY_AFT
   new HttpProblem(problem(503, 'The marketplace could not check the API key now; nothing was stored. Try again later.'), {
     'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
   });
+
+/** `POST .../sync` beyond its limit per connection: nothing was queued. */
+export const syncLimited = (retryAfterSeconds: number) =>
+  new HttpProblem(
+    problem(
+      429,
+      `A connection may ask for ${syncRequestLimit().perWindow} full syncs within ${syncRequestLimit().windowMs / 60_000} minutes; nothing was queued. Retry after the indicated delay.`,
+    ),
+    {
+      'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    },
+  );
 
 export const connectionChanged = () => conflict('The connection was changed by another request meanwhile; nothing was stored. Try again.');

@@ -8,6 +8,7 @@ import {
   type StoredConnection,
   type SyncOutcome,
 } from '../data/connections/connections.js';
+import { markSyncRan } from '../data/connections/sync-requests.js';
 import { applyOwnOffers, UNKNOWN_SELLER_ID } from '../data/market/market-sync.js';
 import { fullSyncWanted, heartbeatDue, ownOffersDue, tickOf } from '../domain/market-schedule.js';
 import { marketSyncMessage, type MarketSyncMessage } from '../events/market-sync.js';
@@ -148,6 +149,8 @@ const handleTick = async (message: Extract<MarketSyncMessage, { kind: 'tick' }>,
       offers_synced: sync.offersSeen,
       ...(stamp ? { last_sync_at: now } : {}),
     });
+    // The full sync a client asked for has run and queued its reads: the next request may start another.
+    if (full) await markSyncRan(target.clientId, target.stored);
   }
 };
 

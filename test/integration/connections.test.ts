@@ -10,9 +10,14 @@ import { startTestApi, type TestApi } from '../support/local-api.js';
 import { tableScanner } from '../support/table-snapshot.js';
 import { step } from '../support/story.js';
 import { captureOutput } from '../support/output-capture.js';
+import { marketHarness } from '../support/market-harness.js';
+import { SYNC_REQUESTS_PER_WINDOW_ENV } from '../../lambdas/config/sync-requests.js';
+import { READ_PLANNER } from '../../lambdas/config/read-planner.js';
 
 // Every log line is written, so the search for the key covers what a debug run would show.
 process.env.POWERTOOLS_LOG_LEVEL = 'DEBUG';
+// The stage's own limit of sync requests (the test API's default is far above it).
+process.env[SYNC_REQUESTS_PER_WINDOW_ENV] = String(READ_PLANNER.syncsPerWindow);
 
 type Connection = {
   connector: string;
@@ -21,6 +26,7 @@ type Connection = {
   mode: string;
   status: string;
   sync_requested_at: string | null;
+  last_sync_at: string | null;
   webhook_secret_set: boolean;
 };
 type Problem = { status: number; detail: string };
@@ -117,6 +123,32 @@ describe('connections', () => {
       expect(requested.status).toBe(202);
       expect(requested.body.sync_requested_at).toEqual(expect.any(String));
       expect((await call<Connection>('GET', '/v1/connections/takealot', alice)).body.sync_requested_at).toBe(requested.body.sync_requested_at);
+    });
+    await step('coalesces requests into the sync already queued, runs it once, then answers 429 with Retry-After beyond the limit', async () => {
+      const sync = () => call<Connection & Problem>('POST', '/v1/connections/takealot/sync', alice);
+      const queued = (await call<Connection>('GET', '/v1/connections/takealot', alice)).body.sync_requested_at;
+      for (let n = 0; n < 3; n++) {
+        const joined = await sync();
+        expect([joined.status, joined.headers['sync-request'], joined.body.sync_requested_at]).toEqual([202, 'coalesced', queued]);
+      }
+      const loop = marketHarness(api);
+      // The one sync asked for four times runs once: every product's page read on that tick.
+      expect(await loop.tick()).toEqual({ syncFailures: 0, reads: 5 });
+      const ran = (await call<Connection>('GET', '/v1/connections/takealot', alice)).body;
+      expect(ran.last_sync_at! >= queued!).toBe(true);
+      for (let accepted = 1; accepted < READ_PLANNER.syncsPerWindow; accepted++) {
+        const again = await sync();
+        expect([again.status, again.headers['sync-request']]).toEqual([202, 'accepted']);
+        await loop.tick();
+      }
+      const refused = await sync();
+      expect(refused.status).toBe(429);
+      expect(refused.headers['content-type']).toContain('application/problem+json');
+      const retryAfter = Number(refused.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(READ_PLANNER.syncWindowSeconds);
+      // Nothing was queued: the record still names the last accepted request.
+      expect((await call<Connection>('GET', '/v1/connections/takealot', alice)).body.sync_requested_at).not.toBe(refused.body.sync_requested_at);
     });
     await step('shows another client nothing: every route answers as if the connection did not exist', async () => {
       expect((await call('GET', '/v1/connections/takealot', bob)).status).toBe(404);

@@ -14,6 +14,7 @@ import { createTable, deleteTable } from '../../tools/local/create-table.js';
 import { createLocalDynamoClient } from '../../tools/local/dynamodb-local.js';
 import type { EventRuntimeOptions } from '../../tools/local/event-runtime.js';
 import type { LocalServerOptions } from '../../tools/local/server.js';
+import { SYNC_REQUESTS_PER_WINDOW_ENV } from '../../lambdas/config/sync-requests.js';
 import { TABLE_NAME_ENV } from '../../lambdas/config/table-schema.js';
 import { ALLOW_LOCAL_HTTP_ENV } from '../../lambdas/domain/webhook-url.js';
 import { useLocalSecretsKey } from '../../tools/local/secrets-key.js';
@@ -121,6 +122,8 @@ export const startTestApi = async ({ events: eventOptions = {}, uncachedAuthoriz
   process.env.POWERTOOLS_LOG_LEVEL ??= 'ERROR';
   // As `npm start`: webhooks may point at receivers on 127.0.0.1 over http.
   process.env[ALLOW_LOCAL_HTTP_ENV] = 'true';
+  // Tests ask for a full sync at every step they check; the one that checks the limit names it.
+  process.env[SYNC_REQUESTS_PER_WINDOW_ENV] ??= '1000';
   // As `npm start`: secrets are sealed under the local key provider, no AWS account needed.
   useLocalSecretsKey();
 

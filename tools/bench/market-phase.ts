@@ -9,7 +9,8 @@ import { importConnectorTypes } from '../admin/import.js';
 import { createClientAccount } from '../admin/clients.js';
 import { MARKET_SYNC } from '../../lambdas/config/market-sync.js';
 import { documentClient } from '../../lambdas/data/table/dynamo.js';
-import { deleteConnection, requestSync, saveConnection } from '../../lambdas/data/connections/connections.js';
+import { deleteConnection, saveConnection } from '../../lambdas/data/connections/connections.js';
+import { admitSync } from '../../lambdas/data/connections/sync-requests.js';
 import { listOffers } from '../../lambdas/data/offers/read.js';
 import { connectedRecord } from '../../lambdas/domain/connections.js';
 import { tickOf } from '../../lambdas/domain/market-schedule.js';
@@ -156,7 +157,8 @@ export const syncCycle = async (phase: Phase, timeoutMs: number): Promise<{ seco
 
 /** The request of a full sync, written and its stream record settled (a measured sync then counts only what the sync wrote). */
 export const requestFullSync = async (phase: Phase): Promise<void> => {
-  await requestSync(phase.clientId, TAKEALOT_CONNECTOR_UID);
+  // The bench asks as often as it measures: no limit per window (the sync it asked for still runs once).
+  await admitSync(phase.clientId, TAKEALOT_CONNECTOR_UID, Date.now(), { perWindow: Number.MAX_SAFE_INTEGER, windowMs: 1 });
   await phase.harness.settle();
 };
 

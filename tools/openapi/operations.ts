@@ -48,7 +48,7 @@ import {
 import { createWebhookBody, MAX_WEBHOOKS_PER_CLIENT, webhookRecord } from '../../lambdas/domain/webhooks.js';
 import { connectionRecord, patchConnectionBody, putConnectionBody } from '../../lambdas/domain/connections.js';
 import { connectorUid } from '../../lambdas/domain/records.js';
-import { connectionNotFound, connectorNotFound, keyRejected, marketplaceUnavailable } from '../../lambdas/http/connection-route.js';
+import { connectionNotFound, connectorNotFound, keyRejected, marketplaceUnavailable, syncLimited } from '../../lambdas/http/connection-route.js';
 import { connectionExample, patchConnectionExample, putConnectionExample } from './examples.js';
 import { webhookNotFound } from '../../lambdas/http/not-found.js';
 import type { JsonSchema } from './schemas.js';
@@ -61,7 +61,7 @@ import { MAX_BODY_BYTES } from '../../lambdas/http/body-limit.js';
  * the statuses it can answer. Keyed by route name, so a route without an entry here cannot be
  * documented (tools/openapi/document.ts refuses it).
  */
-export type ResponseHeader = 'Location' | 'ETag';
+export type ResponseHeader = 'Location' | 'ETag' | 'Sync-Request';
 
 export interface BodySpec {
   /** A component of tools/openapi/schemas.ts, or an inline schema. */
@@ -712,15 +712,24 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
   SyncConnection: {
     tag: 'Connections',
     summary: 'Ask for a full sync',
-    description: 'Asks for a full sync now (own offers and the market of every product): recorded as `sync_requested_at`.',
+    description:
+      'Asks for a full sync now (own offers and the market of every product): recorded as `sync_requested_at`. ' +
+      'Per connection, a request while an accepted sync has not run yet joins it, and at most 4 are accepted within an hour (docs/connections.md).',
     pathParameters: { connector: connectorParameterSpec },
     success: {
       status: 202,
-      description: 'Accepted: the connection with `sync_requested_at` set.',
+      description: 'Accepted (`Sync-Request: accepted`, `sync_requested_at` set) or joined to the sync already queued (`Sync-Request: coalesced`).',
       body: { schema: 'Connection', example: { ...connectionExample, sync_requested_at: connectionExample.updated_at } },
+      headers: ['Sync-Request'],
     },
     problems: [401, 404, ...SERVER_SIDE],
-    problemOverrides: connectionNotFoundProblem,
+    problemOverrides: {
+      ...connectionNotFoundProblem,
+      429: {
+        description: 'Beyond the limit of full syncs for this connection (nothing queued; `Retry-After`: until the oldest leaves the hour), or throttled.',
+        example: () => syncLimited(1200).problem,
+      },
+    },
   },
   ResumeConnection: {
     tag: 'Connections',

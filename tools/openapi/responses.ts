@@ -30,6 +30,12 @@ export const HEADERS = {
     schema: { type: 'string', const: WWW_AUTHENTICATE },
     example: WWW_AUTHENTICATE,
   },
+  'Sync-Request': {
+    description: '`accepted`: this request queued a full sync; `coalesced`: it joined the one already queued, nothing more was queued.',
+    required: true,
+    schema: { type: 'string', enum: ['accepted', 'coalesced'] },
+    example: 'accepted',
+  },
   Allow: {
     description: 'The methods the path supports.',
     required: true,

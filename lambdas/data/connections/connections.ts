@@ -25,8 +25,11 @@ const storedConnection = z.object({
   sendHoldUntil: z.string().optional(),
   /** When the client last resumed the connection: decisions made before it were accepted, the breaker no longer counts them. */
   breakerClearedAt: z.string().optional(),
+  /** `POST .../sync`: the recent accepted times and whether one waits to run (lambdas/data/connections/sync-requests.ts). */
+  syncRequests: z.object({ acceptedAt: z.array(z.number()), pending: z.boolean(), version: z.number().int() }).optional(),
 });
 export type StoredConnection = z.infer<typeof storedConnection>;
+export const parseStoredConnection = (item: unknown): StoredConnection => storedConnection.parse(item);
 
 const connectionLookup = z.object({ entity: z.literal('connectionUid'), clientId: z.string().min(1), connector: z.string().min(1) });
 
@@ -257,27 +260,6 @@ export const deleteConnection = async (clientId: string, connector: string): Pro
   } catch (error) {
     // Deleted (or replaced by a new connection) meanwhile: what this request named is gone.
     if (cancellationReasons(error)?.[0]?.Code === 'ConditionalCheckFailed') return false;
-    throw error;
-  }
-};
-
-/** Records that the client asked for a full sync; the connection as it now is, or undefined when there is none. */
-export const requestSync = async (clientId: string, connector: string, now = new Date().toISOString()): Promise<Connection | undefined> => {
-  try {
-    const result = await documentClient.send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: connectionKey(clientId, connector),
-        UpdateExpression: 'SET #record.sync_requested_at = :now',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: { '#record': 'record' },
-        ExpressionAttributeValues: { ':now': now },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
-    return storedConnection.parse(result.Attributes).record;
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
     throw error;
   }
 };

@@ -14,7 +14,6 @@ import { logger } from '../../../lambdas/observability/logger.js';
 import { MarketplaceRateLimited, MarketplaceUnavailable, type MarketplacePort } from '../../../lambdas/marketplace/port.js';
 import type { MarketplaceLookup } from '../../../lambdas/marketplace/registry.js';
 import { openConnectionSecret } from '../../../lambdas/marketplace/secrets.js';
-import { syncConnectionRoute } from '../../../lambdas/sync-connection/handler.js';
 import { connectorType } from '../data/fixtures.js';
 import { apiEvent, CONTEXT, expectProblem } from '../fixtures/api-events.js';
 import { takealotMarketplace } from '../../../lambdas/marketplace/takealot/marketplace.js';
@@ -293,15 +292,5 @@ describe('GET, list, DELETE and sync', () => {
     expect(ddb.commandCalls(DeleteCommand)).toHaveLength(0);
     ddb.on(GetCommand, { Key: CONNECTION_KEY }).resolves({});
     await expect(deleteConnectionRoute(withConnector('DELETE'))).rejects.toMatchObject({ status: 404 });
-  });
-
-  it('sync records sync_requested_at on an existing connection (202), 404 when there is none', async () => {
-    ddb.on(UpdateCommand).resolves({ Attributes: storedConnection(connection({ sync_requested_at: '2026-11-25T10:00:00.000Z' })) });
-    const accepted = await syncConnectionRoute(withConnector('POST'));
-    expect(accepted.statusCode).toBe(202);
-    expect(JSON.parse(accepted.body)).toMatchObject({ sync_requested_at: '2026-11-25T10:00:00.000Z' });
-    expect(ddb.commandCalls(UpdateCommand)[0]?.args[0].input).toMatchObject({ Key: CONNECTION_KEY, ConditionExpression: 'attribute_exists(pk)' });
-    ddb.on(UpdateCommand).rejects(new ConditionalCheckFailedException({ message: 'no', $metadata: {} }));
-    await expect(syncConnectionRoute(withConnector('POST'))).rejects.toMatchObject({ status: 404 });
   });
 });
