@@ -21,6 +21,10 @@ const main = async (): Promise<void> => {
   say(`Marketplace simulator on ${market.url} (seed ${resolved.seed}, ${resolved.products} products, ${resolved.competitors} competitors each)`);
   say(`  Seller API:  ${market.sellerApiUrl}/offers   (header X-API-Key)`);
   say(`  API key:     ${market.apiKey}   (printed once; the seller id is ${resolved.sellerId})`);
+  for (const seller of market.sellers.slice(1)) {
+    // Only the demo seller's key is printed whole; the other accounts' keys are for callers in this process.
+    say(`  Seller:      ${seller.sellerId} (${seller.displayName}), key ending ${seller.apiKey.slice(-4)}`);
+  }
   say(`  Storefront:  ${market.storefrontUrl}/rest/v-1-10-0/product-details/PLID${firstPlid ?? '<plid>'}`);
   say(`  Control:     ${market.url}/_control/state  (tests and benchmarks only)`);
   say(

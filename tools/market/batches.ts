@@ -32,6 +32,8 @@ export interface Batch {
   due_at: number;
   completed_at: number | null;
   request_id: string | undefined;
+  /** The seller account that submitted it: only its offers are changed, only it can read the batch. */
+  account: number;
   entries: Record<string, unknown>[];
   results: BatchEntryResult[] | null;
   /** Per entry, in the order of `results`. */
@@ -46,7 +48,7 @@ export class BatchStore {
   private readonly batches = new Map<number, Batch>();
   private nextId = 1;
 
-  submit(entries: Record<string, unknown>[], now: number, delayMs: number, requestId: string | undefined): Batch {
+  submit(entries: Record<string, unknown>[], now: number, delayMs: number, requestId: string | undefined, account = 0): Batch {
     const batch: Batch = {
       batch_id: this.nextId++,
       status: 'pending',
@@ -54,6 +56,7 @@ export class BatchStore {
       due_at: now + delayMs,
       completed_at: null,
       request_id: requestId,
+      account,
       entries,
       results: null,
       checks: null,

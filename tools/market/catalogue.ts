@@ -76,7 +76,52 @@ export interface Product {
   in_stock_premium_pct: number;
   own: OwnOffer;
   competitors: CompetitorOffer[];
+  /** With several seller accounts (options.ts, `sellers`): the offers of the other accounts that sell this variant too (accountOffers). */
+  accounts?: AccountOffer[];
 }
+
+/** An offer of a seller account other than the first (which holds `own`) on a product it sells too. */
+export interface AccountOffer {
+  /** The account's index: 1 for the second account, and so on. */
+  account: number;
+  offer: OwnOffer;
+}
+
+/** Offer ids of account `n` are its own range, above every first account's id: pages and lookups stay per account. */
+const ACCOUNT_OFFER_ID_STRIDE = 10_000_000;
+
+/**
+ * Spreads `sellers` accounts over the products: the first account sells every product (its
+ * `own` offer, as with one seller); each product is sold besides by 0 to `perProduct - 1` of the
+ * other accounts, drawn from `prng`, each with an offer of its own (own id range, SKU and price,
+ * the product's RRP, barcode and stock). Deterministic for a seed.
+ */
+export const accountOffers = (products: readonly Product[], sellers: number, perProduct: number, prng: Prng): void => {
+  if (sellers < 2) return;
+  for (const product of products) {
+    const others = Array.from({ length: sellers - 1 }, (_, n) => n + 1);
+    const count = prng.int(0, Math.min(sellers, perProduct) - 1);
+    const chosen: number[] = [];
+    while (chosen.length < count) chosen.push(others.splice(prng.int(0, others.length - 1), 1)[0]!);
+    product.accounts = chosen
+      .sort((a, b) => a - b)
+      .map((account) => {
+        const { own } = product;
+        const price = clamp(Math.round((own.selling_price * prng.int(90, 110)) / 100), 1, own.rrp);
+        return {
+          account,
+          offer: {
+            ...structuredClone(own),
+            offer_id: own.offer_id + account * ACCOUNT_OFFER_ID_STRIDE,
+            sku: `${own.sku}-S${account + 1}`,
+            selling_price: price,
+            status: 'buyable' as const,
+            listed_at: own.listed_at + account,
+          },
+        };
+      });
+  }
+};
 
 const ADJECTIVES = ['Compact', 'Wireless', 'Stainless', 'Ergonomic', 'Classic', 'Portable', 'Smart', 'Heavy-Duty', 'Eco', 'Premium'];
 const NOUNS = ['Kettle', 'Headphones', 'Desk Lamp', 'Blender', 'Backpack', 'Water Bottle', 'Air Fryer', 'Power Bank', 'Toaster', 'Yoga Mat', 'Drill', 'Router'];

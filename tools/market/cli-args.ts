@@ -73,6 +73,18 @@ export const FLAGS: Flag[] = [
     help: `product lines of 1, 2, ... N variants in turn, each variant its own tsin, offers and buy box (default ${DEFAULT_OPTIONS.variants}: one each)`,
     set: num('variants', (o, v) => (o.variants = v)),
   },
+  {
+    name: 'sellers',
+    value: 'N',
+    help: `seller accounts, each its own API key and seller id (the next ids after --seller-id), on shared product lines (default ${DEFAULT_OPTIONS.sellers})`,
+    set: num('sellers', (o, v) => (o.sellers = v)),
+  },
+  {
+    name: 'sellers-per-product',
+    value: 'N',
+    help: `with --sellers: the most accounts selling one product (default ${DEFAULT_OPTIONS.sellersPerProduct})`,
+    set: num('sellersPerProduct', (o, v) => (o.sellersPerProduct = v)),
+  },
   { name: 'base-path', value: 'PATH', help: `base path of the seller API (default ${DEFAULT_OPTIONS.basePath})`, set: (o, v) => (o.basePath = v) },
   { name: 'seller-id', value: 'ID', help: `the demo seller's id (default ${DEFAULT_OPTIONS.sellerId})`, set: (o, v) => (o.sellerId = v) },
   {

@@ -32,6 +32,13 @@ export const controlState = (sim: Simulation): Record<string, unknown> => ({
   empty_pages: sim.emptyPageCount,
   glitch: sim.glitch.describe(),
   api_key: sim.keys.describe(),
+  // Each account's key by its last 4 characters only.
+  sellers: sim.accounts.map((account) => ({
+    seller_id: account.sellerId,
+    display_name: account.displayName,
+    api_key: account.keys.describe(),
+    offers: sim.market.accountSeats(account.index).length,
+  })),
   pending_batches: sim.batches.pendingCount(),
   ...sim.traffic.summary(),
   ...sim.market.snapshot(),

@@ -5,6 +5,12 @@
 import { actBot } from './bots.js';
 import { decideBuyBox, type BuyBoxOutcome, type ListedOffer } from './buy-box.js';
 import { ownInStock, TAKEALOT_RETAIL_SUFFIX, takealotRetailOffer, type OwnOffer, type Product } from './catalogue.js';
+
+/** One offer of a seller account, with the product (the variant) it is on. */
+export interface AccountSeat {
+  product: Product;
+  offer: OwnOffer;
+}
 import type { Prng } from './prng.js';
 
 export type OwnOfferLookup = 'offer_id' | 'sku' | 'barcode';
@@ -21,14 +27,19 @@ export class Market {
   private readonly byPlid = new Map<number, Product[]>();
   private tickCount = 0;
 
+  /** Per seller account after the first: its offers by each identifier the seller API accepts, and in offer_id order. */
+  private readonly accountLookups: Array<{ byKey: Record<OwnOfferLookup, Map<string, AccountSeat>>; seats: AccountSeat[] }> = [];
+
   /**
    * @param botStreams per product (by tsin), the stream its bots draw from instead of the tick's:
    *   twins share a seed, so their bots draw the same moves (options.ts, `twins`).
+   * @param accountSellers the sellers of the accounts after the first, by account index from 1 (options.ts, `sellers`).
    */
   constructor(
     products: Product[],
     private readonly ownSeller: OwnSeller,
     private readonly botStreams?: ReadonlyMap<number, Prng>,
+    private readonly accountSellers: readonly OwnSeller[] = [],
   ) {
     // Offers are listed in offer_id order: the seller API's pages follow it.
     this.products = [...products].sort((a, b) => a.own.offer_id - b.own.offer_id);
@@ -39,6 +50,43 @@ export class Market {
       this.lookups.barcode.set(product.own.barcode, product);
       this.byPlid.set(product.plid, [...(this.byPlid.get(product.plid) ?? []), product]);
     }
+    for (let account = 1; account <= accountSellers.length; account++) {
+      const seats = this.products.flatMap((product) =>
+        (product.accounts ?? []).filter((entry) => entry.account === account).map((entry) => ({ product, offer: entry.offer })),
+      );
+      const byKey: Record<OwnOfferLookup, Map<string, AccountSeat>> = { offer_id: new Map(), sku: new Map(), barcode: new Map() };
+      for (const seat of seats) {
+        byKey.offer_id.set(String(seat.offer.offer_id), seat);
+        byKey.sku.set(seat.offer.sku, seat);
+        byKey.barcode.set(seat.offer.barcode, seat);
+      }
+      this.accountLookups[account] = { byKey, seats };
+    }
+  }
+
+  /** The seller accounts: 1 unless the `sellers` option names more. */
+  get accountCount(): number {
+    return this.accountSellers.length + 1;
+  }
+
+  /** The seller of an account (0: the first, the demo seller). */
+  sellerOf(account: number): OwnSeller {
+    return account === 0 ? this.ownSeller : this.accountSellers[account - 1]!;
+  }
+
+  /** An account's offers, in offer_id order (its seller API's pages follow it). */
+  accountSeats(account: number): AccountSeat[] {
+    if (account === 0) return this.products.map((product) => ({ product, offer: product.own }));
+    return this.accountLookups[account]?.seats ?? [];
+  }
+
+  /** One of an account's offers by offer id, SKU or barcode: never another account's. */
+  findSeat(account: number, by: OwnOfferLookup, value: string): AccountSeat | undefined {
+    if (account === 0) {
+      const product = this.lookups[by].get(value);
+      return product === undefined ? undefined : { product, offer: product.own };
+    }
+    return this.accountLookups[account]?.byKey[by].get(value);
   }
 
   get ticks(): number {
@@ -81,6 +129,18 @@ export class Market {
         leadtime_days: own.minimum_leadtime_days,
         listed_at: own.listed_at,
         seller: { ...this.ownSeller, rating_avg: 4.5, rating_count: 120, is_takealot: false },
+      });
+    }
+    for (const { account, offer } of product.accounts ?? []) {
+      if (offer.status !== 'buyable') continue;
+      listed.push({
+        id: String(offer.offer_id),
+        sku: offer.sku,
+        price: offer.selling_price,
+        in_stock: ownInStock(offer),
+        leadtime_days: offer.minimum_leadtime_days,
+        listed_at: offer.listed_at,
+        seller: { ...this.sellerOf(account), rating_avg: 4.5, rating_count: 120, is_takealot: false },
       });
     }
     for (const offer of product.competitors) {

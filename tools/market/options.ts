@@ -64,6 +64,14 @@ export interface MarketOptions {
    * variantLines). 1: every line one variant.
    */
   variants: number;
+  /**
+   * Seller accounts, each its own API key and seller id (`sellerId`, then the next ids): the first
+   * sells every product (the demo seller); the others each a seeded share of them, so their
+   * catalogues overlap on shared product lines (catalogue.ts, accountOffers). 1: one seller.
+   */
+  sellers: number;
+  /** The most accounts selling one product, with `sellers` above 1. */
+  sellersPerProduct: number;
   /** Base path of the seller API (Takealot's is `/v1`). */
   basePath: string;
   sellerId: string;
@@ -117,6 +125,8 @@ export const DEFAULT_OPTIONS: Omit<MarketOptions, 'clock' | 'apiKey'> = {
   twins: 1,
   staticSeller: false,
   variants: 1,
+  sellers: 1,
+  sellersPerProduct: 3,
   basePath: '/v1',
   sellerId: '1000001',
   sellerName: 'Demo Seller',
@@ -197,6 +207,8 @@ export const resolveOptions = (input: MarketOptionsInput = {}): MarketOptions =>
   requireInteger('competitors', options.competitors, 0, 50);
   requireInteger('twins', options.twins, 1, 100);
   requireInteger('variants', options.variants, 1, 10);
+  requireInteger('sellers', options.sellers, 1, 50);
+  requireInteger('sellersPerProduct', options.sellersPerProduct, 1, 50);
   if (typeof options.staticSeller !== 'boolean') throw new MarketOptionError('staticSeller must be true or false');
   requireInteger('tickIntervalMs', options.tickIntervalMs, 0, 3_600_000);
   requireInteger('maxTicks', options.maxTicks, 0, 10_000_000);

@@ -10,7 +10,7 @@ import type { OwnOfferLookup } from './market.js';
 import { offerView, viewOptionsFrom } from './offer-view.js';
 import { pageOf } from './paging.js';
 import type { Simulation } from './simulation.js';
-import type { Product } from './catalogue.js';
+import type { AccountSeat } from './market.js';
 
 export interface RouteAnswer {
   status: number;
@@ -36,16 +36,16 @@ const offerRoute = (path: string): { by: OwnOfferLookup; value: string } | undef
 
 const methodNotAllowed = (allowed: string): HttpError => new HttpError(405, 'Method not allowed', {}, { allow: allowed });
 
-const patchOffer = async (sim: Simulation, req: IncomingMessage, product: Product, params: URLSearchParams): Promise<RouteAnswer> => {
+const patchOffer = async (sim: Simulation, req: IncomingMessage, seat: AccountSeat, account: number, params: URLSearchParams): Promise<RouteAnswer> => {
   const body = await readJsonObject(req);
   const requestId = requestIdOf(req);
   sim.priceLog.noteRequestId(requestId);
-  const outcome = sim.updateOwnOffer(product, body, { via: 'patch', ...(requestId === undefined ? {} : { requestId }) });
+  const outcome = sim.updateOwnOffer(seat.product, body, { via: 'patch', ...(requestId === undefined ? {} : { requestId }) }, seat.offer, account);
   if (!outcome.ok) throw new HttpError(400, outcome.errors[0]!.message, { validation_errors: outcome.errors });
-  return { status: 200, body: offerView(product.own, viewOptionsFrom(params)) };
+  return { status: 200, body: offerView(seat.offer, viewOptionsFrom(params)) };
 };
 
-const submitBatch = async (sim: Simulation, req: IncomingMessage): Promise<RouteAnswer> => {
+const submitBatch = async (sim: Simulation, req: IncomingMessage, account: number): Promise<RouteAnswer> => {
   const body = await readJsonObject(req);
   const { offers } = body;
   if (!Array.isArray(offers) || offers.length === 0 || offers.length > MAX_BATCH_ENTRIES) {
@@ -60,22 +60,26 @@ const submitBatch = async (sim: Simulation, req: IncomingMessage): Promise<Route
   });
   const requestId = requestIdOf(req);
   sim.priceLog.noteRequestId(requestId);
-  const batch = sim.submitBatch(entries, requestId);
+  const batch = sim.submitBatch(entries, requestId, account);
   return { status: 200, body: { batch_id: batch.batch_id, status: batch.status } };
 };
 
-/** Answers a request whose path is below the base path (`path` has the base path removed). */
-export const handleSellerRoute = async (sim: Simulation, req: IncomingMessage, path: string, params: URLSearchParams): Promise<RouteAnswer> => {
+/**
+ * Answers a request whose path is below the base path (`path` has the base path removed), for
+ * the seller account whose key it presented: only that account's offers and batches exist for it.
+ */
+export const handleSellerRoute = async (sim: Simulation, req: IncomingMessage, path: string, params: URLSearchParams, account = 0): Promise<RouteAnswer> => {
   const method = req.method ?? 'GET';
   if (path === '/offers') {
     if (method !== 'GET') throw methodNotAllowed('GET');
-    const page = pageOf(sim.market.ownOffers(), params, sim.faults.page2Bug);
+    const offers = account === 0 ? sim.market.ownOffers() : sim.market.accountSeats(account).map((seat) => seat.offer);
+    const page = pageOf(offers, params, sim.faults.page2Bug);
     const view = viewOptionsFrom(params);
     return { status: 200, body: { ...page, items: page.items.map((offer) => offerView(offer, view)) } };
   }
   if (path === '/offers/batch') {
     if (method !== 'POST') throw methodNotAllowed('POST');
-    return submitBatch(sim, req);
+    return submitBatch(sim, req, account);
   }
   const batchRead = /^\/offers\/batch\/(\d+)$/.exec(path);
   if (batchRead) {
@@ -83,14 +87,14 @@ export const handleSellerRoute = async (sim: Simulation, req: IncomingMessage, p
     // Settled on read too, so a poll never sees "pending" after the delay even between timer firings.
     sim.settleDueBatches();
     const batch = sim.batches.get(Number(batchRead[1]));
-    if (batch === undefined) throw new HttpError(404, 'batch not found');
+    if (batch === undefined || batch.account !== account) throw new HttpError(404, 'batch not found');
     return { status: 200, body: BatchStore.view(batch, sim.shapes.batchStatus) };
   }
   const target = offerRoute(path);
   if (target === undefined) throw NOT_FOUND();
-  const product = sim.findOwn(target.by, target.value);
-  if (product === undefined) throw new HttpError(404, 'offer not found');
-  if (method === 'GET') return { status: 200, body: offerView(product.own, viewOptionsFrom(params)) };
-  if (method === 'PATCH') return patchOffer(sim, req, product, params);
+  const seat = sim.findSeat(account, target.by, target.value);
+  if (seat === undefined) throw new HttpError(404, 'offer not found');
+  if (method === 'GET') return { status: 200, body: offerView(seat.offer, viewOptionsFrom(params)) };
+  if (method === 'PATCH') return patchOffer(sim, req, seat, account, params);
   throw methodNotAllowed('GET, PATCH');
 };

@@ -32,6 +32,8 @@ export interface MarketSimulator {
   storefrontUrl: string;
   /** The demo seller's API key as issued at startup. */
   apiKey: string;
+  /** Every seller account (the demo seller first) with the key it was issued at startup: for the caller in this process, never logged. */
+  sellers: ReadonlyArray<{ readonly sellerId: string; readonly displayName: string; readonly apiKey: string }>;
   webhookSecret: string;
   /** Points the webhooks at a loopback URL (e.g. the service's route for a connection made after startup), or turns them off. */
   setWebhookUrl(url: string | undefined): void;
@@ -98,11 +100,11 @@ export const createMarketSimulator = async (input: MarketOptionsInput = {}): Pro
     }
     const gate = await faultGate();
     if (!gate.pass) return gate.answer;
-    const key = sim.keys.check(presented);
-    if (key === 'missing') return { status: 401, body: { message: 'Missing X-API-Key header' } };
-    if (key === 'invalid') return { status: 403, body: { message: 'Invalid API key' } };
-    if (key === 'revoked') return { status: 403, body: { message: 'API key has been revoked' } };
-    return handleSellerRoute(sim, req, path, params);
+    const key = sim.accountFor(presented);
+    if (key.check === 'missing') return { status: 401, body: { message: 'Missing X-API-Key header' } };
+    if (key.check === 'invalid') return { status: 403, body: { message: 'Invalid API key' } };
+    if (key.check === 'revoked' || key.account === undefined) return { status: 403, body: { message: 'API key has been revoked' } };
+    return handleSellerRoute(sim, req, path, params, key.account);
   };
 
   const storefront = async (req: IncomingMessage, res: ServerResponse, plid: number): Promise<RouteAnswer> => {
@@ -202,6 +204,7 @@ export const createMarketSimulator = async (input: MarketOptionsInput = {}): Pro
     sellerApiUrl: `${url}${options.basePath}`,
     storefrontUrl: url,
     apiKey: sim.initialApiKey,
+    sellers: sim.accounts.map((account) => ({ sellerId: account.sellerId, displayName: account.displayName, apiKey: account.initialApiKey })),
     webhookSecret: sim.webhookSecret,
     setWebhookUrl: (target) => sim.setWebhookUrl(target),
     options,

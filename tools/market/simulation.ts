@@ -3,16 +3,16 @@
  * can change (own offers, batches, the price log, the key, the faults, the shapes, a glitch).
  * Routes call into it; tests can drive it directly.
  */
-import { ApiKeyring, generateSecret } from './api-key.js';
+import { ApiKeyring, generateSecret, type KeyCheck } from './api-key.js';
 import { BatchStore, type Batch, type BatchEntryCheck, type BatchEntryResult } from './batches.js';
-import { generateCatalogue, staticSellerOffer, twinProducts, variantLines } from './catalogue.js';
+import { accountOffers, generateCatalogue, staticSellerOffer, twinProducts, variantLines, type OwnOffer } from './catalogue.js';
 import { systemClock, ManualClock, type Clock } from './clock.js';
 import { checkFaults, resolveOptions, type MarketOptions, type MarketOptionsInput } from './options.js';
 import type { FaultSettings } from './faults.js';
 import { StorefrontGlitch } from './glitch.js';
 import { checkShapes, type ShapeSettings } from './shapes.js';
 import { pageVariant, productDetails } from './storefront-route.js';
-import { Market, type OwnOfferLookup } from './market.js';
+import { Market, type AccountSeat, type OwnOfferLookup, type OwnSeller } from './market.js';
 import { applyOfferUpdate, checkOfferUpdate, type UpdateCheck, type ValuesChanged } from './offer-updates.js';
 import { PriceLog } from './price-log.js';
 import { SlotLog } from './slot-log.js';
@@ -23,6 +23,15 @@ import type { Product } from './catalogue.js';
 
 /** Ticks one control call may run: a bounded loop whatever the caller asks. */
 export const MAX_TICKS_PER_CALL = 1_000;
+
+/** One seller account: its seller, its key (one active at a time, as on Takealot) and the key it started with. */
+export interface SellerAccount {
+  readonly index: number;
+  readonly sellerId: string;
+  readonly displayName: string;
+  readonly keys: ApiKeyring;
+  readonly initialApiKey: string;
+}
 
 export interface OwnUpdateContext {
   via: 'patch' | 'batch';
@@ -40,7 +49,10 @@ export class Simulation {
   readonly batches = new BatchStore();
   /** Politeness counters, requests by route and the storefront read log (traffic.ts). */
   readonly traffic = new TrafficLog();
+  /** The first account's key (the demo seller's). */
   readonly keys: ApiKeyring;
+  /** Every seller account, the demo seller first (options.ts, `sellers`). */
+  readonly accounts: readonly SellerAccount[];
   readonly webhooks: WebhookSender;
   readonly initialApiKey: string;
   readonly webhookSecret: string;
@@ -66,11 +78,17 @@ export class Simulation {
     const copies = twins === 1 ? generated : twinProducts(generated, twins, this.options.products);
     if (this.options.staticSeller) for (const product of copies) product.competitors.push(staticSellerOffer(product));
     const products = this.options.variants === 1 ? copies : variantLines(copies, this.options.variants);
+    // Forked after every other stream: with one seller the market is the seed's as it always was.
+    accountOffers(products, this.options.sellers, this.options.sellersPerProduct, root.fork());
+    const accountSellers: OwnSeller[] = Array.from({ length: this.options.sellers - 1 }, (_, n) => ({
+      seller_id: Number(this.options.sellerId) + n + 1,
+      display_name: `${this.options.sellerName} ${n + 2}`,
+    }));
     // Twins' bots each draw from their family's seed; without twins, every bot draws from the one bots stream.
     const familySeeds = twins === 1 ? [] : generated.map(() => bots.int(0, 2 ** 32 - 1));
     const botStreams =
       twins === 1 ? undefined : new Map(products.map((product, index) => [product.own.tsin_id, createPrng(familySeeds[Math.floor(index / twins)]!)]));
-    this.market = new Market(products, { seller_id: Number(this.options.sellerId), display_name: this.options.sellerName }, botStreams);
+    this.market = new Market(products, { seller_id: Number(this.options.sellerId), display_name: this.options.sellerName }, botStreams, accountSellers);
     this.faultSettings = { ...this.options.faults };
     this.shapeSettings = { ...this.options.shapes };
     if (this.shapeSettings.takealotRetail) this.market.setTakealotRetail(true);
@@ -78,6 +96,13 @@ export class Simulation {
     this.glitch = new StorefrontGlitch(this.options.seed);
     this.initialApiKey = this.options.apiKey ?? generateSecret();
     this.keys = new ApiKeyring(this.initialApiKey);
+    this.accounts = [
+      { index: 0, sellerId: this.options.sellerId, displayName: this.options.sellerName, keys: this.keys, initialApiKey: this.initialApiKey },
+      ...accountSellers.map((seller, n) => {
+        const key = generateSecret();
+        return { index: n + 1, sellerId: String(seller.seller_id), displayName: seller.display_name, keys: new ApiKeyring(key), initialApiKey: key };
+      }),
+    ];
     this.webhookSecret = this.options.webhook.secret ?? generateSecret();
     this.webhooks = new WebhookSender({ ...this.options.webhook, secret: this.webhookSecret }, () => this.faultSettings, webhookIds);
   }
@@ -136,15 +161,43 @@ export class Simulation {
     return this.market.findOwn(by, value);
   }
 
-  /** Checks and applies a change to the own offer: counts the price, sends Offer Updated when something changed. */
-  updateOwnOffer(product: Product, request: Record<string, unknown>, context: OwnUpdateContext): UpdateCheck & { valuesChanged?: ValuesChanged } {
-    const check = checkOfferUpdate(product.own, request);
+  /**
+   * Whose key was presented: the account whose active key it is, else what the first check that
+   * is not `invalid` says (a revoked key of any account is `revoked`).
+   */
+  accountFor(presented: string | undefined): { check: KeyCheck; account?: number } {
+    let found: KeyCheck = presented === undefined || presented === '' ? 'missing' : 'invalid';
+    for (const account of this.accounts) {
+      const check = account.keys.check(presented);
+      if (check === 'ok') return { check, account: account.index };
+      if (check === 'revoked') found = 'revoked';
+    }
+    return { check: found };
+  }
+
+  /** One of the account's offers by offer id, SKU or barcode; never another account's. */
+  findSeat(account: number, by: OwnOfferLookup, value: string): AccountSeat | undefined {
+    return this.market.findSeat(account, by, value);
+  }
+
+  /**
+   * Checks and applies a change to an account's offer (the first account's own offer unless
+   * named): counts the price, sends Offer Updated when something changed.
+   */
+  updateOwnOffer(
+    product: Product,
+    request: Record<string, unknown>,
+    context: OwnUpdateContext,
+    offer: OwnOffer = product.own,
+    account = 0,
+  ): UpdateCheck & { valuesChanged?: ValuesChanged } {
+    const check = checkOfferUpdate(offer, request);
     if (!check.ok) return check;
-    const previousPrice = product.own.selling_price;
-    const valuesChanged = applyOfferUpdate(product.own, check.changes);
+    const previousPrice = offer.selling_price;
+    const valuesChanged = applyOfferUpdate(offer, check.changes);
     this.slotLog.observe(this.market, this.clock.now(), [product]);
     if (check.changes.selling_price !== undefined) {
-      this.priceLog.record(product.own.offer_id, {
+      this.priceLog.record(offer.offer_id, {
         selling_price: check.changes.selling_price,
         previous_price: previousPrice,
         at: this.clock.now(),
@@ -155,8 +208,8 @@ export class Simulation {
     }
     if (Object.keys(valuesChanged).length > 0) {
       this.webhooks.send('Offer Updated', {
-        seller_id: this.options.sellerId,
-        offer_id: product.own.offer_id,
+        seller_id: this.accounts[account]?.sellerId ?? this.options.sellerId,
+        offer_id: offer.offer_id,
         values_changed: valuesChanged,
         ...(context.batchId === undefined ? {} : { batch_id: context.batchId }),
       });
@@ -164,8 +217,8 @@ export class Simulation {
     return { ...check, valuesChanged };
   }
 
-  submitBatch(entries: Record<string, unknown>[], requestId: string | undefined): Batch {
-    return this.batches.submit(entries, this.clock.now(), this.options.batchDelayMs, requestId);
+  submitBatch(entries: Record<string, unknown>[], requestId: string | undefined, account = 0): Batch {
+    return this.batches.submit(entries, this.clock.now(), this.options.batchDelayMs, requestId, account);
   }
 
   /** Settles every batch whose delay has passed; called on a timer, on reads and on ticks. */
@@ -192,8 +245,8 @@ export class Simulation {
     const seen = new Set<number>();
     const checks: BatchEntryCheck[] = [];
     const results: BatchEntryResult[] = batch.entries.map((entry) => {
-      const product = this.entryProduct(entry);
-      if (product === undefined) {
+      const seat = this.entrySeat(batch.account, entry);
+      if (seat === undefined) {
         checks.push({ selling_price: null, validation_errors: [{ message: 'offer not found', code: 'offer_not_found' }] });
         return {
           offer_id: typeof entry.offer_id === 'number' ? entry.offer_id : null,
@@ -202,29 +255,28 @@ export class Simulation {
           message: 'offer not found',
         };
       }
-      const ids = { offer_id: product.own.offer_id, sku: product.own.sku };
-      if (seen.has(product.own.offer_id)) this.priceLog.noteDuplicateInBatch();
-      seen.add(product.own.offer_id);
-      const outcome = this.updateOwnOffer(product, entry, {
-        via: 'batch',
-        batchId: batch.batch_id,
-        ...(batch.request_id === undefined ? {} : { requestId: batch.request_id }),
-      });
-      checks.push({ selling_price: product.own.selling_price, validation_errors: outcome.ok ? [] : outcome.errors });
+      const { product, offer } = seat;
+      const ids = { offer_id: offer.offer_id, sku: offer.sku };
+      if (seen.has(offer.offer_id)) this.priceLog.noteDuplicateInBatch();
+      seen.add(offer.offer_id);
+      const context = { via: 'batch' as const, batchId: batch.batch_id, ...(batch.request_id === undefined ? {} : { requestId: batch.request_id }) };
+      const outcome = this.updateOwnOffer(product, entry, context, offer, batch.account);
+      checks.push({ selling_price: offer.selling_price, validation_errors: outcome.ok ? [] : outcome.errors });
       return outcome.ok ? { ...ids, status: 'SUCCESS' } : { ...ids, status: 'FAILURE', message: outcome.errors.map((error) => error.message).join('; ') };
     });
     batch.results = results;
     batch.checks = checks;
     batch.status = results.every((result) => result.status === 'SUCCESS') ? 'SUCCESS' : 'FAILURE';
     batch.completed_at = this.clock.now();
-    this.webhooks.send('Batch Completed', { seller_id: this.options.sellerId, batch_id: batch.batch_id, status: batch.status });
+    const sellerId = this.accounts[batch.account]?.sellerId ?? this.options.sellerId;
+    this.webhooks.send('Batch Completed', { seller_id: sellerId, batch_id: batch.batch_id, status: batch.status });
   }
 
-  /** A batch entry names its offer by offer_id, sku or barcode (the first one given). */
-  private entryProduct(entry: Record<string, unknown>): Product | undefined {
-    if (typeof entry.offer_id === 'number' || typeof entry.offer_id === 'string') return this.market.findOwn('offer_id', String(entry.offer_id));
-    if (typeof entry.sku === 'string') return this.market.findOwn('sku', entry.sku);
-    if (typeof entry.barcode === 'string') return this.market.findOwn('barcode', entry.barcode);
+  /** A batch entry names one of its account's offers by offer_id, sku or barcode (the first one given). */
+  private entrySeat(account: number, entry: Record<string, unknown>): AccountSeat | undefined {
+    if (typeof entry.offer_id === 'number' || typeof entry.offer_id === 'string') return this.market.findSeat(account, 'offer_id', String(entry.offer_id));
+    if (typeof entry.sku === 'string') return this.market.findSeat(account, 'sku', entry.sku);
+    if (typeof entry.barcode === 'string') return this.market.findSeat(account, 'barcode', entry.barcode);
     return undefined;
   }
 }
