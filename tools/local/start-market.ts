@@ -32,6 +32,7 @@ export const startDemoMarket = async (choice: Extract<MarketChoice, { kind: 'sim
       tickIntervalMs: choice.tickMs,
       shapes: shapePreset(choice.shapes),
       sellerId: DEMO_SELLER_ID,
+      sellers: choice.sellers ?? 1,
     });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new Error(`Port ${choice.port} is already in use: set MARKET_PORT to another one.`);
@@ -116,7 +117,48 @@ export const runMarketDemo = async (input: MarketDemoInput): Promise<void> => {
       `${synced.size} offers synced; market repricers on ${productCodes.length} of them (${created} created, ${productCodes.length - created} already there).`,
     );
   }
+  await connectMoreSellers(input, apiUrl);
   printMarketUsage(input, webhookUrl);
+};
+
+/** The username of the demo client of the simulator's `index`-th seller account (from 0: the demo client itself). */
+export const demoSellerUsername = (index: number): string => `demo-seller-${index + 1}`;
+
+/**
+ * With several seller accounts (`--sellers`): one more demo client per account after the first,
+ * created as the operator's CLI does (a new password when it exists already), and connected to its
+ * account in live mode, so the storefront pages the loop reads serve several sellers. The
+ * simulator sends its webhooks to one URL (the demo client's): these connections learn every
+ * change from their syncs. The clients have no repricers; their offers are synced and read.
+ */
+const connectMoreSellers = async ({ market, auth, say, tickNow }: MarketDemoInput, apiUrl: string): Promise<void> => {
+  const others = market.sellers.slice(1);
+  if (others.length === 0) return;
+  const { ClientExistsError, changePassword, createClientAccount, generatePassword } = await import('../admin/clients.js');
+  say();
+  say(`${others.length} more seller accounts on the simulator, each a demo client connected in live mode:`);
+  for (const [offset, seller] of others.entries()) {
+    const username = demoSellerUsername(offset + 1);
+    let password: string;
+    try {
+      password = (await createClientAccount({ username, sellerId: seller.sellerId, connector: DEMO_MARKET_CONNECTOR })).password;
+    } catch (error) {
+      if (!(error instanceof ClientExistsError)) throw error;
+      password = generatePassword();
+      await changePassword(username, password);
+    }
+    const { connection } = await connectDemoClient({
+      apiUrl,
+      auth: [username, password],
+      apiKey: seller.apiKey,
+      webhookSecret: market.webhookSecret,
+      sellerId: seller.sellerId,
+    });
+    const offers = market.simulation.market.accountSeats(offset + 1).length;
+    say(`  ${username}:${password}  seller id ${seller.sellerId}, ${offers} offers, connection ${connection.uid} (key ...${connection.key_last4})`);
+  }
+  say(`  (the demo client "${auth[0]}" is the first account, seller id ${market.options.sellerId})`);
+  await tickNow?.();
 };
 
 const printMarketUsage = ({ market, publicUrl, auth, say }: MarketDemoInput, webhookUrl: string | undefined) => {

@@ -7,11 +7,21 @@ import { SHAPE_PRESETS } from '../market/shapes.js';
 import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/marketplace/registry.js';
 
 export const MARKET_PORT_ENV = 'MARKET_PORT';
+/** `--sellers`: each one a client, a connection and its syncs on this machine. */
+export const MAX_DEMO_SELLERS = 10;
 
 /** Where the demo's Takealot connection points. */
 export type MarketChoice =
   /** The simulator, started in this process on 127.0.0.1. */
-  | { readonly kind: 'simulator'; readonly port: number; readonly seed: number; readonly tickMs: number; readonly shapes: string }
+  | {
+      readonly kind: 'simulator';
+      readonly port: number;
+      readonly seed: number;
+      readonly tickMs: number;
+      readonly shapes: string;
+      /** With `--sellers N`: N seller accounts, each connected for a demo client of its own (one without it). */
+      readonly sellers?: number;
+    }
   /** Both URLs were given in the environment: used as they are, nothing started. */
   | { readonly kind: 'given'; readonly sellerApiUrl: string; readonly storefrontUrl: string }
   /** `--no-market`: no marketplace, no connection (the demo as before the market loop). */
@@ -46,6 +56,11 @@ export const START_FLAGS: readonly Flag[] = [
     value: 'NAME',
     help: `the storefront's and batch status's shapes: ${Object.keys(SHAPE_PRESETS).join(' or ')} (every form only reported of Takealot; default: default)`,
   },
+  {
+    name: 'sellers',
+    value: 'N',
+    help: 'N seller accounts on the simulator, on shared product lines: the demo client and N - 1 more (demo-seller-2, ...), each connected live (default 1)',
+  },
   { name: 'help', help: 'print this and exit' },
 ];
 
@@ -73,6 +88,7 @@ export const parseStartOptions = (argv: readonly string[], env: Readonly<Record<
   let seed: number = DEFAULT_OPTIONS.seed;
   let tickMs: number = DEFAULT_OPTIONS.tickIntervalMs;
   let shapes = 'default';
+  let sellers: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [name, inline] = arg.startsWith('--') ? (arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined]) : [arg, undefined];
@@ -91,6 +107,7 @@ export const parseStartOptions = (argv: readonly string[], env: Readonly<Record<
         throw new StartOptionError(`--market-shapes must be one of ${Object.keys(SHAPE_PRESETS).join(', ')}, got "${raw}"`);
       shapes = raw;
     } else if (flag.name === 'market-tick-ms') tickMs = wholeNumber(`--${flag.name}`, raw, 100, 3_600_000);
+    else if (flag.name === 'sellers') sellers = wholeNumber(`--${flag.name}`, raw, 1, MAX_DEMO_SELLERS);
     else seed = wholeNumber(`--${flag.name}`, raw, 0, 4_294_967_295);
   }
   if (noMarket) return { help, market: { kind: 'none' } };
@@ -102,7 +119,7 @@ export const parseStartOptions = (argv: readonly string[], env: Readonly<Record<
   }
   const rawPort = setting(env, MARKET_PORT_ENV);
   const port = rawPort === undefined ? DEFAULT_OPTIONS.port : wholeNumber(MARKET_PORT_ENV, rawPort, 1, 65_535);
-  return { help, market: { kind: 'simulator', port, seed, tickMs, shapes } };
+  return { help, market: { kind: 'simulator', port, seed, tickMs, shapes, ...(sellers === undefined ? {} : { sellers }) } };
 };
 
 /** `npm start -- --help`. */

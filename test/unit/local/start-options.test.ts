@@ -1,4 +1,4 @@
-import { MARKET_PORT_ENV, parseStartOptions, START_FLAGS, StartOptionError, startUsage } from '../../../tools/local/start-options.js';
+import { MARKET_PORT_ENV, MAX_DEMO_SELLERS, parseStartOptions, START_FLAGS, StartOptionError, startUsage } from '../../../tools/local/start-options.js';
 import { loopbackApiUrl, marketplaceEventsUrl } from '../../../tools/local/demo-connection.js';
 import { isLoopbackUrl } from '../../../tools/market/options.js';
 
@@ -22,6 +22,14 @@ describe('parseStartOptions', () => {
     expect(() => parseStartOptions(['--market-tick-ms', '5'], {})).toThrow(/--market-tick-ms must be a whole number from 100/);
     expect(parseStartOptions(['--market-shapes', 'reported'], {}).market).toMatchObject({ kind: 'simulator', shapes: 'reported' });
     expect(() => parseStartOptions(['--market-shapes', 'odd'], {})).toThrow(/--market-shapes must be one of default, reported/);
+  });
+
+  it('--sellers N: N seller accounts on the simulator (one when not given), at most MAX_DEMO_SELLERS', () => {
+    expect(parseStartOptions(['--sellers', '3'], {}).market).toEqual({ kind: 'simulator', port: 4000, seed: 1, tickMs: 5000, shapes: 'default', sellers: 3 });
+    expect(parseStartOptions([], {}).market).not.toHaveProperty('sellers');
+    expect(() => parseStartOptions(['--sellers', '0'], {})).toThrow(/--sellers must be a whole number from 1 to 10/);
+    expect(() => parseStartOptions(['--sellers', String(MAX_DEMO_SELLERS + 1)], {})).toThrow(StartOptionError);
+    expect(startUsage()).toContain('--sellers N');
   });
 
   it('uses both Takealot URLs when set, and starts nothing', () => {
