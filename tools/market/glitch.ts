@@ -67,7 +67,9 @@ export class StorefrontGlitch {
     const { fraction, share } = this.current.settings;
     const draw = createPrng((Math.imul(this.seed | 0, 0x9e3779b1) ^ Math.imul(product.plid, 0x85ebca6b)) >>> 0);
     if (!(draw.next() < share)) return undefined;
-    const rivals = listed.filter((offer) => offer.id !== String(product.own.offer_id));
+    // No seller account's offer is shown wrong: each is some client's own.
+    const own = new Set([product.own, ...(product.accounts ?? []).map((entry) => entry.offer)].map((offer) => String(offer.offer_id)));
+    const rivals = listed.filter((offer) => !own.has(offer.id));
     if (rivals.length === 0) return undefined;
     const rival = draw.pick(rivals);
     return { offerId: rival.id, price: Math.max(1, Math.round(rival.price * fraction)) };

@@ -53,6 +53,16 @@ describe('several seller accounts', () => {
     expect(sim.market.buyBox(contested).bestPrice?.id).toBe(String(seat.offer.offer_id));
   });
 
+  it.each(SEEDS)('seed %i: a storefront glitch shows a bot’s price wrong, never an account’s offer', (seed) => {
+    const sim = simulation(seed, 4, 4);
+    sim.glitch.start({ fraction: 0.3, share: 1, reads: 100 });
+    for (const product of sim.market.products) {
+      const wrong = sim.glitch.wrongPriceOn(product, sim.market.listedOffers(product));
+      const accounts = [product.own, ...(product.accounts ?? []).map((entry) => entry.offer)].map((offer) => String(offer.offer_id));
+      if (wrong) expect(accounts).not.toContain(wrong.offerId);
+    }
+  });
+
   it('answers refused keys as before: a wrong key 403 invalid, a revoked key of any account 403 revoked', () => {
     const sim = simulation(1, 3);
     expect(sim.accountFor(undefined)).toEqual({ check: 'missing' });
