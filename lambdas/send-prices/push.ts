@@ -53,13 +53,14 @@ const recordTaken = async (
   gate: OpenGate,
   reads: SellerApiReads,
   taken: readonly Push[],
-  batch: { token: string; day: string; id: string },
+  batch: { token: string; day: string; id: string; sharedToken: boolean },
   deps: PushDeps,
 ) => {
   const { connector } = gate.stored.record;
   const sentAt = iso(deps.now());
-  // First, so a run that stops from here on leaves its doubt to be told from the batch.
-  await savePushedBatch(clientId, connector, batch.token, batch.id, deps.now());
+  // First, so a run that stops from here on leaves its doubt to be told from the batch; not when
+  // the token also marks pushes this batch left out (held in doubt), which its status would not tell.
+  if (!batch.sharedToken) await savePushedBatch(clientId, connector, batch.token, batch.id, deps.now());
   const outcomes = await outcomesSoon(
     reads,
     batch.id,
@@ -167,7 +168,7 @@ const pushBatch = async (clientId: string, gate: OpenGate, reads: SellerApiReads
   // Left out of the attempt that went, after one in doubt: still in doubt.
   if (attempts.heldInDoubt.length > 0) await keepInDoubt(clientId, attempts.heldInDoubt, token, deps.now(), false);
   loopMetrics.pushOutcome(connector, 'accepted');
-  await recordTaken(clientId, gate, reads, attempts.carried, { token, day, id: batchId }, deps);
+  await recordTaken(clientId, gate, reads, attempts.carried, { token, day, id: batchId, sharedToken: attempts.heldInDoubt.length > 0 }, deps);
 };
 
 export const pushAll = async (clientId: string, gate: OpenGate, plans: readonly Push[], reads: SellerApiReads, deps: PushDeps): Promise<void> => {
