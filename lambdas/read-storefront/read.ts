@@ -160,7 +160,7 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
       loopMetrics.marketViewAge(connector, (now() - Date.parse(message.at)) / 1000);
       const result = await applyProductMarket(
         target.clientId,
-        { uid: connector, sellerId, storefrontUrl: target.storefrontUrl },
+        { uid: connector, sellerId, storefrontUrl: target.storefrontUrl, resumedAt: target.stored.breakerClearedAt },
         message.code,
         market,
         new Date(now()).toISOString(),
