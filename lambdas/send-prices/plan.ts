@@ -20,7 +20,7 @@ import { mayPush, type Gate } from './gate.js';
 
 /**
  * What to do with one pending price change now, from the change, its connection, the repricer
- * and the offer as they are at send time (DESIGN.md section 7):
+ * and the offer as they are at send time (docs/design.md, "The marketplace loop"):
  *  - the connection deleted: `failed`; in suggest mode a decision the client did not apply
  *    becomes `suggested` again (the kill switch); paused, key refused, rate-limit hold: wait;
  *  - a push in doubt: told from its batch or the offer before anything else (doubt.ts);
