@@ -29,6 +29,10 @@
  *   npm run bench -- --market-sync [--quick] [--offers 1000] ...   (the market loop against the
  *     marketplace simulator: convergence, cost, freshness, politeness; tools/bench/market-sync.ts,
  *     docs/performance.md; printed, and written to .bench/market-sync.json)
+ *   npm run bench -- --planner-sim [--quick] [--seed 1] [--minutes 120] [--budget 100]   (the read
+ *     planner against today's fixed tiers, a discrete-event simulation of 1,000 tenants, no
+ *     table: tools/bench/planner-sim.ts, docs/performance.md; printed, and written to
+ *     .bench/planner-sim.json)
  *   npm run bench -- --prices [--quick] [--skip faults] ...   (decisions reaching the simulator:
  *     reaction, safety under faults, exactly once, kill switch, outcome, cost; tools/bench/prices.ts,
  *     docs/performance.md; printed, and written to .bench/prices.json)
@@ -79,6 +83,7 @@ const writeOutputs = async (summary: BenchSummary) => {
 
 /** `--report`: the report again from the results; `--bundles`: the bundles measured again into them. */
 const rework = async (mode: string) => {
+  if (mode === '--planner-sim') return plannerSim(process.argv.slice(3));
   const summary = JSON.parse(readFileSync(RESULTS, 'utf8')) as BenchSummary & Record<string, unknown>;
   if (mode === '--bundles') {
     const { measureBundles } = await import('../tools/bench/bundles.js');
@@ -323,6 +328,24 @@ const prices = async (argv: readonly string[]) => {
   } finally {
     await dynamo?.stop();
   }
+};
+
+/** `--planner-sim`: the read planner against today's tiers, simulated (no table, no HTTP). */
+const plannerSim = async (argv: readonly string[]) => {
+  const { plannerSimSettings, runPlannerSim } = await import('../tools/bench/planner-sim.js');
+  const settings = plannerSimSettings(argv);
+  const began = Date.now();
+  const report = runPlannerSim(settings);
+  const lines = [
+    `Read planner simulation${settings.quick ? ' (quick)' : ''}, ${new Date().toISOString()}, ${machine()}, ${((Date.now() - began) / 60_000).toFixed(1)} minutes, seed ${settings.seed}, ${settings.minutes} simulated minutes`,
+    ...report.lines,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  mkdirSync(path.join(root, '.bench'), { recursive: true });
+  writeFileSync(
+    path.join(root, '.bench', 'planner-sim.json'),
+    `${JSON.stringify({ date: new Date().toISOString(), machine: machine(), settings, ...report }, null, 2)}\n`,
+  );
 };
 
 (process.argv[2] === '--market-sync'
