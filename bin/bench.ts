@@ -10,7 +10,7 @@
  *  - list requests (offers and repricers): round trips, read units, latency;
  * then import throughput with 1 and with 8 concurrent writers, repricing evaluations (read and
  * write units of one evaluation and its decision, evaluations per second, at products with 2, 20
- * and 200 competitor offers), the workload's cost per hour (DESIGN section 2) beside the old
+ * and 200 competitor offers), the workload's cost per hour (docs/design.md, "Data") beside the old
  * layout's, and the Lambda bundles. Figures are printed and
  * written to docs/bench/results.json and docs/bench/report.md.
  *   BENCH_SIZES=1000,10000 npm run bench     (quick run)

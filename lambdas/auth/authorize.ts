@@ -5,7 +5,7 @@
  * - Per user name and source address (auth/source-address.ts), in fixed windows of
  *   FAILURE_WINDOW_MS: every password check is counted BEFORE it runs, by one conditional
  *   UpdateItem that also refuses once MAX_FAILURES_PER_SOURCE checks are reserved
- *   (data/login-attempts.ts). So a burst of any size from one source gets at most that many
+ *   (data/clients/login-attempts.ts). So a burst of any size from one source gets at most that many
  *   checks against the real hash. Once that many wrong passwords are counted, the source is
  *   refused for the rest of the window, even with the right password. A right password gives
  *   its reservation back and forgives the source's failures.

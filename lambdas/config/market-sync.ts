@@ -1,5 +1,5 @@
 /**
- * How the service watches a marketplace (DESIGN.md section 7, docs/market-sync.md): the
+ * How the service watches a marketplace (docs/design.md, "The marketplace loop", docs/market-sync.md): the
  * schedule, the tiers, the pace of storefront reads and the queues between them. Plain numbers,
  * no CDK: the stack builds its rule, queues and event source mappings from them, and `npm start`
  * drives the same handlers with the same settings (tools/local).

@@ -11,6 +11,11 @@ export const PRICE_SENDING = {
   confirmPollsMs: [400, 800, 1_200, 2_000, 3_000],
   /** A fault (5xx, timeout, 429 beyond a short wait) is tried again for this long, then the change is `failed`. */
   retryWindowMs: 24 * 3_600_000,
+  /**
+   * A decision not sent within this (held by a pause or a hold, a capped move still under way)
+   * is `superseded` and decided again from the market as it is then.
+   */
+  decisionWindowMs: 24 * 3_600_000,
   /** The first try again after a fault comes after this; each next one after twice as long, at most `retryMaxMs`. */
   retryBaseMs: 30_000,
   retryMaxMs: 30 * 60_000,
@@ -26,10 +31,23 @@ export const PRICE_SENDING = {
    * offer is read and the push repeated only if its price is not there.
    */
   pushInDoubtMs: 3 * 60_000,
+  /**
+   * A push the marketplace answered with a 5xx is pushed again in the run, with the same prices,
+   * after each of these waits (an absolute price pushed twice lands once); still failing, it is
+   * in doubt and the sweep tries the same prices again after `answeredDoubtRetryMs`, doubling.
+   * A different price for the offer waits until the doubt is told (`pushInDoubtMs`).
+   */
+  repushWaitsMs: [1_000, 2_000, 4_000],
+  answeredDoubtRetryMs: 5_000,
   /** Reads and writes of one run in flight at once (each change's own items: no two touch the same one). */
   parallelCalls: 8,
-  /** Pending and sent changes a sweep takes per status and run. */
+  /**
+   * Pending and sent changes a sweep reads per page, and pages per status and run: every page
+   * when there are no more; else this many, from a page that moves on each minute, so each
+   * change comes round within a few sweeps and none waits behind older ones that cannot go.
+   */
   sweepPageSize: 200,
+  sweepPagesPerRun: 5,
   /** How long the per-offer push counters and batch references are kept (DynamoDB TTL). */
   pushCountRetentionDays: 2,
   batchRetentionDays: 3,

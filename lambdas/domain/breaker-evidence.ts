@@ -1,7 +1,7 @@
 import { toCents } from './money.js';
 
 /**
- * What the circuit breaker counts (DESIGN.md section 7, "Safety state is owned"): a sharp drop
+ * What the circuit breaker counts (docs/design.md, "The marketplace loop", "Safety state is owned"): a sharp drop
  * that follows what the rivals did is the market; one the market does not explain is what a
  * glitch looks like. A drop is explained when the rival it follows is priced like the market
  * around it: not more than `outlierPercent` under the next rival of the product (or, with no

@@ -4,7 +4,7 @@ import { DEFAULT_OUTLIER_PERCENT } from './breaker-evidence.js';
 import { text } from './text.js';
 
 /**
- * A client's connection to a marketplace (DESIGN.md section 7, docs/connections.md): one per
+ * A client's connection to a marketplace (docs/design.md, "The marketplace loop", docs/connections.md): one per
  * connector type, holding the seller's API key (stored sealed, shown only by its last four
  * characters), how decisions reach the marketplace (`mode`) and how the syncs fare.
  */
@@ -18,7 +18,7 @@ export const MAX_API_KEY_LENGTH = 512;
 export const MAX_WEBHOOK_SECRET_LENGTH = 512;
 
 /**
- * The sender's safety limits of a connection (DESIGN.md section 7, docs/price-sending.md), with
+ * The sender's safety limits of a connection (docs/design.md, "The marketplace loop", docs/price-sending.md), with
  * the defaults a seller would pick: one push moves a price by at most `max_step_percent` (a
  * bigger move goes in steps); at most `max_changes_per_day` pushes per offer a day (UTC); the
  * circuit breaker pauses the connection when more than `breaker_share_percent` of its repriced

@@ -14,7 +14,7 @@ import { DEFAULT_LIMIT, limitText, sortText, startText, type SortDirection } fro
 import { connectorUid, offerFields, productCode, productFields, timestamp, type ProductFields } from './records.js';
 
 /**
- * Import jobs (DESIGN section 5): `POST /v1/imports?import_type=...` with one record a line,
+ * Import jobs (docs/imports.md): `POST /v1/imports?import_type=...` with one record a line,
  * the fields of the CLI's `data`, processed asynchronously; the CLI's import writes the same
  * record. Everything here is pure: the line schemas, the job record and its list parameters.
  */

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { hasAtMostTwoDecimals, toCents } from './money.js';
 
 /**
- * The in-stock premium of a product on a connector (DESIGN section 8): how much dearer, in
+ * The in-stock premium of a product on a connector (docs/repricing.md): how much dearer, in
  * percent of its price, an in-stock offer may be than a cheaper leadtime offer and still take
  * the Best Price slot. Takealot sets it per product and does not publish it; the storefront
  * reader narrows an interval that holds it from what each page shows.

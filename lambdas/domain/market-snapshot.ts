@@ -7,7 +7,7 @@ import { text } from './text.js';
 
 /**
  * What a product's storefront page says about each offer on it (docs/market-sync.md): the buy
- * box fields of DESIGN section 7, derived by one pure function. Exact (integer cents),
+ * box fields of docs/design.md, "The marketplace loop", derived by one pure function. Exact (integer cents),
  * deterministic, and independent of the order the page lists its offers in.
  */
 export type Competitiveness = 'high' | 'medium' | 'low';
@@ -54,7 +54,7 @@ export interface MarketView {
 export interface MarketContext {
   /** The client's seller id on the marketplace: its entries are the own offer. */
   readonly ownSellerId: string;
-  /** The connector's price increment (DESIGN section 4): "within one step" is measured in it. */
+  /** The connector's price increment (docs/repricing.md): "within one step" is measured in it. */
   readonly priceStep: number;
 }
 

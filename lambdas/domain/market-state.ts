@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { timestamp } from './records.js';
 
 /**
- * What the service knows of a product's market on one connector (DESIGN.md section 7, "What the
+ * What the service knows of a product's market on one connector (docs/design.md, "The marketplace loop", "What the
  * service did not see, it does not price"). A market is `known` from the moment a storefront
  * page that showed the product's buy box was read, and `unknown` before that and again after a
  * page that came back empty, blocked, missing or malformed, one that showed another variant of

@@ -5,7 +5,7 @@ import { timestamp } from './records.js';
 import { text } from './text.js';
 
 /**
- * Webhooks (DESIGN.md section 6, docs/webhooks.md): what a client subscribes to, what a
+ * Webhooks (docs/webhooks.md): what a client subscribes to, what a
  * delivery carries and how it is signed, and when a failed delivery is tried again.
  */
 export const WEBHOOK_EVENT_TYPES = [
@@ -66,7 +66,7 @@ export type Delivery = z.infer<typeof deliveryRecord>;
 export const deliveriesPage = z.strictObject({ meta: z.strictObject({ limit: z.int().min(1).max(100) }), deliveries: z.array(deliveryRecord) });
 
 /**
- * `IMPORT_COMPLETED` carries the import record (DESIGN.md section 5); declared here so both
+ * `IMPORT_COMPLETED` carries the import record (docs/imports.md); declared here so both
  * event types share one envelope. The forwarder announces it when a job's status ends.
  */
 export interface ImportCompletedData {
@@ -86,7 +86,7 @@ export interface ImportCompletedData {
 }
 
 /**
- * `CONNECTION_STATUS_CHANGED` (DESIGN.md section 7): a connection's `status` moved, e.g. to
+ * `CONNECTION_STATUS_CHANGED` (docs/design.md, "The marketplace loop"): a connection's `status` moved, e.g. to
  * `unauthorized` when the marketplace refused its key, or back to `connected` after a PUT.
  * `changed_at` is the connection's `updated_at` as the change wrote it.
  */

@@ -20,7 +20,7 @@ const THROTTLING_ERRORS = new Set([
 ]);
 /**
  * Every attempt of a DynamoDB call ran past the SDK's connection or request timeout
- * (data/dynamo.ts): DynamoDB is unreachable or not answering, and a later retry may succeed.
+ * (data/table/dynamo.ts): DynamoDB is unreachable or not answering, and a later retry may succeed.
  */
 const UNAVAILABLE_ERRORS = new Set(['TimeoutError']);
 

@@ -164,6 +164,13 @@ export class MarketplaceRateLimited extends Error {
 /** A 5xx, a timeout or a refused connection: retried with backoff, nothing already held is lost. */
 export class MarketplaceUnavailable extends Error {
   override readonly name = 'MarketplaceUnavailable';
+  /** The status when the marketplace answered (a 5xx); absent for a timeout or a connection that failed. */
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
 }
 
 /** A response that does not have the documented shape: logged (without the key) and skipped. */

@@ -32,7 +32,7 @@ export interface StorefrontReaderOptions {
 
 /**
  * The storefront reader: reads product pages at a polite pace per host and applies them
- * (data/market-sync.ts applyProductMarket). What it could not see makes the product's market
+ * (data/market/market-sync.ts applyProductMarket). What it could not see makes the product's market
  * unknown (an empty or malformed page, a refusal, a missing page, a page of another variant of
  * the product line, a page whose rivals could not be read, or a connection whose seller id
  * nobody has stated, so the own offer cannot be told from a rival's): its repricers then decide
@@ -160,7 +160,7 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
       loopMetrics.marketViewAge(connector, (now() - Date.parse(message.at)) / 1000);
       const result = await applyProductMarket(
         target.clientId,
-        { uid: connector, sellerId, storefrontUrl: target.storefrontUrl },
+        { uid: connector, sellerId, storefrontUrl: target.storefrontUrl, resumedAt: target.stored.breakerClearedAt },
         message.code,
         market,
         new Date(now()).toISOString(),

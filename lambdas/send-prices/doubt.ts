@@ -13,8 +13,9 @@ import { HELD, type SellerApiReads } from './seller-api.js';
  *  - from its batch, when the marketplace gave one for the push (recorded by its token): once
  *    settled, its outcome for the offer; while pending, the change waits;
  *  - else from the offer: the pushed price there, the push landed (`sent`, confirmed); not there,
- *    the marketplace did not take it: the token is cleared, the push given back to the day's
- *    cap, and the change planned again.
+ *    the same price may go again at once (it lands once, wherever the first push is), and once
+ *    the doubt wait has passed since the push the marketplace did not take it: the token is
+ *    cleared, the push given back to the day's cap, and the change planned again (send.ts).
  * A batch the marketplace took and left unapplied past the doubt wait, with no batch id known,
  * can still be pushed again: Takealot documents no idempotency key for batches.
  */
@@ -73,7 +74,7 @@ const recordTold = async (clientId: string, change: StoredSendable, price: numbe
 };
 
 /** Told the push did not land: the token cleared, the push given back, and the change as it is now (to plan again). */
-const notLanded = async (clientId: string, change: StoredSendable, deps: PushDeps): Promise<StoredSendable | undefined> => {
+export const notLanded = async (clientId: string, change: StoredSendable, deps: PushDeps): Promise<StoredSendable | undefined> => {
   const { record } = change.stored;
   const moved = await transitionPriceChange(clientId, change.ref, {
     from: ['pending'],
@@ -85,19 +86,22 @@ const notLanded = async (clientId: string, change: StoredSendable, deps: PushDep
   return moved ? readSendable(clientId, change.ref) : undefined;
 };
 
-/** Undefined: nothing to plan now (the outcome is recorded, or it waits); else the change cleared of its doubt, to plan again. */
-export const resolveDoubt = async (clientId: string, change: StoredSendable, doubts: DoubtReads, deps: PushDeps): Promise<StoredSendable | undefined> => {
+/**
+ * `told`: nothing to plan now (the outcome is recorded, or it waits); `absent`: the offer does
+ * not show the pushed price (the caller decides whether the push went astray, `notLanded`).
+ */
+export const resolveDoubt = async (clientId: string, change: StoredSendable, doubts: DoubtReads, deps: PushDeps): Promise<'told' | 'absent'> => {
   const token = change.pushToken;
   const price = change.pushPrice;
-  if (token === undefined) return undefined;
+  if (token === undefined) return 'told';
   const { record } = change.stored;
   const batchId = await doubts.batchOf(token);
   if (batchId !== undefined) {
     const status = await doubts.statusOf(batchId);
-    if (status === 'wait' || (status !== 'unknown' && status.state === 'pending')) return undefined;
+    if (status === 'wait' || (status !== 'unknown' && status.state === 'pending')) return 'told';
     if (status !== 'unknown' && price !== undefined) {
       await recordTold(clientId, change, price, outcomesOf(status, [record.offer_id])!.get(record.offer_id)!, batchId, deps);
-      return undefined;
+      return 'told';
     }
   }
   let offer;
@@ -105,12 +109,12 @@ export const resolveDoubt = async (clientId: string, change: StoredSendable, dou
     offer = await doubts.reads.read((port, apiKey) => port.readOwnOffer(apiKey, record.offer_id), { retried: true });
   } catch (error) {
     logger.warn('Push in doubt not told: the offer could not be read', { connector: record.connector, fault: (error as Error).name });
-    return undefined;
+    return 'told';
   }
-  if (offer === HELD) return undefined;
+  if (offer === HELD) return 'told';
   if (price !== undefined && offer?.sellingPrice === price) {
     await recordTold(clientId, change, price, { ok: true }, undefined, deps);
-    return undefined;
+    return 'told';
   }
-  return notLanded(clientId, change, deps);
+  return 'absent';
 };

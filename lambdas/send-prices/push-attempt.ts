@@ -1,4 +1,4 @@
-import { MarketplaceNotFound, MarketplaceRateLimited, MarketplaceRejected, MarketplaceUnauthorized } from '../marketplace/port.js';
+import { MarketplaceNotFound, MarketplaceRateLimited, MarketplaceRejected, MarketplaceUnauthorized, MarketplaceUnavailable } from '../marketplace/port.js';
 import { screenNow, type Screened } from './bounds.js';
 import { mayPush, readGate, type Gate } from './gate.js';
 import type { PushDeps } from './push-deps.js';
@@ -26,8 +26,11 @@ export class GateClosed extends Error {
 
 export class PushInDoubt extends Error {
   override readonly name = 'PushInDoubt';
+  /** The marketplace answered (a 5xx), quickly: the same prices may go again at once (an absolute price pushed twice lands once). */
+  readonly answered: boolean;
   constructor(cause: unknown) {
     super(`the push may have reached the marketplace: ${(cause as Error | undefined)?.message ?? String(cause)}`, { cause });
+    this.answered = cause instanceof MarketplaceUnavailable && cause.status !== undefined;
   }
 }
 
@@ -59,8 +62,12 @@ export const sendOnce = async <T>(send: () => Promise<T>): Promise<T> => {
 export class PushAttempts {
   /** What the last attempt carried: once the marketplace took the batch, its prices. */
   carried: Push[];
-  /** Pushes an attempt left out because their bounds had moved. */
+  /** Pushes an attempt left out because their bounds had moved (before any attempt was in doubt: never sent). */
   readonly outside: Screened[] = [];
+  /** An earlier attempt is in doubt: it may have landed, whatever the next attempts meet. */
+  inDoubt = false;
+  /** Pushes left out of an attempt after one in doubt: they stay in doubt, told before any other price. */
+  readonly heldInDoubt: Push[] = [];
 
   constructor(
     private readonly clientId: string,
@@ -76,7 +83,8 @@ export class PushAttempts {
     const gate = await readGate(this.clientId, this.connector, this.deps.now());
     if (gate.kind !== 'open' || !this.carried.every((push) => mayPush(gate, push.change.requested === true))) throw new GateClosed(gate);
     const screening = await screenNow(this.clientId, this.connector, this.carried);
-    this.outside.push(...screening.outside);
+    if (this.inDoubt) this.heldInDoubt.push(...screening.outside.map((screened) => screened.push));
+    else this.outside.push(...screening.outside);
     this.carried = screening.inside;
     if (this.carried.length === 0) throw new NothingLeft();
     const updates = this.carried.map((push) => ({ offerId: push.change.stored.record.offer_id, sellingPrice: push.price }));

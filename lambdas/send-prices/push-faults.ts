@@ -8,7 +8,7 @@ import { retryDelayMs } from '../domain/price-push.js';
 import { logger } from '../observability/logger.js';
 import { MarketplaceNotFound, MarketplaceRateLimited, MarketplaceRejected, MarketplaceUnauthorized } from '../marketplace/port.js';
 import type { Screened } from './bounds.js';
-import { GateClosed, NothingLeft, PushInDoubt } from './push-attempt.js';
+import { GateClosed, NothingLeft, PushInDoubt, refusedForCertain } from './push-attempt.js';
 import type { PushDeps } from './push-deps.js';
 import type { OpenGate, Push } from './safety.js';
 import { HELD, type SellerApiReads } from './seller-api.js';
@@ -83,11 +83,17 @@ const offerGone = async (clientId: string, fault: PushFault, nowMs: number): Pro
   return retryLater(clientId, fault.pushes, fault.token, fault.day, nowMs);
 };
 
-/** The push may have reached the marketplace: the token stays; after a doubling wait (never under the doubt wait) it is confirmed. */
-const keepInDoubt = async (clientId: string, pushes: readonly Push[], token: string, nowMs: number): Promise<void> => {
+/**
+ * The push may have reached the marketplace: the token stays, with a time to tell it by. After a
+ * 5xx (`answered`) soon: the same prices may go again at once (doubt.ts); after a timeout or an
+ * undocumented answer, a doubling wait never under the doubt wait, time for a batch to show.
+ */
+export const keepInDoubt = async (clientId: string, pushes: readonly Push[], token: string, nowMs: number, answered: boolean): Promise<void> => {
   await eachOf(pushes, (push) => {
     const attempts = (push.change.attempts ?? 0) + 1;
-    const waitMs = Math.max(PRICE_SENDING.pushInDoubtMs, retryDelayMs(attempts, PRICE_SENDING.retryBaseMs, PRICE_SENDING.retryMaxMs));
+    const waitMs = answered
+      ? retryDelayMs(attempts, PRICE_SENDING.answeredDoubtRetryMs, PRICE_SENDING.pushInDoubtMs)
+      : Math.max(PRICE_SENDING.pushInDoubtMs, retryDelayMs(attempts, PRICE_SENDING.retryBaseMs, PRICE_SENDING.retryMaxMs));
     return transitionPriceChange(clientId, push.change.ref, { from: ['pending'], token, sender: { attempts, retryAt: iso(nowMs + waitMs) }, now: iso(nowMs) });
   });
 };
@@ -95,6 +101,10 @@ const keepInDoubt = async (clientId: string, pushes: readonly Push[], token: str
 export interface PushFault {
   readonly gate: OpenGate;
   readonly pushes: readonly Push[];
+  /** An attempt of the push was in doubt: it may have landed, whatever the last attempt met. */
+  readonly inDoubt: boolean;
+  /** Pushes left out of a later attempt (their bounds moved) after one in doubt. */
+  readonly heldInDoubt: readonly Push[];
   readonly token: string;
   readonly day: string;
   readonly error: unknown;
@@ -104,11 +114,21 @@ export interface PushFault {
   readonly reads: SellerApiReads;
 }
 
+/** A batch refused whole (a 400, a 404) for one of its prices: each half pushed again, until the prices refused are alone. */
+const splitAndPushAgain = async (clientId: string, fault: PushFault, now: string): Promise<void> => {
+  const { pushes, token } = fault;
+  await eachOf(pushes, (push) => transitionPriceChange(clientId, push.change.ref, { from: ['pending'], token, sender: CLEARED_TOKEN, now }));
+  const half = Math.ceil(pushes.length / 2);
+  await fault.pushAgain(pushes.slice(0, half));
+  await fault.pushAgain(pushes.slice(half));
+};
+
 export const recordPushFault = async (clientId: string, fault: PushFault, deps: PushDeps): Promise<void> => {
   const { gate, pushes, token, day, error } = fault;
   const nowMs = deps.now();
   const now = iso(nowMs);
   const { connector } = gate.stored.record;
+  if (fault.inDoubt) return stillInDoubt(clientId, fault, nowMs);
   if (error instanceof NothingLeft) return;
   if (error instanceof GateClosed) return endUntaken(clientId, pushes, token, day, now);
   if (error instanceof MarketplaceUnauthorized) {
@@ -120,7 +140,12 @@ export const recordPushFault = async (clientId: string, fault: PushFault, deps: 
     logger.warn('Price push refused: key', { connector });
     return;
   }
-  if (error instanceof MarketplaceRejected) return endUntaken(clientId, pushes, token, day, now, `The marketplace refused it: ${error.message}`);
+  if (error instanceof MarketplaceRejected) {
+    // Refused for a reason of the request: alone in its push, this price is the one; in a batch
+    // the marketplace may not say which: each half goes again, as for a 404.
+    if (pushes.length === 1) return endUntaken(clientId, pushes, token, day, now, `The marketplace refused it: ${error.message}`);
+    return splitAndPushAgain(clientId, fault, now);
+  }
   if (error instanceof MarketplaceRateLimited) {
     await endUntaken(clientId, pushes, token, day, now);
     await holdSellerApi(clientId, connector, iso(nowMs + error.retryAfterMs));
@@ -131,13 +156,30 @@ export const recordPushFault = async (clientId: string, fault: PushFault, deps: 
     // An offer is gone. Alone in its push, it is the one; in a batch the marketplace does not
     // say which: each half goes again, until the offers it lacks are alone (a few pushes, not one per offer).
     if (pushes.length === 1) return offerGone(clientId, fault, nowMs);
-    await eachOf(pushes, (push) => transitionPriceChange(clientId, push.change.ref, { from: ['pending'], token, sender: CLEARED_TOKEN, now }));
-    const half = Math.ceil(pushes.length / 2);
-    await fault.pushAgain(pushes.slice(0, half));
-    await fault.pushAgain(pushes.slice(half));
-    return;
+    return splitAndPushAgain(clientId, fault, now);
   }
-  if (!(error instanceof PushInDoubt)) throw error;
-  await keepInDoubt(clientId, pushes, token, nowMs);
-  logger.warn('Price push in doubt; confirmed before any push again', { connector, fault: (error.cause as Error | undefined)?.name, prices: pushes.length });
+  throw error;
+};
+
+/**
+ * An attempt was in doubt: whatever a later one met (a 429, a refused key, the kill switch, the
+ * bounds closing), the marketplace may have taken the earlier one, so every push stays in doubt
+ * and is told (its batch, or the offer) before another price goes; the refusal still does what
+ * it does to the connection (a hold, `unauthorized`).
+ */
+const stillInDoubt = async (clientId: string, fault: PushFault, nowMs: number): Promise<void> => {
+  const { gate, error, token } = fault;
+  const { connector } = gate.stored.record;
+  const known = error instanceof PushInDoubt || refusedForCertain(error) || error instanceof GateClosed || error instanceof NothingLeft;
+  if (!known) throw error;
+  if (error instanceof MarketplaceUnauthorized) {
+    await recordSyncOutcome(clientId, gate.stored.record, {
+      status: 'unauthorized',
+      last_error: 'The marketplace refused the API key; put a new key to resume.',
+    });
+  }
+  if (error instanceof MarketplaceRateLimited) await holdSellerApi(clientId, connector, iso(nowMs + error.retryAfterMs));
+  const pushes = [...fault.pushes, ...fault.heldInDoubt];
+  await keepInDoubt(clientId, pushes, token, nowMs, error instanceof PushInDoubt && error.answered);
+  logger.warn('Price push in doubt; told before any other price', { connector, fault: (error as Error).name, prices: pushes.length });
 };

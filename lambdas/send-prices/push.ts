@@ -7,9 +7,9 @@ import { logger } from '../observability/logger.js';
 import { loopMetrics } from '../observability/loop-metrics.js';
 import { withMarketplaceRetries } from '../marketplace/retrying.js';
 import { outcomesOf, recordOutcome, type Outcome } from './confirm.js';
-import { PushAttempts } from './push-attempt.js';
+import { PushAttempts, PushInDoubt } from './push-attempt.js';
 import type { PushDeps } from './push-deps.js';
-import { endOutside, recordPushFault } from './push-faults.js';
+import { endOutside, keepInDoubt, recordPushFault } from './push-faults.js';
 import { breakerTripped, latestPerOffer, withinDailyCap, type OpenGate, type Push } from './safety.js';
 import { HELD, type SellerApiReads } from './seller-api.js';
 
@@ -53,13 +53,14 @@ const recordTaken = async (
   gate: OpenGate,
   reads: SellerApiReads,
   taken: readonly Push[],
-  batch: { token: string; day: string; id: string },
+  batch: { token: string; day: string; id: string; sharedToken: boolean },
   deps: PushDeps,
 ) => {
   const { connector } = gate.stored.record;
   const sentAt = iso(deps.now());
-  // First, so a run that stops from here on leaves its doubt to be told from the batch.
-  await savePushedBatch(clientId, connector, batch.token, batch.id, deps.now());
+  // First, so a run that stops from here on leaves its doubt to be told from the batch; not when
+  // the token also marks pushes this batch left out (held in doubt), which its status would not tell.
+  if (!batch.sharedToken) await savePushedBatch(clientId, connector, batch.token, batch.id, deps.now());
   const outcomes = await outcomesSoon(
     reads,
     batch.id,
@@ -129,23 +130,45 @@ const pushBatch = async (clientId: string, gate: OpenGate, reads: SellerApiReads
   const attempts = new PushAttempts(clientId, connector, marked, deps);
   let batchId: string | undefined;
   let fault: unknown;
-  try {
-    batchId = await withMarketplaceRetries(() => attempts.attempt(), { ...deps.retry, maxWaitMs: PRICE_SENDING.rateLimitWaitMaxMs });
-  } catch (error) {
-    fault = error;
+  for (let repush = 0; batchId === undefined; repush++) {
+    try {
+      batchId = await withMarketplaceRetries(() => attempts.attempt(), { ...deps.retry, maxWaitMs: PRICE_SENDING.rateLimitWaitMaxMs });
+    } catch (error) {
+      fault = error;
+      if (!(error instanceof PushInDoubt)) break;
+      attempts.inDoubt = true;
+      // A 5xx: the same prices again after a short wait, behind a fresh look at the gate and the
+      // bounds (the daily cap counted them once, under this token). A timeout is not repeated.
+      const wait = PRICE_SENDING.repushWaitsMs[repush];
+      if (!error.answered || wait === undefined) break;
+      loopMetrics.pushFailed(connector, error);
+      await deps.sleep(wait);
+    }
   }
   await endOutside(clientId, attempts.outside, token, day, iso(deps.now()));
   if (batchId === undefined) {
-    loopMetrics.pushFailed(gate.stored.record.connector, fault);
+    loopMetrics.pushFailed(connector, fault);
     await recordPushFault(
       clientId,
-      { gate, pushes: attempts.carried, token, day, error: fault, reads, pushAgain: (part) => pushBatch(clientId, gate, reads, part, day, deps) },
+      {
+        gate,
+        pushes: attempts.carried,
+        heldInDoubt: attempts.heldInDoubt,
+        inDoubt: attempts.inDoubt,
+        token,
+        day,
+        error: fault,
+        reads,
+        pushAgain: (part) => pushBatch(clientId, gate, reads, part, day, deps),
+      },
       deps,
     );
     return;
   }
-  loopMetrics.pushOutcome(gate.stored.record.connector, 'accepted');
-  await recordTaken(clientId, gate, reads, attempts.carried, { token, day, id: batchId }, deps);
+  // Left out of the attempt that went, after one in doubt: still in doubt.
+  if (attempts.heldInDoubt.length > 0) await keepInDoubt(clientId, attempts.heldInDoubt, token, deps.now(), false);
+  loopMetrics.pushOutcome(connector, 'accepted');
+  await recordTaken(clientId, gate, reads, attempts.carried, { token, day, id: batchId, sharedToken: attempts.heldInDoubt.length > 0 }, deps);
 };
 
 export const pushAll = async (clientId: string, gate: OpenGate, plans: readonly Push[], reads: SellerApiReads, deps: PushDeps): Promise<void> => {

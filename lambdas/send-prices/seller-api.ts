@@ -7,7 +7,7 @@ import { withMarketplaceRetries, type RetryOptions } from '../marketplace/retryi
 
 /**
  * The sender's reads of the seller API (a batch's status, an offer whose push is in doubt),
- * behind the connection's one seller-API hold (data/seller-api-hold.ts), which the sync worker
+ * behind the connection's one seller-API hold (data/connections/seller-api-hold.ts), which the sync worker
  * may set while a run is under way: no read is made while it is in force, and a 429 that is not
  * waited out sets it, so the run's next reads (and the sync worker's) wait too. One per run.
  */

@@ -3,8 +3,8 @@ import { mapLimit } from '../data/table/concurrency.js';
 import { readSendable, transitionPriceChange, type PriceChangeRef, type StoredSendable } from '../data/price-changes/status.js';
 import { forgetDecision } from '../data/repricers/product-partition.js';
 import { logger } from '../observability/logger.js';
-import { DoubtReads, resolveDoubt } from './doubt.js';
-import { readGate } from './gate.js';
+import { DoubtReads, notLanded, resolveDoubt } from './doubt.js';
+import { readGate, type Gate } from './gate.js';
 import { planChange, ProductReads, type Plan } from './plan.js';
 import { pushAll } from './push.js';
 import type { PushDeps } from './push-deps.js';
@@ -29,6 +29,40 @@ const endWithoutPush = async (clientId: string, plan: Extract<Plan, { kind: 'mov
   if (moved && plan.forget) await forgetDecision(clientId, moved, plan.change.ref.sk);
 };
 
+const withoutDoubt = (change: StoredSendable): StoredSendable => ({
+  ...change,
+  pushToken: undefined,
+  pushStartedAt: undefined,
+  pushPrice: undefined,
+  retryAt: undefined,
+});
+
+/**
+ * A push in doubt, told (doubt.ts) before anything else goes for the offer. When the offer does
+ * not show its price: the same price goes again at once (pushing an absolute price twice lands
+ * it once, wherever the first push is); a different one only once the doubt wait has passed
+ * since the push, time for a batch the marketplace took to show, so an older price never lands
+ * after a newer one.
+ */
+const tellDoubt = async (
+  clientId: string,
+  change: StoredSendable,
+  gate: Gate,
+  doubts: DoubtReads | undefined,
+  products: ProductReads,
+  deps: PushDeps,
+): Promise<Plan> => {
+  const wait: Plan = { kind: 'wait', change };
+  if (!doubts || (await resolveDoubt(clientId, change, doubts, deps)) === 'told') return wait;
+  const nowMs = deps.now();
+  if (nowMs - Date.parse(change.pushStartedAt ?? '') < PRICE_SENDING.pushInDoubtMs) {
+    const again = await planChange(clientId, withoutDoubt(change), gate, nowMs, products);
+    if (again.kind !== 'push' || again.price !== change.pushPrice) return wait;
+  }
+  const cleared = await notLanded(clientId, change, deps);
+  return cleared ? planChange(clientId, cleared, gate, deps.now(), products) : wait;
+};
+
 export const sendChanges = async (clientId: string, connector: string, refs: readonly PriceChangeRef[], deps: PushDeps): Promise<void> => {
   const gate = await readGate(clientId, connector, deps.now());
   const reads = gate.kind === 'open' ? new SellerApiReads(clientId, connector, gate.port, gate.apiKey, deps) : undefined;
@@ -41,10 +75,7 @@ export const sendChanges = async (clientId: string, connector: string, refs: rea
     found,
     async (change): Promise<Plan> => {
       let plan = await planChange(clientId, change, gate, deps.now(), products);
-      if (plan.kind === 'doubt') {
-        const cleared = doubts ? await resolveDoubt(clientId, change, doubts, deps) : undefined;
-        plan = cleared ? await planChange(clientId, cleared, gate, deps.now(), products) : { kind: 'wait', change };
-      }
+      if (plan.kind === 'doubt') plan = await tellDoubt(clientId, change, gate, doubts, products, deps);
       logger.debug('Price change planned', {
         id: change.stored.record.id,
         plan: plan.kind,

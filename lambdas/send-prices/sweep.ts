@@ -1,7 +1,7 @@
 import { PRICE_SENDING } from '../config/price-sending.js';
 import { mapLimit } from '../data/table/concurrency.js';
 import { readSendable, transitionPriceChange, type PriceChangeRef, type StoredSendable } from '../data/price-changes/status.js';
-import { changesInStatus, readSentBatch } from '../data/price-changes/sending.js';
+import { readSentBatch, statusPage } from '../data/price-changes/sending.js';
 import { forgetDecision, readProductForRepricing } from '../data/repricers/product-partition.js';
 import { MarketplaceNotFound } from '../marketplace/port.js';
 import { settleBatch, settleSent } from './confirm.js';
@@ -80,11 +80,37 @@ const confirmSent = async (clientId: string, gate: Gate, refs: readonly PriceCha
   }
 };
 
+/**
+ * The pages of a connection's changes in one status this sweep takes: all of them when they are
+ * few; else `sweepPagesPerRun` pages from one that moves on each minute (the minute's number), so
+ * the work of a run is bounded and every change comes round within a few sweeps.
+ */
+export const sweepPagesOf = (total: number, nowMs: number): number[] => {
+  const { sweepPageSize: size, sweepPagesPerRun: perRun } = PRICE_SENDING;
+  const pages = Math.ceil(total / size);
+  if (pages <= perRun) return Array.from({ length: pages }, (_unused, page) => page);
+  const first = (Math.floor(nowMs / 60_000) * perRun) % pages;
+  return Array.from({ length: perRun }, (_unused, n) => (first + n) % pages);
+};
+
+const eachPage = async (
+  clientId: string,
+  connector: string,
+  status: 'pending' | 'sent',
+  nowMs: number,
+  work: (refs: PriceChangeRef[]) => Promise<void>,
+): Promise<void> => {
+  const size = PRICE_SENDING.sweepPageSize;
+  const first = await statusPage(clientId, connector, status, 0, size);
+  for (const page of sweepPagesOf(first.total, nowMs)) {
+    const { refs } = page === 0 ? first : await statusPage(clientId, connector, status, page * size, size);
+    if (refs.length > 0) await work(refs);
+  }
+};
+
 export const sweepConnection = async (clientId: string, connector: string, deps: PushDeps): Promise<void> => {
-  const pending = await changesInStatus(clientId, connector, 'pending', PRICE_SENDING.sweepPageSize);
-  if (pending.length > 0) await sendChanges(clientId, connector, pending, deps);
-  const sent = await changesInStatus(clientId, connector, 'sent', PRICE_SENDING.sweepPageSize);
-  if (sent.length > 0) await confirmSent(clientId, await readGate(clientId, connector, deps.now()), sent, deps);
+  await eachPage(clientId, connector, 'pending', deps.now(), (refs) => sendChanges(clientId, connector, refs, deps));
+  await eachPage(clientId, connector, 'sent', deps.now(), async (refs) => confirmSent(clientId, await readGate(clientId, connector, deps.now()), refs, deps));
 };
 
 /** A Batch Completed event: the batch's outcome for the changes it carried, read now. */

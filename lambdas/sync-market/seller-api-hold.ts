@@ -4,7 +4,7 @@ import { logger } from '../observability/logger.js';
 import { MarketplaceRateLimited } from '../marketplace/port.js';
 
 /**
- * The sync worker's side of the connection's one seller-API hold (data/seller-api-hold.ts),
+ * The sync worker's side of the connection's one seller-API hold (data/connections/seller-api-hold.ts),
  * which the price sender keeps too: while it is in force the worker calls no seller API (this
  * tick's own-offer sync, an event's offer read are skipped, not failed: the next tick after it
  * does them), and a 429 its retries did not wait out sets it for every worker of the connection.

@@ -1,5 +1,5 @@
 /**
- * Import jobs through the API (DESIGN section 5): `POST /v1/imports` validates the whole body,
+ * Import jobs through the API (docs/imports.md): `POST /v1/imports` validates the whole body,
  * a worker run from the local queue writes it with the CLI's code, and the job's counters say
  * what happened, even when the worker dies mid-job.
  */

@@ -5,7 +5,7 @@ import { canonicalPriceChanges } from '../support/repricing.js';
 import { step } from '../support/story.js';
 
 /**
- * What the service did not see, it does not price (DESIGN.md section 7, docs/market-sync.md): a
+ * What the service did not see, it does not price (docs/design.md, "The marketplace loop", docs/market-sync.md): a
  * repricer on a connected marketplace decides only from a market a storefront page showed. A
  * product whose page was never read, or came back without a buy box, is unknown, not alone; a
  * known market read too long ago decides nothing, down or up. And the market sync's two

@@ -23,12 +23,13 @@ import { startTestApi, type TestApi } from '../support/local-api.js';
 import { marketHarness } from '../support/market-harness.js';
 import { captureOutput } from '../support/output-capture.js';
 import { sellerApiHoldOf, setSellerApiHold } from '../support/seller-api-hold.js';
+import { marketReadAt } from '../support/market-read.js';
 import { startTestMarket, stopTestMarket } from '../support/test-market.js';
 
 type Connection = { uid: string; status: string; mode: string };
 type Page = { price_changes: PriceChange[] };
 
-const PRODUCTS = 11;
+const PRODUCTS = 13;
 const RETENTION_DAYS = 90;
 const HOUR = 3_600_000;
 const captured = captureOutput();
@@ -58,6 +59,15 @@ const deps = (at: number): PushDeps => ({
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   retry: { baseDelayMs: 1, sleep: () => Promise.resolve() },
 });
+/**
+ * The sender under test at `at`, each change's product read a moment before (the reader's
+ * record, as a page read at that time leaves it): its pushes answer to a market read just now.
+ */
+const sendAt = async (refs: readonly PriceChangeRef[], at: number, given: PushDeps = deps(at)): Promise<void> => {
+  for (const code of new Set(refs.map((ref) => ref.productCode))) await marketReadAt(clientId, code, at - 1_000);
+  await api.settle();
+  await sendChanges(clientId, 'takealot', refs, given);
+};
 const statusOf = async (ref: PriceChangeRef) => (await readSendable(clientId, ref))?.stored.record;
 
 const putConnection = async (mode: 'live' | 'suggest', safety?: Record<string, number>, { hold = true } = {}) => {
@@ -160,11 +170,11 @@ describe('the daily cap', () => {
     const ref = await pin(product, target);
     const at = advance();
     const spy = standIn(async (request) => (isBatchPost(request) ? rateLimited(120) : undefined));
-    await sendChanges(clientId, 'takealot', [ref], deps(at));
+    await sendAt([ref], at);
     spy.mockRestore();
     expect((await statusOf(ref))?.status).toBe('pending');
     // Past the Retry-After: the day's one push is still there to use.
-    await sendChanges(clientId, 'takealot', [ref], deps(at + 3 * 60_000));
+    await sendAt([ref], at + 3 * 60_000);
     expect(await statusOf(ref)).toMatchObject({ status: 'applied', sent_price: target });
     expect(received(product)).toEqual([target]);
     await putConnection('live');
@@ -184,7 +194,7 @@ describe('the bounds at each push attempt', () => {
       await patchRepricer(product, { preferred_price: target + 1, preferred_profit: 0 });
       return rateLimited(0);
     });
-    await sendChanges(clientId, 'takealot', [ref], deps(at));
+    await sendAt([ref], at);
     spy.mockRestore();
     expect(received(product)).toEqual([]);
     expect(await statusOf(ref)).toMatchObject({ status: 'failed', status_reason: expect.stringMatching(/min_price/) as unknown });
@@ -192,7 +202,7 @@ describe('the bounds at each push attempt', () => {
     await api.settle();
     const next = await pendingOf(product);
     expect(next).toHaveLength(1);
-    await sendChanges(clientId, 'takealot', next, deps(at + 60_000));
+    await sendAt(next, at + 60_000);
     expect(received(product)).toEqual([target + 1]);
   });
 });
@@ -210,7 +220,7 @@ describe('a push in doubt', () => {
       await (await request.forward()).text();
       throw new DOMException('The operation was aborted due to timeout', 'TimeoutError');
     });
-    await sendChanges(clientId, 'takealot', [ref], deps(at));
+    await sendAt([ref], at);
     spy.mockRestore();
     expect(batchPosts()).toBe(postsBefore + 1);
     const doubtful = await readSendable(clientId, ref);
@@ -220,30 +230,60 @@ describe('a push in doubt', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     market.control.settleBatches();
     // Inside the doubt wait: nothing is done. After it: the offer shows the price, so it was sent.
-    await sendChanges(clientId, 'takealot', [ref], deps(at + 60_000));
+    await sendAt([ref], at + 60_000);
     expect(batchPosts()).toBe(postsBefore + 1);
-    await sendChanges(clientId, 'takealot', [ref], deps(at + 30 * 60_000));
+    await sendAt([ref], at + 30 * 60_000);
     expect(await statusOf(ref)).toMatchObject({ status: 'applied', sent_price: target });
     expect(batchPosts()).toBe(postsBefore + 1);
     expect(received(product)).toEqual([target]);
     expect((await readSendable(clientId, ref))?.pushToken).toBeUndefined();
   });
 
-  it('after a 5xx is not pushed again in the run; once the doubt wait has passed and the offer shows it did not land, it is pushed once more', async () => {
+  it('after a 5xx is pushed again with the same price within seconds; still failing, the same price goes at its next try, seconds later', async () => {
     const product = products()[8]!;
     const target = product.own.selling_price - 2;
     const ref = await pin(product, target);
     const at = advance();
     const postsBefore = batchPosts();
     market.control.setFaults({ errorRate: 1 });
-    await sendChanges(clientId, 'takealot', [ref], deps(at));
+    await sendAt([ref], at);
     market.control.setFaults({ errorRate: 0 });
-    expect(batchPosts()).toBe(postsBefore + 1);
-    expect(await readSendable(clientId, ref)).toMatchObject({ stored: { record: { status: 'pending' } }, pushPrice: target, attempts: 1 });
-    await sendChanges(clientId, 'takealot', [ref], deps(at + 30 * 60_000));
+    // The push and three more of the same price, a few seconds apart.
+    expect(batchPosts()).toBe(postsBefore + 4);
+    const doubtful = await readSendable(clientId, ref);
+    expect(doubtful).toMatchObject({ stored: { record: { status: 'pending' } }, pushPrice: target, attempts: 1 });
+    expect(Date.parse(doubtful!.retryAt!) - at).toBeLessThanOrEqual(10_000);
+    // Seconds later, not minutes: the offer does not show it, and the same price goes again.
+    await sendAt([ref], at + 10_000);
     expect(await statusOf(ref)).toMatchObject({ status: 'applied', sent_price: target });
-    expect(batchPosts()).toBe(postsBefore + 2);
+    expect(batchPosts()).toBe(postsBefore + 5);
     expect(received(product)).toEqual([target]);
+  });
+
+  it('holds a different price for the offer back until the push in doubt is told', async () => {
+    const product = products()[0]!;
+    const first = product.own.selling_price - 3;
+    const ref = await pin(product, first);
+    const at = advance();
+    const before = received(product).length;
+    market.control.setFaults({ errorRate: 1 });
+    await sendAt([ref], at);
+    market.control.setFaults({ errorRate: 0 });
+    expect((await readSendable(clientId, ref))?.pushToken).toBeDefined();
+    // A new decision for the offer, at another price, while the first push is in doubt.
+    await patchRepricer(product, { preferred_price: first - 1, preferred_profit: 0 });
+    const next = (await pendingOf(product)).filter((other) => other.sk !== ref.sk);
+    expect(next).toHaveLength(1);
+    const postsBefore = batchPosts();
+    await sendAt([ref, ...next], at + 10_000);
+    await sendAt([ref, ...next], at + 20_000);
+    expect(batchPosts()).toBe(postsBefore);
+    // Told once the doubt wait has passed (the offer never got it): the first is superseded, the new price goes.
+    await sendAt([ref, ...next], at + 4 * 60_000);
+    await sendAt(next, at + 4 * 60_000 + 1_000);
+    expect((await statusOf(ref))?.status).toBe('superseded');
+    expect(await statusOf(next[0]!)).toMatchObject({ status: 'applied', sent_price: first - 1 });
+    expect(received(product).slice(before)).toEqual([first - 1]);
   });
 
   it('whose run stopped after the marketplace gave its batch is told from the batch, without reading the offer or pushing again', async () => {
@@ -254,12 +294,12 @@ describe('a push in doubt', () => {
     const offerReads = () => market.control.traffic().requests['GET /offers/{offer_id}'] ?? 0;
     // The run stops at its first wait for the batch's status.
     const stopping: PushDeps = { ...deps(at), sleep: () => Promise.reject(new Error('the sender stopped')) };
-    await expect(sendChanges(clientId, 'takealot', [ref], stopping)).rejects.toThrow('the sender stopped');
+    await expect(sendAt([ref], at, stopping)).rejects.toThrow('the sender stopped');
     expect((await readSendable(clientId, ref))?.pushToken).toBeDefined();
     await new Promise((resolve) => setTimeout(resolve, 300));
     market.control.settleBatches();
     const [readsBefore, postsBefore] = [offerReads(), batchPosts()];
-    await sendChanges(clientId, 'takealot', [ref], deps(at + 10 * 60_000));
+    await sendAt([ref], at + 10 * 60_000);
     expect(await statusOf(ref)).toMatchObject({ status: 'applied', sent_price: target });
     expect([offerReads(), batchPosts()]).toEqual([readsBefore, postsBefore]);
     expect(received(product)).toEqual([target]);
@@ -280,7 +320,7 @@ describe('an offer the marketplace no longer has', () => {
         ? json(404, { message: 'Offer not found' })
         : undefined,
     );
-    await sendChanges(clientId, 'takealot', [goneRef, keptRef], deps(at));
+    await sendAt([goneRef, keptRef], at);
     spy.mockRestore();
     expect(await statusOf(goneRef)).toMatchObject({ status: 'failed', status_reason: 'The marketplace no longer has this offer.' });
     expect(await statusOf(keptRef)).toMatchObject({ status: 'applied', sent_price: keptTarget });
@@ -294,14 +334,31 @@ describe('an offer the marketplace no longer has', () => {
     const ref = await pin(product, target);
     const at = advance();
     const spy = standIn(async (request) => (isBatchPost(request) ? json(404, { message: 'Not found' }) : undefined));
-    await sendChanges(clientId, 'takealot', [ref], deps(at));
+    await sendAt([ref], at);
     spy.mockRestore();
     const waiting = await readSendable(clientId, ref);
     expect(waiting).toMatchObject({ stored: { record: { status: 'pending' } }, attempts: 1 });
     expect(waiting?.pushToken).toBeUndefined();
-    await sendChanges(clientId, 'takealot', [ref], deps(at + 10 * 60_000));
+    await sendAt([ref], at + 10 * 60_000);
     expect(await statusOf(ref)).toMatchObject({ status: 'applied', sent_price: target });
     expect(received(product)).toEqual([target]);
+  });
+});
+
+describe('a batch refused whole (400) for one of its prices', () => {
+  it('fails only the refused price, with the marketplace message; the batch’s other prices go', async () => {
+    const [refused, kept] = [products()[11]!, products()[12]!];
+    const refusedRef = await pin(refused, refused.own.selling_price - 2);
+    const keptTarget = kept.own.selling_price - 2;
+    const keptRef = await pin(kept, keptTarget);
+    const at = advance();
+    const spy = standIn(async (request) =>
+      isBatchPost(request) && request.body.includes(`"offer_id":${refused.own.offer_id},`) ? json(400, { message: 'selling_price is not allowed' }) : undefined,
+    );
+    await sendAt([refusedRef, keptRef], at);
+    spy.mockRestore();
+    expect(await statusOf(refusedRef)).toMatchObject({ status: 'failed', status_reason: expect.stringMatching(/selling_price is not allowed/) as unknown });
+    expect(await statusOf(keptRef)).toMatchObject({ status: 'applied', sent_price: keptTarget });
   });
 });
 
@@ -313,12 +370,12 @@ describe('a target that ended for a reason of the connection', () => {
     const first = (await statusOf(ref))!;
     await patchRepricer(product, { enabled: false });
     const at = advance();
-    await sendChanges(clientId, 'takealot', [ref], deps(at));
+    await sendAt([ref], at);
     expect((await statusOf(ref))?.status).toBe('superseded');
     await patchRepricer(product, { enabled: true });
     const again = (await priceChangesOf(product)).filter((change) => change.id > first.id);
     expect(again).toMatchObject([{ status: 'pending', new_price: target }]);
-    await sendChanges(clientId, 'takealot', await pendingOf(product), deps(at + 60_000));
+    await sendAt(await pendingOf(product), at + 60_000);
     expect(received(product)).toEqual([target]);
     // The first decision's end, told again, does not forget the later one.
     expect(await forgetDecision(clientId, first, ref.sk)).toBe(false);
@@ -331,14 +388,14 @@ describe('a target that ended for a reason of the connection', () => {
     const ref = await pin(product, target);
     await putConnection('suggest');
     const at = advance();
-    await sendChanges(clientId, 'takealot', [ref], deps(at));
+    await sendAt([ref], at);
     expect((await statusOf(ref))?.status).toBe('suggested');
     expect(await evaluateProduct(clientId, product.own.sku, RETENTION_DAYS)).toMatchObject([{ status: 'suggested', new_price: target }]);
     // A suggestion does not stand for a live decision.
     await putConnection('live');
     expect(await evaluateProduct(clientId, product.own.sku, RETENTION_DAYS)).toMatchObject([{ status: 'pending', new_price: target }]);
     await api.settle();
-    await sendChanges(clientId, 'takealot', await pendingOf(product), deps(at + 60_000));
+    await sendAt(await pendingOf(product), at + 60_000);
     expect(received(product)).toEqual([target]);
   });
   it('failed because the marketplace could not be reached for 24 hours, is decided again once it can be', async () => {
@@ -347,15 +404,18 @@ describe('a target that ended for a reason of the connection', () => {
     const ref = await pin(product, target);
     const at = advance();
     market.control.setFaults({ errorRate: 1 });
-    await sendChanges(clientId, 'takealot', [ref], deps(at));
+    await sendAt([ref], at);
     market.control.setFaults({ errorRate: 0 });
     expect(received(product)).toEqual([]);
     // A day on, the push's doubt told (the offer never got it), the change has waited its whole retry window.
-    await sendChanges(clientId, 'takealot', [ref], deps(at + 25 * HOUR));
+    await sendAt([ref], at + 25 * HOUR);
     expect(await statusOf(ref)).toMatchObject({ status: 'failed', status_reason: 'The marketplace could not be reached for 24 hours.' });
     expect(await evaluateProduct(clientId, product.own.sku, RETENTION_DAYS)).toMatchObject([{ status: 'pending', new_price: target }]);
+    // Decided now, on the real clock (a day on, for the sender under test, it would be a day old): sent on it.
+    await setSellerApiHold(clientId, 'takealot', iso(0));
     await api.settle();
-    await sendChanges(clientId, 'takealot', await pendingOf(product), deps(at + 26 * HOUR));
+    await sendAt(await pendingOf(product), Date.now());
+    await holdRuntimeSender();
     expect(received(product)).toEqual([target]);
   });
 });

@@ -19,6 +19,7 @@ import { connectorRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { marketHarness } from '../support/market-harness.js';
 import { setSellerApiHold } from '../support/seller-api-hold.js';
+import { marketReadAt } from '../support/market-read.js';
 import { captureOutput } from '../support/output-capture.js';
 import { step } from '../support/story.js';
 import { startTestMarket, stopTestMarket } from '../support/test-market.js';
@@ -97,6 +98,9 @@ const drained = async ({ pending = true }: { readonly pending?: boolean } = {}) 
     } else await new Promise((resolve) => setTimeout(resolve, 100));
   }
 };
+
+/** How many prices the offer had received in an earlier copy of the simulator's log. */
+const countsAt = (offerId: number, log: ReturnType<typeof received>) => log.offers.find((history) => history.offer_id === offerId)?.count ?? 0;
 
 const expectInBounds = () => {
   const log = received();
@@ -185,29 +189,43 @@ describe('sending prices', () => {
       expectInBounds();
     });
 
-    await step('a storefront glitch (one rival read at a fraction of its price on every page) trips the breaker; resumed, it sends', async () => {
-      const before = received().total;
-      market.control.setGlitch({ fraction: 0.3, share: 1, reads: 1_000 });
-      await loop.tick({ uids: [(await connection()).uid] });
-      await loop.tick({ uids: [(await connection()).uid] });
-      await drained();
-      const paused = await connection();
-      expect(paused.status).toBe('paused');
-      expect(paused.last_error).toMatch(/circuit breaker/);
-      // A lone sharp drop never trips the breaker: the batch that carried the first may have gone (one step, in bounds); no more did.
-      expect(received().total - before).toBeLessThanOrEqual(MIN_BREAKER_DROPS - 1);
-      market.control.clearGlitch();
-      expect((await priceChanges()).filter((change) => change.status === 'pending').length).toBeGreaterThan(0);
-      // Only a paused connection resumes.
-      const resumed = await api.request<Connection>('POST', '/v1/connections/takealot/resume', { auth: alice });
-      expect(resumed.status).toBe(200);
-      expect(resumed.body.status).toBe('connected');
-      expect((await api.request('POST', '/v1/connections/takealot/resume', { auth: alice })).status).toBe(409);
-      await drained();
-      expect(received().total).toBeGreaterThan(before);
-      expect((await priceChanges()).filter((change) => change.status === 'pending' || change.status === 'sent')).toEqual([]);
-      expectInBounds();
-    });
+    await step(
+      'a storefront glitch (one rival read at a fraction of its price on every page) trips the breaker; cleared and resumed, none of its prices go',
+      async () => {
+        const before = received().total;
+        market.control.setGlitch({ fraction: 0.3, share: 1, reads: 1_000 });
+        await loop.tick({ uids: [(await connection()).uid] });
+        await loop.tick({ uids: [(await connection()).uid] });
+        await drained();
+        const paused = await connection();
+        expect(paused.status).toBe('paused');
+        expect(paused.last_error).toMatch(/circuit breaker/);
+        // A lone sharp drop never trips the breaker: the batch that carried the first may have gone (one step, in bounds); no more did.
+        const atPause = received().total;
+        const atPauseLog = received();
+        expect(atPause - before).toBeLessThanOrEqual(MIN_BREAKER_DROPS - 1);
+        market.control.clearGlitch();
+        const held = (await priceChanges()).filter((change) => change.status === 'pending');
+        expect(held.length).toBeGreaterThan(0);
+        // Only a paused connection resumes.
+        const resumed = await api.request<Connection>('POST', '/v1/connections/takealot/resume', { auth: alice });
+        expect(resumed.status).toBe(200);
+        expect(resumed.body.status).toBe('connected');
+        expect((await api.request('POST', '/v1/connections/takealot/resume', { auth: alice })).status).toBe(409);
+        // The resume's own look at the held changes sends nothing: they wait for a page read after it.
+        await api.settle();
+        expect(received().total).toBe(atPause);
+        // That read shows the glitch gone: the held drops no longer answer to the market and none goes out; the
+        // one glitch step that may have gone before the pause is undone (a raise), nothing drops further.
+        await drained();
+        const afterResume = received().offers.flatMap((history) => history.received.slice(countsAt(history.offer_id, atPauseLog)));
+        for (const entry of afterResume) expect(entry.selling_price).toBeGreaterThan(entry.previous_price);
+        const after = await priceChanges();
+        for (const change of held) expect(after.find((c) => c.id === change.id)?.status).toBe('superseded');
+        expect(after.filter((change) => change.status === 'pending' || change.status === 'sent')).toEqual([]);
+        expectInBounds();
+      },
+    );
 
     await step('suggest mode: a decision waits as suggested and nothing reaches the marketplace', async () => {
       await putConnection('suggest');
@@ -245,7 +263,7 @@ describe('sending prices', () => {
       expectInBounds();
     });
 
-    await step('a failing marketplace keeps a change pending with its retry; once healed, the sweep sends it', async () => {
+    await step('a marketplace answering 5xx: the same price is pushed again within seconds, and once healed it lands', async () => {
       // The runtime's own sender is held (as after a long rate limit) so this test drives the sender's clock.
       const realNow = Date.now();
       await setSellerApiHold(clientId, 'takealot', new Date(realNow + 10 * 60_000).toISOString());
@@ -254,15 +272,33 @@ describe('sending prices', () => {
       await drained({ pending: false });
       const pending = (await changesInStatus(clientId, 'takealot', 'pending', 50)).filter((ref) => ref.productCode === product.own.sku);
       expect(pending.length).toBe(1);
+      const at = realNow + 20 * 60_000;
+      // The page read just before the sender's clock: the push answers to a market read a moment ago.
+      await marketReadAt(clientId, product.own.sku, at - 1_000);
+      await api.settle();
+      const posts = () => market.control.traffic().requests['POST /offers/batch'] ?? 0;
+      const postsBefore = posts();
       market.control.setFaults({ errorRate: 1 });
-      const later = () => Date.now() + 20 * 60_000;
-      await sendChanges(clientId, 'takealot', pending, { now: later, sleep: () => Promise.resolve(), retry: { baseDelayMs: 1 } });
+      const waits: number[] = [];
+      await sendChanges(clientId, 'takealot', pending, {
+        now: () => at,
+        sleep: (ms) => {
+          waits.push(ms);
+          return Promise.resolve();
+        },
+        retry: { baseDelayMs: 1 },
+      });
+      // The first push and three more of the same price, seconds apart; then in doubt, told within seconds.
+      expect(posts() - postsBefore).toBe(4);
+      expect(waits.reduce((sum, ms) => sum + ms, 0)).toBeLessThanOrEqual(10_000);
       const stored = await readSendable(clientId, pending[0]!);
-      expect(stored?.stored.record.status).toBe('pending');
-      expect(stored?.attempts).toBe(1);
-      expect(Date.parse(stored!.retryAt!)).toBeGreaterThan(later());
+      expect(stored).toMatchObject({ stored: { record: { status: 'pending' } }, attempts: 1 });
+      expect(stored?.pushToken).toBeDefined();
+      expect(Date.parse(stored!.retryAt!) - at).toBeLessThanOrEqual(10_000);
       market.control.setFaults({ errorRate: 0 });
-      await sweepConnection(clientId, 'takealot', { now: () => Date.now() + 40 * 60_000, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
+      // Healed, seconds later: the offer does not show the price, the same price goes again at once.
+      await marketReadAt(clientId, product.own.sku, at + 5_000);
+      await sweepConnection(clientId, 'takealot', { now: () => at + 10_000, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
       expect((await readSendable(clientId, pending[0]!))?.stored.record.status).toMatch(/^(sent|applied)$/);
       expectInBounds();
     });
@@ -285,6 +321,8 @@ describe('sending prices', () => {
         return response;
       });
       const at = Date.now() + 60 * 60_000;
+      await marketReadAt(clientId, product.own.sku, at - 1_000);
+      await api.settle();
       await expect(
         sendChanges(clientId, 'takealot', [ref!], {
           now: () => {

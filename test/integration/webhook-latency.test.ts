@@ -4,7 +4,7 @@ import { bySize } from '../support/profile.js';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
- * How long a price change takes to reach a receiver under the local runtime (DESIGN target:
+ * How long a price change takes to reach a receiver under the local runtime (the target:
  * p99 under 3 s under `npm start`): from the decision's `created_at` to the receiver reading
  * the request, over 20 repricers and 4 rounds of competitor moves. The figures are printed,
  * not asserted: a busy test machine says little about timing; that every event arrives, once,

@@ -52,6 +52,8 @@ export interface RunPlan {
   readonly killSwitchAt?: number;
   /** 5 % of calls 5xx, 2 s latency, 429 bursts, the key revoked and put back. */
   readonly faults?: boolean;
+  /** This share of price writes (`POST /offers/batch`) answered 500, from the start-up to the window's end. */
+  readonly writeFaults?: number;
   /** Write units of the price changes' items counted over the window and the drain (no kill switch cuts changes short). */
   readonly liveCost?: boolean;
 }
@@ -279,6 +281,10 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
     const initial = await syncCycle(phase, syncBound);
     say(`  connected live, first sync ${initial.seconds.toFixed(0)} s${initial.unread ? ` (${initial.unread} pages unread)` : ''}`);
 
+    if (plan.writeFaults !== undefined) {
+      market.control.setFaults({ batchErrorRate: plan.writeFaults });
+      say(`  write faults on: ${(plan.writeFaults * 100).toFixed(0)} % of price writes answered 500`);
+    }
     let bursts = 0;
     let refusedBursts = 0;
     let burstsOn = false;
@@ -433,6 +439,7 @@ export const runPrices = async (context: MarketSyncContext, settings: PricesSett
     clearInterval(botTimer);
     burstsOn = false;
     if (plan.faults) market.control.setFaults({ errorRate: 0, latencyMs: 0 });
+    if (plan.writeFaults !== undefined) market.control.setFaults({ batchErrorRate: 0 });
     const drained = await drain(phase, codes, settings.drainSeconds * 1000);
     for (const timer of timers) clearInterval(timer);
     timers.length = 0;

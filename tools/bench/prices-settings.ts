@@ -2,7 +2,7 @@
 import { BUYBOX_APPROACHES, type BuyboxApproach } from '../../lambdas/domain/approaches.js';
 import { parseBenchFlags } from './bench-flags.js';
 
-export const PRICES_RUNS = ['webhooks', 'polling', 'faults'] as const;
+export const PRICES_RUNS = ['webhooks', 'polling', 'faults', 'write-faults'] as const;
 export type PricesRun = (typeof PRICES_RUNS)[number];
 
 export interface PricesSettings {

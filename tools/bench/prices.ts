@@ -7,7 +7,10 @@
  *    alone writes (after the switch);
  *  - polling: the webhooks off; reaction, and the writes per applied change (window and drain);
  *  - faults: 5 % of calls 500, 2 s latency (the start-up and the first third), 429 bursts, the
- *    key revoked at 40 % and put back at 60 % of the window.
+ *    key revoked at 40 % and put back at 60 % of the window;
+ *  - write-faults: 30 % of price writes (`POST /offers/batch`) answered 500 from the start-up
+ *    to the window's end: time from a market move to its price applied, out of bounds, lost,
+ *    and sent twice (a price the offer already had, a repeated request, a push counted twice).
  * Every run: every price the simulator accepted against its repricer's bounds, and every
  * decision's end against the simulator's price log. Each figure printed against its target.
  */
@@ -24,6 +27,7 @@ const PLANS: readonly RunPlan[] = [
   { run: 'webhooks', webhooks: true, killSwitchAt: 2 / 3 },
   { run: 'polling', webhooks: false, liveCost: true },
   { run: 'faults', webhooks: true, faults: true },
+  { run: 'write-faults', webhooks: true, writeFaults: 0.3 },
 ];
 
 /** The writes of a decision and of its way to the marketplace: the price change, its decision state, its lists, the id counter. */
@@ -57,7 +61,7 @@ export const pricesLines = (runs: readonly RunFigures[]): { lines: string[]; tar
   for (const run of runs) {
     const { reaction: r } = run;
     lines.push(
-      `Run "${run.run}" (${run.products} products x 5 bots + the static seller, webhooks ${run.webhooks ? 'on' : 'off'}${run.run === 'faults' ? ', faults' : ''}; window ${run.windowSeconds.toFixed(0)} s, ${run.botTicks} bot ticks, ${run.scheduleTicks} schedule ticks; set-up ${run.setupSeconds.toFixed(0)} s with ${run.startupDecisions} start-up decisions; drained in ${run.drainSeconds.toFixed(0)} s):`,
+      `Run "${run.run}" (${run.products} products x 5 bots + the static seller, webhooks ${run.webhooks ? 'on' : 'off'}${run.run === 'faults' ? ', faults' : run.run === 'write-faults' ? ', 30 % write faults' : ''}; window ${run.windowSeconds.toFixed(0)} s, ${run.botTicks} bot ticks, ${run.scheduleTicks} schedule ticks; set-up ${run.setupSeconds.toFixed(0)} s with ${run.startupDecisions} start-up decisions; drained in ${run.drainSeconds.toFixed(0)} s):`,
     );
     lines.push(
       `  Reaction (${r.seenToApplied.count} reads calling for a new price answered, ${r.afterNextRead} of them only after the page's next read; ${r.missed} never answered, ${r.unresolved} with no later read; ${r.notNeeded} needing none; tier ${r.tierSeconds} s${run.killSwitch ? `, reads up to ${REACTION_MARGIN_MS / 1000} s before the kill switch` : ''}):`,
@@ -76,7 +80,23 @@ export const pricesLines = (runs: readonly RunFigures[]): { lines: string[]; tar
     lines.push(
       `    the service's own times: decision -> sent p50 ${seconds(t.createdToSent.p50)}, p99 ${seconds(t.createdToSent.p99)}; sent -> applied (confirmed) p50 ${seconds(t.sentToApplied.p50)}, p99 ${seconds(t.sentToApplied.p99)}; start-up decisions -> applied p50 ${seconds(t.startupCreatedToApplied.p50)}, p99 ${seconds(t.startupCreatedToApplied.p99)}`,
     );
-    if (run.run !== 'faults') {
+    if (run.run === 'write-faults') {
+      const e = run.exactlyOnce;
+      const counted = Number(run.connection.prices_sent ?? 0);
+      const writes = run.traffic.requests['POST /offers/batch'] ?? 0;
+      lines.push(
+        `  Write faults: ${writes} price writes, 30 % of them answered 500 (not taken); the service counted ${counted} prices sent, the simulator accepted ${e.accepted}`,
+      );
+      judge({ label: `${run.run}: market move -> target applied, max (within 2 minutes)`, value: r.changeToApplied.max, kind: 'max', limit: 120, unit: 's' });
+      judge({ label: `${run.run}: lost (reads never answered, decisions not ended)`, value: r.missed + e.notTerminal, kind: 'max', limit: 0 });
+      judge({
+        label: `${run.run}: sent twice (a price the offer already had ${e.logDuplicates.unchanged_price}, repeated requests ${e.logDuplicates.request_id}, twice in a batch ${e.logDuplicates.within_batch}, pushes counted twice ${Math.max(0, counted - e.accepted)})`,
+        value: e.logDuplicates.unchanged_price + e.logDuplicates.request_id + e.logDuplicates.within_batch + Math.max(0, counted - e.accepted),
+        kind: 'max',
+        limit: 0,
+      });
+    }
+    if (run.run !== 'faults' && run.run !== 'write-faults') {
       judge({
         label: `${run.run}: seen -> applied p50 (the service's part; the 3 s target of competitor change -> applied)`,
         value: r.seenToApplied.p50,

@@ -192,7 +192,7 @@ export const buildReport = (s: BenchSummary): string[] => {
   // 3. Workload.
   if (s.workload) {
     const w = s.workload;
-    out(`\n## The workload's cost per hour (DESIGN section 2), from the figures at ${int(w.size)} offers\n`);
+    out(`\n## The workload's cost per hour (docs/design.md, "Data"), from the figures at ${int(w.size)} offers\n`);
     out(
       `${int(WORKLOAD.singleChanges + WORKLOAD.bulkChanges)} offer changes (half one at a time: half of those price and competitor moves, half flag changes; half in bulk syncs of ${int(WORKLOAD.bulkSize)}), ` +
         `${int(WORKLOAD.listRequests)} list requests of 100 offers (mean of the measured queries), ${WORKLOAD.repricerWrites} repricer writes (half creates, half updates), ` +

@@ -1,5 +1,5 @@
 /**
- * The workload of /work/shared/DESIGN.md section 2, priced from per-operation figures: one tenant
+ * The workload of docs/design.md, "Data", priced from per-operation figures: one tenant
  * of 100,000 offers, in one hour, 20,000 offer changes (half one at a time, half in bulk syncs
  * of 1,000), 2,000 list requests of 100 offers, 100 repricer writes and 1,000 repricer reads,
  * at $0.625 per million write units and $0.125 per million read units (on-demand).

@@ -136,6 +136,12 @@ export const FLAGS: Flag[] = [
     set: num('storefront-burst', (o, v) => (o.storefrontRateLimit = { ...o.storefrontRateLimit, capacity: v })),
   },
   { name: 'error-rate', value: 'P', help: 'probability of a 500 (0-1, default 0)', set: fault('error-rate', 'errorRate') },
+  {
+    name: 'batch-error-rate',
+    value: 'P',
+    help: 'probability of a 500 for a price write, POST /offers/batch (0-1, default 0)',
+    set: fault('batch-error-rate', 'batchErrorRate'),
+  },
   { name: 'latency-ms', value: 'MS', help: 'latency added to every answer (default 0)', set: fault('latency-ms', 'latencyMs') },
   { name: 'timeout-rate', value: 'P', help: 'probability of a hang of --hang-ms then 504 (default 0)', set: fault('timeout-rate', 'timeoutRate') },
   { name: 'hang-ms', value: 'MS', help: `length of a hang, at most 60000 (default ${DEFAULT_FAULTS.hangMs})`, set: fault('hang-ms', 'hangMs') },

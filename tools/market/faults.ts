@@ -8,6 +8,8 @@ import type { Prng } from './prng.js';
 export interface FaultSettings {
   /** Probability that a request is answered 500 (seller API and storefront). */
   errorRate: number;
+  /** Probability that a price write (`POST /offers/batch`) is answered 500, the batch not taken: write faults alone. */
+  batchErrorRate: number;
   /** Added before every answer, in ms. */
   latencyMs: number;
   /** Probability that a request hangs for `hangMs` (past a caller's timeout) before a 504. */

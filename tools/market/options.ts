@@ -106,6 +106,7 @@ export type MarketOptionsInput = Partial<Omit<MarketOptions, 'faults' | 'shapes'
 
 export const DEFAULT_FAULTS: FaultSettings = {
   errorRate: 0,
+  batchErrorRate: 0,
   latencyMs: 0,
   timeoutRate: 0,
   hangMs: 10_000,
@@ -164,6 +165,7 @@ const requireRate = (name: string, value: number): void => {
 /** Checks the fault settings alone: the control API applies them at runtime through this too. */
 export const checkFaults = (faults: FaultSettings): FaultSettings => {
   requireRate('errorRate', faults.errorRate);
+  requireRate('batchErrorRate', faults.batchErrorRate);
   requireRate('timeoutRate', faults.timeoutRate);
   requireRate('storefrontBlockRate', faults.storefrontBlockRate);
   requireRate('webhookDropRate', faults.webhookDropRate);

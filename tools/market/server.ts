@@ -100,6 +100,9 @@ export const createMarketSimulator = async (input: MarketOptionsInput = {}): Pro
     }
     const gate = await faultGate();
     if (!gate.pass) return gate.answer;
+    if (req.method === 'POST' && path === '/offers/batch' && sim.faults.batchErrorRate > 0 && sim.streams.faults.chance(sim.faults.batchErrorRate)) {
+      return { status: 500, body: { message: 'Internal server error' } };
+    }
     const key = sim.accountFor(presented);
     if (key.check === 'missing') return { status: 401, body: { message: 'Missing X-API-Key header' } };
     if (key.check === 'invalid') return { status: 403, body: { message: 'Invalid API key' } };

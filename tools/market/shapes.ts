@@ -1,5 +1,5 @@
 /**
- * The reported shapes (spec/takealot.md section 2, "not known, so read tolerantly"): what the
+ * The reported shapes (docs/takealot.md section 2, "not known, so read tolerantly"): what the
  * real marketplace may send where only third-party reports exist. Each form can be switched on
  * its own, at startup or at runtime (`POST /_control/shapes`), so a connector is tested against
  * every form, not only the one it was written with. The defaults are the simulator's first forms.

@@ -10,7 +10,7 @@ import { isConditionFailure } from '../table/conditions.js';
  * Client accounts: one item per username at `clientKey(username)`. It also counts the user
  * name's failed logins over every source (`failedLogins` since `failureWindowStart`, an ISO 8601
  * UTC string, which compares correctly as a string in condition expressions); the counters per
- * source address are items of their own in the same partition (data/login-attempts.ts).
+ * source address are items of their own in the same partition (data/clients/login-attempts.ts).
  */
 const passwordRecordSchema = z.object({
   algorithm: z.literal('scrypt'),
@@ -161,7 +161,7 @@ export const setUsageKey = (username: string, usageKey: string, now: Date): Prom
 
 /**
  * Removes the client item (and with it its `directory` entry); its login-attempt items are
- * cleared by data/login-attempts.ts. `false` when there was no such client.
+ * cleared by data/clients/login-attempts.ts. `false` when there was no such client.
  */
 export const deleteClient = (username: string): Promise<boolean> =>
   conditionally(() =>
@@ -177,7 +177,7 @@ export const deleteClient = (username: string): Promise<boolean> =>
 /**
  * A new password also forgets the user name's failed logins (and the `lockedUntil` of items
  * written before lockouts were replaced by per-source limits): an administrator vouched for
- * the owner. The per-source counters are cleared by data/login-attempts.ts.
+ * the owner. The per-source counters are cleared by data/clients/login-attempts.ts.
  */
 export const setPassword = (username: string, password: PasswordRecord, now: Date): Promise<boolean> =>
   updateExisting(username, {

@@ -54,6 +54,8 @@ export interface SyncConnector {
   readonly sellerId: string;
   /** The storefront's base URL (a setting of the stage): the `url` of offers until a page names one. */
   readonly storefrontUrl: string;
+  /** When the client last resumed the connection: the first read after it is recorded (the price sender waits for it). */
+  readonly resumedAt?: string | undefined;
 }
 
 /**
@@ -539,7 +541,10 @@ const applyPageOnce = async (
   // After the offers: a repricer woken by this record sees them as the page showed them, and the premium the page narrowed.
   const premiumBefore = premiumOn(partition, uid);
   const premium = observePremium(premiumBefore, view);
-  await recordMarket(clientId, code, uid, marketBefore, { state: 'known' }, now, lastConfirmedAt(partition), premium === premiumBefore ? undefined : premium);
+  // The first read after a confirmed price or a resume is recorded: the price sender waits for it.
+  const confirmedAt = lastConfirmedAt(partition);
+  const recordAfter = connector.resumedAt !== undefined && (confirmedAt === undefined || connector.resumedAt > confirmedAt) ? connector.resumedAt : confirmedAt;
+  await recordMarket(clientId, code, uid, marketBefore, { state: 'known' }, now, recordAfter, premium === premiumBefore ? undefined : premium);
   return { kind: 'applied', offers, skipped: view.skipped + market.skipped, merged: view.merged, left };
 };
 

@@ -18,7 +18,7 @@ export interface OfferPage {
 const cellsOf = (query: Pick<OfferQuery, 'scope' | 'competitiveness'>) => (cell: string) =>
   (query.scope === 'all' || cellScope(cell) === 'own') && (query.competitiveness === undefined || cellCompetitiveness(cell) === query.competitiveness);
 
-/** One page of offers in three round trips, whatever the tenant's size or `start` (data/ranked/read-page.ts). */
+/** One page of offers in three round trips, whatever the tenant's size or `start` (data/lists/ranked/read-page.ts). */
 export const listOffers = async (clientId: string, query: OfferQuery): Promise<OfferPage> => {
   const page = await readRankedPage(clientId, OFFER_LIST, {
     order: query.sort.field,

@@ -14,7 +14,7 @@ export interface PriceChangePage {
 export const emptyPriceChangePage = (): PriceChangePage => ({ total: 0, priceChanges: [], stats: new ReadStats() });
 
 /**
- * One page of price changes in three round trips (data/ranked/read-page.ts): from the tenant's
+ * One page of price changes in three round trips (data/lists/ranked/read-page.ts): from the tenant's
  * list, or, filtered by product or repricer, from that product's list (a repricer's product is
  * read first). Status and reason are cells of both lists, so their filters cost no read of
  * what they leave out. Ids are in creation order, so both sorts read the id order. Undefined when the

@@ -21,8 +21,18 @@ import { isConditionFailure } from '../table/conditions.js';
  */
 const expiresIn = (nowMs: number, days: number) => Math.floor(nowMs / 1000) + days * 86_400;
 
-/** The sort key of the newest decision of this repricer for this offer: a pending one older than it is superseded. */
-export const newestDecisionSk = async (clientId: string, change: PriceChange): Promise<string | undefined> => {
+/** One of the latest decisions of a repricer for an offer: where it is, and whether a push of it is in doubt. */
+export interface OfferDecision {
+  readonly sk: string;
+  /** Pending with a push token: a push that may have reached the marketplace, not told yet. */
+  readonly inDoubt: boolean;
+}
+
+/**
+ * The newest decisions of this repricer for this offer, newest first: a pending one older than
+ * the first is superseded, and none goes while an older one's push is in doubt.
+ */
+export const latestOfferDecisions = async (clientId: string, change: PriceChange, limit = 10): Promise<OfferDecision[]> => {
   const result = await documentClient.send(
     new QueryCommand({
       TableName: tableName(),
@@ -32,13 +42,17 @@ export const newestDecisionSk = async (clientId: string, change: PriceChange): P
         ':prefix': `${PRICE_CHANGE_SK_PREFIX}${change.repricer_id}#${part(change.offer_id)}#`,
       },
       ScanIndexForward: false,
-      Limit: 1,
+      Limit: limit,
       ConsistentRead: true,
-      ProjectionExpression: 'sk',
+      ProjectionExpression: 'sk, pushToken, #r.#status',
+      ExpressionAttributeNames: { '#r': 'record', '#status': 'status' },
     }),
   );
-  const sk: unknown = result.Items?.[0]?.sk;
-  return typeof sk === 'string' ? sk : undefined;
+  return (result.Items ?? []).flatMap((item) => {
+    const sk: unknown = item.sk;
+    const status = (item.record as { status?: unknown } | undefined)?.status;
+    return typeof sk === 'string' ? [{ sk, inDoubt: typeof item.pushToken === 'string' && status === 'pending' }] : [];
+  });
 };
 
 /**
@@ -180,19 +194,31 @@ export const countPricesSent = async (clientId: string, connector: string, sent:
 
 /**
  * A connection's price changes listed in one status (the tenant's list, cells `status|reason`),
- * oldest first, with where each canonical item is. The list follows the table's stream, so what
- * it names is read again before anything is done with it.
+ * oldest first, from position `start` of the tenant's changes in that status, with where each
+ * canonical item is, and how many the tenant has in it (every connection's). The list follows
+ * the table's stream, so what it names is read again before anything is done with it.
  */
-export const changesInStatus = async (clientId: string, connector: string, status: PriceChangeStatus, limit: number): Promise<PriceChangeRef[]> => {
+export const statusPage = async (
+  clientId: string,
+  connector: string,
+  status: PriceChangeStatus,
+  start: number,
+  limit: number,
+): Promise<{ refs: PriceChangeRef[]; total: number }> => {
   const page = await readRankedPage(clientId, PRICE_CHANGE_LIST, {
     order: 'id',
     direction: 'ASC',
     filter: { cells: (cell) => cell.startsWith(`${status}|`) },
-    start: 0,
+    start,
     limit,
   });
-  return page.records.flatMap((record, index) => {
+  const refs = page.records.flatMap((record, index) => {
     const origin = page.origins[index];
     return record.connector === connector && origin ? [{ productCode: record.product_code, sk: origin.sk }] : [];
   });
+  return { refs, total: page.total };
 };
+
+/** The first `limit` of a connection's price changes in one status, oldest first. */
+export const changesInStatus = async (clientId: string, connector: string, status: PriceChangeStatus, limit: number): Promise<PriceChangeRef[]> =>
+  (await statusPage(clientId, connector, status, 0, limit)).refs;

@@ -58,7 +58,7 @@ const listProductRepricers = async (clientId: string, query: RepricerQuery & { p
   return { total: records.length, repricers: records.slice(query.start, query.start + query.limit), stats };
 };
 
-/** One page of the client's repricers in at most three round trips (data/ranked/read-page.ts). */
+/** One page of the client's repricers in at most three round trips (data/lists/ranked/read-page.ts). */
 export const listRepricers = async (clientId: string, query: RepricerQuery): Promise<RepricerPage> => {
   if (query.productCode !== undefined) return listProductRepricers(clientId, { ...query, productCode: query.productCode });
   const page = await readRankedPage(clientId, REPRICER_LIST, {

@@ -8,7 +8,7 @@ import { batchCreatedBody, offersPageBody, ownOfferBody } from './schemas.js';
 
 /**
  * The Takealot adapter: the Marketplace API v1 for the seller's own offers and price batches,
- * the public storefront's product-details page for the market (spec/takealot.md sections 1-3).
+ * the public storefront's product-details page for the market (docs/takealot.md sections 1-3).
  * The only code that knows Takealot's URLs, headers and payloads.
  */
 export interface TakealotOptions {

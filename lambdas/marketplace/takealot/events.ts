@@ -5,7 +5,7 @@ import type { MarketplaceEvent } from '../port.js';
 import { normalizeTakealotSellerId } from './seller-id.js';
 
 /**
- * Takealot's webhooks (spec/takealot.md section 3, all reported): `X-Takealot-Event`,
+ * Takealot's webhooks (docs/takealot.md section 3, all reported): `X-Takealot-Event`,
  * `X-Takealot-Delivery` (a UUID) and `X-Takealot-Signature`. Sources disagree on the signature,
  * so both reported schemes are accepted: the hex HMAC-SHA256 of the raw body, and the base64
  * HMAC-SHA256 of the URL the marketplace posted to followed by the raw body. Compared in

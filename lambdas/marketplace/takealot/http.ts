@@ -112,7 +112,7 @@ export const exchange = async (url: string, init: RequestInit, options: Exchange
   if (status === 429 || (status === 403 && options.surface === 'storefront')) throw new MarketplaceRateLimited(retryAfterMs(response.headers));
   if ((status === 401 || status === 403) && options.surface === 'seller')
     throw new MarketplaceUnauthorized(`Takealot seller API refused the key: ${messageOf(body, status, options.redact)}`);
-  if (status >= 500) throw new MarketplaceUnavailable(`Takealot ${where} answered ${status}`);
+  if (status >= 500) throw new MarketplaceUnavailable(`Takealot ${where} answered ${status}`, status);
   if (status === 404) throw new MarketplaceNotFound(`Takealot ${where}: ${messageOf(body, status, options.redact)}`);
   throw new MarketplaceRejected(messageOf(body, status, options.redact));
 };

@@ -4,7 +4,7 @@ import { createTakealotAdapter, MAX_BATCH_UPDATES } from './adapter.js';
 import { TAKEALOT_CONNECTOR_UID } from './connector.js';
 import { TAKEALOT_SIGNATURE_HEADER } from './events.js';
 
-/** Takealot as the service knows it (spec/takealot.md): its entry in marketplaces.ts. */
+/** Takealot as the service knows it (docs/takealot.md): its entry in marketplaces.ts. */
 export const takealotMarketplace: Marketplace = {
   uid: TAKEALOT_CONNECTOR_UID,
   env: { sellerApiUrl: 'TAKEALOT_SELLER_API_URL', storefrontUrl: 'TAKEALOT_STOREFRONT_URL' },

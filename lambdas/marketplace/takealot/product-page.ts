@@ -4,7 +4,7 @@ import { displayText, id, lenient, skuText } from './schemas.js';
 import { normalizeTakealotSellerId } from './seller-id.js';
 
 /**
- * The storefront's product-details page (spec/takealot.md section 2), read tolerantly: what is
+ * The storefront's product-details page (docs/takealot.md section 2), read tolerantly: what is
  * known of it is only reported, and a page written by someone else may differ in any field. Only
  * a page whose structure is gone is refused (the adapter throws MarketplaceMalformed); a field of
  * unexpected shape reads as unknown, and an entry without what pricing needs (a seller, a

@@ -3,7 +3,7 @@ import { text, toStorableText } from '../../domain/text.js';
 import type { OwnOfferSnapshot, OwnOffersPage } from '../port.js';
 
 /**
- * Takealot's seller API payloads (spec/takealot.md section 1) and their mapping to the port's
+ * Takealot's seller API payloads (docs/takealot.md section 1) and their mapping to the port's
  * types, with the readers the storefront page and the batch status share. Where a form is only
  * reported, both are accepted: ids as numbers or strings, absent fields as missing or null. A
  * list is read item by item: one item that cannot be read is left out and counted, never a

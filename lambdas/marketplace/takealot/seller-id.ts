@@ -1,7 +1,7 @@
 import { isStorableText } from '../../domain/text.js';
 
 /**
- * Takealot names one seller in more than one way (spec/takealot.md section 2, reported): as a
+ * Takealot names one seller in more than one way (docs/takealot.md section 2, reported): as a
  * number or as text, with or without a leading `M` (`M12345` and `12345` are one seller). Every
  * id the adapter hands on goes through here, so a page, a webhook and the seller id a client
  * states on a connection compare equal when they mean the same seller.

@@ -20,7 +20,7 @@ beforeAll(async () => {
 
 beforeEach(() => {
   ddb.reset();
-  // Every attempt is counted before its check (data/login-attempts.ts).
+  // Every attempt is counted before its check (data/clients/login-attempts.ts).
   ddb.on(UpdateCommand).resolves({});
   logger.setLogLevel('SILENT');
 });

@@ -47,4 +47,10 @@ describe('a push attempt', () => {
     expect(refusedForCertain(refusal)).toBe(true);
     await expect(withMarketplaceRetries(() => sendOnce(() => Promise.reject(refusal)), { ...retries, maxWaitMs: 20_000 })).rejects.toBe(refusal);
   });
+
+  it('tells a 5xx the marketplace answered (the same prices may go again at once) from a timeout or a reset', () => {
+    expect(new PushInDoubt(new MarketplaceUnavailable('Takealot seller API answered 503', 503)).answered).toBe(true);
+    expect(new PushInDoubt(new MarketplaceUnavailable('Takealot seller API no answer within 10000 ms')).answered).toBe(false);
+    expect(new PushInDoubt(new MarketplaceMalformed('Takealot batch answer does not have the documented shape')).answered).toBe(false);
+  });
 });

@@ -1,5 +1,5 @@
 /**
- * The storefront page read tolerantly (spec/takealot.md section 2, DESIGN.md section 7): every
+ * The storefront page read tolerantly (docs/takealot.md section 2, docs/design.md, "The marketplace loop"): every
  * reported shape of a field reads, a field of unexpected shape is unknown, an entry without a
  * seller or a price is left out and counted, and only a page whose structure is gone is refused.
  */
