@@ -174,7 +174,8 @@ const printMarketUsage = ({ market, publicUrl, auth, say }: MarketDemoInput, web
   say(`  curl -u '${user}' '${publicUrl}/v1/price-changes?status=applied&_sort=created_at:DESC&_limit=10'`);
   say('Own offers that hold a buy-box slot or are within one price step of it (see "winning" on each):');
   say(`  curl -u '${user}' '${publicUrl}/v1/offers?competitiveness=high&_limit=20'`);
-  say(`The kill switch: \`PUT ${publicUrl}/v1/connections/${DEMO_MARKET_CONNECTOR}\` with "mode": "suggest" sends nothing more.`);
+  say('The kill switch (no API key and no marketplace call needed): nothing more is sent after it.');
+  say(`  curl -u '${user}' -X PATCH '${publicUrl}/v1/connections/${DEMO_MARKET_CONNECTOR}' -H 'Content-Type: application/json' -d '{"mode":"suggest"}'`);
   say('The market as the simulator holds it, and every price it has received:');
   say(`  curl '${market.url}/_control/state'`);
   say(`  curl '${market.url}/_control/prices'`);
