@@ -18,7 +18,7 @@ import { isConditionFailure } from '../table/conditions.js';
 export const sellerApiHeldUntil = (stored: { readonly sendHoldUntil?: string | undefined }, nowMs: number): string | undefined => {
   if (stored.sendHoldUntil === undefined) return undefined;
   const until = Date.parse(stored.sendHoldUntil);
-  // A hold ending beyond the cap was never set under it: not obeyed, the next call is a fresh try.
+  // A hold ending beyond the cap was not set under it: not obeyed, the next call is a fresh try.
   return until > nowMs && until <= nowMs + STORED_HOLD_MAX_MS ? stored.sendHoldUntil : undefined;
 };
 

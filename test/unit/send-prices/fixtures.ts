@@ -5,9 +5,12 @@ import { DEFAULT_SAFETY, type Connection } from '../../../lambdas/domain/connect
 import type { PriceChange } from '../../../lambdas/domain/records.js';
 import type { MarketplacePort } from '../../../lambdas/marketplace/port.js';
 import { takealotMarketplace } from '../../../lambdas/marketplace/takealot/marketplace.js';
+import type { StoredOffer } from '../../../lambdas/data/offers/list.js';
+import type { RepricerSlot } from '../../../lambdas/data/repricers/product-partition.js';
 
 /** A pending price change, a connection and what the sender builds from them, each field overridable. */
 export const NOW = Date.parse('2026-11-25T12:00:00.000Z');
+const iso = (ms: number) => new Date(ms).toISOString();
 
 export const sendable = (overrides: Partial<StoredSendable> = {}, record: Partial<PriceChange> = {}): StoredSendable => ({
   ref: { productCode: record.product_code ?? 'P-1', sk: 'PC#1#O-1#00000001' },
@@ -78,3 +81,47 @@ export const push = (price: number, record: Partial<PriceChange> = {}): Push => 
   bounds: { min_price: 80, preferred_price: 100, step: 1 },
   rivalPrices: [price + 1],
 });
+
+/** A stored offer of product P-1 on takealot: the own one (seller `me`) or a rival's (`s1`). */
+export const offer = (offerId: string, price: number, scope: 'own' | 'other'): StoredOffer => ({
+  entity: 'offer',
+  sv: 1 as StoredOffer['sv'],
+  id: offerId === 'O-1' ? 1 : 2,
+  product_code: 'P-1',
+  connector: 'takealot',
+  scope,
+  fields: {
+    offer_id: offerId,
+    offer_price: price,
+    offer_status: 'buyable',
+    stock_status: 'in_stock',
+    competitiveness: 'high',
+    total_competitors: 1,
+    winning: false,
+    winning_delivery: false,
+    winning_price: 0,
+    rating_avg: 4.5,
+    rating_count: '10',
+    seller_id: scope === 'own' ? 'me' : 's1',
+    seller_name: '',
+    url: 'https://storefront.example/p',
+    last_seen_at: null,
+  },
+  created_at: iso(NOW - 3_600_000),
+  updated_at: iso(NOW - 3_600_000),
+});
+/** An enabled `cheapest` repricer between 50 and 200. */
+export const slot: RepricerSlot = {
+  repricerId: 1,
+  enabled: true,
+  connector: 'takealot',
+  min_price: 50,
+  preferred_price: 200,
+  buybox_approach: 'cheapest',
+  repricer_approach: 'fixed',
+  exclude_seller_ids: [],
+  min_competitor_rating: 0,
+  competitor_stock: 'any',
+  max_competitor_leadtime_days: null,
+  price_war_guard: null,
+};

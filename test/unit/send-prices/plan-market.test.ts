@@ -1,11 +1,10 @@
 import { GetCommand, QueryCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { planChange, type ProductReads } from '../../../lambdas/send-prices/plan.js';
-import type { StoredOffer } from '../../../lambdas/data/offers/list.js';
-import type { ProductForRepricing, RepricerSlot } from '../../../lambdas/data/repricers/product-partition.js';
+import type { ProductForRepricing } from '../../../lambdas/data/repricers/product-partition.js';
 import type { MarketState } from '../../../lambdas/domain/market-state.js';
 import type { Gate } from '../../../lambdas/send-prices/gate.js';
-import { connection, NOW, open, sendable } from './fixtures.js';
+import { connection, NOW, offer, open, sendable, slot } from './fixtures.js';
 
 /**
  * Every push answers to the market as last read (docs/price-sending.md, step 8): a change the
@@ -19,47 +18,6 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const CHANGE_SK = 'PC#1#O-1#00000001';
 const MINUTE = 60_000;
 
-const offer = (offerId: string, price: number, scope: 'own' | 'other'): StoredOffer => ({
-  entity: 'offer',
-  sv: 1 as StoredOffer['sv'],
-  id: offerId === 'O-1' ? 1 : 2,
-  product_code: 'P-1',
-  connector: 'takealot',
-  scope,
-  fields: {
-    offer_id: offerId,
-    offer_price: price,
-    offer_status: 'buyable',
-    stock_status: 'in_stock',
-    competitiveness: 'high',
-    total_competitors: 1,
-    winning: false,
-    winning_delivery: false,
-    winning_price: 0,
-    rating_avg: 4.5,
-    rating_count: '10',
-    seller_id: scope === 'own' ? 'me' : 's1',
-    seller_name: '',
-    url: 'https://storefront.example/p',
-    last_seen_at: null,
-  },
-  created_at: iso(NOW - 3_600_000),
-  updated_at: iso(NOW - 3_600_000),
-});
-const slot: RepricerSlot = {
-  repricerId: 1,
-  enabled: true,
-  connector: 'takealot',
-  min_price: 50,
-  preferred_price: 200,
-  buybox_approach: 'cheapest',
-  repricer_approach: 'fixed',
-  exclude_seller_ids: [],
-  min_competitor_rating: 0,
-  competitor_stock: 'any',
-  max_competitor_leadtime_days: null,
-  price_war_guard: null,
-};
 /** The own offer at 100; one rival at `rival` as the last read showed it. */
 const productWith = (market: MarketState | undefined, rival: number, confirmedAt?: string): ProductForRepricing =>
   ({
