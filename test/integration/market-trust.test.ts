@@ -3,6 +3,7 @@ import { connectorRecord, fees, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { canonicalPriceChanges } from '../support/repricing.js';
 import { step } from '../support/story.js';
+import { saveSuggestConnection } from '../support/suggest-connection.js';
 
 /**
  * What the service did not see, it does not price (docs/design.md, "The marketplace loop", docs/market-sync.md): a
@@ -81,17 +82,7 @@ beforeAll(async () => {
   sync = await import('../../lambdas/data/market/market-sync.js');
   evaluate = await import('../../lambdas/evaluate-repricers/evaluate.js');
   // Connected in suggest mode with the seller id the client stated, as PUT /v1/connections/takealot stores it.
-  const { connectedRecord } = await import('../../lambdas/domain/connections.js');
-  const { saveConnection } = await import('../../lambdas/data/connections/connections.js');
-  const { sealConnectionSecret } = await import('../../lambdas/marketplace/secrets.js');
-  const record = connectedRecord(
-    'takealot',
-    { apiKey: 'tk_live_trust_key_0001', webhookSecretSet: false, mode: 'suggest', sellerId: 'me' },
-    undefined,
-    new Date().toISOString(),
-  );
-  const sealedKey = await sealConnectionSecret('marketplace-key', clientId, 'takealot', 'tk_live_trust_key_0001');
-  await saveConnection(clientId, record, { sealedKey }, undefined);
+  await saveSuggestConnection(clientId, 'tk_live_trust_key_0001');
 }, 120_000);
 afterAll(async () => api?.close());
 

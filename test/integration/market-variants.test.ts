@@ -7,6 +7,7 @@ import { startTestMarket, stopTestMarket } from '../support/test-market.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { canonicalPriceChanges } from '../support/repricing.js';
 import { step } from '../support/story.js';
+import { saveSuggestConnection } from '../support/suggest-connection.js';
 
 /**
  * A product page's buy box belongs to one variant of its product line (docs/market-sync.md,
@@ -104,17 +105,7 @@ beforeAll(async () => {
   ]);
   sync = await import('../../lambdas/data/market/market-sync.js');
   evaluate = await import('../../lambdas/evaluate-repricers/evaluate.js');
-  const { connectedRecord } = await import('../../lambdas/domain/connections.js');
-  const { saveConnection } = await import('../../lambdas/data/connections/connections.js');
-  const { sealConnectionSecret } = await import('../../lambdas/marketplace/secrets.js');
-  const record = connectedRecord(
-    'takealot',
-    { apiKey: 'tk_live_variants_key_01', webhookSecretSet: false, mode: 'suggest', sellerId: 'me' },
-    undefined,
-    new Date().toISOString(),
-  );
-  const sealedKey = await sealConnectionSecret('marketplace-key', clientId, 'takealot', 'tk_live_variants_key_01');
-  await saveConnection(clientId, record, { sealedKey }, undefined);
+  await saveSuggestConnection(clientId, 'tk_live_variants_key_01');
 }, 120_000);
 afterAll(async () => api?.close());
 

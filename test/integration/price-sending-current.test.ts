@@ -5,6 +5,7 @@ import { startTestApi, type TestApi } from '../support/local-api.js';
 import { canonicalPriceChanges } from '../support/repricing.js';
 import { step } from '../support/story.js';
 import { connection as connectionRecord, open } from '../unit/send-prices/fixtures.js';
+import { saveSuggestConnection } from '../support/suggest-connection.js';
 
 /**
  * Where a push starts from (docs/price-sending.md, "Safety"): the price the marketplace has for
@@ -89,17 +90,7 @@ beforeAll(async () => {
   repricing = await import('../../lambdas/data/repricers/product-partition.js');
   plan = await import('../../lambdas/send-prices/plan.js');
   // Suggest mode: the decisions wait as suggestions, and the test plays the sender.
-  const { connectedRecord } = await import('../../lambdas/domain/connections.js');
-  const { saveConnection } = await import('../../lambdas/data/connections/connections.js');
-  const { sealConnectionSecret } = await import('../../lambdas/marketplace/secrets.js');
-  const record = connectedRecord(
-    'takealot',
-    { apiKey: 'tk_live_current_key_01', webhookSecretSet: false, mode: 'suggest', sellerId: 'me' },
-    undefined,
-    new Date().toISOString(),
-  );
-  const sealedKey = await sealConnectionSecret('marketplace-key', clientId, 'takealot', 'tk_live_current_key_01');
-  await saveConnection(clientId, record, { sealedKey }, undefined);
+  await saveSuggestConnection(clientId, 'tk_live_current_key_01');
 }, 120_000);
 afterAll(async () => api?.close());
 
