@@ -1,9 +1,10 @@
+import { MARKET_SYNC, STOREFRONT_RATE_ENV } from './market-sync.js';
+
 /**
  * The read planner's settings (lambdas/domain/read-planner/, docs/market-loop.md): how a fixed
  * budget of storefront reads is spent across every tenant of a stage. Plain numbers, no CDK.
- * Not yet read by any handler: the market loop still runs the fixed tiers of
- * `lambdas/config/market-sync.ts`; the planner's simulation (`npm run bench -- --planner-sim`)
- * runs on these.
+ * The market loop's planner (lambdas/read-planning/) and its simulation
+ * (`npm run bench -- --planner-sim`) run on these.
  */
 export interface ReadPlannerSettings {
   readonly readsPerSecond: number;
@@ -22,11 +23,13 @@ export interface ReadPlannerSettings {
   readonly planWeights: Readonly<Record<string, number>>;
   readonly syncsPerWindow: number;
   readonly syncWindowSeconds: number;
+  readonly leaseSeconds: number;
+  readonly syncForwardShare: number;
 }
 
 export const READ_PLANNER: ReadPlannerSettings = {
   /** Storefront reads per second per host, every reader together (a stage setting). */
-  readsPerSecond: 9,
+  readsPerSecond: MARKET_SYNC.storefrontRequestsPerSecond,
   /** Reads the token bucket may hold: 1 keeps any second of reads within the rate. */
   burstReads: 1,
   /** Never two looks at one page closer than this, whatever asks for them. */
@@ -63,4 +66,20 @@ export const READ_PLANNER: ReadPlannerSettings = {
    */
   syncsPerWindow: 4,
   syncWindowSeconds: 3600,
+  /**
+   * A look admitted to the readers' queue is leased this long: no other plan admits it again
+   * meanwhile, and a read lost on the way (or dropped for its age) is planned again after it.
+   */
+  leaseSeconds: 3 * 60,
+  /**
+   * The looks a requested sync brings forward are spaced to use at most this share of the
+   * budget: a tenant's catalogue of any size, synced on request, leaves the rest to the others.
+   */
+  syncForwardShare: 0.5,
+};
+
+/** The planner's settings on a stage: the stage's storefront rate (the stack's env, MARKET_SYNC's by default) is its budget. */
+export const stagePlannerSettings = (env: Readonly<Record<string, string | undefined>>): ReadPlannerSettings => {
+  const rate = Number(env[STOREFRONT_RATE_ENV]);
+  return { ...READ_PLANNER, readsPerSecond: Number.isFinite(rate) && rate > 0 ? rate : MARKET_SYNC.storefrontRequestsPerSecond };
 };

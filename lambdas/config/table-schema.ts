@@ -38,7 +38,15 @@ export const DIRECTORY_INDEX = {
   projection: 'KEYS_ONLY',
 } as const satisfies IndexDefinition;
 
-export const GLOBAL_SECONDARY_INDEXES: readonly IndexDefinition[] = [...Object.values(LISTING_INDEXES), DIRECTORY_INDEX];
+/**
+ * The storefront pages watched, by the time of their next look (lambdas/data/market/page-watches.ts):
+ * the read planner's Query for what is due, so no tick reads a tenant's catalogue. Sparse (only
+ * page watches carry its keys) and sharded by page (`DUE#<n>`), so one partition never takes
+ * every write; whole items, so a plan is one Query per shard with nothing to fetch after it.
+ */
+export const DUE_INDEX = { indexName: 'due', partitionKey: 'duePk', sortKey: 'dueSk', projection: 'ALL' } as const satisfies IndexDefinition;
+
+export const GLOBAL_SECONDARY_INDEXES: readonly IndexDefinition[] = [...Object.values(LISTING_INDEXES), DIRECTORY_INDEX, DUE_INDEX];
 
 /** Every attribute used in a key of the table or an index; all are strings. */
 export const KEY_ATTRIBUTES: readonly string[] = [

@@ -32,6 +32,8 @@ export const listChangesMessage = z.object({
   rebuilds: z.array(z.string().min(1)),
   /** Own offers' states to record (data/offers/states.ts); a message of the version before them has none. */
   offerStates: z.array(offerStateChange).default([]),
+  /** Products whose page watches to bring in line (lambdas/read-planning/watch-products.ts); a message of the version before them has none. */
+  watches: z.array(z.string().min(1)).default([]),
 });
 export type ListChangesMessage = z.infer<typeof listChangesMessage>;
 

@@ -20,19 +20,22 @@ export const marketSyncMessage = z.discriminatedUnion('kind', [
 ]);
 export type MarketSyncMessage = z.infer<typeof marketSyncMessage>;
 
-/** To the storefront reader (group: the connection and product, so one product's pages are applied in order). */
+/**
+ * To the storefront reader: one look at one page, for every tenant that watches it (group: the
+ * page, so one page's looks are applied in order). Names the page, never a tenant: the reader
+ * finds the watchers as they are when it reads.
+ */
 export const storefrontReadMessage = z.object({
-  uid,
-  code: z.string().min(1),
+  connector: z.string().min(1).max(64),
   productLineId: z.string().min(1).max(48),
-  /** Why now: the tier's schedule, a requested full sync, or a marketplace event. */
-  reason: z.enum(['tier', 'full', 'event']),
-  /** When the read was asked for (freshness is measured from the page read, this is for the logs). */
+  /** Why now: bits of the planner's reasons (lambdas/domain/read-planner/reasons.ts), for the logs and figures. */
+  reasons: z.int().nonnegative(),
+  /** When the planner admitted the look: a look that waited past its use is dropped (the planner plans it again). */
   at: z.iso.datetime({ precision: 3 }),
 });
 export type StoreFrontReadMessage = z.infer<typeof storefrontReadMessage>;
 
 export const marketSyncGroup = (connectionUid: string): string => connectionUid;
-/** A product code is tenant text up to 128 characters: hashed, so the group id keeps SQS's 128-character, printable-ASCII rule. */
-export const storefrontGroup = (connectionUid: string, code: string): string =>
-  `${connectionUid}#${createHash('sha256').update(code).digest('base64url').slice(0, 32)}`;
+/** A page's name is marketplace text: hashed, so the group id keeps SQS's 128-character, printable-ASCII rule. */
+export const storefrontGroup = (connector: string, productLineId: string): string =>
+  `page#${createHash('sha256').update(`${connector}#${productLineId}`).digest('base64url').slice(0, 32)}`;

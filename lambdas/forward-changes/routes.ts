@@ -90,11 +90,16 @@ export const chunk = <T>(values: readonly T[]): T[][] => {
   return chunks;
 };
 
-/** To the list maintainer: offers, products and price changes whose listings may need work; rebuild steps; own offers' states to record. */
+/**
+ * To the list maintainer: offers, products and price changes whose listings may need work; rebuild
+ * steps; own offers' states to record; products whose page watches may have moved (the product or
+ * a repricer slot of it changed).
+ */
 export const listsRoute: ChangeRoute<ListChangesMessage> = {
   queue: 'lists',
-  start: (clientId) => ({ clientId, offers: [], products: [], priceChanges: [], rebuilds: [], offerStates: [] }),
+  start: (clientId) => ({ clientId, offers: [], products: [], priceChanges: [], rebuilds: [], offerStates: [], watches: [] }),
   add: (work, change) => {
+    if ((change.kind === 'product' || change.kind === 'slot') && !work.watches.includes(change.code)) work.watches.push(change.code);
     if (change.kind === 'offer') work.offers.push({ ...change.hint, cells: [...change.hint.cells] });
     if (change.kind === 'offer' && change.offerState) work.offerStates.push(change.offerState);
     if (change.kind === 'product') work.products.push(change.code);
@@ -103,13 +108,14 @@ export const listsRoute: ChangeRoute<ListChangesMessage> = {
   },
   // A rebuild step goes alone: each message is one pass of the maintainer, counted once per node.
   messages: (work) => {
-    const empty = { clientId: work.clientId, offers: [], products: [], priceChanges: [], rebuilds: [], offerStates: [] };
+    const empty = { clientId: work.clientId, offers: [], products: [], priceChanges: [], rebuilds: [], offerStates: [], watches: [] };
     return [
       ...work.rebuilds.map((requestId) => ({ ...empty, rebuilds: [requestId] })),
       ...chunk(work.offers).map((offers) => ({ ...empty, offers })),
       ...chunk(work.products).map((products) => ({ ...empty, products })),
       ...chunk(work.priceChanges).map((priceChanges) => ({ ...empty, priceChanges })),
       ...chunk(work.offerStates).map((offerStates) => ({ ...empty, offerStates })),
+      ...chunk(work.watches).map((watches) => ({ ...empty, watches })),
     ];
   },
 };

@@ -9,10 +9,12 @@ import { listChangesMessage } from '../events/list-changes.js';
 import { logger } from '../observability/logger.js';
 import { traced } from '../observability/traced.js';
 import { requireMessageBody } from '../queue/message-body.js';
+import { refreshProductWatches } from '../read-planning/watch-products.js';
 
 /**
  * The list maintainer: one message at a time per tenant (a FIFO message group), it brings the
- * tenant's offer and price-change listings and counts in line with what changed, and records its own offers' states. A message that fails stops its
+ * tenant's offer and price-change listings and counts in line with what changed, records its own offers' states,
+ * and keeps the watches of its products' pages in line. A message that fails stops its
  * group (FIFO): it and the ones after it are retried, then dead-lettered; the other tenants' messages of the batch go on.
  */
 const handleRecord = async (record: SQSRecord): Promise<void> => {
@@ -25,6 +27,8 @@ const handleRecord = async (record: SQSRecord): Promise<void> => {
     (await reconcilePriceChanges(message.clientId, message.priceChanges, seq));
   // A product written anew may have moved the bounds of its cost_based repricers (its stock mode, its fees).
   await repriceCostBasedBounds(message.clientId, message.products);
+  // A product's line or its repricers moved: the pages it watches follow.
+  await refreshProductWatches(message.clientId, message.watches);
   logger.debug('Lists maintained', { clientId: message.clientId, offers: message.offers.length, products: message.products.length, moved });
 };
 

@@ -17,7 +17,7 @@ export const handler = traced(
       const seconds = Math.min(MAX_VISIBILITY_SECONDS, Math.max(1, Math.ceil(delayMs / 1000)));
       await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: record.receiptHandle, VisibilityTimeout: seconds }));
     },
-    // The stage's rate is shared by the readers that may run at once.
-    { requestsPerSecond: stageRate / MARKET_SYNC.readerMaxConcurrency },
+    // The stage's rate is one budget in the table, shared by every reader that runs at once.
+    { stageRequestsPerSecond: stageRate },
   ),
 );

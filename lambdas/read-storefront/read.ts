@@ -1,20 +1,18 @@
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { MARKET_SYNC } from '../config/market-sync.js';
 import { MARKETPLACE_HOLD_MAX_MS, STORED_HOLD_MAX_MS } from '../config/marketplace-holds.js';
-import { countSkippedEntries, findConnectionByUid, getConnection, type StoredConnection } from '../data/connections/connections.js';
+import { READ_PLANNER } from '../config/read-planner.js';
+import { countSkippedEntries, getConnection, type StoredConnection } from '../data/connections/connections.js';
 import { applyProductMarket, recordMarketUnseen } from '../data/market/market-sync.js';
 import { getHostHold, putHostHold } from '../data/market/market-watch.js';
+import { getPageWatch, recordPageLook, unwatchPage, type PageWatch } from '../data/market/page-watches.js';
+import { takeRead } from '../data/market/read-budget.js';
+import { marketPrint } from '../domain/read-planner/market-print.js';
+import { buyBoxContested } from '../domain/read-planner/next-look.js';
 import { storefrontReadMessage, type StoreFrontReadMessage } from '../events/market-sync.js';
 import { logger } from '../observability/logger.js';
 import { loopMetrics } from '../observability/loop-metrics.js';
-import {
-  MarketplaceMalformed,
-  MarketplaceNotFound,
-  MarketplaceRateLimited,
-  MarketplaceUnavailable,
-  type MarketplacePort,
-  type ProductMarket,
-} from '../marketplace/port.js';
+import { MarketplaceMalformed, MarketplaceNotFound, MarketplaceRateLimited, MarketplaceUnavailable, type ProductMarket } from '../marketplace/port.js';
 import { marketplaceFor } from '../marketplace/registry.js';
 import { fifoBatchResponse } from '../queue/fifo-batch.js';
 import { parseMessageBody } from '../queue/message-body.js';
@@ -24,25 +22,31 @@ import { hostPace } from './pace.js';
 export type HoldMessage = (record: SQSRecord, delayMs: number) => Promise<void>;
 
 export interface StorefrontReaderOptions {
-  /** Requests per second this reader may send to one host (the stage's rate divided among the readers). */
+  /** Requests per second this reader sends to one host at most (its own pace, in memory); the stage's rate by default. */
   readonly requestsPerSecond?: number;
+  /** Requests per second to one host, every reader together: the stored budget they share. */
+  readonly stageRequestsPerSecond?: number;
   readonly now?: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
 }
 
 /**
- * The storefront reader: reads product pages at a polite pace per host and applies them
- * (data/market/market-sync.ts applyProductMarket). What it could not see makes the product's market
- * unknown (an empty or malformed page, a refusal, a missing page, a page of another variant of
- * the product line, a page whose rivals could not be read, or a connection whose seller id
- * nobody has stated, so the own offer cannot be told from a rival's): its repricers then decide
- * nothing until a page shows the buy box again. A refused read (429, or the storefront's 403) holds
- * the host for its Retry-After (or a doubling backoff without one): the hold is stored, so every
- * reader waits it out, and the batch's remaining messages are held back as long. A page that
- * fails (5xx, timeout) is held back with a short backoff and read again; so is a page without a
- * buy box, a few times (`emptyPageRereads`); a malformed or missing page is logged and skipped
- * (the next tier read comes anyway). Messages of one product stay in
- * order: after a failed one, the later ones of its group are held back too.
+ * The storefront reader: one look at one page for every tenant that watches it (the planner's
+ * read, lambdas/read-planning/plan-reads.ts). It reads the page once, within the stage's budget
+ * shared by every reader (data/market/read-budget.ts) and its own pace, and applies it to each
+ * watching tenant's product (data/market/market-sync.ts applyProductMarket): each tenant's view is
+ * derived from the one page by its own seller id, and written under that tenant alone. Then it
+ * records the look on the page's watch, which plans the next. A read that waited past its use, of
+ * a page nobody watches, or made redundant by a later look, is dropped without a request.
+ * What it could not see makes the market unknown for every watcher (an empty or malformed page, a
+ * refusal, a missing page, a page of another variant of the product line, a page whose rivals
+ * could not be read, or a connection whose seller id nobody has stated): their repricers then
+ * decide nothing until a page shows the buy box again. A refused read (429, or the storefront's
+ * 403) holds the host for its Retry-After (or a doubling backoff without one): the hold is stored,
+ * so every reader waits it out, and the batch's remaining messages are held back as long. A page
+ * that fails (5xx, timeout) is held back with a short backoff and read again; so is a page without
+ * a buy box, a few times (`emptyPageRereads`). Messages of one page stay in order: after a failed
+ * one, the later ones of its group are held back too.
  */
 /** Below this much time left in the invocation, the batch's rest goes back to the queue untouched. */
 const RESERVE_MS = 15_000;
@@ -59,11 +63,11 @@ const hostOf = (url: string | undefined): string => {
   }
 };
 
-interface Target {
+/** A tenant watching the page, as this batch found it: its connection, and the products of it on the page. */
+interface Watcher {
   readonly clientId: string;
   readonly stored: StoredConnection;
-  readonly port: MarketplacePort;
-  readonly storefrontUrl: string;
+  readonly codes: string[];
 }
 
 /** A host's hold as this batch knows it: read from the table at the host's first read, raised by a refusal. */
@@ -75,7 +79,9 @@ interface HostState {
 export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOptions = {}) => {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const pace = hostPace(1000 / (options.requestsPerSecond ?? MARKET_SYNC.storefrontRequestsPerSecond));
+  const stageRate = options.stageRequestsPerSecond ?? MARKET_SYNC.storefrontRequestsPerSecond;
+  const pace = hostPace(1000 / (options.requestsPerSecond ?? stageRate));
+  const planner = { ...READ_PLANNER, readsPerSecond: stageRate };
 
   return async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
     const hosts = new Map<string, HostState>();
@@ -92,7 +98,7 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
     const failures = new Set<string>();
     /** Groups with a failed message in this batch, and how long it was held: their later messages wait as long. */
     const failedGroups = new Map<string, number>();
-    const targets = new Map<string, Target | undefined>();
+    const connections = new Map<string, StoredConnection | undefined>();
 
     const fail = async (record: SQSRecord, delayMs: number) => {
       // A hold SQS refuses leaves the message to the queue's visibility timeout: it must not fail the other groups' messages.
@@ -101,29 +107,54 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
       failedGroups.set(record.attributes.MessageGroupId ?? record.messageId, delayMs);
     };
 
-    const targetOf = async (uid: string): Promise<Target | undefined> => {
-      if (targets.has(uid)) return targets.get(uid);
-      const found = await findConnectionByUid(uid);
-      const connection = found ? await getConnection(found.clientId, found.connector) : undefined;
-      const lookup = found ? marketplaceFor(found.connector) : undefined;
-      const target =
-        found && connection && connection.record.uid === uid && connection.record.status !== 'unauthorized' && lookup?.kind === 'adapter'
-          ? { clientId: found.clientId, stored: connection, port: lookup.port, storefrontUrl: lookup.storefrontUrl }
-          : undefined;
-      targets.set(uid, target);
-      return target;
+    const connectionOf = async (clientId: string, connector: string): Promise<StoredConnection | undefined> => {
+      const key = `${clientId}|${connector}`;
+      if (!connections.has(key)) connections.set(key, await getConnection(clientId, connector));
+      return connections.get(key);
+    };
+
+    /**
+     * The tenants the page is read for: each watcher whose connection is there and not refused.
+     * A watcher whose connection was deleted leaves the page; one whose seller id nobody has
+     * stated cannot tell its own offer from a rival's, so its market is unknown without a read.
+     */
+    const watchersOf = async (page: PageWatch, unseenAt: string): Promise<Watcher[]> => {
+      const byTenant = new Map<string, Watcher>();
+      for (const { clientId, code } of page.watchers) {
+        const stored = await connectionOf(clientId, page.connector);
+        if (!stored) {
+          await unwatchPage(page, { clientId, code });
+          continue;
+        }
+        if (stored.record.status === 'unauthorized') continue;
+        if (stored.record.seller_id === null) {
+          await recordMarketUnseen(clientId, page.connector, code, 'own_seller_unknown', unseenAt);
+          continue;
+        }
+        const watcher = byTenant.get(clientId) ?? { clientId, stored, codes: [] };
+        watcher.codes.push(code);
+        byTenant.set(clientId, watcher);
+      }
+      return [...byTenant.values()];
     };
 
     const read = async (record: SQSRecord, message: StoreFrontReadMessage): Promise<void> => {
-      const target = await targetOf(message.uid);
-      if (!target) return;
-      const { connector, seller_id: sellerId } = target.stored.record;
-      // The read's time on the reader's clock: what the market view records as read.
-      const unseen = (reason: Parameters<typeof recordMarketUnseen>[3]) =>
-        recordMarketUnseen(target.clientId, connector, message.code, reason, new Date(now()).toISOString());
-      // Without the client's seller id a page cannot say which offer is the client's: not read at all.
-      if (sellerId === null) return unseen('own_seller_unknown');
-      const host = hostOf(target.storefrontUrl);
+      const askedAt = Date.parse(message.at);
+      // Waited past its use: the page's lease brings it back to the planner, with whatever asks for it then.
+      if (now() - askedAt > planner.maxQueueSeconds * 1000) return;
+      const page = await getPageWatch(message.connector, message.productLineId);
+      // Nobody watches it any more, or a look after this one was asked for has been made: no request.
+      if (!page || page.watchers.length === 0) return;
+      if (page.watch.lastLookAt !== null && page.watch.lastLookAt >= askedAt) return;
+      const lookup = marketplaceFor(page.connector);
+      if (lookup.kind !== 'adapter') return;
+      const watchers = await watchersOf(page, new Date(now()).toISOString());
+      if (watchers.length === 0) return;
+      const unseen = async (reason: Parameters<typeof recordMarketUnseen>[3]) => {
+        const at = new Date(now()).toISOString();
+        for (const watcher of watchers) for (const code of watcher.codes) await recordMarketUnseen(watcher.clientId, page.connector, code, reason, at);
+      };
+      const host = hostOf(lookup.storefrontUrl);
       const state = await hostState(host);
       if (now() < state.holdUntil) {
         await fail(record, state.holdUntil - now());
@@ -131,9 +162,11 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
       }
       const wait = pace.book(host, now());
       if (wait > 0) await sleep(wait);
+      // The stage's budget, shared by every reader: a full second waits for the next.
+      for (let taken = await takeRead(host, stageRate, now()); taken > 0; taken = await takeRead(host, stageRate, now())) await sleep(taken);
       let market: ProductMarket;
       try {
-        market = await target.port.readProductMarket(message.productLineId);
+        market = await lookup.port.readProductMarket(page.productLineId);
       } catch (error) {
         if (error instanceof MarketplaceRateLimited) {
           state.refusals++;
@@ -154,33 +187,65 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
         logger.warn('Storefront page skipped', { fault: (error as Error).name, reason: (error as Error).message });
         if (error instanceof MarketplaceMalformed) await unseen('malformed_page');
         if (error instanceof MarketplaceNotFound) await unseen('page_missing');
+        await recordPageLook(page.connector, page.productLineId, { at: now(), marketPrint: 'unread', contested: false }, planner);
         return;
       }
       // The view's age as known here: how far behind the time it was asked for (`at`) the page was read.
-      loopMetrics.marketViewAge(connector, (now() - Date.parse(message.at)) / 1000);
-      const result = await applyProductMarket(
-        target.clientId,
-        { uid: connector, sellerId, storefrontUrl: target.storefrontUrl, resumedAt: target.stored.breakerClearedAt },
-        message.code,
-        market,
-        new Date(now()).toISOString(),
-      );
-      if (result.kind === 'malformed') {
-        logger.warn('Storefront page skipped: malformed', { problem: result.problem });
-        await unseen('malformed_page');
+      loopMetrics.marketViewAge(page.connector, (now() - askedAt) / 1000);
+      const readAt = new Date(now()).toISOString();
+      let blank = false;
+      // One page, every tenant's view of it: each finds its own offer by its own seller id.
+      for (const watcher of watchers) {
+        const connector = {
+          uid: page.connector,
+          sellerId: watcher.stored.record.seller_id!,
+          storefrontUrl: lookup.storefrontUrl,
+          resumedAt: watcher.stored.breakerClearedAt,
+        };
+        let skipped = 0;
+        for (const code of watcher.codes) {
+          const result = await applyProductMarket(watcher.clientId, connector, code, market, readAt);
+          if (result.kind === 'malformed') {
+            logger.warn('Storefront page skipped: malformed', { problem: result.problem });
+            await recordMarketUnseen(watcher.clientId, page.connector, code, 'malformed_page', readAt);
+          }
+          if (result.kind === 'unseen') blank = true;
+          if (result.kind === 'unknown')
+            // Not passing: the page shows the variant it shows, so it waits for its next look.
+            logger.info('Storefront page not priced from: the market is unknown', {
+              connector: page.connector,
+              productLineId: page.productLineId,
+              reason: result.reason,
+            });
+          if (result.kind === 'applied' || result.kind === 'unknown') skipped = Math.max(skipped, result.skipped);
+        }
+        if (skipped > 0) await countSkippedEntries(watcher.clientId, page.connector, skipped);
       }
-      if (result.kind === 'unseen') {
+      if (blank) {
         const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1');
         const again = receiveCount <= MARKET_SYNC.emptyPageRereads;
-        logger.warn('Storefront page showed no buy box: the market is unknown', { connector, productLineId: message.productLineId, readAgain: again });
-        // Read again shortly (a blank is often passing), through the same pace and hold; a few blanks in a row, and it waits for its tier.
-        if (again) await fail(record, MARKET_SYNC.emptyPageRereadMs * 2 ** (receiveCount - 1));
+        logger.warn('Storefront page showed no buy box: the market is unknown', {
+          connector: page.connector,
+          productLineId: page.productLineId,
+          readAgain: again,
+        });
+        // Read again shortly (a blank is often passing), through the same pace and hold; a few blanks in a row, and it waits for its next look.
+        if (again) {
+          await fail(record, MARKET_SYNC.emptyPageRereadMs * 2 ** (receiveCount - 1));
+          return;
+        }
       }
-      if (result.kind === 'unknown') {
-        // Not passing: the page shows the variant it shows, so it waits for its tier.
-        logger.info('Storefront page not priced from: the market is unknown', { connector, productLineId: message.productLineId, reason: result.reason });
-      }
-      if ((result.kind === 'applied' || result.kind === 'unknown') && result.skipped > 0) await countSkippedEntries(target.clientId, connector, result.skipped);
+      const repricing = new Set(page.watch.watchers.filter((w) => w.repriced).map((w) => w.tenant));
+      const ownPrices = watchers
+        .filter((watcher) => repricing.has(watcher.clientId))
+        .flatMap((watcher) => market.offers.filter((offer) => offer.sellerId === watcher.stored.record.seller_id).map((offer) => offer.price));
+      const winning = market.offers.find((offer) => offer.bestPrice)?.price ?? null;
+      await recordPageLook(
+        page.connector,
+        page.productLineId,
+        { at: now(), marketPrint: marketPrint(market), contested: buyBoxContested(ownPrices, winning, planner.contestedWithin) },
+        planner,
+      );
     };
 
     for (const record of event.Records) {

@@ -4,12 +4,15 @@ import { tickOf } from '../domain/market-schedule.js';
 import { marketSyncGroup, type MarketSyncMessage } from '../events/market-sync.js';
 import { logger } from '../observability/logger.js';
 import type { QueueSender } from '../queue/sender.js';
+import type { PlanReadsResult } from '../read-planning/plan-reads.js';
 
 /**
  * The market loop's clock (lambdas/config/market-sync.ts): once a minute, one `tick`
- * message per connection to the sync worker. Sends only: what is due is the worker's decision,
- * made from the connection as it is then. Each connection is its own message group, so one
- * tenant's long sync holds up no other; a tick sent twice (a retried invocation) is one message.
+ * message per connection to the sync worker (what is due for the connection is the worker's
+ * decision, made from the connection as it is then), and the read planner's run (what pages are
+ * read this minute, for every tenant at once: lambdas/read-planning/plan-reads.ts). Each
+ * connection is its own message group, so one tenant's long sync holds up no other; a tick sent
+ * twice (a retried invocation) is one message, and a plan run twice admits no look twice (leases).
  */
 export interface ScheduleEvent {
   /** The tick's time (EventBridge's scheduled event carries it); now when absent. */
@@ -17,8 +20,8 @@ export interface ScheduleEvent {
 }
 
 export const scheduleMarketSyncs =
-  (sender: QueueSender) =>
-  async (event: ScheduleEvent = {}): Promise<{ readonly connections: number }> => {
+  (sender: QueueSender, planReads?: (atMs: number) => Promise<PlanReadsResult>) =>
+  async (event: ScheduleEvent = {}): Promise<{ readonly connections: number; readonly reads?: number }> => {
     const parsed = event.time === undefined ? Number.NaN : Date.parse(event.time);
     const tick = tickOf(Number.isNaN(parsed) ? Date.now() : parsed);
     const at = new Date(tick * MARKET_SYNC.tickSeconds * 1000).toISOString();
@@ -30,5 +33,7 @@ export const scheduleMarketSyncs =
     const refused = await sender.send(messages);
     if (refused && refused.length > 0) logger.error('Market ticks refused by the queue', { count: refused.length });
     logger.info('Market tick', { at, connections: uids.length });
-    return { connections: uids.length };
+    // The plan reads what is due at the tick's time: a late invocation plans what it would have.
+    const planned = planReads ? await planReads(tick * MARKET_SYNC.tickSeconds * 1000) : undefined;
+    return { connections: uids.length, ...(planned ? { reads: planned.reads } : {}) };
   };

@@ -20,21 +20,25 @@ import { marketplaceFor } from '../marketplace/registry.js';
 import { withMarketplaceRetries, type RetryOptions } from '../marketplace/retrying.js';
 import { openConnectionSecret } from '../marketplace/secrets.js';
 import type { QueueSender } from '../queue/sender.js';
-import { dueReads, readMessage } from './due-reads.js';
 import { syncOwnOffers, type OwnOffersSync } from './own-offers.js';
 import { holdAfterRateLimit, sellerApiHeld } from './seller-api-hold.js';
 import { parseMessageBody } from '../queue/message-body.js';
+import { READ_PLANNER, type ReadPlannerSettings } from '../config/read-planner.js';
+import { bringPageForward } from '../data/market/page-watches.js';
+import { forwardAfterFullSync } from '../read-planning/sync-forward.js';
 
 /**
  * The sync worker: one connection's tick (or marketplace event) per message. Runs the
- * connection's full own-offer sync when due, reads one own offer an event named, and sends a
- * storefront read for every product whose tier is due. A marketplace fault never fails the
+ * connection's full own-offer sync when due, and reads one own offer an event named; a full sync
+ * the connection waited for (its first, or one the client asked for) and an event bring the
+ * looks at their products' pages forward (the read planner, lambdas/read-planning/, reads them).
+ * A marketplace fault never fails the
  * message (its FIFO group would hold the connection's next ticks back): it is recorded on the
  * connection, and the next tick tries again; only a fault of the table fails it, to be redelivered.
  */
 export interface MarketSyncDeps {
-  /** The storefront reader's queue. */
-  readonly storefront: QueueSender;
+  /** The read planner's settings (the stage's budget): how far apart a requested sync's looks are spaced. */
+  readonly planner?: ReadPlannerSettings;
   /** The price sender's queue: each tick asks it to sweep the connection (due retries, missing confirmations). */
   readonly prices?: QueueSender;
   /** Tests shorten the waits between marketplace retries. */
@@ -128,9 +132,8 @@ const handleTick = async (message: Extract<MarketSyncMessage, { kind: 'tick' }>,
   }
   const refusedSweep = await deps.prices?.send([sweepMessage(target.clientId, connection.connector, message.at)]);
   if (refusedSweep && refusedSweep.length > 0) logger.error('Price sweep refused by the queue', { connector: connection.connector });
-  const reads = await dueReads(target.clientId, connection.connector, connection.uid, tick, { full: full && sync !== undefined, at: now });
-  const refused = await deps.storefront.send(reads.messages);
-  if (refused && refused.length > 0) logger.error('Storefront reads refused by the queue', { count: refused.length });
+  const reads =
+    full && sync !== undefined ? await forwardAfterFullSync(target.clientId, connection.connector, nowMs, deps.planner ?? READ_PLANNER) : { forwarded: 0 };
   if (sync) {
     logger.info('Own-offer sync', {
       connector: connection.connector,
@@ -140,7 +143,7 @@ const handleTick = async (message: Extract<MarketSyncMessage, { kind: 'tick' }>,
       count: sync.count,
       complete: sync.complete,
       written: sync.written,
-      reads: reads.messages.length,
+      forwarded: reads.forwarded,
     });
     await countSkippedEntries(target.clientId, connection.connector, sync.skipped);
     const stamp = sync.written > 0 || full || heartbeatDue(connection.last_sync_at, nowMs);
@@ -149,7 +152,7 @@ const handleTick = async (message: Extract<MarketSyncMessage, { kind: 'tick' }>,
       offers_synced: sync.offersSeen,
       ...(stamp ? { last_sync_at: now } : {}),
     });
-    // The full sync a client asked for has run and queued its reads: the next request may start another.
+    // The full sync a client asked for has run and brought its looks forward: the next request may start another.
     if (full) await markSyncRan(target.clientId, target.stored);
   }
 };
@@ -167,8 +170,12 @@ const handleOffer = async (message: Extract<MarketSyncMessage, { kind: 'offer' }
     if (!snapshot) return;
     await applyOwnOffers(target.clientId, syncConnectorOf(target), [snapshot], now);
     if (snapshot.productLineId === undefined) return;
-    const read = readMessage(connection.uid, snapshot.sku, snapshot.productLineId, 'event', now, message.deliveryId);
-    await deps.storefront.send([read]);
+    await bringPageForward(
+      connection.connector,
+      snapshot.productLineId,
+      { reason: 'event', clientId: target.clientId, atMs: nowMs },
+      deps.planner ?? READ_PLANNER,
+    );
   } catch (error) {
     await holdAfterRateLimit(target.clientId, target.stored, error, nowMs);
     const fault = faultMessage(error);

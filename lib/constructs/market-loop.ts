@@ -18,8 +18,8 @@ import { grantTableAccess, TABLE_GRANTS } from './table-access.js';
 
 /** The functions' descriptions (what the console and the tests find them by). */
 export const MARKET_LOOP_DESCRIPTIONS = {
-  schedule: 'the market schedule (a sync tick per connection, once a minute)',
-  worker: 'the market sync worker (own offers, storefront reads due)',
+  schedule: 'the market schedule (a sync tick per connection and the read plan, once a minute)',
+  worker: 'the market sync worker (own offers, looks brought forward)',
   reader: 'the storefront reader (product pages at the stage pace)',
   sender: 'the price sender (pushes, confirmations, safety caps)',
 } as const;
@@ -87,12 +87,18 @@ export class MarketLoop extends Construct {
       ...shared,
       entry: MARKET_SYNC.scheduleEntry,
       description: MARKET_LOOP_DESCRIPTIONS.schedule,
-      environment: { [TABLE_NAME_ENV]: props.table.tableName, [MARKET_SYNC_QUEUE_URL_ENV]: this.marketSync.queue.queueUrl },
+      environment: {
+        [TABLE_NAME_ENV]: props.table.tableName,
+        [MARKET_SYNC_QUEUE_URL_ENV]: this.marketSync.queue.queueUrl,
+        [STOREFRONT_QUEUE_URL_ENV]: this.storefront.queue.queueUrl,
+        [STOREFRONT_RATE_ENV]: String(MARKET_SYNC.storefrontRequestsPerSecond),
+      },
       // A tick ends before the next one starts.
       timeout: Duration.seconds(MARKET_SYNC.tickSeconds),
     });
     grantTableAccess(this.schedule.role, props.table, TABLE_GRANTS.marketSchedule);
     this.marketSync.queue.grantSendMessages(this.schedule.role);
+    this.storefront.queue.grantSendMessages(this.schedule.role);
     this.tick = new Rule(this, 'Tick', {
       description: 'Ticks the market schedule',
       schedule: Schedule.rate(Duration.seconds(MARKET_SYNC.tickSeconds)),
@@ -106,7 +112,7 @@ export class MarketLoop extends Construct {
       description: MARKET_LOOP_DESCRIPTIONS.worker,
       environment: {
         [TABLE_NAME_ENV]: props.table.tableName,
-        [STOREFRONT_QUEUE_URL_ENV]: this.storefront.queue.queueUrl,
+        [STOREFRONT_RATE_ENV]: String(MARKET_SYNC.storefrontRequestsPerSecond),
         [PRICE_SENDER_QUEUE_URL_ENV]: this.prices.queue.queueUrl,
         ...props.marketplaceEnvironment,
       },
@@ -114,7 +120,6 @@ export class MarketLoop extends Construct {
       memorySize: MARKET_SYNC.workerMemoryMb,
     });
     grantTableAccess(this.worker.role, props.table, TABLE_GRANTS.marketSync);
-    this.storefront.queue.grantSendMessages(this.worker.role);
     // Each tick asks the sender to sweep the connection.
     this.prices.queue.grantSendMessages(this.worker.role);
     this.worker.function.addEventSource(new SqsEventSource(this.marketSync.queue, { batchSize: MARKET_SYNC.workerBatchSize, reportBatchItemFailures: true }));

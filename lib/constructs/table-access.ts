@@ -30,6 +30,12 @@ export const KEY_PREFIXES = {
    * authorized by the index's partition key, so this is the value the schedule's one Query names.
    */
   connectionsDirectory: 'CONNECTIONS',
+  /** Storefront pages watched for every tenant selling them (lambdas/data/table/keys.ts pageWatchKey). */
+  pageWatch: 'PAGE#',
+  /** The `due` index's shards of page watches by next look: the planner's Query names one. */
+  dueShard: 'DUE#',
+  /** A storefront host's read budget, one item a second, counted by every reader together. */
+  readBudget: 'BUDGET#',
 } as const;
 
 export interface TableGrant {
@@ -43,7 +49,8 @@ export interface TableGrant {
   readonly batchWrite?: boolean;
 }
 
-const { client, tenant, connector, counter, idempotency, connectionUid, hostHold, stageSetting, connectionsDirectory } = KEY_PREFIXES;
+const { client, tenant, connector, counter, idempotency, connectionUid, hostHold, stageSetting, connectionsDirectory, pageWatch, dueShard, readBudget } =
+  KEY_PREFIXES;
 
 /** What each kind of function needs. */
 export const TABLE_GRANTS = {
@@ -53,8 +60,8 @@ export const TABLE_GRANTS = {
   apiWrite: { read: [tenant, connector, counter, idempotency], write: [tenant, counter, idempotency] },
   /** The Basic-auth authorizer: client items and their login attempts, counted with updates only. */
   authorizer: { read: [client], write: [client], writeActions: ['dynamodb:UpdateItem'] },
-  /** The list maintainer: a tenant's listings, counts and rebuild requests. */
-  maintainer: { read: [tenant], write: [tenant], batchWrite: true },
+  /** The list maintainer: a tenant's listings, counts and rebuild requests, and the watches of its products' pages. */
+  maintainer: { read: [tenant, connectionUid, pageWatch], write: [tenant, pageWatch], batchWrite: true },
   /** The repricing evaluator: a tenant's products and decisions, connector price steps, price-change ids. */
   evaluator: { read: [tenant, connector, counter], write: [tenant, counter] },
   /**
@@ -71,14 +78,22 @@ export const TABLE_GRANTS = {
   connectionLookup: { read: [connectionUid], write: [connectionUid], writeActions: ['dynamodb:PutItem', 'dynamodb:DeleteItem'] },
   /** Beside apiWrite, for the public marketplace-events route: the connection a uid names (`CONNUID#`), read only. */
   marketplaceEvents: { read: [connectionUid] },
-  /** The market schedule: the uid of every connection, from the directory index; it writes nothing. */
-  marketSchedule: { read: [connectionsDirectory] },
+  /**
+   * The market schedule and read planner: the uid of every connection (directory index), the
+   * page watches due (`due` index shards); it writes only a page watch's lease.
+   */
+  marketSchedule: { read: [connectionsDirectory, dueShard, pageWatch], write: [pageWatch], writeActions: ['dynamodb:UpdateItem'] },
   /**
    * The market sync worker and the storefront reader: a connection by its uid (`CONNUID#`), its
    * record and the tenant's products, offers and repricers; connector price steps; ids for new
-   * offers; the storefront hosts' holds, read and written by every reader.
+   * offers; the storefront hosts' holds and read budget, read and written by every reader; the
+   * page watches (registered by a sync, a look recorded by the reader).
    */
-  marketSync: { read: [tenant, connector, counter, connectionUid, hostHold], write: [tenant, counter, hostHold], batchWrite: true },
+  marketSync: {
+    read: [tenant, connector, counter, connectionUid, hostHold, pageWatch, readBudget],
+    write: [tenant, counter, hostHold, pageWatch, readBudget],
+    batchWrite: true,
+  },
   /**
    * The price sender: the tenant's price changes, products, repricer list counts, connections and
    * its own items (push counts, breaker windows, sent batches); connector price steps; the

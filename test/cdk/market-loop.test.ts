@@ -192,13 +192,20 @@ describe('the market loop', () => {
       [TAKEALOT_STOREFRONT_URL_ENV]: takealotMarketplace.productionUrls.storefrontUrl,
     };
     const env = (id: string) => fn(id).Environment.Variables as Record<string, unknown>;
-    expect(env(ids.schedule)).toMatchObject({ [MARKET_SYNC_QUEUE_URL_ENV]: { Ref: ids.marketSync }, [TABLE_NAME_ENV]: expect.anything() });
+    // The schedule runs the read planner: it sends the page reads, within the stage's budget.
+    expect(env(ids.schedule)).toMatchObject({
+      [MARKET_SYNC_QUEUE_URL_ENV]: { Ref: ids.marketSync },
+      [STOREFRONT_QUEUE_URL_ENV]: { Ref: ids.storefront },
+      [STOREFRONT_RATE_ENV]: String(MARKET_SYNC.storefrontRequestsPerSecond),
+      [TABLE_NAME_ENV]: expect.anything(),
+    });
     expect(env(ids.schedule)[TAKEALOT_SELLER_API_URL_ENV]).toBeUndefined();
     expect(env(ids.worker)).toMatchObject({
-      [STOREFRONT_QUEUE_URL_ENV]: { Ref: ids.storefront },
       [PRICE_SENDER_QUEUE_URL_ENV]: { Ref: ids.prices },
+      [STOREFRONT_RATE_ENV]: String(MARKET_SYNC.storefrontRequestsPerSecond),
       ...takealot,
     });
+    expect(env(ids.worker)[STOREFRONT_QUEUE_URL_ENV]).toBeUndefined();
     expect(env(ids.reader)).toMatchObject({
       [STOREFRONT_QUEUE_URL_ENV]: { Ref: ids.storefront },
       [STOREFRONT_RATE_ENV]: String(MARKET_SYNC.storefrontRequestsPerSecond),
@@ -214,10 +221,10 @@ describe('the market loop', () => {
 
   it('lets each function send only to the queue it feeds', () => {
     const sendsTo = (id: string) => grantsOf(id, 'sqs:SendMessage');
-    expect(sendsTo(ids.schedule)).toEqual([getAtt(ids.marketSync, 'Arn')]);
-    // The worker feeds the readers, and each tick of a connection asks the price sender for a sweep.
-    expect(sendsTo(ids.worker)).toEqual(expect.arrayContaining([getAtt(ids.storefront, 'Arn'), getAtt(ids.prices, 'Arn')]));
-    expect(sendsTo(ids.worker)).toHaveLength(2);
+    // The schedule ticks the workers and feeds the readers (the planner); each tick of a connection asks the price sender for a sweep.
+    expect(sendsTo(ids.schedule)).toEqual(expect.arrayContaining([getAtt(ids.marketSync, 'Arn'), getAtt(ids.storefront, 'Arn')]));
+    expect(sendsTo(ids.schedule)).toHaveLength(2);
+    expect(sendsTo(ids.worker)).toEqual([getAtt(ids.prices, 'Arn')]);
     expect(sendsTo(ids.reader)).toEqual([]);
     expect(sendsTo(ids.sender)).toEqual([]);
     // The forwarder: marketplace events to the sync worker; pending price changes, connection moves and batch events to the sender.
@@ -234,24 +241,29 @@ describe('the market loop', () => {
     expect(grantsOf(ids.schedule, 'sqs:ChangeMessageVisibility')).toEqual([]);
   });
 
-  it('lets the schedule read the connections directory only, and write nothing to the table', () => {
+  it("lets the schedule read the connections directory, the due index's shards and page watches, and only update page watches (a look's lease)", () => {
     const dynamo = roleStatements(synthesized.template, ids.schedule).filter((statement) =>
       actionsOf(statement).some((action) => action.startsWith('dynamodb:')),
     );
-    expect(dynamo.map(leadingKeys)).toEqual([['CONNECTIONS*']]);
-    expect(dynamo.flatMap(actionsOf).sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:Query']);
+    const reads = dynamo.find((statement) => actionsOf(statement).includes('dynamodb:GetItem'))!;
+    const writes = dynamo.find((statement) => actionsOf(statement).includes('dynamodb:UpdateItem'))!;
+    expect(dynamo).toHaveLength(2);
+    expect(leadingKeys(reads)).toEqual(['CONNECTIONS*', 'DUE#*', 'PAGE#*']);
+    expect(actionsOf(reads).sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:Query']);
+    expect(leadingKeys(writes)).toEqual(['PAGE#*']);
+    expect(actionsOf(writes)).toEqual(['dynamodb:UpdateItem']);
   });
 
   it.each(['worker', 'reader'] as const)(
-    'lets the %s read and write tenant items, ids and host holds, and read connection lookups and connector types',
+    'lets the %s read and write tenant items, ids, host holds, page watches and the read budget, and read connection lookups and connector types',
     (which) => {
       const dynamo = roleStatements(synthesized.template, ids[which]).filter((statement) =>
         actionsOf(statement).some((action) => action.startsWith('dynamodb:')),
       );
       const reads = dynamo.find((statement) => actionsOf(statement).includes('dynamodb:GetItem'))!;
       const writes = dynamo.find((statement) => actionsOf(statement).includes('dynamodb:PutItem'))!;
-      expect(leadingKeys(reads)).toEqual(['T#*', 'CONNECTOR#*', 'COUNTER#*', 'CONNUID#*', 'HOSTHOLD#*']);
-      expect(leadingKeys(writes)).toEqual(['T#*', 'COUNTER#*', 'HOSTHOLD#*']);
+      expect(leadingKeys(reads)).toEqual(['T#*', 'CONNECTOR#*', 'COUNTER#*', 'CONNUID#*', 'HOSTHOLD#*', 'PAGE#*', 'BUDGET#*']);
+      expect(leadingKeys(writes)).toEqual(['T#*', 'COUNTER#*', 'HOSTHOLD#*', 'PAGE#*', 'BUDGET#*']);
       expect(dynamo).toHaveLength(2);
     },
   );

@@ -52,6 +52,7 @@ const listMessage = (clientId: string, offerIds: string[]): string =>
     priceChanges: [],
     rebuilds: [],
     offerStates: [],
+    watches: [],
   } satisfies ListChangesMessage);
 
 it("dead-letters tenant A's poison message alone and brings tenant B's lists up to date from the same batch", async () => {

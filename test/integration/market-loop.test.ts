@@ -7,7 +7,7 @@
  * stops the syncs; the key appears in no log line and no stored item.
  */
 import { jest } from '@jest/globals';
-import { readMessage } from '../../lambdas/sync-market/due-reads.js';
+import { pageReadMessage } from '../../lambdas/read-planning/plan-reads.js';
 import { syncOwnOffers } from '../../lambdas/sync-market/own-offers.js';
 import type { MarketplacePort, OwnOfferSnapshot } from '../../lambdas/marketplace/port.js';
 import type { Offer, OffersPage } from '../../lambdas/domain/records.js';
@@ -113,21 +113,28 @@ describe('the market loop', () => {
       expect(await premiumsAgainstSimulator()).toBeGreaterThan(0);
     });
 
-    await step('a tick that finds nothing new writes nothing, the connection included', async () => {
-      const before = await scanTable(api.tableName);
+    await step("a tick that finds nothing new writes nothing of the tenant's, the connection included; each look writes its page's watch once", async () => {
+      // The read planner's bookkeeping is shared by every tenant: one page watch per page, one budget item per second read in.
+      const shared = (key: string) => key.includes('PAGE#') || key.includes('BUDGET#');
+      const tenantItems = async () => new Map([...(await scanTable(api.tableName))].filter(([key]) => !shared(key)));
+      const before = await tenantItems();
       // A requested full sync reads everything again; the request itself is a write, taken before the snapshot.
       await requestFullSync();
       const afterRequest = await scanTable(api.tableName);
-      await runTick();
-      const after = await scanTable(api.tableName);
+      const tick = await runTick();
+      const afterAll = await scanTable(api.tableName);
+      const after = await tenantItems();
       const changed = [...after].filter(([key, value]) => afterRequest.get(key) !== value).map(([key]) => key);
       // Only the connection's last_sync_at, which a requested sync stamps.
       expect(changed.every((key) => key.includes('#CONN'))).toBe(true);
       expect(changed.length).toBeLessThanOrEqual(1);
-      // And a scheduled tick without a request changes nothing at all.
-      const quiet = await scanTable(api.tableName);
+      const pagesWritten = [...afterAll].filter(([key, value]) => key.includes('PAGE#') && afterRequest.get(key) !== value);
+      expect(tick.reads).toBe(PRODUCTS);
+      expect(pagesWritten).toHaveLength(PRODUCTS);
+      // And a scheduled tick without a request changes nothing of the tenant's at all.
+      const quiet = await tenantItems();
       await runTick();
-      expect([...(await scanTable(api.tableName))].filter(([key, value]) => quiet.get(key) !== value)).toEqual([]);
+      expect([...(await tenantItems())].filter(([key, value]) => quiet.get(key) !== value)).toEqual([]);
       expect(before.size).toBe(after.size);
     });
 
@@ -270,7 +277,7 @@ describe('the market loop', () => {
         expect(await served()).toEqual(before);
         // A page read that fails is held back to be read again, not dropped.
         const [product] = market.simulation.market.products;
-        const read = readMessage(uid, product!.own.sku, String(product!.plid), 'tier', new Date().toISOString(), 'fault');
+        const read = pageReadMessage('takealot', String(product!.plid), 0, new Date().toISOString());
         // (The tick's own reads, when its tier was due, were held back too: this looks at one read alone.)
         held().splice(0);
         const result = await loop.reader(sqsEventOf([read]));
@@ -287,7 +294,7 @@ describe('the market loop', () => {
 
     await step('a storefront that refuses a read holds every reader for its Retry-After: no request inside the window', async () => {
       const products = market.simulation.market.products.slice(0, 3);
-      const asked = products.map((product) => readMessage(uid, product.own.sku, String(product.plid), 'tier', new Date().toISOString(), 'limit'));
+      const asked = products.map((product) => pageReadMessage('takealot', String(product.plid), 0, new Date().toISOString()));
       market.control.setFaults({ storefrontBlockRate: 1 });
       const fetches = jest.spyOn(globalThis, 'fetch');
       try {

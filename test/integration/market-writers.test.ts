@@ -9,7 +9,7 @@
 import { sweepConnection } from '../../lambdas/send-prices/sweep.js';
 import { changesInStatus } from '../../lambdas/data/price-changes/sending.js';
 import { forgetConnectionModes } from '../../lambdas/data/connections/mode.js';
-import { readMessage } from '../../lambdas/sync-market/due-reads.js';
+import { pageReadMessage } from '../../lambdas/read-planning/plan-reads.js';
 import { marketSyncWorker } from '../../lambdas/sync-market/sync.js';
 import { storefrontReader } from '../../lambdas/read-storefront/read.js';
 import type { MarketSyncMessage } from '../../lambdas/events/market-sync.js';
@@ -20,7 +20,7 @@ import { connectorRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { marketHarness } from '../support/market-harness.js';
 import { captureOutput } from '../support/output-capture.js';
-import { capturingSender, sqsEventOf } from '../support/sqs-events.js';
+import { sqsEventOf } from '../support/sqs-events.js';
 import { step } from '../support/story.js';
 import { startTestMarket, stopTestMarket } from '../support/test-market.js';
 
@@ -75,10 +75,7 @@ const changesOf = async (offerId: string): Promise<PriceChange[]> => {
 /** Only the own-offer sync of a tick (the seller API), its page reads dropped: what the sync alone sees. */
 const syncOnly = async () => {
   await requestFullSync();
-  const reads = capturingSender();
-  const result = await marketSyncWorker({ storefront: reads })(
-    sqsEventOf([{ groupId: uid, deduplicationId: `sync-${Date.now()}`, body: JSON.stringify(tickMessage()) }]),
-  );
+  const result = await marketSyncWorker({})(sqsEventOf([{ groupId: uid, deduplicationId: `sync-${Date.now()}`, body: JSON.stringify(tickMessage()) }]));
   expect(result.batchItemFailures).toEqual([]);
 };
 
@@ -135,13 +132,13 @@ it("loses nothing when a page read and a sync interleave: the sync's price stays
   interleave(`O#${offerId}`, async () => {
     product.own.selling_price = seen;
     syncStarted = new Date().toISOString();
-    const result = await marketSyncWorker({ storefront: capturingSender() })(
+    const result = await marketSyncWorker({})(
       sqsEventOf([{ groupId: uid, deduplicationId: `interleaved-${Date.now()}`, body: JSON.stringify(tickMessage()) }]),
     );
     expect(result.batchItemFailures).toEqual([]);
   });
-  const reader = storefrontReader(() => Promise.resolve(), { requestsPerSecond: 200 });
-  const read = await reader(sqsEventOf([readMessage(uid, code, String(product.own.productline_id), 'event', new Date().toISOString(), `read-${Date.now()}`)]));
+  const reader = storefrontReader(() => Promise.resolve(), { stageRequestsPerSecond: 200 });
+  const read = await reader(sqsEventOf([pageReadMessage('takealot', String(product.own.productline_id), 0, new Date().toISOString())]));
   expect(read.batchItemFailures).toEqual([]);
   expect(fired).toBe(1);
 
@@ -200,8 +197,8 @@ it('takes the marketplace as the truth: a price the seller set back by hand is s
   await step('set back once more, and seen by a page read alone (no sync): the page records it, and it is decided and pushed again', async () => {
     const count = (await changesOf(offerId)).length;
     product.own.selling_price = start;
-    const reader = storefrontReader(() => Promise.resolve(), { requestsPerSecond: 200 });
-    await reader(sqsEventOf([readMessage(uid, code, String(product.own.productline_id), 'event', new Date().toISOString(), `page-${Date.now()}`)]));
+    const reader = storefrontReader(() => Promise.resolve(), { stageRequestsPerSecond: 200 });
+    await reader(sqsEventOf([pageReadMessage('takealot', String(product.own.productline_id), 0, new Date().toISOString())]));
     expect((await ownOffer(code)).fields.offer_price).toBe(start);
     await drained();
     const changes = await changesOf(offerId);

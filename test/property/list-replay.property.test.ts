@@ -189,6 +189,7 @@ it('counts a message once however often and wherever it failed before it was del
         priceChanges: [],
         rebuilds: [],
         offerStates: [],
+        watches: [],
       };
       const seq = nextSeq();
 

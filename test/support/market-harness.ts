@@ -1,13 +1,16 @@
 /**
  * The market loop driven as its event sources drive it on AWS, step by step for a test: the
- * schedule's tick (or ticks for named connections), the sync worker, then the storefront reads
- * it asked for in batches of ten, then the stream's work (`api.settle()`). Reads the reader held
+ * schedule's tick (or ticks for named connections), the sync worker, the stream's work
+ * (`api.settle()`: page watches registered), then the read planner at the tick's time and the
+ * page reads it admitted, in batches of ten, then the stream's work again. Reads the reader held
  * back (a failed page) can be handed to it again, as SQS would once their hold ends.
  */
 import type { SQSRecord } from 'aws-lambda';
 import { storefrontReader } from '../../lambdas/read-storefront/read.js';
 import { scheduleMarketSyncs } from '../../lambdas/schedule-market-syncs/schedule.js';
 import { marketSyncWorker } from '../../lambdas/sync-market/sync.js';
+import { READ_PLANNER } from '../../lambdas/config/read-planner.js';
+import { planStorefrontReads } from '../../lambdas/read-planning/plan-reads.js';
 import { marketSyncGroup, type MarketSyncMessage } from '../../lambdas/events/market-sync.js';
 import type { QueueMessage } from '../../lambdas/queue/sender.js';
 import type { TestApi } from './local-api.js';
@@ -20,7 +23,7 @@ export interface HeldRead {
 
 export interface TickResult {
   readonly syncFailures: number;
-  /** Storefront reads the tick asked for. */
+  /** Page reads the tick's plan admitted (one per page, for every tenant watching it). */
   readonly reads: number;
 }
 
@@ -28,13 +31,16 @@ export const marketHarness = (api: TestApi, options: { readonly requestsPerSecon
   const ticks = capturingSender();
   const reads = capturingSender();
   const held: HeldRead[] = [];
-  const worker = marketSyncWorker({ storefront: reads, retry: { baseDelayMs: 1, maxWaitMs: 2_000 } });
+  const rate = options.requestsPerSecond ?? 200;
+  const planner = { ...READ_PLANNER, readsPerSecond: rate };
+  const worker = marketSyncWorker({ planner, retry: { baseDelayMs: 1, maxWaitMs: 2_000 } });
+  const plan = planStorefrontReads(reads, planner);
   const reader = storefrontReader(
     (record, delayMs) => {
       held.push({ record, delayMs });
       return Promise.resolve();
     },
-    { requestsPerSecond: options.requestsPerSecond ?? 200, ...(options.now ? { now: options.now } : {}) },
+    { stageRequestsPerSecond: rate, ...(options.now ? { now: options.now } : {}) },
   );
   /** A minute after the last, so every tick is a new one (and none is stale). */
   let minute = Math.floor(Date.now() / 60_000);
@@ -64,6 +70,8 @@ export const marketHarness = (api: TestApi, options: { readonly requestsPerSecon
         await scheduleMarketSyncs(ticks)({ time: at });
       }
       const result = await worker(sqsEventOf(ticks.take()));
+      await api.settle();
+      await plan(Date.parse(at));
       const asked = reads.take();
       await readAll(asked);
       for (let round = 0; round < (only?.redeliver ?? 0) && held.length > 0; round++) {

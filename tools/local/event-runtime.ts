@@ -15,6 +15,7 @@ import { webhookWorker } from '../../lambdas/deliver-webhooks/worker.js';
 import { handler as processImports } from '../../lambdas/process-imports/handler.js';
 import { storefrontReader } from '../../lambdas/read-storefront/read.js';
 import { scheduleMarketSyncs } from '../../lambdas/schedule-market-syncs/schedule.js';
+import { planStorefrontReads } from '../../lambdas/read-planning/plan-reads.js';
 import { marketSyncWorker } from '../../lambdas/sync-market/sync.js';
 import { priceSenderWorker } from '../../lambdas/send-prices/worker.js';
 import { batchingSender, type QueueSender } from '../../lambdas/queue/sender.js';
@@ -80,6 +81,7 @@ export const localSender = (queue: LocalFifoQueue): QueueSender =>
 /** The handlers of the market loop, as deployed. */
 const MARKET_HANDLERS: MarketLoopHandlers = {
   schedule: scheduleMarketSyncs,
+  plan: planStorefrontReads,
   worker: marketSyncWorker,
   reader: storefrontReader,
   prices: () => priceSenderWorker(),

@@ -9,15 +9,19 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { MARKET_SYNC } from '../../lambdas/config/market-sync.js';
 import { PRICE_SENDING } from '../../lambdas/config/price-sending.js';
 import type { QueueSender } from '../../lambdas/queue/sender.js';
+import { READ_PLANNER, type ReadPlannerSettings } from '../../lambdas/config/read-planner.js';
+import type { PlanReadsResult } from '../../lambdas/read-planning/plan-reads.js';
 import type { LocalFifoQueue, QueueHandler } from './fifo-queue.js';
 
 export interface MarketLoopHandlers {
-  readonly schedule: (sender: QueueSender) => (event: { time?: string }) => Promise<unknown>;
-  readonly worker: (deps: { readonly storefront: QueueSender; readonly prices: QueueSender }) => (event: SQSEvent) => Promise<SQSBatchResponse>;
+  readonly schedule: (sender: QueueSender, planReads: (atMs: number) => Promise<PlanReadsResult>) => (event: { time?: string }) => Promise<unknown>;
+  /** The read planner over the storefront queue, run by each tick of the schedule. */
+  readonly plan: (storefront: QueueSender, settings: ReadPlannerSettings) => (atMs: number) => Promise<PlanReadsResult>;
+  readonly worker: (deps: { readonly prices: QueueSender; readonly planner: ReadPlannerSettings }) => (event: SQSEvent) => Promise<SQSBatchResponse>;
   readonly prices: () => (event: SQSEvent) => Promise<SQSBatchResponse>;
   readonly reader: (
     hold: (record: SQSRecord, delayMs: number) => Promise<void>,
-    options: { readonly requestsPerSecond: number },
+    options: { readonly stageRequestsPerSecond: number },
   ) => (event: SQSEvent) => Promise<SQSBatchResponse>;
 }
 
@@ -59,8 +63,10 @@ export const startLocalMarketLoop = (handlers: MarketLoopHandlers, options: Mark
   if (options.tickMs !== undefined && !(Number.isFinite(options.tickMs) && options.tickMs > 0))
     throw new RangeError(`tickMs must be a positive number, not ${options.tickMs}`);
   // The reader holds a message back through the queue that delivered it, as it does on AWS.
+  const rate = options.storefrontRequestsPerSecond ?? MARKET_SYNC.storefrontRequestsPerSecond;
+  const planner = { ...READ_PLANNER, readsPerSecond: rate };
   const read = handlers.reader((record, delayMs) => Promise.resolve(storefrontQueue.changeVisibility(record.receiptHandle, delayMs)), {
-    requestsPerSecond: options.storefrontRequestsPerSecond ?? MARKET_SYNC.storefrontRequestsPerSecond,
+    stageRequestsPerSecond: rate,
   });
   // One reader at a time: on AWS the readers share the stage's rate; here one takes all of it.
   const storefrontQueue: LocalFifoQueue = options.queue('storefront.fifo', read, 'storefront-reader', {
@@ -72,12 +78,12 @@ export const startLocalMarketLoop = (handlers: MarketLoopHandlers, options: Mark
     batchSize: PRICE_SENDING.senderBatchSize,
     maxReceiveCount: PRICE_SENDING.senderMaxReceiveCount,
   });
-  const worker = handlers.worker({ storefront: options.sender(storefrontQueue), prices: options.sender(priceSenderQueue) });
+  const worker = handlers.worker({ prices: options.sender(priceSenderQueue), planner });
   const marketSyncQueue = options.queue('market-sync.fifo', worker, 'market-sync-worker', {
     batchSize: MARKET_SYNC.workerBatchSize,
     maxReceiveCount: MARKET_SYNC.workerMaxReceiveCount,
   });
-  const schedule = handlers.schedule(options.sender(marketSyncQueue));
+  const schedule = handlers.schedule(options.sender(marketSyncQueue), handlers.plan(options.sender(storefrontQueue), planner));
   const invoke = options.invokeSchedule ?? ((run) => run());
   const tick = async (time = new Date().toISOString()): Promise<void> => {
     await invoke(() => schedule({ time }));

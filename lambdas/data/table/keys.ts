@@ -39,6 +39,8 @@ export const connectorKey = (uid: string) => ({ pk: `CONNECTOR#${part(uid)}`, sk
  */
 export const productPartition = (clientId: string, code: string) => `${tenant(clientId)}#P#${part(code)}`;
 export const productKey = (clientId: string, code: string) => ({ pk: productPartition(clientId, code), sk: 'PRODUCT' });
+/** The storefront pages a product watches (data/market/product-watches.ts), beside the product. */
+export const productWatchKey = (clientId: string, code: string) => ({ pk: productPartition(clientId, code), sk: 'WATCH' });
 /** Where the keys-only `directory` index lists a tenant's products, and the clients. */
 export const productsDirectory = (clientId: string) => `${tenant(clientId)}#PRODUCTS`;
 export const productDirectoryEntry = (clientId: string, code: string) => ({ dirPk: productsDirectory(clientId), dirSk: code });
@@ -130,6 +132,21 @@ export const connectionDirectoryEntry = (uid: string) => ({ dirPk: CONNECTIONS_D
  */
 export const STAGE_SETTING_PREFIX = 'STAGE#';
 export const pushStopKey = () => ({ pk: `${STAGE_SETTING_PREFIX}PUSHES`, sk: 'STOP' });
+/**
+ * A storefront page watched for every tenant that sells its product (data/market/page-watches.ts):
+ * one item per connector and product line, shared, so a page is read once for all of them.
+ */
+export const PAGE_WATCH_PREFIX = 'PAGE#';
+export const pageWatchKey = (connector: string, productLineId: string) => ({
+  pk: `${PAGE_WATCH_PREFIX}${part(connector)}#${part(productLineId)}`,
+  sk: 'WATCH',
+});
+/** The `due` index's partitions: page watches by the time of their next look, spread over shards so no partition takes every write. */
+export const DUE_SHARD_PREFIX = 'DUE#';
+export const dueShardPartition = (shard: number) => `${DUE_SHARD_PREFIX}${shard}`;
+/** One second of a storefront host's read budget, counted by every reader together. */
+export const READ_BUDGET_PREFIX = 'BUDGET#';
+export const readBudgetKey = (host: string, window: number) => ({ pk: `${READ_BUDGET_PREFIX}${part(host)}`, sk: String(window) });
 /** A marketplace host's hold after it refused a read (429, or the storefront's 403): every reader waits it out. */
 export const hostHoldKey = (host: string) => ({ pk: `HOSTHOLD#${part(host)}`, sk: 'HOLD' });
 /**

@@ -66,8 +66,8 @@ describe('forwardChanges', () => {
         .flat()
         .map((message) => message.groupId)
         .sort(),
-    ).toEqual(['c1', 'c1', 'c2']);
-    const empty = { clientId: 'c1', offers: [], products: [], priceChanges: [], rebuilds: [], offerStates: [] };
+    ).toEqual(['c1', 'c1', 'c1', 'c2']);
+    const empty = { clientId: 'c1', offers: [], products: [], priceChanges: [], rebuilds: [], offerStates: [], watches: [] };
     expect(bodies().filter((body) => body.clientId === 'c1')).toEqual<ListChangesMessage[]>([
       {
         ...empty,
@@ -77,6 +77,8 @@ describe('forwardChanges', () => {
         ],
       },
       { ...empty, products: ['SKU-1'] },
+      // The product's page watches follow it (lambdas/read-planning/watch-products.ts).
+      { ...empty, watches: ['SKU-1'] },
     ]);
     expect(
       bodies()
@@ -96,7 +98,7 @@ describe('forwardChanges', () => {
     expect(sends).toEqual([]);
   });
 
-  it("splits a tenant's changes into messages of at most 500 offers, then its products, each rebuild step alone", async () => {
+  it("splits a tenant's changes into messages of at most 500 offers, then its products and their watches, each rebuild step alone", async () => {
     // Prepare
     const { sender, sends, bodies } = recordingSender();
     const offers = Array.from({ length: 1_100 }, (_, i) => record(offerOf('c1', `O${i}`, i + 1)));
@@ -109,15 +111,16 @@ describe('forwardChanges', () => {
 
     // Assess
     expect(sends).toHaveLength(1);
-    expect(bodies().map((body) => [body.rebuilds.length, body.offers.length, body.products.length])).toEqual([
-      [1, 0, 0],
-      [0, 500, 0],
-      [0, 500, 0],
-      [0, 100, 0],
-      [0, 0, 1],
+    expect(bodies().map((body) => [body.rebuilds.length, body.offers.length, body.products.length, body.watches.length])).toEqual([
+      [1, 0, 0, 0],
+      [0, 500, 0, 0],
+      [0, 500, 0, 0],
+      [0, 100, 0, 0],
+      [0, 0, 1, 0],
+      [0, 0, 0, 1],
     ]);
     const ids = sends[0]!.map((message) => message.deduplicationId);
-    expect(new Set(ids).size).toBe(5);
+    expect(new Set(ids).size).toBe(6);
     for (const id of ids) expect(id.length).toBeLessThanOrEqual(128);
   });
 

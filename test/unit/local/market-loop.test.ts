@@ -6,32 +6,38 @@ import { localSender } from '../../../tools/local/event-runtime.js';
 import { createLocalFifoQueue, type LocalFifoQueue, type QueueHandler } from '../../../tools/local/fifo-queue.js';
 import { startLocalMarketLoop, type MarketLoopHandlers, type QueueLimits } from '../../../tools/local/market-loop.js';
 
-/** A fake market: the schedule ticks these connections; the worker asks one page read per tick; the reader records what it read. */
+/** A fake market: the schedule ticks these connections and runs the plan, which asks one page read per connection; the reader records what it read. */
 const fakeMarket = (connections: readonly string[]) => {
   const ticks: string[] = [];
   const worked: string[] = [];
   const read: string[] = [];
   const swept: string[] = [];
-  const readerOptions: { requestsPerSecond: number }[] = [];
+  const readerOptions: { stageRequestsPerSecond: number }[] = [];
+  const plannedRates: number[] = [];
   let scheduleRuns = 0;
   let releaseSchedule: (() => void) | undefined;
   const handlers: MarketLoopHandlers = {
-    schedule: (sender: QueueSender) => async (event) => {
+    plan: (storefront, settings) => async (atMs) => {
+      plannedRates.push(settings.readsPerSecond);
+      await storefront.send(connections.map((uid) => ({ groupId: `${uid}#p`, deduplicationId: `${uid}:${atMs}:p`, body: JSON.stringify({ uid }) })));
+      return { reads: connections.length, due: connections.length, early: 0, tenants: connections.length };
+    },
+    schedule: (sender: QueueSender, planReads) => async (event) => {
       scheduleRuns++;
       ticks.push(event.time ?? '');
       if (releaseSchedule === undefined && blockSchedule) await new Promise<void>((resolve) => (releaseSchedule = resolve));
       await sender.send(
         connections.map((uid) => ({ groupId: uid, deduplicationId: `${uid}:${event.time}`, body: JSON.stringify({ kind: 'tick', uid, at: event.time }) })),
       );
+      await planReads(Date.parse(event.time ?? ''));
       return { connections: connections.length };
     },
     worker:
-      ({ storefront, prices }) =>
+      ({ prices }) =>
       async (event: SQSEvent): Promise<SQSBatchResponse> => {
         for (const record of event.Records) {
           const { uid, at } = JSON.parse(record.body) as { uid: string; at: string };
           worked.push(uid);
-          await storefront.send([{ groupId: `${uid}#p`, deduplicationId: `${uid}:${at}:p`, body: JSON.stringify({ uid }) }]);
           await prices.send([{ groupId: `${uid}#s`, deduplicationId: `${uid}:${at}:s`, body: JSON.stringify({ uid }) }]);
         }
         return { batchItemFailures: [] };
@@ -58,6 +64,7 @@ const fakeMarket = (connections: readonly string[]) => {
     read,
     swept,
     readerOptions,
+    plannedRates,
     runs: () => scheduleRuns,
     blockNextSchedule: () => {
       blockSchedule = true;
@@ -101,7 +108,8 @@ describe('the local market loop', () => {
     expect([...market.read].sort()).toEqual(['c1', 'c2', 'c3']);
     expect([...market.swept].sort()).toEqual(['c1', 'c2', 'c3']);
     expect(built.get('price-sender')).toEqual({ batchSize: PRICE_SENDING.senderBatchSize, maxReceiveCount: PRICE_SENDING.senderMaxReceiveCount });
-    expect(market.readerOptions).toEqual([{ requestsPerSecond: 4 }]);
+    expect(market.readerOptions).toEqual([{ stageRequestsPerSecond: 4 }]);
+    expect(market.plannedRates).toEqual([4]);
     expect(built.get('market-sync-worker')).toEqual({ batchSize: MARKET_SYNC.workerBatchSize, maxReceiveCount: MARKET_SYNC.workerMaxReceiveCount });
     expect(built.get('storefront-reader')).toEqual({
       batchSize: MARKET_SYNC.readerBatchSize,
@@ -116,7 +124,7 @@ describe('the local market loop', () => {
     const market = fakeMarket([]);
     const queues: LocalFifoQueue[] = [];
     startLocalMarketLoop(market.handlers, { queue: queueFactory(new Map(), queues), sender: localSender });
-    expect(market.readerOptions).toEqual([{ requestsPerSecond: MARKET_SYNC.storefrontRequestsPerSecond }]);
+    expect(market.readerOptions).toEqual([{ stageRequestsPerSecond: MARKET_SYNC.storefrontRequestsPerSecond }]);
     await Promise.all(queues.map((q) => q.stop()));
   });
 

@@ -45,6 +45,7 @@ const message = (offerIds: string[], clientId = 'c1'): string =>
     priceChanges: [],
     rebuilds: [],
     offerStates: [],
+    watches: [],
   } satisfies ListChangesMessage);
 const invoke = (...records: SQSRecord[]) => handler({ Records: records } satisfies SQSEvent);
 

@@ -10,7 +10,7 @@ import { priceSenderGroup, type PriceSenderMessage } from '../../../lambdas/even
 import { logger } from '../../../lambdas/observability/logger.js';
 import type { QueueMessage } from '../../../lambdas/queue/sender.js';
 import { marketSyncWorker } from '../../../lambdas/sync-market/sync.js';
-import { capturingSender, sqsEventOf } from '../../support/sqs-events.js';
+import { sqsEventOf } from '../../support/sqs-events.js';
 
 /**
  * SQS FIFO hands a consumer batches that mix message groups. Tenant A's message fails (the table
@@ -102,7 +102,7 @@ describe('FIFO consumers, one poison message of tenant A ahead of tenant B in a 
     const event = sqsEventOf([tick(uidA, 1), tick(uidB, 1), tick(uidA, 2)]);
 
     // Act
-    const response = await marketSyncWorker({ storefront: capturingSender() })(event);
+    const response = await marketSyncWorker({})(event);
 
     // Assert
     expect(failedIds(response)).toEqual(idsOf(event, 0, 2));
@@ -128,12 +128,13 @@ describe('FIFO consumers, one poison message of tenant A ahead of tenant B in a 
 
   it('the storefront reader handles B and reports only A, even when SQS refuses to hold A back', async () => {
     // Arrange
-    tableFailingFor(uidA);
-    const read = (uid: string, code: string): QueueMessage => {
-      const body: StoreFrontReadMessage = { uid, code, productLineId: '12345', reason: 'tier', at: new Date().toISOString() };
-      return { groupId: storefrontGroup(uid, code), deduplicationId: `${uid}-${code}`, body: JSON.stringify(body) };
+    // Pages of product lines 111 (A) and 222 (B): the table fails every call naming page A.
+    tableFailingFor('takealot#111');
+    const read = (productLineId: string, n: number): QueueMessage => {
+      const body: StoreFrontReadMessage = { connector: 'takealot', productLineId, reasons: 0, at: new Date().toISOString() };
+      return { groupId: storefrontGroup('takealot', productLineId), deduplicationId: `${productLineId}-${n}`, body: JSON.stringify(body) };
     };
-    const event = sqsEventOf([read(uidA, 'SKU-1'), read(uidB, 'SKU-1'), read(uidA, 'SKU-2')]);
+    const event = sqsEventOf([read('111', 1), read('222', 1), read('111', 2)]);
     const refuseHold = () => Promise.reject(Object.assign(new Error('throttled'), { name: 'RequestThrottled' }));
 
     // Act
@@ -141,6 +142,6 @@ describe('FIFO consumers, one poison message of tenant A ahead of tenant B in a 
 
     // Assert
     expect(failedIds(response)).toEqual(idsOf(event, 0, 2));
-    expect(calls.some((call) => call.includes(uidB))).toBe(true);
+    expect(calls.some((call) => call.includes('takealot#222'))).toBe(true);
   });
 });

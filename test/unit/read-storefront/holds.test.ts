@@ -35,6 +35,17 @@ const tableWithHold = (holdUntil: number) => {
   ddb.reset();
   ddb.onAnyCommand().callsFake((input: { Key?: { pk: string } }) => {
     const pk = input.Key?.pk ?? '';
+    if (pk.startsWith('PAGE#'))
+      return Promise.resolve({
+        Item: {
+          entity: 'pageWatch',
+          connector: 'takealot',
+          productLineId: '12345',
+          watchers: new Set(['tenant-a|SKU-1']),
+          scheduledAt: 0,
+          dueSk: `${'0'.repeat(15)}#takealot#12345`,
+        },
+      });
     if (pk.startsWith('CONNUID#')) return Promise.resolve({ Item: { entity: 'connectionUid', clientId: 'tenant-a', connector: 'takealot' } });
     if (pk.startsWith('HOSTHOLD#')) return Promise.resolve({ Item: { entity: 'hostHold', holdUntil, refusals: 1 } });
     if (pk.endsWith('#CONN')) return Promise.resolve({ Item: { entity: 'connection', record, sealedKey: sealed } });
@@ -43,11 +54,11 @@ const tableWithHold = (holdUntil: number) => {
 };
 
 const readOnce = async (): Promise<number[]> => {
-  const message: StoreFrontReadMessage = { uid: record.uid, code: 'SKU-1', productLineId: '12345', reason: 'tier', at: new Date(NOW).toISOString() };
+  const message: StoreFrontReadMessage = { connector: 'takealot', productLineId: '12345', reasons: 0, at: new Date(NOW).toISOString() };
   const delays: number[] = [];
   const hold = (_record: unknown, delayMs: number) => (delays.push(delayMs), Promise.resolve());
   await storefrontReader(hold, { now: () => NOW, sleep: () => Promise.resolve() })(
-    sqsEventOf([{ groupId: storefrontGroup(record.uid, 'SKU-1'), deduplicationId: 'one', body: JSON.stringify(message) }]),
+    sqsEventOf([{ groupId: storefrontGroup('takealot', '12345'), deduplicationId: 'one', body: JSON.stringify(message) }]),
   );
   return delays;
 };
