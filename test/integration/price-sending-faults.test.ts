@@ -15,6 +15,7 @@ import { forgetConnectionModes } from '../../lambdas/data/connections/mode.js';
 import { readSendable, type PriceChangeRef } from '../../lambdas/data/price-changes/status.js';
 import { changesInStatus } from '../../lambdas/data/price-changes/sending.js';
 import { forgetDecision } from '../../lambdas/data/repricers/product-partition.js';
+import { DEFAULT_SAFETY } from '../../lambdas/domain/connections.js';
 import type { PriceChange } from '../../lambdas/domain/records.js';
 import type { MarketSimulator } from '../../tools/market/index.js';
 import type { Product as MarketProduct } from '../../tools/market/catalogue.js';
@@ -177,7 +178,9 @@ describe('the daily cap', () => {
     await sendAt([ref], at + 3 * 60_000);
     expect(await statusOf(ref)).toMatchObject({ status: 'applied', sent_price: target });
     expect(received(product)).toEqual([target]);
-    await putConnection('live');
+    // A PUT keeps the limits it does not name: the cap is put back by name, or a later test on the
+    // same (virtual) UTC day would meet this one push of the product as the day's cap.
+    await putConnection('live', { max_changes_per_day: DEFAULT_SAFETY.max_changes_per_day });
   });
 });
 
