@@ -27,6 +27,14 @@ export interface TickResult {
   readonly reads: number;
 }
 
+/**
+ * The minute of the last tick any harness of this process sent: every tick is a minute after it
+ * (and none is stale), across harnesses too. The read planner's leases and next looks are kept in
+ * the table on the ticks' clock, so a later harness on the same table must not go back in time.
+ */
+let lastMinute = 0;
+const nextMinute = (): number => (lastMinute = Math.max(lastMinute + 1, Math.floor(Date.now() / 60_000) + 1));
+
 export const marketHarness = (api: TestApi, options: { readonly requestsPerSecond?: number; readonly now?: () => number } = {}) => {
   const ticks = capturingSender();
   const reads = capturingSender();
@@ -42,9 +50,7 @@ export const marketHarness = (api: TestApi, options: { readonly requestsPerSecon
     },
     { stageRequestsPerSecond: rate, ...(options.now ? { now: options.now } : {}) },
   );
-  /** A minute after the last, so every tick is a new one (and none is stale). */
-  let minute = Math.floor(Date.now() / 60_000);
-  const nextTickTime = () => new Date(++minute * 60_000).toISOString();
+  const nextTickTime = () => new Date(nextMinute() * 60_000).toISOString();
 
   const readAll = async (messages: readonly QueueMessage[]) => {
     for (let n = 0; n < messages.length; n += 10) await reader(sqsEventOf(messages.slice(n, n + 10)));
