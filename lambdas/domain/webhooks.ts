@@ -126,13 +126,14 @@ export const priceWarDetectedData = z.strictObject({
 });
 export type PriceWarDetectedData = z.infer<typeof priceWarDetectedData>;
 
+/** An event's id: unique per tenant and event type (lambdas/events/webhook-events.ts). */
+export const MAX_EVENT_ID_LENGTH = 200;
+
 /**
  * The body a delivery POSTs: the event's id (also its `webhook-id` header, the same on every
  * attempt), type and time, and its data. One schema per event type, from which the OpenAPI
  * document's `webhooks` are generated (tools/openapi/webhooks.ts).
  */
-export const MAX_EVENT_ID_LENGTH = 200;
-
 const eventBody = <T extends WebhookEventType, D extends z.ZodType>(eventType: T, data: D) =>
   z.strictObject({ event_id: z.string().min(1).max(MAX_EVENT_ID_LENGTH), event_type: z.literal(eventType), event_timestamp: timestamp, event_data: data });
 
