@@ -4,8 +4,8 @@ import {
   DELIVERY_ERRORS,
   DELIVERY_TIMEOUT_MS,
   nextRetryDelayMs,
-  SIGNATURE_HEADER,
-  signatureHeader,
+  signedHeaders,
+  webhookEventBody,
   type RetrySchedule,
 } from '../domain/webhooks.js';
 import type { WebhookEventMessage } from '../events/webhook-events.js';
@@ -42,12 +42,14 @@ const sendAttempt = async (
   const signing = await openWebhookSecret({ clientId: key.clientId, webhookId: webhook.record.id, sealedSecret: webhook.sealedSecret, secret: webhook.secret });
   if (!signing.ok) return { statusCode: undefined, error: DELIVERY_ERRORS.secretUnavailable };
   const remainingMs = Math.max(1, options.timeoutMs - (options.now() - startedAt));
-  return postToDestination(destination, body, { [SIGNATURE_HEADER]: signatureHeader(signing.secret, body, Math.floor(startedAt / 1000)) }, remainingMs);
+  // The event's id is the same on every attempt (a receiver drops a repeat by it); the time is this attempt's.
+  return postToDestination(destination, body, signedHeaders(signing.secret, key.eventId, Math.floor(startedAt / 1000), body), remainingMs);
 };
 
 /**
  * One attempt, when one is due: the address checked again as it resolves now, the body POSTed
- * to that address only, signed at the time of sending. Returns how long to wait before the
+ * to that address only, signed at the time of sending (the stored body, the same bytes on
+ * every attempt, with this attempt's time in `webhook-timestamp`). Returns how long to wait before the
  * next attempt, or undefined when the delivery is over (delivered or dead-lettered).
  */
 const attemptDelivery = async (webhook: StoredWebhook, key: DeliveryKey, delivery: StoredDelivery, options: DeliveryOptions): Promise<number | undefined> => {
@@ -100,7 +102,7 @@ const attemptDelivery = async (webhook: StoredWebhook, key: DeliveryKey, deliver
  */
 export const deliverEvent = async (message: WebhookEventMessage, options: DeliveryOptions = DEFAULT_DELIVERY_OPTIONS): Promise<number | undefined> => {
   const webhooks = (await listWebhooks(message.clientId)).filter((webhook) => webhook.record.event_types.includes(message.eventType));
-  const body = JSON.stringify({ event_type: message.eventType, event_timestamp: message.eventTimestamp, event_data: message.data });
+  const body = webhookEventBody(message);
   const waits = await Promise.all(
     webhooks.map(async (webhook) => {
       const key: DeliveryKey = {

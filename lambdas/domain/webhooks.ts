@@ -1,7 +1,8 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import * as z from 'zod';
-import type { ConnectionStatus } from './connections.js';
-import { timestamp } from './records.js';
+import { CONNECTION_STATUSES } from './connections.js';
+import { importJobRecord } from './import-jobs.js';
+import { priceChangeRecord, timestamp } from './records.js';
 import { text } from './text.js';
 
 /**
@@ -66,97 +67,118 @@ export type Delivery = z.infer<typeof deliveryRecord>;
 export const deliveriesPage = z.strictObject({ meta: z.strictObject({ limit: z.int().min(1).max(100) }), deliveries: z.array(deliveryRecord) });
 
 /**
- * `IMPORT_COMPLETED` carries the import record (docs/imports.md); declared here so both
- * event types share one envelope. The forwarder announces it when a job's status ends.
+ * `IMPORT_COMPLETED` carries the import record (docs/imports.md) of a job that ended. The
+ * forwarder announces it when a job's status ends.
  */
-export interface ImportCompletedData {
-  readonly id: number;
-  readonly uid: string;
-  readonly import_type: 'products' | 'offers' | 'repricers';
-  readonly status: 'completed' | 'failed';
-  readonly trigger_type: 'public_api' | 'cli';
-  readonly total: number;
-  readonly processed: number;
-  readonly created: number;
-  readonly updated: number;
-  readonly skipped: number;
-  readonly invalid: number;
-  readonly start_time: string | null;
-  readonly end_time: string | null;
-}
+export const importCompletedData = importJobRecord.extend({ status: z.enum(['completed', 'failed']) });
+export type ImportCompletedData = z.infer<typeof importCompletedData>;
 
 /**
  * `CONNECTION_STATUS_CHANGED` (docs/design.md, "The marketplace loop"): a connection's `status` moved, e.g. to
  * `unauthorized` when the marketplace refused its key, or back to `connected` after a PUT.
  * `changed_at` is the connection's `updated_at` as the change wrote it.
  */
-export interface ConnectionStatusChangedData {
-  readonly connector: string;
-  readonly uid: string;
-  readonly status: ConnectionStatus;
-  readonly previous_status: ConnectionStatus;
-  readonly last_error: string | null;
-  readonly changed_at: string;
-}
+export const connectionStatusChangedData = z.strictObject({
+  connector: z.string(),
+  uid: z.uuid(),
+  status: z.enum(CONNECTION_STATUSES),
+  previous_status: z.enum(CONNECTION_STATUSES),
+  last_error: z.string().nullable(),
+  changed_at: timestamp,
+});
+export type ConnectionStatusChangedData = z.infer<typeof connectionStatusChangedData>;
 
 /**
  * `BUYBOX_WON` / `BUYBOX_LOST`: the client's own offer started or stopped winning the buy box
  * (its `winning` flipped). `id` is the API's offer id (`GET /v1/offers/{id}`), `offer_id` the
  * marketplace's; `changed_at` is the offer's `updated_at` as the change wrote it.
  */
-export interface BuyboxChangedData {
-  readonly id: number;
-  readonly offer_id: string;
-  readonly product_code: string;
-  readonly connector: string;
-  readonly offer_price: number;
-  readonly winning_price: number;
-  readonly total_competitors: number;
-  readonly changed_at: string;
-}
+export const buyboxChangedData = z.strictObject({
+  id: z.int().positive(),
+  offer_id: z.string(),
+  product_code: z.string(),
+  connector: z.string(),
+  offer_price: z.number(),
+  winning_price: z.number(),
+  total_competitors: z.int().min(0),
+  changed_at: timestamp,
+});
+export type BuyboxChangedData = z.infer<typeof buyboxChangedData>;
 
 /**
  * `PRICE_WAR_DETECTED`: a repricer's price-war guard found the own offer and one rival
  * undercutting each other more than its setting allows within an hour, and holds the offer's
  * price until `hold_until` (docs/repricing.md, "Price-war guard"). Once per detected war.
  */
-export interface PriceWarDetectedData {
-  readonly repricer_id: number;
-  readonly product_code: string;
-  readonly connector: string;
+export const priceWarDetectedData = z.strictObject({
+  repricer_id: z.int().positive(),
+  product_code: z.string(),
+  connector: z.string(),
   /** The marketplace id of the client's offer held. */
-  readonly offer_id: string;
-  readonly rival_offer_id: string;
-  readonly rival_seller_id: string;
+  offer_id: z.string(),
+  rival_offer_id: z.string(),
+  rival_seller_id: z.string(),
   /** The undercuts between the two counted within the hour when the war was detected. */
-  readonly undercuts: number;
-  readonly reason: 'price_war_hold';
-  readonly detected_at: string;
-  readonly hold_until: string;
-}
+  undercuts: z.int().min(0),
+  reason: z.literal('price_war_hold'),
+  detected_at: timestamp,
+  hold_until: timestamp,
+});
+export type PriceWarDetectedData = z.infer<typeof priceWarDetectedData>;
 
-/** The body every delivery POSTs, as the vendor's webhooks. */
-export interface WebhookEvent<D = unknown> {
-  readonly event_type: WebhookEventType;
-  readonly event_timestamp: string;
-  readonly event_data: D;
-}
+/** An event's id: unique per tenant and event type (lambdas/events/webhook-events.ts). */
+export const MAX_EVENT_ID_LENGTH = 200;
 
-export const SIGNATURE_HEADER = 'Webhook-Signature';
+/**
+ * The body a delivery POSTs: the event's id (also its `webhook-id` header, the same on every
+ * attempt), type and time, and its data. One schema per event type, from which the OpenAPI
+ * document's `webhooks` are generated (tools/openapi/webhooks.ts).
+ */
+const eventBody = <T extends WebhookEventType, D extends z.ZodType>(eventType: T, data: D) =>
+  z.strictObject({ event_id: z.string().min(1).max(MAX_EVENT_ID_LENGTH), event_type: z.literal(eventType), event_timestamp: timestamp, event_data: data });
 
-/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`: the time is signed with the body, so a replay is stale. */
-export const signatureHeader = (secret: string, body: string, unixSeconds: number): string =>
-  `t=${unixSeconds},v1=${createHmac('sha256', secret).update(`${unixSeconds}.${body}`, 'utf8').digest('hex')}`;
+export const WEBHOOK_EVENT_BODIES = {
+  REPRICER_PRICE_CHANGED: eventBody('REPRICER_PRICE_CHANGED', priceChangeRecord),
+  IMPORT_COMPLETED: eventBody('IMPORT_COMPLETED', importCompletedData),
+  CONNECTION_STATUS_CHANGED: eventBody('CONNECTION_STATUS_CHANGED', connectionStatusChangedData),
+  PRICE_CHANGE_APPLIED: eventBody('PRICE_CHANGE_APPLIED', priceChangeRecord),
+  PRICE_CHANGE_FAILED: eventBody('PRICE_CHANGE_FAILED', priceChangeRecord),
+  BUYBOX_WON: eventBody('BUYBOX_WON', buyboxChangedData),
+  BUYBOX_LOST: eventBody('BUYBOX_LOST', buyboxChangedData),
+  PRICE_WAR_DETECTED: eventBody('PRICE_WAR_DETECTED', priceWarDetectedData),
+} as const satisfies { readonly [T in WebhookEventType]: z.ZodType<{ event_type: T }> };
 
-/** A receiver's check (docs/webhooks.md has the same for receivers to copy). */
-export const verifySignature = (secret: string, body: string, header: string, nowSeconds: number, toleranceSeconds = 300): boolean => {
-  const parts = Object.fromEntries(header.split(',').map((item) => item.split('=', 2) as [string, string]));
-  const t = Number(parts.t);
-  if (!Number.isInteger(t) || Math.abs(nowSeconds - t) > toleranceSeconds || typeof parts.v1 !== 'string') return false;
-  const expected = Buffer.from(signatureHeader(secret, body, t).split('v1=')[1] ?? '', 'hex');
-  const given = Buffer.from(parts.v1, 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
-};
+export type WebhookEvent<T extends WebhookEventType = WebhookEventType> = z.infer<(typeof WEBHOOK_EVENT_BODIES)[T]>;
+
+/** The body's exact text, stored with the delivery so that every attempt sends the same bytes. */
+export const webhookEventBody = (event: { eventId: string; eventType: WebhookEventType; eventTimestamp: string; data: unknown }): string =>
+  JSON.stringify({ event_id: event.eventId, event_type: event.eventType, event_timestamp: event.eventTimestamp, event_data: event.data });
+
+/**
+ * The headers of the Standard Webhooks scheme (standardwebhooks.com): the event's id, the
+ * attempt's time in Unix seconds, and `v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">`.
+ * The time is signed with the id and body, so a captured delivery replayed later is stale.
+ */
+export const WEBHOOK_ID_HEADER = 'webhook-id';
+export const WEBHOOK_TIMESTAMP_HEADER = 'webhook-timestamp';
+export const WEBHOOK_SIGNATURE_HEADER = 'webhook-signature';
+
+/**
+ * The HMAC key of a secret `whsec_<base64>`: the bytes after the prefix, base64-decoded, as the
+ * scheme defines it, so its published libraries verify these deliveries too. Secrets are
+ * `whsec_` and 64 hex digits, which decode as base64 to a 48-byte key.
+ */
+const signingKey = (secret: string): Buffer => Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
+
+export const webhookSignature = (secret: string, id: string, unixSeconds: number, body: string): string =>
+  `v1,${createHmac('sha256', signingKey(secret)).update(`${id}.${unixSeconds}.${body}`, 'utf8').digest('base64')}`;
+
+/** What one attempt sends beside the body. */
+export const signedHeaders = (secret: string, id: string, unixSeconds: number, body: string): Record<string, string> => ({
+  [WEBHOOK_ID_HEADER]: id,
+  [WEBHOOK_TIMESTAMP_HEADER]: String(unixSeconds),
+  [WEBHOOK_SIGNATURE_HEADER]: webhookSignature(secret, id, unixSeconds, body),
+});
 
 /**
  * When failed deliveries are tried again: exponential from `baseDelayMs`, capped at

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { Connection, ConnectionStatus } from '../domain/connections.js';
 import type { OfferFields, PriceChange } from '../domain/records.js';
 import {
+  MAX_EVENT_ID_LENGTH,
   WEBHOOK_EVENT_TYPES,
   type BuyboxChangedData,
   type ConnectionStatusChangedData,
@@ -16,13 +17,22 @@ import {
  */
 export const webhookEventMessage = z.object({
   clientId: z.string().min(1),
-  /** Unique per event type and tenant: with the webhook's id, the delivery's id. */
-  eventId: z.string().min(1).max(200),
+  /** Unique per event type and tenant: the body's `event_id` and `webhook-id`; with the webhook's id, the delivery's id. */
+  eventId: z.string().min(1).max(MAX_EVENT_ID_LENGTH),
   eventType: z.enum(WEBHOOK_EVENT_TYPES),
   eventTimestamp: z.iso.datetime({ precision: 3 }),
   data: z.unknown(),
 });
 export type WebhookEventMessage = z.infer<typeof webhookEventMessage>;
+
+/** The message announcing a price change just decided (created): one per record, whatever the number of times its creation is read. */
+export const priceChangeCreatedMessage = (clientId: string, record: PriceChange): WebhookEventMessage => ({
+  clientId,
+  eventId: `REPRICER_PRICE_CHANGED-${record.id}`,
+  eventType: 'REPRICER_PRICE_CHANGED',
+  eventTimestamp: record.created_at,
+  data: record,
+});
 
 /**
  * The message announcing a finished import job (the forwarder's webhooks route): one

@@ -12,6 +12,7 @@ import {
   connectionStatusGroup,
   importCompletedGroup,
   importCompletedMessage,
+  priceChangeCreatedMessage,
   priceChangeGroup,
   priceChangeSettledMessage,
   priceWarDetectedMessage,
@@ -168,15 +169,7 @@ export const webhooksRoute: ChangeRoute<WebhooksWork, WebhookEventMessage> = {
     if (change.kind === 'priceWar') work.inStreamOrder.push(priceWarDetectedMessage(work.clientId, change.detected));
   },
   messages: (work) => [
-    ...[...work.created]
-      .sort((a, b) => a.id - b.id)
-      .map((record): WebhookEventMessage => ({
-        clientId: work.clientId,
-        eventId: `REPRICER_PRICE_CHANGED-${record.id}`,
-        eventType: 'REPRICER_PRICE_CHANGED',
-        eventTimestamp: record.created_at,
-        data: record,
-      })),
+    ...[...work.created].sort((a, b) => a.id - b.id).map((record) => priceChangeCreatedMessage(work.clientId, record)),
     // A job ends once; its end read twice from the stream has the same event id, so one delivery.
     ...work.ended.map((job) =>
       importCompletedMessage(work.clientId, { ...job, status: job.status === 'failed' ? 'failed' : 'completed' }, job.end_time ?? job.updated_at),

@@ -116,6 +116,7 @@ describe('marketplace events', () => {
       await until(() => receiver.received.length >= 1);
       expect(receiver.received.map((request) => JSON.parse(request.body) as unknown)).toEqual([
         {
+          event_id: `CONNECTION_STATUS_CHANGED-${uid}-${changedAt}-unauthorized`,
           event_type: 'CONNECTION_STATUS_CHANGED',
           event_timestamp: changedAt,
           event_data: {

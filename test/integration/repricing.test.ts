@@ -474,6 +474,7 @@ describe('the price-war guard', () => {
     const events = warReceiver.received.map((request) => JSON.parse(request.body) as Received);
     expect(events).toEqual([
       {
+        event_id: `PRICE_WAR_DETECTED-${id}-W1-own-${hold.since}`,
         event_type: 'PRICE_WAR_DETECTED',
         event_timestamp: hold.since,
         event_data: {

@@ -15,7 +15,7 @@ import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver
 let api: TestApi;
 const receivers: WebhookReceiver[] = [];
 const json = { 'content-type': 'application/json' };
-type Received = { event_type: string; event_timestamp: string; event_data: Record<string, unknown> };
+type Received = { event_id: string; event_type: string; event_timestamp: string; event_data: Record<string, unknown> };
 
 beforeAll(async () => {
   api = await startTestApi({ events: { deliverTwice: true } });
@@ -150,11 +150,13 @@ it('announces a price change that reached applied or failed, once, with its reco
   const outcomes = received();
   expect(outcomes.map((event) => event.event_type).sort()).toEqual(['PRICE_CHANGE_APPLIED', 'PRICE_CHANGE_FAILED']);
   expect(outcomes.find((event) => event.event_type === 'PRICE_CHANGE_APPLIED')).toEqual({
+    event_id: `PRICE_CHANGE_APPLIED-${applied!.id}-${at(2)}`,
     event_type: 'PRICE_CHANGE_APPLIED',
     event_timestamp: at(2),
     event_data: applied,
   });
   expect(outcomes.find((event) => event.event_type === 'PRICE_CHANGE_FAILED')).toEqual({
+    event_id: `PRICE_CHANGE_FAILED-${failed!.id}-${at(3)}`,
     event_type: 'PRICE_CHANGE_FAILED',
     event_timestamp: at(3),
     event_data: failed,

@@ -221,8 +221,7 @@ describe('deliveries', () => {
       [bobRepricer, 57],
       [bobRepricer, 52],
     ]);
-    const signed = (target: WebhookReceiver) =>
-      target.received.map((request) => ({ body: request.body, header: String(request.headers['webhook-signature']) }));
+    const signed = (target: WebhookReceiver) => target.received.map((request) => ({ body: request.body, headers: request.headers }));
     expect(verifyWithExample(aliceHook.secret!, signed(aliceReceiver))).toEqual([true, true, true, true]);
     expect(verifyWithExample(bobHook.secret!, signed(bobReceiver))).toEqual([true, true]);
     // Another client's secret does not verify them, nor a body changed by one byte.
@@ -285,6 +284,10 @@ describe('deliveries', () => {
     // Assert
     expect(flaky.received.map((request) => request.status)).toEqual([500, 500, 500, 200]);
     expect(new Set(flaky.received.map((request) => request.body)).size).toBe(1);
+    // One event: its id on every attempt, in the header and the body, so the receiver can drop a repeat.
+    const eventId = (JSON.parse(flaky.received[0]!.body) as { event_id: string }).event_id;
+    expect(flaky.received.map((request) => request.headers['webhook-id'])).toEqual(Array.from({ length: 4 }, () => eventId));
+    expect(eventId).toMatch(/^REPRICER_PRICE_CHANGED-\d+$/);
     expect(await deliveriesOf(erin, hook.id)).toEqual([expect.objectContaining({ status: 'delivered', attempts: 4, last_status_code: 200, last_error: null })]);
   }, 60_000);
 

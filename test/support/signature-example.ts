@@ -17,15 +17,21 @@ export const signatureExample = (): string => {
   return match[1];
 };
 
-/** What the example's `verifyWebhook` says of each delivery. */
-export const verifyWithExample = (secret: string, deliveries: readonly { body: string; header: string }[]): boolean[] => {
+/** A delivery as a receiver got it: the raw body and the headers, names in lower case. */
+export interface ReceivedDelivery {
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+/** What the example's `verifyWebhook` says of each delivery, run now (its clock is the real one). */
+export const verifyWithExample = (secret: string, deliveries: readonly ReceivedDelivery[]): boolean[] => {
   const dir = mkdtempSync(join(tmpdir(), 'webhook-example-'));
   const module = join(dir, 'verify.mjs');
   writeFileSync(module, signatureExample());
   const script = `
     const { verifyWebhook } = await import(${JSON.stringify(pathToFileURL(module).href)});
     const { secret, deliveries } = JSON.parse(process.argv[1]);
-    process.stdout.write(JSON.stringify(deliveries.map((d) => verifyWebhook(d.body, d.header, secret))));
+    process.stdout.write(JSON.stringify(deliveries.map((d) => verifyWebhook(d.body, d.headers, secret))));
   `;
   const output = execFileSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify({ secret, deliveries })], { encoding: 'utf8' });
   return JSON.parse(output) as boolean[];

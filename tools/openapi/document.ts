@@ -5,11 +5,12 @@ import { ROUTES, type RouteDefinition } from '../../lambdas/config/routes.js';
 import { OPERATIONS, type BodySpec, type OperationSpec, type ParameterSpec } from './operations.js';
 import { HEADERS, headerRef, problemResponse } from './responses.js';
 import { componentSchemas, parameterSchema, schemaRef, type JsonSchema } from './schemas.js';
+import { webhooksSection } from './webhooks.js';
 
 /**
  * The OpenAPI 3.1 document, assembled from the route table (paths, methods, who needs
- * credentials), tools/openapi/operations.ts (words and statuses) and the zod schemas (every
- * schema). `npm run openapi` writes it to docs/openapi.json, which the GetOpenApi Lambda serves.
+ * credentials), tools/openapi/operations.ts (words and statuses), tools/openapi/webhooks.ts
+ * (the events the service POSTs to clients' webhooks) and the zod schemas (every schema). `npm run openapi` writes it to docs/openapi.json, which the GetOpenApi Lambda serves.
  */
 export const OPENAPI_VERSION = '3.1.0';
 export const BASIC_AUTH = 'basicAuth';
@@ -179,6 +180,7 @@ export const buildOpenApiDocument = (routes: readonly RouteDefinition[] = ROUTES
     servers: SERVERS,
     tags: TAGS,
     paths,
+    webhooks: webhooksSection(),
     components: {
       schemas: componentSchemas(),
       responses: { NotFound: problemResponse(404, 'No resource exists at this path.', STANDARD_PROBLEMS.notFound), MethodNotAllowed: problemResponse(405) },

@@ -23,8 +23,22 @@ import { repricerStats } from '../../lambdas/domain/repricer-stats.js';
 import { connectionRecord, connectionsList, patchConnectionBody, putConnectionBody } from '../../lambdas/domain/connections.js';
 import { inStockPremium } from '../../lambdas/domain/in-stock-premium.js';
 import { productDetailRecord } from '../../lambdas/domain/product-detail.js';
-import { createdWebhookRecord, createWebhookBody, deliveriesPage, deliveryRecord, webhookRecord, webhooksList } from '../../lambdas/domain/webhooks.js';
+import {
+  buyboxChangedData,
+  connectionStatusChangedData,
+  createdWebhookRecord,
+  createWebhookBody,
+  deliveriesPage,
+  deliveryRecord,
+  importCompletedData,
+  priceWarDetectedData,
+  WEBHOOK_EVENT_BODIES,
+  WEBHOOK_EVENT_TYPES,
+  webhookRecord,
+  webhooksList,
+} from '../../lambdas/domain/webhooks.js';
 import { caseInsensitivePattern, regexesOf } from './patterns.js';
+import { webhookEventComponent } from './webhook-names.js';
 import { conflictProblemSchema, fieldErrorSchema, problemSchema } from './problem-schema.js';
 
 /**
@@ -74,7 +88,13 @@ responseComponents
   .add(feeEstimates, { id: 'FeeEstimates' })
   .add(problemSchema, { id: 'Problem' })
   .add(conflictProblemSchema, { id: 'ConflictProblem' })
-  .add(fieldErrorSchema, { id: 'FieldError' });
+  .add(fieldErrorSchema, { id: 'FieldError' })
+  .add(importCompletedData, { id: 'ImportCompletedData' })
+  .add(connectionStatusChangedData, { id: 'ConnectionStatusChangedData' })
+  .add(buyboxChangedData, { id: 'BuyboxChangedData' })
+  .add(priceWarDetectedData, { id: 'PriceWarDetectedData' });
+// The body of each webhook event (the document's `webhooks`): what the worker POSTs.
+for (const type of WEBHOOK_EVENT_TYPES) responseComponents.add(WEBHOOK_EVENT_BODIES[type], { id: webhookEventComponent(type) });
 
 /** Requests as a client may send them (`io: 'input'`): fields with defaults are optional. */
 const requestComponents = z.registry<{ id: string }>();

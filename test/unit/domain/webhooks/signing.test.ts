@@ -1,28 +1,38 @@
-import { createHmac } from 'node:crypto';
-import { DEFAULT_RETRY_SCHEDULE, nextRetryDelayMs, signatureHeader, verifySignature } from '../../../../lambdas/domain/webhooks.js';
+import { DEFAULT_RETRY_SCHEDULE, nextRetryDelayMs, signedHeaders, webhookEventBody, webhookSignature } from '../../../../lambdas/domain/webhooks.js';
 
-describe('signatureHeader', () => {
-  it('is t=<seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">', () => {
-    // Prepare
-    const body = '{"event_type":"REPRICER_PRICE_CHANGED"}';
-    const expected = createHmac('sha256', 'whsec_test').update(`1763806530.${body}`).digest('hex');
-
-    // Act
-    const header = signatureHeader('whsec_test', body, 1763806530);
-
-    // Assert
-    expect(header).toBe(`t=1763806530,v1=${expected}`);
+describe('webhookSignature', () => {
+  it("reproduces the Standard Webhooks specification's published signature, so its libraries verify our deliveries", () => {
+    expect(webhookSignature('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}')).toBe(
+      'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    );
   });
 
-  it('verifies with the right secret and body while fresh, and nothing else', () => {
-    const header = signatureHeader('whsec_a', 'body', 1000);
-    expect(verifySignature('whsec_a', 'body', header, 1000)).toBe(true);
-    expect(verifySignature('whsec_a', 'body', header, 1299)).toBe(true);
-    expect(verifySignature('whsec_a', 'body', header, 1301)).toBe(false);
-    expect(verifySignature('whsec_b', 'body', header, 1000)).toBe(false);
-    expect(verifySignature('whsec_a', 'body ', header, 1000)).toBe(false);
-    expect(verifySignature('whsec_a', 'body', header.replace('t=1000', 't=1001'), 1000)).toBe(false);
-    expect(verifySignature('whsec_a', 'body', 'garbage', 1000)).toBe(false);
+  it('signs the id, the time and the body: changing any one changes the signature', () => {
+    const secret = `whsec_${'ab'.repeat(32)}`;
+    const signature = webhookSignature(secret, 'E-1', 1000, 'body');
+    expect(signature).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    expect(webhookSignature(secret, 'E-2', 1000, 'body')).not.toBe(signature);
+    expect(webhookSignature(secret, 'E-1', 1001, 'body')).not.toBe(signature);
+    expect(webhookSignature(secret, 'E-1', 1000, 'body ')).not.toBe(signature);
+    expect(webhookSignature(`whsec_${'ac'.repeat(32)}`, 'E-1', 1000, 'body')).not.toBe(signature);
+  });
+});
+
+describe('signedHeaders', () => {
+  it('are webhook-id, webhook-timestamp (Unix seconds) and webhook-signature', () => {
+    const secret = `whsec_${'ab'.repeat(32)}`;
+    expect(signedHeaders(secret, 'E-1', 1763806530, '{}')).toEqual({
+      'webhook-id': 'E-1',
+      'webhook-timestamp': '1763806530',
+      'webhook-signature': webhookSignature(secret, 'E-1', 1763806530, '{}'),
+    });
+  });
+});
+
+describe('webhookEventBody', () => {
+  it('carries the event id beside its type, time and data', () => {
+    const body = webhookEventBody({ eventId: 'E-1', eventType: 'BUYBOX_WON', eventTimestamp: '2026-11-22T10:05:00.000Z', data: { id: 9 } });
+    expect(body).toBe('{"event_id":"E-1","event_type":"BUYBOX_WON","event_timestamp":"2026-11-22T10:05:00.000Z","event_data":{"id":9}}');
   });
 });
 
