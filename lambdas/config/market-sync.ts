@@ -5,9 +5,10 @@
  * drives the same handlers with the same settings (tools/local).
  *
  * The flow: a schedule ticks once a minute and sends one message per connection to the
- * market-sync queue (group: the connection); the sync worker runs the connection's own-offer
- * sync when it is due and sends a storefront read for each product whose tier is due; the
- * storefront reader reads the pages at a polite pace and applies them.
+ * market-sync queue (group: the connection), and runs the read planner, which sends one read per
+ * page due to the storefront queue (group: the page); the sync worker runs the connection's
+ * own-offer sync when it is due; the storefront reader reads each page within the stage's budget
+ * and applies it to every tenant watching it.
  */
 export const MARKET_SYNC = {
   scheduleEntry: 'lambdas/schedule-market-syncs/handler.ts',
@@ -17,9 +18,12 @@ export const MARKET_SYNC = {
   tickSeconds: 60,
   /** A connection's full own-offer sync, at a phase of its own within the period (spreads connections over the ticks). */
   ownOffersEverySeconds: 15 * 60,
-  /** Products with an enabled repricer on the connection's connector: their storefront page this often. */
+  /**
+   * The fixed tiers the read planner replaced (pages are planned by lambdas/config/read-planner.ts):
+   * a repriced product's page every 2 minutes, any other hourly. Kept as what the market view's
+   * staleness and the benchmarks' freshness targets are measured against.
+   */
   repricedEverySeconds: 2 * 60,
-  /** Every other product of the tenant. */
   othersEverySeconds: 60 * 60,
   /**
    * Without a change, the connection's record (last_sync_at) is rewritten at most this often: a
@@ -56,7 +60,7 @@ export const MARKET_SYNC = {
   readerMemoryMb: 512,
   /** Readers at once on AWS (the event source's maximum concurrency; 2 is its least). The stage's rate is shared between them. */
   readerMaxConcurrency: 2,
-  /** A page that fails (5xx, timeout, rate limit) is read again later; after this many deliveries it is dead-lettered and the next tier read takes over. */
+  /** A page that fails (5xx, timeout, rate limit) is read again later; after this many deliveries it is dead-lettered and the page's lease brings it back to the planner. */
   readerMaxReceiveCount: 10,
   /**
    * Requests per second to one storefront host, all readers together: under the limit the
@@ -70,7 +74,7 @@ export const MARKET_SYNC = {
   /**
    * A page answered without a buy box (`{}`, an unrelated body) is read again after this wait,
    * doubled each time, while its message has been delivered at most `emptyPageRereads` times:
-   * a passing blank costs the product seconds, not a tier, and a page that stays blank leaves
+   * a passing blank costs the product seconds, not a look, and a page that stays blank leaves
    * its market unknown after a few reads, each at the host's pace and under its hold.
    */
   emptyPageRereadMs: 2_000,

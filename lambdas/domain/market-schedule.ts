@@ -3,11 +3,11 @@ import { MARKET_SYNC } from '../config/market-sync.js';
 import type { Connection } from './connections.js';
 
 /**
- * When the market loop looks at what (docs/market-sync.md). Time is cut into ticks of the
- * schedule's period; a thing watched every N ticks is due on the ticks whose number, modulo N,
- * equals its phase: a digest of its name. So each connection's full sync and each product's
- * page come round at a steady interval, the load is spread evenly over the ticks, and nothing
- * has to be written to remember when it was last looked at.
+ * When a connection's own offers are synced (docs/market-loop.md; its storefront pages are the
+ * read planner's, lambdas/domain/read-planner/). Time is cut into ticks of the schedule's period;
+ * a thing watched every N ticks is due on the ticks whose number, modulo N, equals its phase: a
+ * digest of its name. So each connection's full sync comes round at a steady interval, the load
+ * is spread evenly over the ticks, and nothing has to be written to remember when it last ran.
  */
 export const tickOf = (atMs: number, tickSeconds: number = MARKET_SYNC.tickSeconds): number => Math.floor(atMs / (tickSeconds * 1000));
 
@@ -27,12 +27,6 @@ export const fullSyncWanted = (record: Pick<Connection, 'last_sync_at' | 'sync_r
 /** The connection's own-offer sync is due on this tick: a full sync is wanted, or its phase has come round. */
 export const ownOffersDue = (record: Pick<Connection, 'uid' | 'last_sync_at' | 'sync_requested_at'>, tick: number): boolean =>
   fullSyncWanted(record) || isDue(record.uid, tick, MARKET_SYNC.ownOffersEverySeconds);
-
-export type ReadTier = 'repriced' | 'other';
-
-/** Whether a product's page is due on this tick, by its tier. */
-export const pageDue = (code: string, tier: ReadTier, tick: number): boolean =>
-  isDue(code, tick, tier === 'repriced' ? MARKET_SYNC.repricedEverySeconds : MARKET_SYNC.othersEverySeconds);
 
 /**
  * Whether a sync that changed nothing should still rewrite `last_sync_at`: when it is older than

@@ -1,7 +1,7 @@
 /** The cost part: write units of a sync that finds nothing changed and of one competitor's move, and the seller API requests of a full sync. */
 import { shapePreset } from '../market/shapes.js';
 import { MARKET_SYNC } from '../../lambdas/config/market-sync.js';
-import { isDue, pageDue } from '../../lambdas/domain/market-schedule.js';
+import { isDue } from '../../lambdas/domain/market-schedule.js';
 import type { Product } from '../market/catalogue.js';
 import type { TrafficSummary } from '../market/traffic.js';
 import type { WriteTally } from './write-meter.js';
@@ -54,7 +54,7 @@ export const measureCost = async (context: MarketSyncContext, settings: MarketSy
     // offers come round by their phase (its pages of the hourly tier with it), a tick number
     // within the next period (a tick's time may be ahead of the clock, never more than 5 minutes behind).
     const { products } = phase.market.simulation.market;
-    const dueOn = (tick: number) => products.filter((product) => pageDue(product.own.sku, 'other', tick));
+    const dueOn = (tick: number) => products.filter((product) => isDue(product.own.sku, tick, MARKET_SYNC.othersEverySeconds));
     const first = nextTick(phase);
     const ownTick = Array.from({ length: 15 }, (_, i) => first + i).find((tick) => isDue(phase.uid, tick, MARKET_SYNC.ownOffersEverySeconds))!;
     const before = phase.market.control.traffic();

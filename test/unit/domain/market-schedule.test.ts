@@ -1,5 +1,5 @@
 import { MARKET_SYNC } from '../../../lambdas/config/market-sync.js';
-import { fullSyncWanted, heartbeatDue, isDue, ownOffersDue, pageDue, phaseOf, tickOf } from '../../../lambdas/domain/market-schedule.js';
+import { fullSyncWanted, heartbeatDue, isDue, ownOffersDue, phaseOf, tickOf } from '../../../lambdas/domain/market-schedule.js';
 
 const MINUTE = 60_000;
 const connection = (overrides: Partial<{ uid: string; last_sync_at: string | null; sync_requested_at: string | null }> = {}) => ({
@@ -34,13 +34,6 @@ describe('market schedule', () => {
     for (let n = 0; n < 6_000; n++) counts[phaseOf(`SKU-${n}`, 60)]!++;
     expect(Math.max(...counts)).toBeLessThan(200);
     expect(Math.min(...counts)).toBeGreaterThan(50);
-  });
-
-  it('reads repriced pages every 2 ticks and the others every 60', () => {
-    const repriced = Array.from({ length: 120 }, (_, tick) => tick).filter((tick) => pageDue('SKU-1', 'repriced', tick));
-    const other = Array.from({ length: 120 }, (_, tick) => tick).filter((tick) => pageDue('SKU-1', 'other', tick));
-    expect(repriced).toHaveLength(60);
-    expect(other).toHaveLength(2);
   });
 
   it('wants a full sync when never synced or asked for after the last one', () => {
