@@ -33,7 +33,8 @@ export const scheduleMarketSyncs =
     const refused = await sender.send(messages);
     if (refused && refused.length > 0) logger.error('Market ticks refused by the queue', { count: refused.length });
     logger.info('Market tick', { at, connections: uids.length });
-    // The plan reads what is due at the tick's time: a late invocation plans what it would have.
-    const planned = planReads ? await planReads(tick * MARKET_SYNC.tickSeconds * 1000) : undefined;
+    // The plan reads what is due now (the tick's time when that is later): a page looked at late in
+    // the last minute is not held to the minute's start, where its 30 s floor would skip it.
+    const planned = planReads ? await planReads(Math.max(tick * MARKET_SYNC.tickSeconds * 1000, Date.now())) : undefined;
     return { connections: uids.length, ...(planned ? { reads: planned.reads } : {}) };
   };
