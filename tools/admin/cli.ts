@@ -6,6 +6,7 @@
  *   npm run cli -- rebuild [--client <username>]
  *   npm run cli -- connectors import <file.ndjson>
  *   npm run cli -- pushes stop --reason "..." | resume [--yes] | status
+ *   npm run cli -- --stage <name> queues list | redrive <name> [--yes | --dry-run]
  * Without a stage, DYNAMODB_ENDPOINT and TABLE_NAME aim it at another table.
  */
 import { parseArgs } from 'node:util';
@@ -38,12 +39,17 @@ const USAGE = `Usage: npm run cli -- [--stage <name>] <command>
                                              item of its data too (passes until one finds nothing, at most
                                              N s apart); asks for the user name unless --yes
   import <file.ndjson> --client <username>   a client's products and offers
-  connectors import <file.ndjson>            connector types (reference data for every client)
+  connectors import <file.ndjson>            connector types (reference data for every client); the
+                                             shipped ones: tools/admin/connector-types.ndjson
   rebuild [--client <username>]              re-derive lists and counts from canonical items
   pushes stop --reason "<why>"               stops every price push of the stage at once (pending
                                              changes wait, nothing is failed)
   pushes resume [--yes]                      lets them go again; asks to type "resume" unless --yes
   pushes status                              whether pushes are stopped, since when and why
+  queues list                                with --stage: each dead-letter queue and its messages
+  queues redrive <name> [--yes | --dry-run]  with --stage: moves a dead-letter queue's messages back to
+                                             its queue; shows the counts, then asks to type "redrive"
+                                             unless --yes (--dry-run only shows them)
 
   --stage <name>   the deployed stack RepricerApi-<name>: its table, API and usage plan come from
                    the stack's outputs (AWS credentials and region from the environment)`;
@@ -157,6 +163,19 @@ const dispatch = async (args: readonly string[], io: CliIo): Promise<number> => 
     const { runPushesCommand } = await import('./pushes.js');
     await runPushesCommand(subcommand, rest, {
       where: stage !== undefined ? `stage ${stage}` : 'the local table',
+      out: io.out,
+      err: io.err,
+      confirm: (prompt, expected) => confirmByTyping(prompt, expected, io.input, io.err),
+    });
+    return 0;
+  }
+  if (command === 'queues') {
+    if (stageContext === undefined) throw new UsageError('queues needs --stage <name>: under npm start the queues are in process');
+    const [{ runQueuesCommand }, { SQSClient }] = await Promise.all([import('./queues.js'), import('@aws-sdk/client-sqs')]);
+    await runQueuesCommand(subcommand, rest, {
+      stage: stageContext.targets.stage,
+      deadLetterQueues: stageContext.targets.deadLetterQueues,
+      sqs: new SQSClient({}),
       out: io.out,
       err: io.err,
       confirm: (prompt, expected) => confirmByTyping(prompt, expected, io.input, io.err),
