@@ -4,6 +4,7 @@ import type { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
 import { Alarms, type AlarmSubscribers } from './constructs/alarms.js';
 import { ChangeHandlers } from './constructs/change-handlers.js';
+import { addDocsPage, DOCS_PAGE_ROUTE } from './constructs/docs-page.js';
 import { ServiceDashboard } from './constructs/dashboard.js';
 import { MarketLoop } from './constructs/market-loop.js';
 import { MARKET_CONNECTORS } from './constructs/loop-metrics.js';
@@ -132,6 +133,9 @@ export class RepricerStack extends Stack {
       logLevel: settings.logLevel,
     });
 
+    const docsPageFunction = this.api.routeFunctions.get(DOCS_PAGE_ROUTE);
+    if (docsPageFunction) addDocsPage(this.api.restApi, docsPageFunction.function);
+
     const retention = new CfnParameter(this, 'PriceChangeRetentionDays', {
       type: 'Number',
       default: DEFAULT_PRICE_CHANGE_RETENTION_DAYS,
@@ -221,6 +225,7 @@ export class RepricerStack extends Stack {
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the API stage' });
+    if (docsPageFunction) new CfnOutput(this, 'DocsUrl', { value: `${this.api.restApi.url}docs`, description: 'The API reference page of the stage' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The DynamoDB table' });
     // Read by `npm run cli -- --stage <stage>` (tools/admin/stage.ts) to register clients' API keys.
     new CfnOutput(this, 'ApiId', { value: this.api.restApi.restApiId, description: 'The REST API id' });

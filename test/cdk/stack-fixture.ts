@@ -173,11 +173,15 @@ export const methodsByRoute = (template: Template): Map<string, CfnResource> => 
   );
 };
 
-/** The bundled handler code of a function, read from the staged asset of a stack synthesized with `bundle: true`. */
-export const bundledCode = ({ app, template, bundled }: SynthesizedStack, functionLogicalId: string): string => {
+/** Where a function's bundled handler is in the staged assets of a stack synthesized with `bundle: true`. */
+export const bundledCodePath = ({ app, template, bundled }: SynthesizedStack, functionLogicalId: string): string => {
   if (!bundled) throw new Error('The stack was synthesized without bundling: call synthStack({ bundle: true }) to read bundled code');
   const fn = resourcesOfType(template, 'AWS::Lambda::Function')[functionLogicalId];
   const s3Key = String(fn?.Properties.Code?.S3Key);
   const assetHash = s3Key.replace(/\.zip$/, '');
-  return readFileSync(path.join(app.outdir, `asset.${assetHash}`, 'index.mjs'), 'utf8');
+  return path.join(app.outdir, `asset.${assetHash}`, 'index.mjs');
 };
+
+/** The bundled handler code of a function, read from the staged asset of a stack synthesized with `bundle: true`. */
+export const bundledCode = (synthesized: SynthesizedStack, functionLogicalId: string): string =>
+  readFileSync(bundledCodePath(synthesized, functionLogicalId), 'utf8');
