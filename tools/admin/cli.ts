@@ -7,6 +7,7 @@
  *   npm run cli -- connectors import <file.ndjson>
  *   npm run cli -- pushes stop --reason "..." | resume [--yes] | status
  *   npm run cli -- --stage <name> queues list | redrive <name> [--yes | --dry-run]
+ *   npm run cli -- --stage <name> restore copy --from <restored table> [--client <username>]
  * Without a stage, DYNAMODB_ENDPOINT and TABLE_NAME aim it at another table.
  */
 import { parseArgs } from 'node:util';
@@ -26,7 +27,7 @@ export interface CliIo {
   readonly input: NodeJS.ReadableStream;
 }
 
-const USAGE = `Usage: npm run cli -- [--stage <name>] <command>
+export const USAGE = `Usage: npm run cli -- [--stage <name>] <command>
   clients create <username> [--password P] [--seller-id S] [--connector U]
                                              with --stage, also registers its API key in the usage plan
   clients list
@@ -50,6 +51,9 @@ const USAGE = `Usage: npm run cli -- [--stage <name>] <command>
   queues redrive <name> [--yes | --dry-run]  with --stage: moves a dead-letter queue's messages back to
                                              its queue; shows the counts, then asks to type "redrive"
                                              unless --yes (--dry-run only shows them)
+  restore copy --from <table> [--client <username>] [--yes | --dry-run]
+                                             copies a point-in-time restore's items (or one client's)
+                                             back into the table; asks to type "copy" unless --yes
 
   --stage <name>   the deployed stack RepricerApi-<name>: its table, API and usage plan come from
                    the stack's outputs (AWS credentials and region from the environment)`;
@@ -176,6 +180,16 @@ const dispatch = async (args: readonly string[], io: CliIo): Promise<number> => 
       stage: stageContext.targets.stage,
       deadLetterQueues: stageContext.targets.deadLetterQueues,
       sqs: new SQSClient({}),
+      out: io.out,
+      err: io.err,
+      confirm: (prompt, expected) => confirmByTyping(prompt, expected, io.input, io.err),
+    });
+    return 0;
+  }
+  if (command === 'restore') {
+    const { runRestoreCommand } = await import('./restore.js');
+    await runRestoreCommand(subcommand, rest, {
+      where: stage !== undefined ? `stage ${stage}` : 'the local table',
       out: io.out,
       err: io.err,
       confirm: (prompt, expected) => confirmByTyping(prompt, expected, io.input, io.err),
