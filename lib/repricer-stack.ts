@@ -1,9 +1,10 @@
-import { CfnOutput, CfnParameter, RemovalPolicy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, CfnParameter, Fn, RemovalPolicy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { fileURLToPath } from 'node:url';
-import { Alarms } from './constructs/alarms.js';
+import { Alarms, type AlarmSubscribers } from './constructs/alarms.js';
 import { ChangeHandlers } from './constructs/change-handlers.js';
+import { addDocsPage, DOCS_PAGE_ROUTE } from './constructs/docs-page.js';
 import { ServiceDashboard } from './constructs/dashboard.js';
 import { MarketLoop } from './constructs/market-loop.js';
 import { MARKET_CONNECTORS } from './constructs/loop-metrics.js';
@@ -13,7 +14,7 @@ import { RepricerTable } from './constructs/repricer-table.js';
 import type { MonitoredQueue } from './constructs/monitored-queue.js';
 import { SecretsKey } from './constructs/secrets-key.js';
 import { AUTHORIZER, CONNECTION_LOOKUP_WRITERS, CONNECTION_SEALERS, ROUTES, type RouteDefinition } from '../lambdas/config/routes.js';
-import { productionEnvironment } from '../lambdas/marketplace/marketplaces.js';
+import { stageMarketplaceEnvironment } from '../lambdas/marketplace/marketplaces.js';
 import { grantTableAccess, TABLE_GRANTS } from './constructs/table-access.js';
 
 export { API_THROTTLE, CLIENT_QUOTA, CLIENT_THROTTLE } from './constructs/repricer-api.js';
@@ -24,6 +25,11 @@ export const MARKETPLACE_EVENT_ROUTE = 'ReceiveMarketplaceEvent';
 
 export const STAGE_CONTEXT_KEY = 'stage';
 export const DEFAULT_STAGE = 'dev';
+/** The one stage that reaches the marketplaces' production URLs without being told to (docs/deploy.md). */
+export const PRODUCTION_STAGE = 'prod';
+/** Deploy-time context: who the alarm topic notifies, each a comma-separated list (none by default). */
+export const ALARM_EMAIL_CONTEXT_KEY = 'alarmEmail';
+export const ALARM_HTTPS_ENDPOINT_CONTEXT_KEY = 'alarmHttpsEndpoint';
 /** The stage goes into resource names, so it must be a short lowercase name. */
 const STAGE_PATTERN = /^[a-z][a-z0-9-]{1,19}$/;
 
@@ -59,6 +65,31 @@ export const stageFromContext = (scope: Construct): string => {
     throw new Error(`Context "${STAGE_CONTEXT_KEY}" must match ${STAGE_PATTERN}, got ${JSON.stringify(stage)}`);
   }
   return stage;
+};
+
+const EMAIL = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;
+
+const contextList = (scope: Construct, key: string): string[] => {
+  const value: unknown = scope.node.tryGetContext(key);
+  if (value === undefined || value === '') return [];
+  if (typeof value !== 'string') throw new Error(`Context "${key}" must be a comma-separated list, got ${JSON.stringify(value)}`);
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+};
+
+/** `-c alarmEmail=a@example.com,b@example.com -c alarmHttpsEndpoint=https://...`: checked here, so a typo fails the synth, not the alarm. */
+export const alarmSubscribersFromContext = (scope: Construct): AlarmSubscribers => {
+  const emails = contextList(scope, ALARM_EMAIL_CONTEXT_KEY);
+  for (const email of emails)
+    if (!EMAIL.test(email)) throw new Error(`Context "${ALARM_EMAIL_CONTEXT_KEY}" has an invalid e-mail address: ${JSON.stringify(email)}`);
+  const httpsEndpoints = contextList(scope, ALARM_HTTPS_ENDPOINT_CONTEXT_KEY);
+  for (const url of httpsEndpoints) {
+    if (!URL.canParse(url) || new URL(url).protocol !== 'https:')
+      throw new Error(`Context "${ALARM_HTTPS_ENDPOINT_CONTEXT_KEY}" must list https:// URLs, got ${JSON.stringify(url)}`);
+  }
+  return { emails, httpsEndpoints };
 };
 
 export interface RepricerStackProps extends StackProps {
@@ -102,6 +133,9 @@ export class RepricerStack extends Stack {
       logLevel: settings.logLevel,
     });
 
+    const docsPageFunction = this.api.routeFunctions.get(DOCS_PAGE_ROUTE);
+    if (docsPageFunction) addDocsPage(this.api.restApi, docsPageFunction.function);
+
     const retention = new CfnParameter(this, 'PriceChangeRetentionDays', {
       type: 'Number',
       default: DEFAULT_PRICE_CHANGE_RETENTION_DAYS,
@@ -117,8 +151,8 @@ export class RepricerStack extends Stack {
       priceChangeRetentionDays: retention.valueAsString,
     });
 
-    // The stage's marketplace base URLs, from the marketplaces' table: operator settings, never a client's input.
-    const marketplaceEnvironment = productionEnvironment();
+    // The stage's marketplace base URLs: production's for the production stage, else only what the deploy's context gives (operator settings, never a client's input).
+    const marketplaceEnvironment = stageMarketplaceEnvironment(stage === PRODUCTION_STAGE, (key) => this.node.tryGetContext(key));
     this.market = new MarketLoop(this, 'Market', {
       projectRoot: PROJECT_ROOT,
       table: this.table.table,
@@ -178,6 +212,7 @@ export class RepricerStack extends Stack {
       queues: this.queues,
       streamConsumers: [{ name: 'ChangeForwarder', function: this.changes.forwarder.function }],
       marketConnectors: MARKET_CONNECTORS,
+      subscribers: alarmSubscribersFromContext(this),
     });
 
     new ServiceDashboard(this, 'Dashboard', {
@@ -190,9 +225,19 @@ export class RepricerStack extends Stack {
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the API stage' });
+    if (docsPageFunction) new CfnOutput(this, 'DocsUrl', { value: `${this.api.restApi.url}docs`, description: 'The API reference page of the stage' });
     new CfnOutput(this, 'TableName', { value: this.table.table.tableName, description: 'The DynamoDB table' });
     // Read by `npm run cli -- --stage <stage>` (tools/admin/stage.ts) to register clients' API keys.
     new CfnOutput(this, 'ApiId', { value: this.api.restApi.restApiId, description: 'The REST API id' });
+    // Read by `npm run cli -- --stage <stage> queues ...` (tools/admin/queues.ts) to count and redrive dead letters by the alarms' names.
+    new CfnOutput(this, 'DeadLetterQueues', {
+      value: Fn.join(
+        ' ',
+        this.queues.filter((monitored) => monitored.kind === 'deadLetters').map(({ name, queue }) => Fn.join('=', [name, queue.queueUrl])),
+      ),
+      description: 'The dead-letter queues, as name=url pairs',
+    });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn, description: 'Every alarm notifies this SNS topic' });
     new CfnOutput(this, 'UsagePlanId', { value: this.api.usagePlan.usagePlanId, description: 'The usage plan every client API key belongs to' });
   }
 }

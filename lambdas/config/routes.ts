@@ -17,6 +17,8 @@ export interface RouteDefinition {
   readonly tableAccess: 'none' | 'read' | 'readWrite';
   /** Whether the Basic-auth authorizer guards the route. */
   readonly authorized: boolean;
+  /** Files, relative to the project root, the stack copies next to the function's bundle (read at run time). */
+  readonly bundledFiles?: readonly string[];
 }
 
 export const ROUTES: readonly RouteDefinition[] = [
@@ -179,6 +181,8 @@ export const ROUTES: readonly RouteDefinition[] = [
     entry: 'lambdas/get-openapi/handler.ts',
     tableAccess: 'none',
     authorized: false,
+    // The API reference page's renderer: the function also serves GET /docs (lib/constructs/docs-page.ts).
+    bundledFiles: ['node_modules/swagger-ui-dist/swagger-ui.css', 'node_modules/swagger-ui-dist/swagger-ui-bundle.js'],
   },
   {
     name: 'CreateWebhook',

@@ -16,7 +16,7 @@ export interface Marketplace {
   readonly uid: string;
   /** The environment variables that carry the stage's base URLs (operator settings). */
   readonly env: { readonly [K in keyof MarketplaceUrls]: string };
-  /** What the stack sets them to unless told otherwise. */
+  /** What the stack sets them to on the production stage unless told otherwise (marketplaces.ts). */
   readonly productionUrls: MarketplaceUrls;
   /** Price updates per push: the adapter's bound for one batch request. */
   readonly maxBatchUpdates: number;

@@ -1,8 +1,11 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Alarm, ComparisonOperator, Metric, Stats, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation, type Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription, UrlSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { METRICS_NAMESPACE, REFUSED_QUEUE_MESSAGES_METRIC } from '../../lambdas/http/observability.js';
 import { LOOP_METRICS } from '../../lambdas/observability/loop-metrics.js';
@@ -61,6 +64,74 @@ export const MONITORED_TABLE_OPERATIONS = [
   Operation.TRANSACT_GET_ITEMS,
 ] as const;
 
+/**
+ * Each alarm names its runbook entry: a `###` heading of docs/operations.md, by its anchor. The
+ * alarm's description ends with `Runbook: docs/operations.md#<anchor>`, so the notification says
+ * where to start; test/cdk/alarms.test.ts fails on an anchor the page does not have.
+ */
+export const RUNBOOK_DOC = 'docs/operations.md';
+export const RUNBOOK = {
+  api5xxRate: 'api5xxrate',
+  apiP99Latency: 'apip99latency',
+  routeErrors: 'route-and-authorizer-errors',
+  throttles: 'function-throttles',
+  tableThrottledRequests: 'tablethrottledrequests',
+  tableSystemErrors: 'tablesystemerrors',
+  changeStream: 'change-stream-changeforwarder-streamfailures',
+  listChanges: 'list-maintenance-listchanges',
+  repricing: 'repricing-evaluation-repricing',
+  imports: 'import-jobs-import',
+  webhooks: 'webhook-delivery-webhook',
+  prices: 'price-sending-prices',
+  marketSchedule: 'marketschedule',
+  marketSync: 'market-sync-marketsync',
+  marketSyncStalled: 'marketsyncstalled',
+  storefront: 'storefront-reads-storefront',
+  storefrontStalled: 'storefrontstalled',
+  marketViewAge: 'market-view-age-connectormarketviewage',
+  pushFailures: 'push-failures-connectorpushfailures',
+  refusedQueueMessages: 'refusedqueuemessages',
+} as const;
+export type RunbookEntry = (typeof RUNBOOK)[keyof typeof RUNBOOK];
+
+/** The entry of a function's errors: the event-driven functions' own, every route's (and the authorizer's) the shared one. */
+const FUNCTION_RUNBOOKS: Readonly<Record<string, RunbookEntry>> = {
+  ChangeForwarder: RUNBOOK.changeStream,
+  ListMaintainer: RUNBOOK.listChanges,
+  RepricingEvaluator: RUNBOOK.repricing,
+  ImportWorker: RUNBOOK.imports,
+  WebhookWorker: RUNBOOK.webhooks,
+  PriceSender: RUNBOOK.prices,
+  MarketSchedule: RUNBOOK.marketSchedule,
+  MarketSyncWorker: RUNBOOK.marketSync,
+  StorefrontReader: RUNBOOK.storefront,
+};
+
+/** The entry of a queue's alarms, by its name (a dead-letter queue's name is its work queue's and `DeadLetters`). */
+const QUEUE_RUNBOOKS: Readonly<Record<string, RunbookEntry>> = {
+  ListChanges: RUNBOOK.listChanges,
+  Repricing: RUNBOOK.repricing,
+  Import: RUNBOOK.imports,
+  Webhook: RUNBOOK.webhooks,
+  StreamFailures: RUNBOOK.changeStream,
+  Prices: RUNBOOK.prices,
+  MarketSync: RUNBOOK.marketSync,
+  Storefront: RUNBOOK.storefront,
+};
+
+/** A queue added to the stack without an entry fails the synth: its alarm would reach someone with nowhere to start. */
+const queueRunbook = (name: string): RunbookEntry => {
+  const entry = QUEUE_RUNBOOKS[name.replace(/DeadLetters$/, '')];
+  if (entry === undefined) throw new Error(`Queue ${name} has no runbook entry: add it to QUEUE_RUNBOOKS and docs/operations.md`);
+  return entry;
+};
+
+/** Who is told of an alarm, from the deploy's context (lib/repricer-stack.ts reads it): none by default. */
+export interface AlarmSubscribers {
+  readonly emails: readonly string[];
+  readonly httpsEndpoints: readonly string[];
+}
+
 export interface MonitoredFunction {
   readonly name: string;
   readonly function: IFunction;
@@ -77,19 +148,37 @@ export interface AlarmsProps {
   readonly streamConsumers?: readonly MonitoredFunction[];
   /** Connector types the market loop serves: their market view age and failed pushes are alarmed (loop-metrics.ts). */
   readonly marketConnectors?: readonly string[];
+  /** Subscribed to the stage's alarm topic. */
+  readonly subscribers?: AlarmSubscribers;
 }
 
 /**
- * The service's alarms. They have no actions yet: the account's notification topic is wired
- * with `alarm.addAlarmAction(...)` over `alarms`.
+ * The service's alarms, each notifying the stage's topic `repricer-<stage>-alarms` when it fires
+ * and when it is OK again; the deploy's context subscribes e-mail addresses and HTTPS endpoints
+ * to it (docs/deploy.md).
  */
 export class Alarms extends Construct {
   readonly alarms: Alarm[] = [];
+  readonly topic: Topic;
   private readonly stage: string;
+  private readonly action: SnsAction;
 
   constructor(scope: Construct, id: string, props: AlarmsProps) {
     super(scope, id);
     this.stage = props.stage;
+    this.topic = new Topic(this, 'Topic', {
+      topicName: `repricer-${props.stage}-alarms`,
+      displayName: `Repricer API ${props.stage} alarms`,
+      enforceSSL: true,
+    });
+    Validations.of(this.topic).acknowledge({
+      id: 'AwsSolutions-SNS2',
+      reason:
+        'The alarm topic carries alarm names, thresholds and states, never client data; CloudWatch cannot publish to a topic under the AWS-managed SNS key.',
+    });
+    for (const email of props.subscribers?.emails ?? []) this.topic.addSubscription(new EmailSubscription(email));
+    for (const url of props.subscribers?.httpsEndpoints ?? []) this.topic.addSubscription(new UrlSubscription(url));
+    this.action = new SnsAction(this.topic);
 
     this.add('Api5xxRate', {
       metric: props.api.metricServerError({ statistic: Stats.AVERAGE, period: ALARM_PERIOD }),
@@ -97,6 +186,7 @@ export class Alarms extends Construct {
       evaluationPeriods: 3,
       datapointsToAlarm: 2,
       description: 'At least 1% of API requests answered 5XX.',
+      runbook: RUNBOOK.api5xxRate,
     });
     this.add('ApiP99Latency', {
       metric: props.api.metricLatency({ statistic: Stats.p(99), period: ALARM_PERIOD }),
@@ -104,6 +194,7 @@ export class Alarms extends Construct {
       evaluationPeriods: 3,
       datapointsToAlarm: 2,
       description: `API p99 latency above ${ALARM_THRESHOLDS.apiP99LatencyMs} ms.`,
+      runbook: RUNBOOK.apiP99Latency,
     });
 
     for (const { name, function: fn } of props.functions) {
@@ -111,11 +202,13 @@ export class Alarms extends Construct {
         metric: fn.metricErrors({ statistic: Stats.SUM, period: ALARM_PERIOD }),
         threshold: ALARM_THRESHOLDS.lambdaErrors,
         description: `${name} function failed (uncaught error or timeout).`,
+        runbook: FUNCTION_RUNBOOKS[name] ?? RUNBOOK.routeErrors,
       });
       this.add(`${name}Throttles`, {
         metric: fn.metricThrottles({ statistic: Stats.SUM, period: ALARM_PERIOD }),
         threshold: ALARM_THRESHOLDS.lambdaThrottles,
         description: `${name} function invocations were throttled.`,
+        runbook: RUNBOOK.throttles,
       });
     }
 
@@ -125,20 +218,23 @@ export class Alarms extends Construct {
         this.add(`${name}Depth`, {
           metric: queue.metricApproximateNumberOfMessagesVisible({ statistic: Stats.MAXIMUM, period: ALARM_PERIOD }),
           threshold: ALARM_THRESHOLDS.deadLetters,
-          description: `Messages in ${name}: work that failed every retry (docs/operations.md, runbook).`,
+          description: `Messages in ${name}: work that failed every retry.`,
+          runbook: queueRunbook(name),
         });
       } else if (monitored.ageAlarm) {
         this.add(`${name}Age`, {
           metric: queue.metricApproximateAgeOfOldestMessage({ statistic: Stats.MAXIMUM, period: ALARM_PERIOD }),
           threshold: ALARM_THRESHOLDS.queueAgeSeconds,
           description: `The oldest message in ${name} waited ${ALARM_THRESHOLDS.queueAgeSeconds} s or more.`,
+          runbook: queueRunbook(name),
         });
       } else if (monitored.stalledAfterSeconds !== undefined) {
         this.add(`${name}Stalled`, {
           metric: queue.metricApproximateAgeOfOldestMessage({ statistic: Stats.MAXIMUM, period: ALARM_PERIOD }),
           threshold: monitored.stalledAfterSeconds,
           evaluationPeriods: 2,
-          description: `The oldest message in ${name} waited ${monitored.stalledAfterSeconds / 60} minutes or more: its messages wait by design, but not this long (docs/operations.md, runbook).`,
+          description: `The oldest message in ${name} waited ${monitored.stalledAfterSeconds / 60} minutes or more: its messages wait by design, but not this long.`,
+          runbook: name === 'MarketSync' ? RUNBOOK.marketSyncStalled : name === 'Storefront' ? RUNBOOK.storefrontStalled : queueRunbook(name),
         });
       }
     }
@@ -147,6 +243,7 @@ export class Alarms extends Construct {
         metric: fn.metric('IteratorAge', { statistic: Stats.MAXIMUM, period: ALARM_PERIOD }),
         threshold: ALARM_THRESHOLDS.streamIteratorAgeMs,
         description: `${name} reads the change stream ${ALARM_THRESHOLDS.streamIteratorAgeMs / 1000} s or more behind.`,
+        runbook: RUNBOOK.changeStream,
       });
     }
 
@@ -159,7 +256,8 @@ export class Alarms extends Construct {
         period: ALARM_PERIOD,
       }),
       threshold: ALARM_THRESHOLDS.refusedQueueMessages,
-      description: 'The change forwarder dropped a queue message SQS would never take (docs/operations.md, runbook).',
+      description: 'The change forwarder dropped a queue message SQS would never take.',
+      runbook: RUNBOOK.refusedQueueMessages,
     });
 
     for (const connector of props.marketConnectors ?? []) {
@@ -168,12 +266,14 @@ export class Alarms extends Construct {
         threshold: ALARM_THRESHOLDS.marketViewAgeP99Seconds,
         evaluationPeriods: 3,
         datapointsToAlarm: 2,
-        description: `${connector}: p99 of how late product pages are read is ${ALARM_THRESHOLDS.marketViewAgeP99Seconds / 60} minutes or more: the market view is going stale (docs/operations.md, runbook).`,
+        description: `${connector}: p99 of how late product pages are read is ${ALARM_THRESHOLDS.marketViewAgeP99Seconds / 60} minutes or more: the market view is going stale.`,
+        runbook: RUNBOOK.marketViewAge,
       });
       this.add(`${idOf(connector)}PushFailures`, {
         metric: failedPushes(connector, PUSH_FAILURES_PERIOD),
         threshold: ALARM_THRESHOLDS.failedPushes,
-        description: `${connector}: ${ALARM_THRESHOLDS.failedPushes} or more price pushes refused or failed on a fault within ${PUSH_FAILURES_PERIOD.toMinutes()} minutes (docs/operations.md, runbook).`,
+        description: `${connector}: ${ALARM_THRESHOLDS.failedPushes} or more price pushes refused or failed on a fault within ${PUSH_FAILURES_PERIOD.toMinutes()} minutes.`,
+        runbook: RUNBOOK.pushFailures,
       });
     }
 
@@ -182,26 +282,33 @@ export class Alarms extends Construct {
       metric: props.table.metricThrottledRequestsForOperations({ operations, period: ALARM_PERIOD }),
       threshold: ALARM_THRESHOLDS.dynamoThrottledRequests,
       description: 'DynamoDB throttled requests on the table.',
+      runbook: RUNBOOK.tableThrottledRequests,
     });
     this.add('TableSystemErrors', {
       metric: props.table.metricSystemErrorsForOperations({ operations, period: ALARM_PERIOD }),
       threshold: ALARM_THRESHOLDS.dynamoSystemErrors,
       description: 'DynamoDB answered requests on the table with a 500 system error.',
+      runbook: RUNBOOK.tableSystemErrors,
     });
   }
 
-  private add(id: string, options: { metric: IMetric; threshold: number; description: string; evaluationPeriods?: number; datapointsToAlarm?: number }): void {
-    this.alarms.push(
-      new Alarm(this, id, {
-        alarmName: `repricer-${this.stage}-${id}`,
-        alarmDescription: options.description,
-        metric: options.metric,
-        threshold: options.threshold,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        evaluationPeriods: options.evaluationPeriods ?? 1,
-        ...(options.datapointsToAlarm ? { datapointsToAlarm: options.datapointsToAlarm } : {}),
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-      }),
-    );
+  private add(
+    id: string,
+    options: { metric: IMetric; threshold: number; description: string; runbook: RunbookEntry; evaluationPeriods?: number; datapointsToAlarm?: number },
+  ): void {
+    const alarm = new Alarm(this, id, {
+      alarmName: `repricer-${this.stage}-${id}`,
+      alarmDescription: `${options.description} Runbook: ${RUNBOOK_DOC}#${options.runbook}`,
+      metric: options.metric,
+      threshold: options.threshold,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: options.evaluationPeriods ?? 1,
+      ...(options.datapointsToAlarm ? { datapointsToAlarm: options.datapointsToAlarm } : {}),
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    // OK too: whoever was woken learns when it is over without opening the console.
+    alarm.addAlarmAction(this.action);
+    alarm.addOkAction(this.action);
+    this.alarms.push(alarm);
   }
 }

@@ -1,7 +1,7 @@
 import { Duration, Validations, type RemovalPolicy } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import path from 'node:path';
@@ -26,7 +26,15 @@ export interface ApiFunctionProps {
   /** Request handlers keep the default; event consumers that work through batches take longer. */
   readonly timeout?: Duration;
   readonly memorySize?: number;
+  /** Files, relative to the project root, copied next to the bundle (read at run time, never bundled). */
+  readonly bundledFiles?: readonly string[];
 }
+
+const copyAfterBundling = (files: readonly string[]): ICommandHooks => ({
+  beforeBundling: () => [],
+  beforeInstall: () => [],
+  afterBundling: (inputDir, outputDir) => files.map((file) => `cp "${path.join(inputDir, file)}" "${outputDir}"`),
+});
 
 /**
  * What every function of the API shares: runtime, architecture, bundling, tracing, its own log
@@ -83,6 +91,7 @@ export class ApiFunction extends Construct {
         sourcesContent: false,
         // Bundle the pinned SDK version instead of whatever the runtime ships.
         externalModules: [],
+        ...(props.bundledFiles?.length ? { commandHooks: copyAfterBundling(props.bundledFiles) } : {}),
       },
     });
 

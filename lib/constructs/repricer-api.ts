@@ -160,7 +160,7 @@ export class RepricerApi extends Construct {
   }
 
   private addRoute(resource: IResource, route: RouteDefinition, authorizer: RequestAuthorizer | undefined): ApiFunction {
-    const fn = this.createFunction(route.name, route.entry, `${route.name}: ${route.method} ${route.path}`, route.tableAccess !== 'none');
+    const fn = this.createFunction(route.name, route.entry, `${route.name}: ${route.method} ${route.path}`, route.tableAccess !== 'none', route.bundledFiles);
     if (route.tableAccess !== 'none') grantTableAccess(fn.role, this.props.table, route.tableAccess === 'read' ? TABLE_GRANTS.apiRead : TABLE_GRANTS.apiWrite);
     const method = resource.addMethod(
       route.method,
@@ -182,11 +182,12 @@ export class RepricerApi extends Construct {
     return fn;
   }
 
-  private createFunction(id: string, entry: string, description: string, usesTable = true): ApiFunction {
+  private createFunction(id: string, entry: string, description: string, usesTable = true, bundledFiles?: readonly string[]): ApiFunction {
     return new ApiFunction(this, id, {
       projectRoot: this.props.projectRoot,
       entry,
       description,
+      ...(bundledFiles ? { bundledFiles } : {}),
       environment: usesTable ? { [TABLE_NAME_ENV]: this.props.table.tableName } : {},
       logRetention: this.props.logRetention,
       removalPolicy: this.props.removalPolicy,

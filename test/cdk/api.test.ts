@@ -32,6 +32,11 @@ const EXTRA_ROUTES: readonly RouteDefinition[] = [
   },
 ];
 const ALL_ROUTES = [...ROUTES, ...EXTRA_ROUTES];
+/** The API reference page's methods, beside the routes: answered by GetOpenApi's function (lib/constructs/docs-page.ts). */
+const DOCS_PAGE_METHODS = [
+  { method: 'GET', path: '/docs' },
+  { method: 'GET', path: '/docs/{asset}' },
+] as const;
 
 describe('REST API', () => {
   let synthesized: SynthesizedStack;
@@ -43,7 +48,7 @@ describe('REST API', () => {
   it('has one resource per path segment, and no other', () => {
     // Prepare
     const expected = new Set(
-      ALL_ROUTES.flatMap((route) => {
+      [...ALL_ROUTES, ...DOCS_PAGE_METHODS].flatMap((route) => {
         const parts = route.path.split('/').filter(Boolean);
         return parts.map((_, i) => `/${parts.slice(0, i + 1).join('/')}`);
       }),
@@ -85,7 +90,10 @@ describe('REST API', () => {
 
   it('has no method besides the routes and one ANY per routed resource', () => {
     const routedPaths = new Set(ALL_ROUTES.map((route) => route.path));
-    const expected = [...ALL_ROUTES.map((route) => `${route.method} ${route.path}`), ...[...routedPaths].map((path) => `ANY ${path}`)];
+    const expected = [
+      ...[...ALL_ROUTES, ...DOCS_PAGE_METHODS].map((route) => `${route.method} ${route.path}`),
+      ...[...routedPaths].map((path) => `ANY ${path}`),
+    ];
     expect([...methodsByRoute(synthesized.template).keys()].sort()).toEqual(expected.sort());
   });
 
@@ -145,14 +153,14 @@ describe('REST API', () => {
     const permissions = Object.values(resourcesOfType(synthesized.template, 'AWS::Lambda::Permission')).filter(
       (permission) => permission.Properties.Principal !== 'events.amazonaws.com',
     );
-    expect(permissions).toHaveLength(ALL_ROUTES.length + 1);
+    expect(permissions).toHaveLength(ALL_ROUTES.length + DOCS_PAGE_METHODS.length + 1);
     const sourceArns = permissions.map((permission) => {
       expect(permission.Properties).toMatchObject({ Action: 'lambda:InvokeFunction', Principal: 'apigateway.amazonaws.com' });
       return permission.Properties.SourceArn['Fn::Join'][1] as unknown[];
     });
     const methodTails = sourceArns.map((parts) => parts.at(-1)).filter((tail) => typeof tail === 'string');
     // Path parameters appear as `*` in execute-api ARNs.
-    const expected = ALL_ROUTES.map((route) => `/${route.method}${route.path.replace(/\{[^}]+\}/g, '*')}`);
+    const expected = [...ALL_ROUTES, ...DOCS_PAGE_METHODS].map((route) => `/${route.method}${route.path.replace(/\{[^}]+\}/g, '*')}`);
     expect(methodTails.sort()).toEqual(expected.sort());
     expect(sourceArns.filter((parts) => parts.includes('/authorizers/'))).toHaveLength(1);
   });

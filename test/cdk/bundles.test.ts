@@ -1,5 +1,9 @@
 import { AUTHORIZER, ROUTES } from '../../lambdas/config/routes.js';
-import { bundledCode, functionNamed, resourceId, resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DOCS_PAGE_FILES } from '../../lib/constructs/docs-page.js';
+import { bundledCode, bundledCodePath, functionNamed, resourceId, resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
 
 /**
  * What esbuild makes of each function, read from the staged assets. Bundling every function
@@ -77,5 +81,18 @@ describe('bundled function code', () => {
     expect(code).toContain('listOffers');
     expect(code).not.toContain('toJSONSchema');
     expect(code).not.toContain('buildOpenApiDocument');
+  });
+
+  it("copies the API reference page's renderer files next to GetOpenApi's bundle, as they are in node_modules", () => {
+    // Act
+    const [logicalId] = functionNamed(dev.template, 'GetOpenApi');
+    const assetDir = path.dirname(bundledCodePath(dev, logicalId));
+
+    // Assess
+    for (const name of DOCS_PAGE_FILES) {
+      expect(readFileSync(path.join(assetDir, name))).toEqual(
+        readFileSync(fileURLToPath(new URL(`../../node_modules/swagger-ui-dist/${name}`, import.meta.url))),
+      );
+    }
   });
 });

@@ -48,6 +48,7 @@ describe.each(['dev', 'prod'])('cdk-nag AwsSolutions on the %s stack', (stage) =
       'AwsSolutions-APIG6',
       'AwsSolutions-COG4',
       'AwsSolutions-IAM5[Resource::*]',
+      'AwsSolutions-SNS2',
       'AwsSolutions-SQS3',
     ]);
     for (const reasons of rules.values()) {

@@ -29,4 +29,21 @@ describe('the GetOpenApi function', () => {
     expect(method?.Properties).toMatchObject({ AuthorizationType: 'NONE' });
     expect(method?.Properties.AuthorizerId).toBeUndefined();
   });
+
+  it('serves the API reference page at GET /docs and its files at GET /docs/{asset}, without the authorizer, and names its URL', () => {
+    // Act
+    const [logicalId] = functionNamed(synthesized.template, 'GetOpenApi');
+    const methods = methodsByRoute(synthesized.template);
+    const outputs = synthesized.template.toJSON().Outputs as Record<string, { Value: unknown }>;
+
+    // Assess
+    for (const route of ['GET /docs', 'GET /docs/{asset}']) {
+      const method = methods.get(route)?.Properties;
+      expect(method).toMatchObject({ AuthorizationType: 'NONE', Integration: { Type: 'AWS_PROXY' } });
+      expect(method?.AuthorizerId).toBeUndefined();
+      expect(method?.ApiKeyRequired).not.toBe(true);
+      expect(JSON.stringify(method?.Integration.Uri)).toContain(logicalId);
+    }
+    expect(JSON.stringify(outputs.DocsUrl?.Value)).toContain('docs');
+  });
 });

@@ -50,10 +50,11 @@ describe('the secrets key', () => {
     expect(kmsActions(synthesized, id, keyId)).toEqual(['kms:Decrypt']);
   });
 
-  it('lets the put-connection function generate data keys and nothing else, and tells it the Takealot URLs', () => {
+  it("lets the put-connection function generate data keys and nothing else, and tells it Takealot's URLs on the production stage", () => {
     const [id] = functionNamed(synthesized.template, 'PutConnection');
     expect(kmsActions(synthesized, id, keyId)).toEqual(['kms:GenerateDataKey']);
-    expect(resourcesOfType(synthesized.template, 'AWS::Lambda::Function')[id]?.Properties.Environment.Variables).toMatchObject({
+    const prod = synthStack({ stage: 'prod' }).template;
+    expect(resourcesOfType(prod, 'AWS::Lambda::Function')[functionNamed(prod, 'PutConnection')[0]]?.Properties.Environment.Variables).toMatchObject({
       [TAKEALOT_SELLER_API_URL_ENV]: takealotMarketplace.productionUrls.sellerApiUrl,
       [TAKEALOT_STOREFRONT_URL_ENV]: takealotMarketplace.productionUrls.storefrontUrl,
     });

@@ -23,6 +23,8 @@ export interface SynthOptions {
    * resources are synthesized all the same, their code pointing at an asset that was not built.
    */
   readonly bundle?: boolean;
+  /** Deploy-time context beside the stage (`-c key=value`), as `cdk synth -c` gives it. */
+  readonly context?: Readonly<Record<string, string>>;
 }
 
 export interface SynthesizedStack {
@@ -38,10 +40,10 @@ export interface SynthesizedStack {
  */
 const synthesized = new Map<readonly RouteDefinition[] | undefined, Map<string, SynthesizedStack>>();
 
-const build = (stage: string, routes: readonly RouteDefinition[] | undefined, bundle: boolean) => {
+const build = (stage: string, routes: readonly RouteDefinition[] | undefined, bundle: boolean, context: Readonly<Record<string, string>> = {}) => {
   // An empty list of stacks to bundle makes every asset skip its bundling step.
   const bundling = bundle ? {} : { [cxapi.BUNDLING_STACKS]: [] };
-  const app = new App({ context: { ...cdkJsonContext(), stage, ...bundling } });
+  const app = new App({ context: { ...cdkJsonContext(), ...context, stage, ...bundling } });
   const stack = new RepricerStack(app, `RepricerApi-${stage}`, { stage, ...(routes ? { routes } : {}) });
   return { app, stack };
 };
@@ -56,10 +58,15 @@ const sharedTemplate = (stage: string): Template | undefined => {
   return file !== undefined && existsSync(file) ? Template.fromJSON(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : undefined;
 };
 
-const synthesize = (stage: string, routes: readonly RouteDefinition[] | undefined, bundle: boolean): SynthesizedStack => {
-  const shared = routes === undefined && !bundle ? sharedTemplate(stage) : undefined;
+const synthesize = (
+  stage: string,
+  routes: readonly RouteDefinition[] | undefined,
+  bundle: boolean,
+  context: Readonly<Record<string, string>>,
+): SynthesizedStack => {
+  const shared = routes === undefined && !bundle && Object.keys(context).length === 0 ? sharedTemplate(stage) : undefined;
   if (shared === undefined) {
-    const { app, stack } = build(stage, routes, bundle);
+    const { app, stack } = build(stage, routes, bundle, context);
     return { app, stack, template: Template.fromStack(stack), bundled: bundle };
   }
   // The template is the run's; the construct tree is built only for a test that reads it.
@@ -77,11 +84,11 @@ const synthesize = (stage: string, routes: readonly RouteDefinition[] | undefine
   };
 };
 
-export const synthStack = ({ stage = 'dev', routes, bundle = false }: SynthOptions = {}): SynthesizedStack => {
+export const synthStack = ({ stage = 'dev', routes, bundle = false, context = {} }: SynthOptions = {}): SynthesizedStack => {
   const byOptions = synthesized.get(routes) ?? new Map<string, SynthesizedStack>();
   synthesized.set(routes, byOptions);
-  const key = `${stage} ${bundle ? 'bundled' : 'unbundled'}`;
-  const stack = byOptions.get(key) ?? synthesize(stage, routes, bundle);
+  const key = `${stage} ${bundle ? 'bundled' : 'unbundled'} ${JSON.stringify(context)}`;
+  const stack = byOptions.get(key) ?? synthesize(stage, routes, bundle, context);
   byOptions.set(key, stack);
   return stack;
 };
@@ -166,11 +173,15 @@ export const methodsByRoute = (template: Template): Map<string, CfnResource> => 
   );
 };
 
-/** The bundled handler code of a function, read from the staged asset of a stack synthesized with `bundle: true`. */
-export const bundledCode = ({ app, template, bundled }: SynthesizedStack, functionLogicalId: string): string => {
+/** Where a function's bundled handler is in the staged assets of a stack synthesized with `bundle: true`. */
+export const bundledCodePath = ({ app, template, bundled }: SynthesizedStack, functionLogicalId: string): string => {
   if (!bundled) throw new Error('The stack was synthesized without bundling: call synthStack({ bundle: true }) to read bundled code');
   const fn = resourcesOfType(template, 'AWS::Lambda::Function')[functionLogicalId];
   const s3Key = String(fn?.Properties.Code?.S3Key);
   const assetHash = s3Key.replace(/\.zip$/, '');
-  return readFileSync(path.join(app.outdir, `asset.${assetHash}`, 'index.mjs'), 'utf8');
+  return path.join(app.outdir, `asset.${assetHash}`, 'index.mjs');
 };
+
+/** The bundled handler code of a function, read from the staged asset of a stack synthesized with `bundle: true`. */
+export const bundledCode = (synthesized: SynthesizedStack, functionLogicalId: string): string =>
+  readFileSync(bundledCodePath(synthesized, functionLogicalId), 'utf8');

@@ -24,4 +24,19 @@ describe('stack outputs', () => {
     expect(outputs[STAGE_OUTPUTS.usagePlanId]?.Value).toEqual({ Ref: onlyLogicalId('AWS::ApiGateway::UsagePlan') });
     expect(outputs[STAGE_OUTPUTS.apiUrl]).toBeDefined();
   });
+
+  it('lists every dead-letter queue by the name its alarm carries, with its URL, for `queues list` and `queues redrive`', () => {
+    // Act: `<name>=<url>` pairs joined by spaces.
+    const joined = outputs[STAGE_OUTPUTS.deadLetterQueues]?.Value as { 'Fn::Join': [string, { 'Fn::Join': [string, [string, { Ref: string }]] }[]] };
+    const pairs = joined['Fn::Join'][1].map((pair) => pair['Fn::Join']);
+    const alarms = Object.values(resourcesOfType(synthesized.template, 'AWS::CloudWatch::Alarm')).map((alarm) => String(alarm.Properties.AlarmName));
+    const deadLetterNames = alarms.flatMap((name) => /^repricer-prod-(\w+)Depth$/.exec(name)?.[1] ?? []);
+    const queues = resourcesOfType(synthesized.template, 'AWS::SQS::Queue');
+
+    // Assess
+    expect(joined['Fn::Join'][0]).toBe(' ');
+    expect(deadLetterNames.length).toBeGreaterThanOrEqual(8);
+    expect(pairs.map(([separator, [name]]) => `${name}${separator}`).sort()).toEqual(deadLetterNames.map((name) => `${name}=`).sort());
+    for (const [, [, url]] of pairs) expect(queues[url.Ref]).toBeDefined();
+  });
 });

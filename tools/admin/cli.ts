@@ -6,6 +6,8 @@
  *   npm run cli -- rebuild [--client <username>]
  *   npm run cli -- connectors import <file.ndjson>
  *   npm run cli -- pushes stop --reason "..." | resume [--yes] | status
+ *   npm run cli -- --stage <name> queues list | redrive <name> [--yes | --dry-run]
+ *   npm run cli -- --stage <name> restore copy --from <restored table> [--client <username>]
  * Without a stage, DYNAMODB_ENDPOINT and TABLE_NAME aim it at another table.
  */
 import { parseArgs } from 'node:util';
@@ -25,7 +27,7 @@ export interface CliIo {
   readonly input: NodeJS.ReadableStream;
 }
 
-const USAGE = `Usage: npm run cli -- [--stage <name>] <command>
+export const USAGE = `Usage: npm run cli -- [--stage <name>] <command>
   clients create <username> [--password P] [--seller-id S] [--connector U]
                                              with --stage, also registers its API key in the usage plan
   clients list
@@ -38,12 +40,20 @@ const USAGE = `Usage: npm run cli -- [--stage <name>] <command>
                                              item of its data too (passes until one finds nothing, at most
                                              N s apart); asks for the user name unless --yes
   import <file.ndjson> --client <username>   a client's products and offers
-  connectors import <file.ndjson>            connector types (reference data for every client)
+  connectors import <file.ndjson>            connector types (reference data for every client); the
+                                             shipped ones: tools/admin/connector-types.ndjson
   rebuild [--client <username>]              re-derive lists and counts from canonical items
   pushes stop --reason "<why>"               stops every price push of the stage at once (pending
                                              changes wait, nothing is failed)
   pushes resume [--yes]                      lets them go again; asks to type "resume" unless --yes
   pushes status                              whether pushes are stopped, since when and why
+  queues list                                with --stage: each dead-letter queue and its messages
+  queues redrive <name> [--yes | --dry-run]  with --stage: moves a dead-letter queue's messages back to
+                                             its queue; shows the counts, then asks to type "redrive"
+                                             unless --yes (--dry-run only shows them)
+  restore copy --from <table> [--client <username>] [--yes | --dry-run]
+                                             copies a point-in-time restore's items (or one client's)
+                                             back into the table; asks to type "copy" unless --yes
 
   --stage <name>   the deployed stack RepricerApi-<name>: its table, API and usage plan come from
                    the stack's outputs (AWS credentials and region from the environment)`;
@@ -156,6 +166,29 @@ const dispatch = async (args: readonly string[], io: CliIo): Promise<number> => 
   if (command === 'pushes') {
     const { runPushesCommand } = await import('./pushes.js');
     await runPushesCommand(subcommand, rest, {
+      where: stage !== undefined ? `stage ${stage}` : 'the local table',
+      out: io.out,
+      err: io.err,
+      confirm: (prompt, expected) => confirmByTyping(prompt, expected, io.input, io.err),
+    });
+    return 0;
+  }
+  if (command === 'queues') {
+    if (stageContext === undefined) throw new UsageError('queues needs --stage <name>: under npm start the queues are in process');
+    const [{ runQueuesCommand }, { SQSClient }] = await Promise.all([import('./queues.js'), import('@aws-sdk/client-sqs')]);
+    await runQueuesCommand(subcommand, rest, {
+      stage: stageContext.targets.stage,
+      deadLetterQueues: stageContext.targets.deadLetterQueues,
+      sqs: new SQSClient({}),
+      out: io.out,
+      err: io.err,
+      confirm: (prompt, expected) => confirmByTyping(prompt, expected, io.input, io.err),
+    });
+    return 0;
+  }
+  if (command === 'restore') {
+    const { runRestoreCommand } = await import('./restore.js');
+    await runRestoreCommand(subcommand, rest, {
       where: stage !== undefined ? `stage ${stage}` : 'the local table',
       out: io.out,
       err: io.err,

@@ -16,8 +16,10 @@ import {
   type ClientRecord,
 } from '../../lambdas/data/clients/clients.js';
 import { clearLoginAttempts } from '../../lambdas/data/clients/login-attempts.js';
+import { TAKEALOT_CONNECTOR_UID } from '../../lambdas/marketplace/takealot/connector.js';
 
-export const DEFAULT_CONNECTOR = 'amazon';
+/** A client's connector unless `--connector` names another: the marketplace the service connects to. */
+export const DEFAULT_CONNECTOR = TAKEALOT_CONNECTOR_UID;
 /** A colon would end the username inside a Basic header; the rest keeps keys and logs tidy. */
 export const USERNAME_PATTERN = /^[A-Za-z0-9._@-]+$/;
 const MAX_ID_LENGTH = 64;

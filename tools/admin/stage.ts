@@ -11,10 +11,18 @@ export interface StageTargets {
   readonly apiId: string;
   readonly usagePlanId: string;
   readonly apiUrl: string | undefined;
+  /** `<name>=<queue url>` pairs, space-separated: the stage's dead-letter queues (tools/admin/queues.ts reads them). */
+  readonly deadLetterQueues?: string | undefined;
 }
 
 /** The output keys the stack declares; a stack deployed before one existed lacks it. */
-export const STAGE_OUTPUTS = { tableName: 'TableName', apiId: 'ApiId', usagePlanId: 'UsagePlanId', apiUrl: 'ApiUrl' } as const;
+export const STAGE_OUTPUTS = {
+  tableName: 'TableName',
+  apiId: 'ApiId',
+  usagePlanId: 'UsagePlanId',
+  apiUrl: 'ApiUrl',
+  deadLetterQueues: 'DeadLetterQueues',
+} as const;
 
 const STAGE_PATTERN = /^[A-Za-z0-9-]{1,64}$/;
 
@@ -52,5 +60,6 @@ export const describeStage = async (stage: string, cloudFormation: CloudFormatio
     apiId: required(STAGE_OUTPUTS.apiId),
     usagePlanId: required(STAGE_OUTPUTS.usagePlanId),
     apiUrl: outputs.get(STAGE_OUTPUTS.apiUrl),
+    deadLetterQueues: outputs.get(STAGE_OUTPUTS.deadLetterQueues),
   };
 };

@@ -108,6 +108,12 @@ const prng = (seed: number) => {
 };
 type Random = ReturnType<typeof prng>;
 
+/**
+ * The demo client's default connector: its offers are sold there, and its repricers are for it.
+ * Takealot, the marketplace `npm start` connects it to, so its first answers are a Takealot seller's.
+ */
+export const DEMO_CONNECTOR = 'takealot';
+
 /** Money is drawn in whole cents, so every amount has at most two decimals. */
 const cents = (amount: number): number => amount / 100;
 
@@ -160,7 +166,7 @@ const feeEstimate = (random: Random, price: number, percentage: number, fulfilme
 /** Connectors come from the keys: none, one, or (every few products) two of them. */
 const feeEstimates = (random: Random, index: number, price: number): FeeEstimates | null => {
   if (index % 7 === 3) return null;
-  const uids = index % 5 === 1 ? ['amazon', random.pick(['ebay', 'bol'])] : [index % 9 === 4 ? 'bol' : 'amazon'];
+  const uids = index % 5 === 1 ? [DEMO_CONNECTOR, random.pick(['ebay', 'bol'])] : [index % 9 === 4 ? 'bol' : DEMO_CONNECTOR];
   return Object.fromEntries(
     uids.map((uid) => {
       const percentage = random.pick([7, 8.5, 12, 15, 15.45]);
@@ -278,8 +284,6 @@ export const sampleRepricerRequest = (): { product_code: string; preferred_price
   return { product_code: chosen.code, preferred_price: cents(priceCents), preferred_profit: cents(Math.round(priceCents / 10)) };
 };
 
-/** The demo client's default connector: its offers are sold there, and its repricers are for it. */
-export const DEMO_CONNECTOR = 'amazon';
 export const DEMO_REPRICER_COUNT = 3;
 /** A fifth of the price as the preferred profit leaves a floor low enough to undercut most competitors. */
 const DEMO_PROFIT_SHARE = 0.2;

@@ -1,56 +1,30 @@
 /**
- * `/docs` on the local server: the API reference, rendered by Swagger UI from the document
- * GET /v1/openapi.json serves. The renderer's files come from node_modules (swagger-ui-dist),
- * never from a CDN. The deployed API has no such page.
+ * `/docs` on the local server: the API reference (lambdas/get-openapi/docs-page.ts), its renderer's
+ * files read from node_modules (swagger-ui-dist). A deployed stage serves the same page from its
+ * GET /v1/openapi.json function (lambdas/get-openapi/docs-page.ts).
  */
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import {
+  DOCS_ASSETS,
+  DOCS_PAGE_HEADERS,
+  DOCS_PATH,
+  docsInitScript,
+  docsPageHtml,
+  INIT_SCRIPT_NAME,
+  OPENAPI_PATH,
+} from '../../lambdas/get-openapi/docs-page.js';
 
-export const DOCS_PATH = '/docs';
-export const OPENAPI_PATH = '/v1/openapi.json';
+export { DOCS_PATH, OPENAPI_PATH };
 
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
-/** Each asset by the name the page asks for. */
-const ASSETS: Readonly<Record<string, { file: string; type: string }>> = {
-  'swagger-ui.css': { file: join(swaggerUiDir, 'swagger-ui.css'), type: 'text/css; charset=utf-8' },
-  'swagger-ui-bundle.js': { file: join(swaggerUiDir, 'swagger-ui-bundle.js'), type: 'text/javascript; charset=utf-8' },
-};
-
-const INIT_SCRIPT = `window.ui = SwaggerUIBundle({
-  url: ${JSON.stringify(OPENAPI_PATH)},
-  dom_id: '#swagger-ui',
-  deepLinking: true,
-  displayOperationId: true,
-  docExpansion: 'list',
-  defaultModelsExpandDepth: 0,
-});
-`;
-
-const PAGE = `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Repricer API reference</title>
-  <link rel="stylesheet" href="${DOCS_PATH}/swagger-ui.css">
-</head>
-<body>
-  <div id="swagger-ui"></div>
-  <script src="${DOCS_PATH}/swagger-ui-bundle.js"></script>
-  <script src="${DOCS_PATH}/init.js"></script>
-</body>
-</html>
-`;
-
-/** Swagger UI sets inline styles and data: icons; scripts and fetches stay on this origin. */
-const PAGE_HEADERS = {
-  'Content-Security-Policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src *",
-  'X-Content-Type-Options': 'nosniff',
-  'Cache-Control': 'no-cache',
-};
+/** The local server answers at the root: no stage in front of its paths. */
+const PAGE = docsPageHtml('');
+const INIT_SCRIPT = docsInitScript('');
+const PAGE_HEADERS = DOCS_PAGE_HEADERS;
 
 const send = (res: ServerResponse, status: number, type: string, body: string | Buffer) => {
   res.writeHead(status, { ...PAGE_HEADERS, 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
@@ -63,10 +37,10 @@ const answer = async (req: IncomingMessage, res: ServerResponse, path: string): 
     return;
   }
   const name = path.slice(DOCS_PATH.length + 1);
-  const asset = ASSETS[name];
+  const assetType = Object.hasOwn(DOCS_ASSETS, name) ? DOCS_ASSETS[name] : undefined;
   if (name === '' || name === 'index.html') send(res, 200, 'text/html; charset=utf-8', PAGE);
-  else if (name === 'init.js') send(res, 200, 'text/javascript; charset=utf-8', INIT_SCRIPT);
-  else if (asset) send(res, 200, asset.type, await readFile(asset.file));
+  else if (name === INIT_SCRIPT_NAME) send(res, 200, 'text/javascript; charset=utf-8', INIT_SCRIPT);
+  else if (assetType) send(res, 200, assetType, await readFile(join(swaggerUiDir, name)));
   else send(res, 404, 'text/plain; charset=utf-8', 'Not found\n');
 };
 
