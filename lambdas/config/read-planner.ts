@@ -55,7 +55,12 @@ export const READ_PLANNER: ReadPlannerSettings = {
   priorMoveSeconds: 3600,
   /** An own offer within this share of the winning price makes the buy box contested. */
   contestedWithin: 0.02,
-  /** The queue of admitted reads is filled to this many seconds of budget, and never beyond `maxQueueSeconds`. */
+  /**
+   * The queue of admitted reads is filled to this many seconds of budget, and never beyond
+   * `maxQueueSeconds`: the simulation plans every second; the live loop plans once a minute (the
+   * schedule's finest period), so it admits `maxQueueSeconds` of budget a run, and the reader
+   * drops a read that waited longer (its lease brings the page back to the planner).
+   */
   queueSeconds: 10,
   maxQueueSeconds: 60,
   /** Deficit round robin across tenants: each tenant's weight by plan (reads per round). */
