@@ -58,8 +58,6 @@ export const MARKET_SYNC = {
   readerBatchSize: 10,
   readerTimeoutSeconds: 60,
   readerMemoryMb: 512,
-  /** Readers at once on AWS (the event source's maximum concurrency; 2 is its least). The stage's rate is shared between them. */
-  readerMaxConcurrency: 2,
   /** A page that fails (5xx, timeout, rate limit) is read again later; after this many deliveries it is dead-lettered and the page's lease brings it back to the planner. */
   readerMaxReceiveCount: 10,
   /**
@@ -80,6 +78,16 @@ export const MARKET_SYNC = {
   emptyPageRereadMs: 2_000,
   emptyPageRereads: 2,
 } as const;
+
+/**
+ * Readers at once on AWS (the event source's maximum concurrency; 2 is its least), scaling with
+ * the stage's rate: the budget is one stored count every reader takes from
+ * (lambdas/data/market/read-budget.ts), so more readers never read faster than the rate, and one
+ * reader keeps up with about `READS_PER_READER` pages a second (a page answered in about 200 ms).
+ */
+const READS_PER_READER = 5;
+export const readerConcurrency = (requestsPerSecond: number = MARKET_SYNC.storefrontRequestsPerSecond): number =>
+  Math.max(2, Math.ceil(requestsPerSecond / READS_PER_READER));
 
 /** The env names of the queues and the pace (set by the stack, and by tools/local). */
 export const MARKET_SYNC_QUEUE_URL_ENV = 'MARKET_SYNC_QUEUE_URL';

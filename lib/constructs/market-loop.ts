@@ -7,7 +7,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { visibilityTimeoutFor } from '../../lambdas/config/event-sources.js';
-import { MARKET_SYNC, MARKET_SYNC_QUEUE_URL_ENV, STOREFRONT_QUEUE_URL_ENV, STOREFRONT_RATE_ENV } from '../../lambdas/config/market-sync.js';
+import { MARKET_SYNC, MARKET_SYNC_QUEUE_URL_ENV, readerConcurrency, STOREFRONT_QUEUE_URL_ENV, STOREFRONT_RATE_ENV } from '../../lambdas/config/market-sync.js';
 import { PRICE_SENDER_QUEUE_URL_ENV, PRICE_SENDING } from '../../lambdas/config/price-sending.js';
 import { TABLE_NAME_ENV } from '../../lambdas/config/table-schema.js';
 import { ALARM_THRESHOLDS, type MonitoredFunction } from './alarms.js';
@@ -144,7 +144,7 @@ export class MarketLoop extends Construct {
       new SqsEventSource(this.storefront.queue, {
         batchSize: MARKET_SYNC.readerBatchSize,
         // The stage's rate is divided among this many readers (lambdas/read-storefront/handler.ts).
-        maxConcurrency: MARKET_SYNC.readerMaxConcurrency,
+        maxConcurrency: readerConcurrency(),
         reportBatchItemFailures: true,
       }),
     );

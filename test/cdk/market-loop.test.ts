@@ -1,5 +1,5 @@
 import { visibilityTimeoutFor } from '../../lambdas/config/event-sources.js';
-import { MARKET_SYNC, MARKET_SYNC_QUEUE_URL_ENV, STOREFRONT_QUEUE_URL_ENV, STOREFRONT_RATE_ENV } from '../../lambdas/config/market-sync.js';
+import { MARKET_SYNC, MARKET_SYNC_QUEUE_URL_ENV, readerConcurrency, STOREFRONT_QUEUE_URL_ENV, STOREFRONT_RATE_ENV } from '../../lambdas/config/market-sync.js';
 import { PRICE_SENDER_QUEUE_URL_ENV, PRICE_SENDING } from '../../lambdas/config/price-sending.js';
 import { TABLE_NAME_ENV } from '../../lambdas/config/table-schema.js';
 import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../lambdas/marketplace/registry.js';
@@ -101,7 +101,7 @@ describe('the market loop', () => {
     expect(resource('AWS::SQS::Queue', ids[deadLetters]).Properties).toMatchObject({ FifoQueue: true });
   });
 
-  it('hands the sync worker one connection at a time, and the readers ten pages, two readers at most, both reporting failures', () => {
+  it('hands the sync worker one connection at a time, and the readers ten pages, as many readers as the stage rate needs (two at 9 a second), both reporting failures', () => {
     expect(mappingOf(ids.worker)?.Properties).toMatchObject({
       EventSourceArn: getAtt(ids.marketSync, 'Arn'),
       BatchSize: MARKET_SYNC.workerBatchSize,
@@ -110,7 +110,7 @@ describe('the market loop', () => {
     expect(mappingOf(ids.reader)?.Properties).toMatchObject({
       EventSourceArn: getAtt(ids.storefront, 'Arn'),
       BatchSize: MARKET_SYNC.readerBatchSize,
-      ScalingConfig: { MaximumConcurrency: MARKET_SYNC.readerMaxConcurrency },
+      ScalingConfig: { MaximumConcurrency: readerConcurrency() },
       FunctionResponseTypes: ['ReportBatchItemFailures'],
     });
     expect(mappingOf(ids.schedule)).toBeUndefined();
