@@ -245,7 +245,7 @@ export const createLocalFifoQueue = (options: FifoQueueOptions): LocalFifoQueue 
   };
 
   /** A group's outcome of a batch: deleted up to its first failure, the rest back in the queue (or dead-lettered). */
-  const settleGroup = async ({ group, messages, records }: Portion, failures: ReportedFailures | undefined): Promise<void> => {
+  const settleGroup = async ({ group, messages, records }: Portion, failures: ReportedFailures | undefined, settledAt: number): Promise<void> => {
     const failedAt = failures === undefined ? -1 : failures.kind === 'all' ? 0 : records.findIndex((record) => failures.ids.has(record.messageId));
     // The successful messages are deleted: those before the group's first failure (all, without one).
     group.messages.splice(0, failedAt < 0 ? messages.length : failedAt);
@@ -258,7 +258,7 @@ export const createLocalFifoQueue = (options: FifoQueueOptions): LocalFifoQueue 
       // The group waits for its failed messages to be visible again; with none left it goes on.
       const stillQueued = returned.some((record) => group.messages.some((message) => message.messageId === record.messageId));
       const asked = returned[0] ? visibilityChanges.get(returned[0].receiptHandle) : undefined;
-      if (stillQueued) group.visibleAt = Date.now() + (asked ?? visibilityTimeoutMs);
+      if (stillQueued) group.visibleAt = settledAt + (asked ?? visibilityTimeoutMs);
     }
     group.inFlight = false;
     if (group.messages.length === 0) groups.delete(group.id);
@@ -278,7 +278,10 @@ export const createLocalFifoQueue = (options: FifoQueueOptions): LocalFifoQueue 
     }));
     const records = portions.flatMap((portion) => portion.records);
     const failures = await invoke(records);
-    for (const portion of portions) await settleGroup(portion, failures);
+    // One time for the whole batch, as SQS times every message of a receive alike: the groups it
+    // returns become visible together, however long dead-lettering takes between them.
+    const settledAt = Date.now();
+    for (const portion of portions) await settleGroup(portion, failures, settledAt);
     for (const record of records) visibilityChanges.delete(record.receiptHandle);
   };
 
