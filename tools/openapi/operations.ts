@@ -91,8 +91,6 @@ export interface OperationSpec {
   };
   /** Accepts `If-Match` for optimistic concurrency. */
   readonly ifMatch?: boolean;
-  /** Accepts `Idempotency-Key`: a retry with the same key and body replays the first 2xx. */
-  readonly idempotencyKey?: boolean;
   /** Request headers of its own (text), e.g. a marketplace's signature. */
   readonly headerParameters?: readonly { readonly name: string; readonly description: string; readonly example: string; readonly required: boolean }[];
   /** JSON unless `mediaType` says otherwise. */
@@ -181,7 +179,6 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
       '`code`, offers by `offer_id` (an offer names its product by `product_code`), repricers by (`product_code`, connector) with ' +
       "the validation and computed fields of `POST /v1/repricers/`. Connector types are reference data: only the operator's CLI loads them. " +
       `The job lists the first ${MAX_LISTED_ERRORS} bad lines and counts them all in \`invalid\`.`,
-    idempotencyKey: true,
     query: {
       schema: createImportParameters,
       parameters: { import_type: { description: '`products`, `offers` or `repricers`: what every line of the body is.', example: 'offers' } },
@@ -198,16 +195,14 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
       body: { schema: 'ImportJob', example: importJobExample },
       headers: ['Location'],
     },
-    problems: [400, 401, 409, 413, 415, 422, ...SERVER_SIDE],
+    problems: [400, 401, 413, 415, ...SERVER_SIDE],
     problemOverrides: {
       400: {
-        description: `\`import_type\` is missing or unknown, the body is empty, not UTF-8 or longer than ${MAX_IMPORT_LINES} lines, or \`Idempotency-Key\` is malformed or repeated.`,
+        description: `\`import_type\` is missing or unknown, the body is empty, not UTF-8 or longer than ${MAX_IMPORT_LINES} lines.`,
         example: () => validationExample(createImportParameters, { import_type: 'widgets' }, 'The query parameters are not valid.'),
       },
-      409: { description: 'A request with this `Idempotency-Key` is still running.' },
       413: { description: 'The request body exceeds 4 MiB.', example: () => IMPORT_TOO_LARGE },
       415: { description: 'The request body is not `application/x-ndjson`.', example: () => NOT_NDJSON },
-      422: { description: 'This `Idempotency-Key` was already used with a different body.' },
     },
   },
   ListImports: {
@@ -322,7 +317,6 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
       'Creates the repricer of one product on one connector and computes `min_price`, `min_profit` and `fixed_fulfilment_fee` ' +
       '(docs/api.md, "Computed fields"). The connector is the product\'s only key of `fee_estimates`, the one named by `connector` when ' +
       "there are several, or the client's default connector when it has none. Also served at `/v1/repricers/`.",
-    idempotencyKey: true,
     requestBody: { description: 'The preferences; unknown fields are refused (400).', schema: 'CreateRepricerRequest', example: createRepricerExample },
     success: {
       status: 201,
@@ -333,22 +327,19 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     problems: [400, 401, 404, 409, 413, 415, 422, ...SERVER_SIDE],
     problemOverrides: {
       400: {
-        description:
-          'The body is not valid JSON or not valid (`errors` names each field), the product has several connectors and none was named, ' +
-          'or `Idempotency-Key` is malformed or repeated.',
+        description: 'The body is not valid JSON or not valid (`errors` names each field), or the product has several connectors and none was named.',
       },
       404: {
         description: 'No product with this `product_code` exists for this client.',
         example: () => notFound('No product with code "DEMO-999" exists for this client.').problem,
       },
       409: {
-        description:
-          'The (product, connector) slot already has a repricer (`existing_id` names it), or a request with this `Idempotency-Key` is still running.',
+        description: 'The (product, connector) slot already has a repricer (`existing_id` names it).',
       },
       422: {
         description:
           'No positive `min_price` results (a profit larger than the price can carry), the commission is 100 % or more, `min_profit` ' +
-          'exceeds `preferred_profit`, or this `Idempotency-Key` was used with another body.',
+          'exceeds `preferred_profit`.',
       },
     },
   },
