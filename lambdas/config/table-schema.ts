@@ -38,7 +38,21 @@ export const DIRECTORY_INDEX = {
   projection: 'KEYS_ONLY',
 } as const satisfies IndexDefinition;
 
-export const GLOBAL_SECONDARY_INDEXES: readonly IndexDefinition[] = [...Object.values(LISTING_INDEXES), DIRECTORY_INDEX];
+/**
+ * Keys only: each tenant's price changes in the order of their last update (`chgPk` one
+ * partition per tenant, `chgSk` the update time then the item's key), for polling
+ * `GET /v1/price-changes?updated_since=` with a cursor that does not drift
+ * (lambdas/data/price-changes/feed.ts). A status move rewrites the entry; the sender's own
+ * attributes do not touch it. The page reads the canonical items by key.
+ */
+export const PRICE_CHANGE_FEED_INDEX = {
+  indexName: 'priceChangesByUpdate',
+  partitionKey: 'chgPk',
+  sortKey: 'chgSk',
+  projection: 'KEYS_ONLY',
+} as const satisfies IndexDefinition;
+
+export const GLOBAL_SECONDARY_INDEXES: readonly IndexDefinition[] = [...Object.values(LISTING_INDEXES), DIRECTORY_INDEX, PRICE_CHANGE_FEED_INDEX];
 
 /** Every attribute used in a key of the table or an index; all are strings. */
 export const KEY_ATTRIBUTES: readonly string[] = [

@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../lambdas/domain/list-parameters.js';
 import { offerQueryParameters } from '../../lambdas/domain/offer-query.js';
 import { priceChangeQueryParameters, repricerPriceChangeQueryParameters } from '../../lambdas/domain/price-change-query.js';
+import { priceChangeFeedParameters } from '../../lambdas/domain/price-change-feed.js';
+import { DEFAULT_FEED_SETTLE_MS } from '../../lambdas/config/price-change-feed.js';
 import { offerRecord, priceChangeRecord, productRecord, repricerRecord } from '../../lambdas/domain/records.js';
 import { repricerQueryParameters } from '../../lambdas/domain/repricer-query.js';
 import { repricerPatchFields, updateRepricerBody } from '../../lambdas/domain/update-repricer.js';
@@ -240,16 +242,42 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     summary: 'List price changes',
     description:
       "One page of the client's repricing decisions (docs/repricing.md), with the exact number of matches in `meta.total`. " +
-      'Decisions are kept for the retention period of the stack (90 days by default).',
+      'Decisions are kept for the retention period of the stack (90 days by default). ' +
+      'To poll for changes instead, give `updated_since` (and `_limit`, nothing else): the changes updated after it, oldest update first, ' +
+      'and `meta.next_cursor`, which the next request passes as `cursor` alone. A cursor names a position, not a count: changes that arrive ' +
+      'or move meanwhile come after it, so a page does not drift and a poller sees each change again each time it is updated. ' +
+      `Changes updated in the last ${DEFAULT_FEED_SETTLE_MS / 1000} seconds are held back, so none can appear behind a cursor already given ` +
+      '(docs/repricing.md, "Polling for changes").',
     query: {
-      schema: priceChangeQueryParameters,
-      parameters: { ...priceChangeFilters, repricer_id: { description: 'Only the decisions of this repricer.', example: '7' } },
+      schema: priceChangeQueryParameters.extend({
+        updated_since: priceChangeFeedParameters.shape.updated_since,
+        cursor: priceChangeFeedParameters.shape.cursor,
+      }),
+      parameters: {
+        ...priceChangeFilters,
+        repricer_id: { description: 'Only the decisions of this repricer.', example: '7' },
+        updated_since: {
+          description:
+            'Polls instead of paging: the changes whose last update is strictly after this time (ISO 8601, at most milliseconds), oldest first. ' +
+            'Combines with `_limit` only.',
+          example: '2026-11-22T10:00:00.000Z',
+        },
+        cursor: {
+          description: "The `meta.next_cursor` of the previous feed page (opaque, this client's only): the next page. Combines with `_limit` only.",
+          example: 'eyJ2IjoxLCJ0IjoiLi4uIn0',
+        },
+      },
     },
-    success: { status: 200, description: 'A page of price changes.', body: { schema: 'PriceChangesPage', example: priceChangesPageExample } },
+    success: {
+      status: 200,
+      description: 'A page of price changes (`_start` pages), or a feed page when `updated_since` or `cursor` is given.',
+      body: { schema: 'PriceChangesListing', example: priceChangesPageExample },
+    },
     problems: [400, 401, ...SERVER_SIDE],
     problemOverrides: {
       400: {
-        description: 'An unknown, repeated or malformed parameter; `errors` names it.',
+        description:
+          'An unknown, repeated or malformed parameter (`errors` names it), a feed parameter with a paging one, or a `cursor` this client was not given.',
         example: () => validationExample(priceChangeQueryParameters, { reason: 'cheaper' }, 'The query parameters are not valid.'),
       },
     },
