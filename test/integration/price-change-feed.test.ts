@@ -11,6 +11,7 @@ import { startTestApi, type TestApi } from '../support/local-api.js';
 import { allPages, type PriceChange } from '../support/repricing.js';
 
 let api: TestApi;
+let aliceId: string;
 const alice: [string, string] = ['feed-alice', 'feed-alice-password-1'];
 const bob: [string, string] = ['feed-bob', 'feed-bob-password-1'];
 
@@ -47,7 +48,7 @@ const order = (change: PriceChange) => [change.updated_at, change.id] as const;
 
 /** A client with `n` products, its offer at 55+i and a rival at 58+i on each: a repricer on one decides. */
 const seller = async (auth: [string, string], codes: readonly string[]) => {
-  await api.createClient(auth[0], { password: auth[1], sellerId: `seller-${auth[0]}`, connector: 'amazon' });
+  const { clientId } = await api.createClient(auth[0], { password: auth[1], sellerId: `seller-${auth[0]}`, connector: 'amazon' });
   await api.importRecords(auth[0], [
     connectorRecord('amazon'),
     ...codes.flatMap((code, i) => [
@@ -56,6 +57,7 @@ const seller = async (auth: [string, string], codes: readonly string[]) => {
       offerRecord(`${code}-rival`, code, { seller_id: 'seller-x', offer_price: 58 + i }),
     ]),
   ]);
+  return clientId;
 };
 const reprice = async (auth: [string, string], code: string) => {
   const created = await api.request('POST', '/v1/repricers/', { auth, body: { product_code: code, preferred_price: 70, preferred_profit: 10 } });
@@ -67,7 +69,7 @@ const CODES = ['F-1', 'F-2', 'F-3', 'F-4', 'F-5', 'F-6', 'F-7'];
 beforeAll(async () => {
   process.env[PRICE_CHANGE_FEED_SETTLE_MS_ENV] = '0';
   api = await startTestApi();
-  await seller(alice, CODES);
+  aliceId = await seller(alice, CODES);
   await seller(bob, ['F-1']);
   // One at a time, so the changes have distinct update times to poll between.
   for (const code of CODES.slice(0, 5)) {
@@ -140,6 +142,34 @@ describe('GET /v1/price-changes?updated_since=', () => {
     );
     // Caught up: the last cursor gives nothing more until something changes.
     expect((await page(`cursor=${rest.cursor}`)).price_changes).toEqual([]);
+  });
+
+  it('puts in the feed, with a rebuild, a price change stored before the feed existed', async () => {
+    // Arrange: one change loses its feed entry, as one stored before the index was.
+    const { documentClient, tableName } = await import('../../lambdas/data/table/dynamo.js');
+    const { QueryCommand, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+    const { PRICE_CHANGE_FEED_INDEX } = await import('../../lambdas/config/table-schema.js');
+    const { rebuildClient } = await import('../../tools/admin/rebuild.js');
+    const before = await walk(`updated_since=${EPOCH}`, 100);
+    const target = before.seen[0]!;
+    const { Items: entries = [] } = await documentClient.send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: PRICE_CHANGE_FEED_INDEX.indexName,
+        KeyConditionExpression: 'chgPk = :pk',
+        ExpressionAttributeValues: { ':pk': `T#${aliceId}#PCFEED` },
+      }),
+    );
+    const entry = entries.find((item) => String(item.chgSk).startsWith(`${target.updated_at}#${target.product_code}#`))!;
+    await documentClient.send(new UpdateCommand({ TableName: tableName(), Key: { pk: entry.pk, sk: entry.sk }, UpdateExpression: 'REMOVE chgPk, chgSk' }));
+    expect((await walk(`updated_since=${EPOCH}`, 100)).seen.map((change) => change.id)).not.toContain(target.id);
+
+    // Act
+    await rebuildClient(alice[0]);
+    await api.settle();
+
+    // Assert: back in its place, at its update time.
+    expect((await walk(`updated_since=${EPOCH}`, 100)).seen.map((change) => change.id)).toEqual(before.seen.map((change) => change.id));
   });
 
   it('holds back the changes updated within the settle delay', async () => {
