@@ -13,7 +13,7 @@ import { RepricerApi } from './constructs/repricer-api.js';
 import { RepricerTable } from './constructs/repricer-table.js';
 import type { MonitoredQueue } from './constructs/monitored-queue.js';
 import { SecretsKey } from './constructs/secrets-key.js';
-import { AUTHORIZER, CONNECTION_LOOKUP_WRITERS, CONNECTION_SEALERS, ROUTES, type RouteDefinition } from '../lambdas/config/routes.js';
+import { AUTHORIZER, CONNECTION_LOOKUP_WRITERS, CONNECTION_SEALERS, ROUTES, SEALED_REPLAY_ROUTES, type RouteDefinition } from '../lambdas/config/routes.js';
 import { stageMarketplaceEnvironment } from '../lambdas/marketplace/marketplaces.js';
 import { grantTableAccess, TABLE_GRANTS } from './constructs/table-access.js';
 
@@ -170,6 +170,13 @@ export class RepricerStack extends Stack {
     this.secretsKey = new SecretsKey(this, 'SecretsKey', { stage, removalPolicy: settings.removalPolicy });
     const createWebhook = this.api.routeFunctions.get('CreateWebhook');
     if (createWebhook) this.secretsKey.allowSealing(createWebhook.function);
+    // A response that shows a secret is kept sealed for Idempotency-Key replays, and opened to replay it.
+    for (const name of SEALED_REPLAY_ROUTES) {
+      const fn = this.api.routeFunctions.get(name);
+      if (!fn) continue;
+      this.secretsKey.allowSealing(fn.function);
+      this.secretsKey.allowOpening(fn.function);
+    }
     this.secretsKey.allowOpening(this.changes.webhooks.worker.function);
     // Marketplace keys and webhook secrets are sealed by the function that stores a connection; it alone checks keys with the marketplace.
     for (const name of CONNECTION_SEALERS) {

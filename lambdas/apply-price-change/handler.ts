@@ -3,6 +3,7 @@ import { tenantOf } from '../auth/tenant.js';
 import { applyPriceChange } from '../data/price-changes/find.js';
 import { conflict } from '../http/errors.js';
 import { httpHandler } from '../http/handler.js';
+import { idempotentRequests } from '../http/idempotency.js';
 import { priceChangeNotFound } from '../http/not-found.js';
 import { idParameter } from '../http/path.js';
 import { json } from '../http/responses.js';
@@ -23,4 +24,5 @@ export const applyPriceChangeRoute = async (event: APIGatewayProxyEvent) => {
   return json(200, outcome.record);
 };
 
-export const handler = httpHandler(applyPriceChangeRoute);
+// A retry with the same Idempotency-Key answers the first 200 again, not a 409 for a change no longer suggested.
+export const handler = httpHandler(applyPriceChangeRoute).use(idempotentRequests());

@@ -296,6 +296,20 @@ export const ROUTES: readonly RouteDefinition[] = [
   },
 ];
 
+/**
+ * Every POST a client makes that changes something honours `Idempotency-Key`
+ * (lambdas/http/idempotency.ts): a rule on the table rather than a list, so a new one does too.
+ * Not the what-if preview (it changes nothing: a retry computes again) nor the marketplace's
+ * events (no client sends them; each is deduplicated by its own event id).
+ */
+export const isIdempotentRoute = (route: RouteDefinition): boolean => route.method === 'POST' && route.authorized && route.tableAccess === 'readWrite';
+
+/**
+ * Idempotent routes whose answer shows a secret once (the webhook's signing secret): the answer
+ * kept for replays is sealed (lambdas/crypto/envelope.ts), so these may also open data keys.
+ */
+export const SEALED_REPLAY_ROUTES = ['CreateWebhook'] as const;
+
 /** The routes that create or delete a connection's uid lookup (outside the tenant's keys). */
 export const CONNECTION_LOOKUP_WRITERS = ['PutConnection', 'DeleteConnection'] as const;
 /** The routes that seal a connection's secrets (KMS GenerateDataKey) and talk to the marketplace (its base URLs). */

@@ -39,6 +39,20 @@ export const DIRECTORY_INDEX = {
 } as const satisfies IndexDefinition;
 
 /**
+ * Keys only: each tenant's price changes in the order of their last update (`chgPk` one
+ * partition per tenant, `chgSk` the update time then the item's key), for polling
+ * `GET /v1/price-changes?updated_since=` with a cursor that does not drift
+ * (lambdas/data/price-changes/feed.ts). A status move rewrites the entry; the sender's own
+ * attributes do not touch it. The page reads the canonical items by key.
+ */
+export const PRICE_CHANGE_FEED_INDEX = {
+  indexName: 'priceChangesByUpdate',
+  partitionKey: 'chgPk',
+  sortKey: 'chgSk',
+  projection: 'KEYS_ONLY',
+} as const satisfies IndexDefinition;
+
+/**
  * The storefront pages watched, by the time of their next look (lambdas/data/market/page-watches.ts):
  * the read planner's Query for what is due, so no tick reads a tenant's catalogue. Sparse (only
  * page watches carry its keys) and sharded by page (`DUE#<n>`), so one partition never takes
@@ -46,7 +60,7 @@ export const DIRECTORY_INDEX = {
  */
 export const DUE_INDEX = { indexName: 'due', partitionKey: 'duePk', sortKey: 'dueSk', projection: 'ALL' } as const satisfies IndexDefinition;
 
-export const GLOBAL_SECONDARY_INDEXES: readonly IndexDefinition[] = [...Object.values(LISTING_INDEXES), DIRECTORY_INDEX, DUE_INDEX];
+export const GLOBAL_SECONDARY_INDEXES: readonly IndexDefinition[] = [...Object.values(LISTING_INDEXES), DIRECTORY_INDEX, PRICE_CHANGE_FEED_INDEX, DUE_INDEX];
 
 /** Every attribute used in a key of the table or an index; all are strings. */
 export const KEY_ATTRIBUTES: readonly string[] = [

@@ -47,6 +47,4 @@ export const createImportRoute = async (event: APIGatewayProxyEvent) => {
 };
 
 // A retried POST with the same Idempotency-Key and body answers the first job again instead of creating a second.
-export const handler = httpHandler(createImportRoute, { rawBody: { maxBytes: MAX_IMPORT_BODY_BYTES, tooLarge: IMPORT_TOO_LARGE } }).use(
-  idempotentRequests('CreateImport'),
-);
+export const handler = httpHandler(createImportRoute, { rawBody: { maxBytes: MAX_IMPORT_BODY_BYTES, tooLarge: IMPORT_TOO_LARGE } }).use(idempotentRequests());

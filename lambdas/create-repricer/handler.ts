@@ -31,4 +31,4 @@ export const createRepricerRoute = async (event: APIGatewayProxyEvent) => {
 const problemOf = (error: CreateRepricerError) =>
   error.kind === 'invalid' ? validationFailed([{ field: error.field, message: error.message }]) : unprocessable(error.message);
 
-export const handler = httpHandler(createRepricerRoute, { jsonBody: true }).use(idempotentRequests('CreateRepricer'));
+export const handler = httpHandler(createRepricerRoute, { jsonBody: true }).use(idempotentRequests());

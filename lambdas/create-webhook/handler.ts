@@ -5,6 +5,7 @@ import { createWebhookBody, MAX_WEBHOOKS_PER_CLIENT } from '../domain/webhooks.j
 import { createWebhook } from '../data/webhooks/webhooks.js';
 import { conflict, validationFailed } from '../http/errors.js';
 import { httpHandler } from '../http/handler.js';
+import { idempotentRequests } from '../http/idempotency.js';
 import { json } from '../http/responses.js';
 import { parseOrThrow } from '../http/validation.js';
 import { resolveDestination, systemResolver, type Resolver } from '../webhooks/destination.js';
@@ -32,4 +33,5 @@ export const createWebhookRoute =
     return json(201, { ...record, secret }, { Location: `/v1/webhooks/${record.id}` });
   };
 
-export const handler = httpHandler(createWebhookRoute(), { jsonBody: true });
+// A retry with the same Idempotency-Key and body answers the first webhook and its secret again, kept sealed meanwhile.
+export const handler = httpHandler(createWebhookRoute(), { jsonBody: true }).use(idempotentRequests());

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { storable } from '../domain/text.js';
-import { validationFailed } from './errors.js';
+import { conflict, unprocessable, validationFailed } from './errors.js';
 
 /**
  * The `Idempotency-Key` header's rules, apart from the middleware that acts on it, so the
@@ -27,3 +27,9 @@ export const hasIdempotencyKey = (event: APIGatewayProxyEvent): boolean => {
   }
   return true;
 };
+
+/** The same key with another request: another body, path, query or operation. */
+export const idempotencyKeyReused = () => unprocessable('This Idempotency-Key was already used with a different request (another body, path or operation).');
+
+/** A request with the key is still running: its outcome is not known yet. */
+export const idempotencyKeyInProgress = () => conflict('A request with this Idempotency-Key is still being processed; retry it later.');

@@ -4,6 +4,7 @@ import { resumeConnection } from '../data/connections/connections.js';
 import { connectionNotFound, connectorParameter } from '../http/connection-route.js';
 import { conflict } from '../http/errors.js';
 import { httpHandler } from '../http/handler.js';
+import { idempotentRequests } from '../http/idempotency.js';
 import { json } from '../http/responses.js';
 
 /**
@@ -21,4 +22,5 @@ export const resumeConnectionRoute = async (event: APIGatewayProxyEvent) => {
   return json(200, result);
 };
 
-export const handler = httpHandler(resumeConnectionRoute);
+// A retry with the same Idempotency-Key answers the first 200 again, not a 409 for a connection no longer paused.
+export const handler = httpHandler(resumeConnectionRoute).use(idempotentRequests());

@@ -3,6 +3,7 @@ import { tenantOf } from '../auth/tenant.js';
 import { admitSync } from '../data/connections/sync-requests.js';
 import { connectionChanged, connectionNotFound, connectorParameter, syncLimited } from '../http/connection-route.js';
 import { httpHandler } from '../http/handler.js';
+import { idempotentRequests } from '../http/idempotency.js';
 import { json } from '../http/responses.js';
 
 /** Says whether this request queued a full sync or joined the one already queued. */
@@ -25,4 +26,5 @@ export const syncConnectionRoute = async (event: APIGatewayProxyEvent, nowMs = D
   return json(202, admission.record, { [SYNC_REQUEST_HEADER]: decision.decision === 'accept' ? 'accepted' : 'coalesced' });
 };
 
-export const handler = httpHandler((event: APIGatewayProxyEvent) => syncConnectionRoute(event));
+// A retry with the same Idempotency-Key answers the first 202 (and its Sync-Request) again, not counted against the limit.
+export const handler = httpHandler((event: APIGatewayProxyEvent) => syncConnectionRoute(event)).use(idempotentRequests());

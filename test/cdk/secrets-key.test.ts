@@ -40,9 +40,9 @@ describe('the secrets key', () => {
     expect(resourcesOfType(synthesized.template, 'AWS::KMS::Key')[keyId]?.Properties).toMatchObject({ EnableKeyRotation: true });
   });
 
-  it('lets the create-webhook function generate data keys and nothing else', () => {
+  it('lets the create-webhook function generate data keys (its secret, its kept answer) and decrypt them (to replay that answer), nothing else', () => {
     const [id] = functionNamed(synthesized.template, 'CreateWebhook');
-    expect(kmsActions(synthesized, id, keyId)).toEqual(['kms:GenerateDataKey']);
+    expect(kmsActions(synthesized, id, keyId)).toEqual(['kms:Decrypt', 'kms:GenerateDataKey']);
   });
 
   it('lets the webhook worker decrypt data keys and nothing else', () => {

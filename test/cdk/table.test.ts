@@ -1,6 +1,14 @@
 import { Match } from 'aws-cdk-lib/assertions';
 
-import { DIRECTORY_INDEX, DUE_INDEX, GLOBAL_SECONDARY_INDEXES, KEY_ATTRIBUTES, LISTING_INDEXES, TTL_ATTRIBUTE } from '../../lambdas/config/table-schema.js';
+import {
+  DIRECTORY_INDEX,
+  DUE_INDEX,
+  GLOBAL_SECONDARY_INDEXES,
+  KEY_ATTRIBUTES,
+  LISTING_INDEXES,
+  PRICE_CHANGE_FEED_INDEX,
+  TTL_ATTRIBUTE,
+} from '../../lambdas/config/table-schema.js';
 import { resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
 
 describe('DynamoDB table', () => {
@@ -47,7 +55,8 @@ describe('DynamoDB table', () => {
     }[];
 
     // Assess: a page is one Query per cell, with nothing to fetch afterwards
-    const listing = indexes.filter((index) => index.IndexName !== DIRECTORY_INDEX.indexName && index.IndexName !== DUE_INDEX.indexName);
+    const others: readonly string[] = [DIRECTORY_INDEX.indexName, PRICE_CHANGE_FEED_INDEX.indexName, DUE_INDEX.indexName];
+    const listing = indexes.filter((index) => !others.includes(index.IndexName));
     expect(listing.map((index) => index.IndexName).sort()).toEqual(['byCompetitors', 'byCreated', 'byPrice', 'byUpdated']);
     expect(listing.map((index) => index.IndexName).sort()).toEqual(
       Object.values(LISTING_INDEXES)
@@ -66,6 +75,20 @@ describe('DynamoDB table', () => {
       Projection: unknown;
     }[];
     expect(indexes.find((index) => index.IndexName === 'directory')?.Projection).toEqual({ ProjectionType: 'KEYS_ONLY' });
+  });
+
+  it("keeps each tenant's price changes by update time in a keys-only index of its own, for polling with a cursor", () => {
+    const indexes = Object.values(resourcesOfType(dev.template, 'AWS::DynamoDB::Table'))[0]?.Properties.GlobalSecondaryIndexes as {
+      IndexName: string;
+      KeySchema: { AttributeName: string; KeyType: string }[];
+      Projection: unknown;
+    }[];
+    const feed = indexes.find((index) => index.IndexName === 'priceChangesByUpdate');
+    expect(feed?.KeySchema).toEqual([
+      { AttributeName: 'chgPk', KeyType: 'HASH' },
+      { AttributeName: 'chgSk', KeyType: 'RANGE' },
+    ]);
+    expect(feed?.Projection).toEqual({ ProjectionType: 'KEYS_ONLY' });
   });
 
   it('streams old and new images of every change', () => {

@@ -4,6 +4,7 @@
  */
 import { TTL_ATTRIBUTE } from '../../lambdas/config/table-schema.js';
 import { idempotencyPartition } from '../../lambdas/data/table/idempotency-store.js';
+import { IDEMPOTENCY_SCOPE } from '../../lambdas/http/idempotency.js';
 import { connectorRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api.js';
 import { scanTable } from '../support/table-snapshot.js';
@@ -89,7 +90,7 @@ describe('Idempotency-Key on POST /v1/repricers/', () => {
     });
     await step('keeps the record in the table under IDEMPOTENCY#, expiring through the TTL attribute after 24 hours', async () => {
       // Act
-      const items = [...(await scanTable(api.tableName)).entries()].filter(([key]) => key.startsWith(`${idempotencyPartition('CreateRepricer')}\u0000`));
+      const items = [...(await scanTable(api.tableName)).entries()].filter(([key]) => key.startsWith(`${idempotencyPartition(IDEMPOTENCY_SCOPE)}\u0000`));
 
       // Assert: retry-1 of each client and fix-and-retry.
       expect(items).toHaveLength(3);

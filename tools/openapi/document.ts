@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_TTL_SECONDS } from '../../lambdas/http/idempotency-key.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_TTL_SECONDS, idempotencyKeyInProgress, idempotencyKeyReused } from '../../lambdas/http/idempotency-key.js';
 import { JSON_CONTENT_TYPE, STANDARD_PROBLEMS } from '../../lambdas/http/problem.js';
-import { ROUTES, type RouteDefinition } from '../../lambdas/config/routes.js';
+import { isIdempotentRoute, ROUTES, type RouteDefinition } from '../../lambdas/config/routes.js';
 import { OPERATIONS, type BodySpec, type OperationSpec, type ParameterSpec } from './operations.js';
 import { HEADERS, headerRef, problemResponse } from './responses.js';
 import { componentSchemas, parameterSchema, schemaRef, type JsonSchema } from './schemas.js';
@@ -71,10 +71,51 @@ const IDEMPOTENCY_KEY = {
   in: 'header',
   required: false,
   description:
-    `Makes a retry safe: the same key with the same body within ${IDEMPOTENCY_TTL_SECONDS / 3600} hours gets the first 2xx response again instead of a second ` +
-    'resource or a 409. Scoped to the client; only 2xx responses are kept.',
+    `Makes a retry safe: the same key with the same request (path, query and body) within ${IDEMPOTENCY_TTL_SECONDS / 3600} hours gets the first ` +
+    '2xx response again (status, body and headers) instead of a second effect. Keys are scoped to the client, across every POST: the same ' +
+    'key with another request is a 422, and while the first request is still running a 409. Only 2xx responses are kept (docs/api.md, "Idempotency-Key").',
   schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX_LENGTH, pattern: '^[ -~]+$' },
   example: '5f0c6a1e-create-demo-001',
+};
+
+/** What each status adds on a route that honours `Idempotency-Key`: its own wording when the operation has the status anyway. */
+const IDEMPOTENCY_PROBLEMS = {
+  400: { alone: '`Idempotency-Key` is malformed or repeated.', also: 'or `Idempotency-Key` is malformed or repeated.', example: undefined },
+  409: {
+    alone: 'A request with this `Idempotency-Key` is still running; retry it later.',
+    also: 'Or a request with this `Idempotency-Key` is still running; retry it later.',
+    example: () => idempotencyKeyInProgress().problem,
+  },
+  422: {
+    alone: 'This `Idempotency-Key` was already used with another request (another body, path, query or operation).',
+    also: 'Or this `Idempotency-Key` was already used with another request (another body, path, query or operation).',
+    example: () => idempotencyKeyReused().problem,
+  },
+} as const;
+
+/** The operation's problems, and on an idempotent route those of its `Idempotency-Key`. */
+const problemsOf = (route: RouteDefinition, spec: OperationSpec): Record<string, JsonSchema> => {
+  const responses: Record<string, JsonSchema> = {};
+  const idempotent = isIdempotentRoute(route);
+  const statuses = new Set([...spec.problems, ...(idempotent ? ([400, 409, 422] as const) : [])]);
+  for (const status of [...statuses].sort((a, b) => a - b)) {
+    const override = spec.problemOverrides?.[status];
+    const extra = idempotent && status in IDEMPOTENCY_PROBLEMS ? IDEMPOTENCY_PROBLEMS[status as keyof typeof IDEMPOTENCY_PROBLEMS] : undefined;
+    if (extra && !spec.problems.includes(status)) {
+      responses[status] = problemResponse(status, extra.alone, extra.example?.(), override?.headers);
+      continue;
+    }
+    const description = override?.description;
+    responses[status] = problemResponse(
+      status,
+      extra
+        ? `${(description ?? (problemResponse(status).description as string)).replace(/\.$/, '')}; ${extra.also.charAt(0).toLowerCase()}${extra.also.slice(1)}`
+        : description,
+      override?.example?.(),
+      override?.headers,
+    );
+  }
+  return responses;
 };
 
 const successResponse = (spec: OperationSpec): JsonSchema => {
@@ -92,7 +133,7 @@ const operation = (route: RouteDefinition): JsonSchema => {
     ...pathParameters(route, spec),
     ...queryParameters(route, spec),
     ...(spec.ifMatch ? [IF_MATCH] : []),
-    ...(spec.idempotencyKey ? [IDEMPOTENCY_KEY] : []),
+    ...(isIdempotentRoute(route) ? [IDEMPOTENCY_KEY] : []),
     ...(spec.headerParameters ?? []).map(({ name, description, example, required }) => ({
       name,
       in: 'header',
@@ -105,10 +146,7 @@ const operation = (route: RouteDefinition): JsonSchema => {
   const responses: Record<string, JsonSchema> = { [spec.success.status]: successResponse(spec) };
   const { alternative } = spec.success;
   if (alternative) responses[alternative.status] = successResponse({ ...spec, success: { ...spec.success, ...alternative, headers: [] } });
-  for (const status of spec.problems) {
-    const override = spec.problemOverrides?.[status];
-    responses[status] = problemResponse(status, override?.description, override?.example?.(), override?.headers);
-  }
+  Object.assign(responses, problemsOf(route, spec));
   return {
     operationId: operationIdOf(route),
     summary: spec.summary,

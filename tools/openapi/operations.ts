@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../lambdas/domain/list-parameters.js';
 import { offerQueryParameters } from '../../lambdas/domain/offer-query.js';
 import { priceChangeQueryParameters, repricerPriceChangeQueryParameters } from '../../lambdas/domain/price-change-query.js';
+import { priceChangeFeedParameters } from '../../lambdas/domain/price-change-feed.js';
+import { DEFAULT_FEED_SETTLE_MS } from '../../lambdas/config/price-change-feed.js';
 import { offerRecord, priceChangeRecord, productRecord, repricerRecord } from '../../lambdas/domain/records.js';
 import { repricerQueryParameters } from '../../lambdas/domain/repricer-query.js';
 import { repricerPatchFields, updateRepricerBody } from '../../lambdas/domain/update-repricer.js';
@@ -91,8 +93,6 @@ export interface OperationSpec {
   };
   /** Accepts `If-Match` for optimistic concurrency. */
   readonly ifMatch?: boolean;
-  /** Accepts `Idempotency-Key`: a retry with the same key and body replays the first 2xx. */
-  readonly idempotencyKey?: boolean;
   /** Request headers of its own (text), e.g. a marketplace's signature. */
   readonly headerParameters?: readonly { readonly name: string; readonly description: string; readonly example: string; readonly required: boolean }[];
   /** JSON unless `mediaType` says otherwise. */
@@ -181,7 +181,6 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
       '`code`, offers by `offer_id` (an offer names its product by `product_code`), repricers by (`product_code`, connector) with ' +
       "the validation and computed fields of `POST /v1/repricers/`. Connector types are reference data: only the operator's CLI loads them. " +
       `The job lists the first ${MAX_LISTED_ERRORS} bad lines and counts them all in \`invalid\`.`,
-    idempotencyKey: true,
     query: {
       schema: createImportParameters,
       parameters: { import_type: { description: '`products`, `offers` or `repricers`: what every line of the body is.', example: 'offers' } },
@@ -198,16 +197,14 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
       body: { schema: 'ImportJob', example: importJobExample },
       headers: ['Location'],
     },
-    problems: [400, 401, 409, 413, 415, 422, ...SERVER_SIDE],
+    problems: [400, 401, 413, 415, ...SERVER_SIDE],
     problemOverrides: {
       400: {
-        description: `\`import_type\` is missing or unknown, the body is empty, not UTF-8 or longer than ${MAX_IMPORT_LINES} lines, or \`Idempotency-Key\` is malformed or repeated.`,
+        description: `\`import_type\` is missing or unknown, the body is empty, not UTF-8 or longer than ${MAX_IMPORT_LINES} lines.`,
         example: () => validationExample(createImportParameters, { import_type: 'widgets' }, 'The query parameters are not valid.'),
       },
-      409: { description: 'A request with this `Idempotency-Key` is still running.' },
       413: { description: 'The request body exceeds 4 MiB.', example: () => IMPORT_TOO_LARGE },
       415: { description: 'The request body is not `application/x-ndjson`.', example: () => NOT_NDJSON },
-      422: { description: 'This `Idempotency-Key` was already used with a different body.' },
     },
   },
   ListImports: {
@@ -245,16 +242,42 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     summary: 'List price changes',
     description:
       "One page of the client's repricing decisions (docs/repricing.md), with the exact number of matches in `meta.total`. " +
-      'Decisions are kept for the retention period of the stack (90 days by default).',
+      'Decisions are kept for the retention period of the stack (90 days by default). ' +
+      'To poll for changes instead, give `updated_since` (and `_limit`, nothing else): the changes updated after it, oldest update first, ' +
+      'and `meta.next_cursor`, which the next request passes as `cursor` alone. A cursor names a position, not a count: changes that arrive ' +
+      'or move meanwhile come after it, so a page does not drift and a poller sees each change again each time it is updated. ' +
+      `Changes updated in the last ${DEFAULT_FEED_SETTLE_MS / 1000} seconds are held back, so none can appear behind a cursor already given ` +
+      '(docs/repricing.md, "Polling for changes").',
     query: {
-      schema: priceChangeQueryParameters,
-      parameters: { ...priceChangeFilters, repricer_id: { description: 'Only the decisions of this repricer.', example: '7' } },
+      schema: priceChangeQueryParameters.extend({
+        updated_since: priceChangeFeedParameters.shape.updated_since,
+        cursor: priceChangeFeedParameters.shape.cursor,
+      }),
+      parameters: {
+        ...priceChangeFilters,
+        repricer_id: { description: 'Only the decisions of this repricer.', example: '7' },
+        updated_since: {
+          description:
+            'Polls instead of paging: the changes whose last update is strictly after this time (ISO 8601, at most milliseconds), oldest first. ' +
+            'Combines with `_limit` only.',
+          example: '2026-11-22T10:00:00.000Z',
+        },
+        cursor: {
+          description: "The `meta.next_cursor` of the previous feed page (opaque, this client's only): the next page. Combines with `_limit` only.",
+          example: 'eyJ2IjoxLCJ0IjoiLi4uIn0',
+        },
+      },
     },
-    success: { status: 200, description: 'A page of price changes.', body: { schema: 'PriceChangesPage', example: priceChangesPageExample } },
+    success: {
+      status: 200,
+      description: 'A page of price changes (`_start` pages), or a feed page when `updated_since` or `cursor` is given.',
+      body: { schema: 'PriceChangesListing', example: priceChangesPageExample },
+    },
     problems: [400, 401, ...SERVER_SIDE],
     problemOverrides: {
       400: {
-        description: 'An unknown, repeated or malformed parameter; `errors` names it.',
+        description:
+          'An unknown, repeated or malformed parameter (`errors` names it), a feed parameter with a paging one, or a `cursor` this client was not given.',
         example: () => validationExample(priceChangeQueryParameters, { reason: 'cheaper' }, 'The query parameters are not valid.'),
       },
     },
@@ -322,7 +345,6 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
       'Creates the repricer of one product on one connector and computes `min_price`, `min_profit` and `fixed_fulfilment_fee` ' +
       '(docs/api.md, "Computed fields"). The connector is the product\'s only key of `fee_estimates`, the one named by `connector` when ' +
       "there are several, or the client's default connector when it has none. Also served at `/v1/repricers/`.",
-    idempotencyKey: true,
     requestBody: { description: 'The preferences; unknown fields are refused (400).', schema: 'CreateRepricerRequest', example: createRepricerExample },
     success: {
       status: 201,
@@ -333,22 +355,19 @@ export const OPERATIONS: Readonly<Record<string, OperationSpec>> = {
     problems: [400, 401, 404, 409, 413, 415, 422, ...SERVER_SIDE],
     problemOverrides: {
       400: {
-        description:
-          'The body is not valid JSON or not valid (`errors` names each field), the product has several connectors and none was named, ' +
-          'or `Idempotency-Key` is malformed or repeated.',
+        description: 'The body is not valid JSON or not valid (`errors` names each field), or the product has several connectors and none was named.',
       },
       404: {
         description: 'No product with this `product_code` exists for this client.',
         example: () => notFound('No product with code "DEMO-999" exists for this client.').problem,
       },
       409: {
-        description:
-          'The (product, connector) slot already has a repricer (`existing_id` names it), or a request with this `Idempotency-Key` is still running.',
+        description: 'The (product, connector) slot already has a repricer (`existing_id` names it).',
       },
       422: {
         description:
           'No positive `min_price` results (a profit larger than the price can carry), the commission is 100 % or more, `min_profit` ' +
-          'exceeds `preferred_profit`, or this `Idempotency-Key` was used with another body.',
+          'exceeds `preferred_profit`.',
       },
     },
   },

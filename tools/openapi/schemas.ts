@@ -16,6 +16,7 @@ import {
   timestamp,
 } from '../../lambdas/domain/records.js';
 import { importError, importJobRecord, importsPage } from '../../lambdas/domain/import-jobs.js';
+import { priceChangeFeedMeta } from '../../lambdas/domain/price-change-feed.js';
 import { updateRepricerBody } from '../../lambdas/domain/update-repricer.js';
 import { appliedBound, targetExplanation } from '../../lambdas/domain/explain-target.js';
 import { repricerHold, repricerMarket, repricerPreview } from '../../lambdas/domain/repricer-preview.js';
@@ -51,6 +52,10 @@ export type JsonSchema = Record<string, unknown>;
 export const repricersPage = z.strictObject({ meta: listMeta, repricers: z.array(repricerRecord) });
 /** `GET /v1/price-changes` and `GET /v1/repricers/{id}/price-changes`. */
 export const priceChangesPage = z.strictObject({ meta: listMeta, price_changes: z.array(priceChangeRecord) });
+/** `GET /v1/price-changes?updated_since=` or `?cursor=`: the changes in update order, and where to go on. */
+export const priceChangesFeedPage = z.strictObject({ meta: priceChangeFeedMeta, price_changes: z.array(priceChangeRecord) });
+/** `GET /v1/price-changes` answers either page: `_start` pages, or the feed when `updated_since` or `cursor` is given. */
+export const priceChangesListing = z.union([priceChangesPage, priceChangesFeedPage]);
 /** `GET /v1/repricers/{id}/price-changes`: the page, and the market the repricer decides from. */
 export const repricerPriceChangesPage = priceChangesPage.extend({ market: repricerMarket, holds: z.array(repricerHold) });
 
@@ -67,6 +72,8 @@ responseComponents
   .add(repricersPage, { id: 'RepricersPage' })
   .add(priceChangeRecord, { id: 'PriceChange' })
   .add(priceChangesPage, { id: 'PriceChangesPage' })
+  .add(priceChangesFeedPage, { id: 'PriceChangesFeedPage' })
+  .add(priceChangesListing, { id: 'PriceChangesListing' })
   .add(repricerPriceChangesPage, { id: 'RepricerPriceChangesPage' })
   .add(repricerMarket, { id: 'RepricerMarket' })
   .add(repricerHold, { id: 'RepricerHold' })

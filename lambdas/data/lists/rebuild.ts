@@ -5,6 +5,7 @@ import { logger } from '../../observability/logger.js';
 import { batchGet } from '../table/batch.js';
 import { documentClient, tableName } from '../table/dynamo.js';
 import { readPartition } from '../table/partition.js';
+import { enterPriceChangeFeed } from '../price-changes/feed.js';
 import {
   listingPartition,
   offerKey,
@@ -120,8 +121,12 @@ const reconcileRepricers = async (clientId: string, ids: readonly number[], seq:
 
 type CanonicalChanges = readonly { readonly sk: string; readonly stored: StoredPriceChange }[];
 
-const priceChangesOf = async (clientId: string, code: string): Promise<CanonicalChanges> =>
-  (await readPartition(priceChangePartition(clientId, code))).map((item) => ({ sk: String(item.sk), stored: storedPriceChange.parse(item) }));
+const priceChangesOf = async (clientId: string, code: string): Promise<CanonicalChanges> => {
+  const items = await readPartition(priceChangePartition(clientId, code));
+  // Those stored before the update feed existed enter it now (data/price-changes/feed.ts).
+  await enterPriceChangeFeed(clientId, code, items);
+  return items.map((item) => ({ sk: String(item.sk), stored: storedPriceChange.parse(item) }));
+};
 
 /** Some products' price changes, listed afresh in both lists (one pass: each node counts it once). */
 const relistPriceChanges = (clientId: string, byProduct: ReadonlyMap<string, CanonicalChanges>, seq: string) =>

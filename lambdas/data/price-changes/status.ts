@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import type { PriceChange, PriceChangeStatus } from '../../domain/records.js';
 import { documentClient, tableName } from '../table/dynamo.js';
-import { priceChangePartition } from '../table/keys.js';
+import { priceChangeFeedKey, priceChangePartition } from '../table/keys.js';
 import { PRICE_CHANGE_SCHEMA_VERSION, storedPriceChange, type StoredPriceChange } from './list.js';
 import { isConditionFailure } from '../table/conditions.js';
 
@@ -88,6 +88,13 @@ export const transitionPriceChange = async (clientId: string, ref: PriceChangeRe
     names['#updated'] = 'updated_at';
     values[':now'] = move.now;
     sets.push('#r.#updated = :now');
+    // ... and to a poller of the update feed (PRICE_CHANGE_FEED_INDEX): the entry moves to the new time.
+    const feed = priceChangeFeedKey(clientId, move.now, ref.productCode, ref.sk);
+    names['#chgPk'] = 'chgPk';
+    names['#chgSk'] = 'chgSk';
+    values[':chgPk'] = feed.chgPk;
+    values[':chgSk'] = feed.chgSk;
+    sets.push('#chgPk = :chgPk', '#chgSk = :chgSk');
   } else {
     names['#updated'] = 'updated_at';
     sets.push('#r.#updated = if_not_exists(#r.#updated, #r.created_at)');

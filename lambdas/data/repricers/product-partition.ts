@@ -16,7 +16,7 @@ import { mapLimit } from '../table/concurrency.js';
 import { reserveTimedIds } from '../table/counters.js';
 import { documentClient, tableName } from '../table/dynamo.js';
 import { readPartition } from '../table/partition.js';
-import { connectorKey, part, priceChangePartition, productPartition } from '../table/keys.js';
+import { connectorKey, part, priceChangeFeedKey, priceChangePartition, productPartition } from '../table/keys.js';
 import { storedOffer, type StoredOffer } from '../offers/list.js';
 import { canonicalPriceChange, PRICE_CHANGE_SCHEMA_VERSION, storedPriceChange, type StoredPriceChange } from '../price-changes/list.js';
 import type { MarketState } from '../../domain/market-state.js';
@@ -309,7 +309,7 @@ export const recordDecisions = async (
           await documentClient.send(
             new PutCommand({
               TableName: tableName(),
-              Item: { ...key, ...canonicalPriceChange(stored), expiresAt },
+              Item: { ...key, ...canonicalPriceChange(stored), ...priceChangeFeedKey(clientId, at, code, key.sk), expiresAt },
               ConditionExpression: 'attribute_not_exists(pk)',
             }),
           );

@@ -85,6 +85,17 @@ export const repricerKey = (clientId: string, id: number) => ({ pk: `${tenant(cl
 /** A product's price changes, beside (not in) its partition: a repricing decision never reads them. */
 export const priceChangePartition = (clientId: string, code: string) => `${tenant(clientId)}#PC#${part(code)}`;
 
+/**
+ * A price change's entry in the tenant's update feed (PRICE_CHANGE_FEED_INDEX): the update time
+ * (ISO, fixed width) first, then the product and the item's sort key, so every entry's key is
+ * unique and a cursor is the last key read.
+ */
+export const priceChangeFeedKey = (clientId: string, updatedAt: string, code: string, sk: string) => ({
+  chgPk: `${tenant(clientId)}#PCFEED`,
+  chgSk: `${updatedAt}#${part(code)}#${sk}`,
+});
+export const priceChangeFeedPartition = (clientId: string): string => priceChangeFeedKey(clientId, '', '', '').chgPk;
+
 /** A listing partition: one cell of one ranked entity, sorted by id (sk) and by the listing GSIs. */
 export const listingPartition = (clientId: string, tag: string, cell: string) => `${tenant(clientId)}#${tag}#${cell}`;
 /** The rank nodes of one entity, order and level (`b` buckets, `c` chunks), keyed by lower bound. */

@@ -18,9 +18,10 @@ import { TTL_ATTRIBUTE } from '../../../lambdas/config/table-schema.js';
 import { idempotencyPartition } from '../../../lambdas/data/table/idempotency-store.js';
 import { conflict } from '../../../lambdas/http/errors.js';
 import { httpHandler } from '../../../lambdas/http/handler.js';
-import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_TTL_SECONDS, idempotentRequests } from '../../../lambdas/http/idempotency.js';
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_SCOPE, IDEMPOTENCY_TTL_SECONDS, idempotentRequests } from '../../../lambdas/http/idempotency.js';
 import { json } from '../../../lambdas/http/responses.js';
 import { logger } from '../../../lambdas/observability/logger.js';
+import { LOCAL_SECRETS_KEY_ENV, resetKeyProvider } from '../../../lambdas/crypto/key-provider.js';
 import { apiEvent, CONTEXT, expectProblem, TENANT } from '../fixtures/api-events.js';
 
 const ddb = mockClient(DynamoDBClient);
@@ -65,7 +66,8 @@ const createThing = jest.fn(async () => {
   created += 1;
   return json(201, { id: created }, { Location: `/v1/things/${created}` });
 });
-const handler = httpHandler(createThing, { jsonBody: true }).use(idempotentRequests('TestCreate'));
+// Events name POST /v1/repricers: the middleware finds the route (CreateRepricer) from the event, as deployed.
+const handler = httpHandler(createThing, { jsonBody: true }).use(idempotentRequests());
 
 const post = (body: unknown, headers: Record<string, string> = {}, tenant = TENANT) =>
   handler(
@@ -81,7 +83,11 @@ const post = (body: unknown, headers: Record<string, string> = {}, tenant = TENA
 
 beforeAll(() => {
   process.env.TABLE_NAME = 'idempotency-test';
+  process.env[LOCAL_SECRETS_KEY_ENV] = '22'.repeat(32);
+  resetKeyProvider();
 });
+
+afterAll(() => resetKeyProvider());
 
 beforeEach(() => {
   ddb.reset();
@@ -136,8 +142,8 @@ describe('Idempotency-Key', () => {
 
     // Assert
     const [item] = [...items.values()] as [Item];
-    expect(item.pk?.S).toBe(idempotencyPartition('TestCreate'));
-    expect(item.sk?.S).toMatch(/^TestCreate#/);
+    expect(item.pk?.S).toBe(idempotencyPartition(IDEMPOTENCY_SCOPE));
+    expect(item.sk?.S).toMatch(new RegExp(`^${IDEMPOTENCY_SCOPE}#`));
     expect(item.status?.S).toBe('COMPLETED');
     expect(Number(item[TTL_ATTRIBUTE]?.N) - Date.now() / 1000).toBeGreaterThan(IDEMPOTENCY_TTL_SECONDS - 60);
     expect(Number(item[TTL_ATTRIBUTE]?.N) - Date.now() / 1000).toBeLessThanOrEqual(IDEMPOTENCY_TTL_SECONDS + 1);
@@ -261,5 +267,91 @@ describe('Idempotency-Key', () => {
     // Assert
     expect(response.statusCode).toBe(201);
     expect(items.size).toBe(0);
+  });
+});
+
+describe('Idempotency-Key on other routes', () => {
+  const SECRET = `whsec_${'ab'.repeat(32)}`;
+  const createWebhook = jest.fn(async () => json(201, { id: 7, url: 'https://example.com/hook', secret: SECRET }, { Location: '/v1/webhooks/7' }));
+  const webhookHandler = httpHandler(createWebhook, { jsonBody: true }).use(idempotentRequests());
+  const postWebhook = (body: unknown, key: string, tenant = TENANT) =>
+    webhookHandler(
+      apiEvent({
+        method: 'POST',
+        path: '/v1/webhooks',
+        headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key },
+        body: JSON.stringify(body),
+        authorizer: tenant,
+      }),
+      CONTEXT,
+    );
+
+  const apply = jest.fn(async (event: { pathParameters: Record<string, string> | null }) => json(200, { id: Number(event.pathParameters?.id) }));
+  const applyHandler = httpHandler(apply as never).use(idempotentRequests());
+  const postApply = (id: string, key: string) =>
+    applyHandler(
+      { ...apiEvent({ method: 'POST', path: '/v1/price-changes/{id}/apply', headers: { 'Idempotency-Key': key } }), pathParameters: { id } },
+      CONTEXT,
+    );
+
+  beforeEach(() => {
+    createWebhook.mockClear();
+    apply.mockClear();
+  });
+
+  it("keeps a response that shows a secret sealed, and replays it opened: the secret is never in the table's item", async () => {
+    // Act
+    const first = await postWebhook({ url: 'https://example.com/hook' }, 'hook-1');
+    const retry = await postWebhook({ url: 'https://example.com/hook' }, 'hook-1');
+
+    // Assert
+    expect(retry).toEqual(first);
+    expect(JSON.parse(retry.body).secret).toBe(SECRET);
+    expect(createWebhook).toHaveBeenCalledTimes(1);
+    const [item] = [...items.values()] as [Item];
+    expect(item.status?.S).toBe('COMPLETED');
+    expect(JSON.stringify(item)).not.toContain(SECRET);
+    expect(JSON.stringify(item)).not.toContain('example.com');
+    expect(item.data?.M?.sealedResponse?.M?.v?.N).toBe('1');
+  });
+
+  it("does not open a sealed response for another client, even when the item is copied into that client's record", async () => {
+    // Arrange
+    await postWebhook({ url: 'https://example.com/hook' }, 'hook-2');
+    const [stored] = [...items.values()] as [Item];
+    const bob = { ...TENANT, clientId: 'c2', username: 'bob' };
+    await postWebhook({ url: 'https://example.com/hook' }, 'hook-2', bob);
+    const bobsKey = [...items.keys()].find((key) => items.get(key) !== stored)!;
+    items.set(bobsKey, { ...stored, pk: items.get(bobsKey)!.pk!, sk: items.get(bobsKey)!.sk! });
+
+    // Act
+    const response = await postWebhook({ url: 'https://example.com/hook' }, 'hook-2', bob);
+
+    // Assert
+    expect(response.statusCode).toBe(500);
+    expect(response.body).not.toContain(SECRET);
+  });
+
+  it('answers the same key on another path (another price change) with a 422, and replays the first path', async () => {
+    // Act
+    const first = await postApply('5', 'apply-1');
+    const other = await postApply('6', 'apply-1');
+    const retry = await postApply('5', 'apply-1');
+
+    // Assert
+    expect(first.statusCode).toBe(200);
+    expectProblem(other, 422, 'urn:repricer:problem:unprocessable');
+    expect(retry).toEqual(first);
+    expect(apply).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps one namespace of keys per client: the same key on another operation is a 422', async () => {
+    // Act
+    await post({ a: 1 }, { 'Idempotency-Key': 'shared-op-key' });
+    const other = await postApply('5', 'shared-op-key');
+
+    // Assert
+    expectProblem(other, 422, 'urn:repricer:problem:unprocessable');
+    expect(apply).not.toHaveBeenCalled();
   });
 });
