@@ -69,6 +69,9 @@ export const stageFromContext = (scope: Construct): string => {
 
 const EMAIL = /^[^\s@,]+@[^\s@,]+\.[^\s@,]+$/;
 
+/** Context naming indexes to leave out of one deploy (`-c withheldIndexes=due`): CloudFormation adds one index per table update. */
+export const WITHHELD_INDEXES_CONTEXT_KEY = 'withheldIndexes';
+
 const contextList = (scope: Construct, key: string): string[] => {
   const value: unknown = scope.node.tryGetContext(key);
   if (value === undefined || value === '') return [];
@@ -120,6 +123,7 @@ export class RepricerStack extends Stack {
     this.table = new RepricerTable(this, 'Data', {
       removalPolicy: settings.removalPolicy,
       deletionProtection: settings.deletionProtection,
+      withheldIndexes: contextList(this, WITHHELD_INDEXES_CONTEXT_KEY),
     });
 
     this.api = new RepricerApi(this, 'Api', {
