@@ -100,7 +100,7 @@ export const listsRoute: ChangeRoute<ListChangesMessage> = {
   queue: 'lists',
   start: (clientId) => ({ clientId, offers: [], products: [], priceChanges: [], rebuilds: [], offerStates: [], watches: [] }),
   add: (work, change) => {
-    if ((change.kind === 'product' || change.kind === 'slot') && !work.watches.includes(change.code)) work.watches.push(change.code);
+    if ((change.kind === 'product' || change.kind === 'slot') && change.watch && !work.watches.includes(change.code)) work.watches.push(change.code);
     if (change.kind === 'offer') work.offers.push({ ...change.hint, cells: [...change.hint.cells] });
     if (change.kind === 'offer' && change.offerState) work.offerStates.push(change.offerState);
     if (change.kind === 'product') work.products.push(change.code);

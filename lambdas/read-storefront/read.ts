@@ -140,8 +140,10 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
 
     const read = async (record: SQSRecord, message: StoreFrontReadMessage): Promise<void> => {
       const askedAt = Date.parse(message.at);
-      // Waited past its use: the page's lease brings it back to the planner, with whatever asks for it then.
-      if (now() - askedAt > planner.maxQueueSeconds * 1000) return;
+      // Waited past its use: a plan admits at most a minute of budget, so a read still queued a
+      // minute after that is behind a backlog (readers held or slow); the page's lease (3 minutes)
+      // brings it back to the planner, with whatever asks for it then.
+      if (now() - askedAt > 2 * planner.maxQueueSeconds * 1000) return;
       const page = await getPageWatch(message.connector, message.productLineId);
       // Nobody watches it any more, or a look after this one was asked for has been made: no request.
       if (!page || page.watchers.length === 0) return;

@@ -58,8 +58,10 @@ export type StreamChange =
       /** Only when an own offer appeared, left, or moved its buy-box slots or price: the state to record (stats). */
       readonly offerState?: OfferStateChange;
     }
-  | { readonly kind: 'product'; readonly clientId: string; readonly code: string }
-  | { readonly kind: 'slot'; readonly clientId: string; readonly code: string }
+  /** `watch`: the product's page watches may have moved (its product line id came, went or changed: read-planning/watch-products.ts). */
+  | { readonly kind: 'product'; readonly clientId: string; readonly code: string; readonly watch: boolean }
+  /** `watch`: the slot came, went, or its connector or `enabled` changed, so whether the product is repriced there may have. */
+  | { readonly kind: 'slot'; readonly clientId: string; readonly code: string; readonly watch: boolean }
   /** A product's market view recorded (a read that changed it, a heartbeat, the read after a confirmed price): its repricers decide again. */
   | { readonly kind: 'market'; readonly clientId: string; readonly code: string }
   | {
@@ -180,6 +182,13 @@ const offerStateOf = (code: string, oldImage: Image, newImage: Image, removedAt:
   return was && !newImage ? { offerState: stateOf(was, false, removedAt) } : {};
 };
 
+/** Whether an item came, went, or changed any of `fields` (what a change must move to concern the page watches). */
+const moved = (oldImage: Image, newImage: Image, fields: readonly string[]): boolean => {
+  const [before, after] = [plain(oldImage), plain(newImage)];
+  if (!before || !after) return true;
+  return fields.some((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
+};
+
 export const streamChangeOf = (
   keys: Image,
   oldImage: Image,
@@ -238,8 +247,9 @@ export const streamChangeOf = (
     };
   }
   if (kind !== 'P' || code === undefined) return undefined;
-  if (sk === 'PRODUCT') return { kind: 'product', clientId, code: decodeURIComponent(code) };
-  if (sk.startsWith(SLOT_SK_PREFIX)) return { kind: 'slot', clientId, code: decodeURIComponent(code) };
+  if (sk === 'PRODUCT') return { kind: 'product', clientId, code: decodeURIComponent(code), watch: moved(oldImage, newImage, ['productLineId']) };
+  if (sk.startsWith(SLOT_SK_PREFIX))
+    return { kind: 'slot', clientId, code: decodeURIComponent(code), watch: moved(oldImage, newImage, ['enabled', 'connector']) };
   if (sk.startsWith(MARKET_SK_PREFIX)) return newImage ? { kind: 'market', clientId, code: decodeURIComponent(code) } : undefined;
   if (sk.startsWith(WAR_SK_PREFIX)) return priceWarOf(clientId, oldImage, newImage);
   if (!sk.startsWith(OFFER_SK_PREFIX)) return undefined;

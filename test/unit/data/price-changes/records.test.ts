@@ -84,12 +84,30 @@ describe('streamChangeOf', () => {
   });
 
   it('names the product of a repricer slot: its repricers need a decision', () => {
-    expect(streamChangeOf(image({ pk: 'T#c1#P#A%20B', sk: 'SLOT#takealot' }), undefined, undefined)).toEqual({ kind: 'slot', clientId: 'c1', code: 'A B' });
+    expect(streamChangeOf(image({ pk: 'T#c1#P#A%20B', sk: 'SLOT#takealot' }), undefined, undefined)).toEqual({
+      kind: 'slot',
+      clientId: 'c1',
+      code: 'A B',
+      watch: true,
+    });
+  });
+
+  it("moves the product's page watches only when a slot's connector or enabled flag, or a product's line, changed", () => {
+    const slot = { pk: 'T#c1#P#SKU-1', sk: 'SLOT#takealot', entity: 'repricerSlot', enabled: true, connector: 'takealot', min_price: 10 };
+    const slotChange = (after: Record<string, unknown>) => streamChangeOf(image(slot), image(slot), image({ ...slot, ...after }));
+    expect(slotChange({ min_price: 12 })).toMatchObject({ kind: 'slot', watch: false });
+    expect(slotChange({ enabled: false })).toMatchObject({ kind: 'slot', watch: true });
+    expect(streamChangeOf(image(slot), undefined, image(slot))).toMatchObject({ kind: 'slot', watch: true });
+    const item = productItem(product({ code: 'SKU-1' }));
+    const lined = { ...item, productLineId: '123' };
+    expect(streamChangeOf(keysOf(item), image(lined), image({ ...lined, soh: 4 }))).toMatchObject({ kind: 'product', watch: false });
+    expect(streamChangeOf(keysOf(item), image(item), image(lined))).toMatchObject({ kind: 'product', watch: true });
+    expect(streamChangeOf(keysOf(item), image(lined), image({ ...lined, productLineId: '456' }))).toMatchObject({ kind: 'product', watch: true });
   });
 
   it('names a product by its decoded code', () => {
     const item = productItem(product({ code: 'A B#1' }));
-    expect(streamChangeOf(keysOf(item), undefined, image(item))).toEqual({ kind: 'product', clientId: 'c1', code: 'A B#1' });
+    expect(streamChangeOf(keysOf(item), undefined, image(item))).toEqual({ kind: 'product', clientId: 'c1', code: 'A B#1', watch: true });
   });
 
   it('names a rebuild request', () => {
