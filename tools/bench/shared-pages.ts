@@ -93,6 +93,8 @@ export interface LineFigures {
   readonly pairs: number;
   /** Pairs without a read (a look not every minute: the planner spacing it out). */
   readonly pairsWithNone: number;
+  /** Consecutive reads of one line less than 30 s apart (the planner's floor between looks; a blank page's re-read is one). */
+  readonly readsUnder30s: number;
 }
 
 export interface AgeSplit {
@@ -117,6 +119,8 @@ export interface SharedPagesReport {
   readonly writes: WriteFigures;
   readonly traffic: TrafficSummary;
   readonly runtimeFailures: number;
+  /** Handler invocations of the runtime, by function: calls and records handed to them. */
+  readonly invocations: Readonly<Record<string, { calls: number; records: number }>>;
   readonly lines: readonly string[];
 }
 
@@ -186,7 +190,10 @@ const lineFigures = (label: string, plids: readonly string[], reads: ReadonlyMap
   let none = 0;
   let max = 0;
   let total = 0;
+  let close = 0;
   for (const plid of plids) {
+    const times = [...(reads.get(plid) ?? [])].filter((t) => t >= from && t <= to).sort((a, b) => a - b);
+    for (let i = 1; i < times.length; i++) if (times[i]! - times[i - 1]! < 30_000) close += 1;
     const counts = new Array<number>(minutes).fill(0);
     for (const t of reads.get(plid) ?? []) {
       const minute = Math.floor((t - from) / MINUTE_MS);
@@ -200,7 +207,15 @@ const lineFigures = (label: string, plids: readonly string[], reads: ReadonlyMap
     }
   }
   const pairs = plids.length * minutes;
-  return { label, lines: plids.length, readsPerLinePerMinute: { mean: pairs ? total / pairs : NaN, max }, pairsAboveOne: above, pairs, pairsWithNone: none };
+  return {
+    label,
+    lines: plids.length,
+    readsPerLinePerMinute: { mean: pairs ? total / pairs : NaN, max },
+    pairsAboveOne: above,
+    pairs,
+    pairsWithNone: none,
+    readsUnder30s: close,
+  };
 };
 
 const ageSplit = (plids: readonly string[], reads: ReadonlyMap<string, readonly number[]>, readsFrom: number, from: number, to: number): AgeSplit => {
@@ -248,14 +263,25 @@ export const runSharedPagesBench = async (context: MarketSyncContext, settings: 
   process.env[TAKEALOT_SELLER_API_URL_ENV] = market.sellerApiUrl;
   process.env[TAKEALOT_STOREFRONT_URL_ENV] = market.storefrontUrl;
   const stream = new StreamCounter();
+  const invocations: Record<string, { calls: number; records: number }> = {};
   const { startEventRuntime } = await import('../local/event-runtime.js');
   let runtime: EventRuntime | undefined;
   try {
+    // The runtime's ticks come every tickMs from its start: started at a minute's start, they come
+    // at the start of each minute, as the stack's schedule does. The plan dates its reads at the
+    // tick's minute and the reader drops one a minute older, so a tick late in its minute would
+    // leave its reads only the rest of that minute.
+    await sleep(MINUTE_MS - (Date.now() % MINUTE_MS) + 1_000);
     runtime = await startEventRuntime({
       endpoint: context.endpoint,
       tableName: context.tableName,
       onError: context.onError,
       onRecords: stream.onRecords,
+      onInvoke: (functionName, records) => {
+        const entry = (invocations[functionName] ??= { calls: 0, records: 0 });
+        entry.calls += 1;
+        entry.records += records;
+      },
       market: { tickMs: MINUTE_MS, storefrontRequestsPerSecond: rate },
     });
     await importConnectorTypes([
@@ -327,7 +353,7 @@ export const runSharedPagesBench = async (context: MarketSyncContext, settings: 
         tenant.pending.splice(0, tenant.pending.length, ...left);
       }
       if (Date.now() >= nextReport) {
-        nextReport += MINUTE_MS;
+        nextReport = Date.now() + MINUTE_MS;
         say(
           `  ${((Date.now() - started) / 1000).toFixed(0)} s: ${market.control.traffic().storefront_reads} pages read, ${created} of ${wanted} repricers created`,
         );
@@ -426,6 +452,7 @@ export const runSharedPagesBench = async (context: MarketSyncContext, settings: 
       writes,
       traffic,
       runtimeFailures,
+      invocations,
     };
     return { ...report, lines: reportLines(report) };
   } finally {
@@ -445,7 +472,7 @@ export const reportLines = (report: Omit<SharedPagesReport, 'lines'>): string[] 
   ];
   for (const f of [...report.byTenants, report.all])
     lines.push(
-      `  ${f.label.padEnd(12)} ${String(f.lines).padStart(5)} lines: mean ${fixed(f.readsPerLinePerMinute.mean)}, max ${f.readsPerLinePerMinute.max}; (line, minute) pairs with more than one read ${f.pairsAboveOne} of ${f.pairs} (${fixed((100 * f.pairsAboveOne) / Math.max(1, f.pairs), 1)} %), with none ${f.pairsWithNone}`,
+      `  ${f.label.padEnd(12)} ${String(f.lines).padStart(5)} lines: mean ${fixed(f.readsPerLinePerMinute.mean)}, max ${f.readsPerLinePerMinute.max}; (line, minute) pairs with more than one read ${f.pairsAboveOne} of ${f.pairs} (${fixed((100 * f.pairsAboveOne) / Math.max(1, f.pairs), 1)} %), with none ${f.pairsWithNone}; reads under 30 s after the last ${f.readsUnder30s}`,
     );
   lines.push(
     `Storefront reads: ${report.reads} in the run; per second mean ${fixed(report.readsPerSecond.mean)}, max in any second ${report.readsPerSecond.max} (limit ${report.readsPerSecond.limit}); refused above the limit ${report.traffic.politeness.storefront.refused}`,
@@ -464,6 +491,11 @@ export const reportLines = (report: Omit<SharedPagesReport, 'lines'>): string[] 
     lines.push(
       `Items written (stream records), ${label}: shared (PAGE#, BUDGET#) ${w.shared} = ${fixed(w.sharedPerRead)} per page read (${w.reads}); tenant (T#) ${w.tenant} = ${fixed(w.tenantPerTenantLook)} per watching tenant per read (${w.tenantLooks}); other ${w.other}`,
     );
+  lines.push(
+    `Handler invocations (calls/records): ${Object.entries(report.invocations)
+      .map(([name, { calls, records }]) => `${name} ${calls}/${records}`)
+      .join(', ')}`,
+  );
   lines.push(`Runtime dead letters and failed stream batches: ${report.runtimeFailures}`);
   return lines;
 };
