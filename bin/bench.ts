@@ -36,6 +36,11 @@
  *   npm run bench -- --prices [--quick] [--skip faults] ...   (decisions reaching the simulator:
  *     reaction, safety under faults, exactly once, kill switch, outcome, cost; tools/bench/prices.ts,
  *     docs/performance.md; printed, and written to .bench/prices.json)
+ *   npm run bench -- --shared-pages [--quick] [--tenants 50] [--products 2000] [--sellers-per-product 10]
+ *     [--minutes 6] [--limit 10]   (many sellers end to end: one tenant per simulator seller account
+ *     on shared product lines, the market loop ticking every minute for that many real minutes;
+ *     reads per page per minute, reads per second, view ages, writes per look; tools/bench/shared-pages.ts,
+ *     docs/performance.md; printed, and written to .bench/shared-pages.json)
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -330,6 +335,45 @@ const prices = async (argv: readonly string[]) => {
   }
 };
 
+/** `--shared-pages`: its own DynamoDB Local and table, like `--market-sync`. */
+const sharedPages = async (argv: readonly string[]) => {
+  const dynamo = process.env.DYNAMODB_ENDPOINT ? undefined : await startDynamoDbLocal({ port: await freePort() });
+  const endpoint = process.env.DYNAMODB_ENDPOINT ?? dynamo!.endpoint;
+  process.env.DYNAMODB_ENDPOINT = endpoint;
+  process.env.AWS_REGION ??= 'local';
+  const table = (process.env[TABLE_NAME_ENV] = `repricer-shared-pages-bench-${Date.now()}`);
+  process.env.POWERTOOLS_LOG_LEVEL = 'WARN';
+  const runtimeErrors: string[] = [];
+  const loads: number[] = [os.loadavg()[0]!];
+  const sampler = setInterval(() => loads.push(os.loadavg()[0]!), 15_000);
+  sampler.unref();
+  try {
+    const { sharedPagesSettings, runSharedPagesBench } = await import('../tools/bench/shared-pages.js');
+    const settings = sharedPagesSettings(argv);
+    await createTable(createLocalDynamoClient(endpoint), table);
+    say(`DynamoDB ${endpoint}, table ${table}`);
+    const report = await runSharedPagesBench(
+      { endpoint, tableName: table, onError: (error) => runtimeErrors.push(error.message), runId: Date.now().toString(36) },
+      settings,
+    );
+    const load = loadAverage(loads);
+    const lines = [
+      `Shared pages benchmark${settings.quick ? ' (quick)' : ''}, ${new Date().toISOString()}, ${machine()}, load average ${load.min.toFixed(1)}-${load.max.toFixed(1)}`,
+      ...report.lines,
+      `Runtime errors: ${runtimeErrors.length}${runtimeErrors.length ? ` (first: ${runtimeErrors[0]})` : ''}`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+    mkdirSync(path.join(root, '.bench'), { recursive: true });
+    writeFileSync(
+      path.join(root, '.bench', 'shared-pages.json'),
+      `${JSON.stringify({ date: new Date().toISOString(), machine: machine(), loadAverage: load, ...report, runtimeErrors }, null, 2)}\n`,
+    );
+  } finally {
+    clearInterval(sampler);
+    await dynamo?.stop();
+  }
+};
+
 /** `--planner-sim`: the read planner against today's tiers, simulated (no table, no HTTP). */
 const plannerSim = async (argv: readonly string[]) => {
   const { plannerSimSettings, runPlannerSim } = await import('../tools/bench/planner-sim.js');
@@ -352,9 +396,11 @@ const plannerSim = async (argv: readonly string[]) => {
   ? marketSync(process.argv.slice(3))
   : process.argv[2] === '--prices'
     ? prices(process.argv.slice(3))
-    : process.argv[2]
-      ? rework(process.argv[2])
-      : main()
+    : process.argv[2] === '--shared-pages'
+      ? sharedPages(process.argv.slice(3))
+      : process.argv[2]
+        ? rework(process.argv[2])
+        : main()
 ).catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
   process.exitCode = 1;
