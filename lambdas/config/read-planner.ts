@@ -59,7 +59,7 @@ export const READ_PLANNER: ReadPlannerSettings = {
    * The queue of admitted reads is filled to this many seconds of budget, and never beyond
    * `maxQueueSeconds`: the simulation plans every second; the live loop plans once a minute (the
    * schedule's finest period), so it admits `maxQueueSeconds` of budget a run, and the reader
-   * drops a read that waited longer (its lease brings the page back to the planner).
+   * drops a read that waited two such spans (its lease brings the page back to the planner).
    */
   queueSeconds: 10,
   maxQueueSeconds: 60,
