@@ -29,11 +29,13 @@ export interface TickResult {
 
 /**
  * The minute of the last tick any harness of this process sent: every tick is a minute after it
- * (and none is stale), across harnesses too. The read planner's leases and next looks are kept in
- * the table on the ticks' clock, so a later harness on the same table must not go back in time.
+ * (and none is stale), across harnesses too, and after the reader's clock. The read planner's
+ * leases and next looks are kept in the table on the ticks' and the reader's clocks, so a later
+ * harness on the same table must not go back in time, nor plan behind the looks it recorded.
  */
 let lastMinute = 0;
-const nextMinute = (): number => (lastMinute = Math.max(lastMinute + 1, Math.floor(Date.now() / 60_000) + 1));
+/** The next tick's minute: after the last, and after `now` (the reader's clock, which a test may run ahead): one time for the planner and the reader. */
+const nextMinute = (now: number): number => (lastMinute = Math.max(lastMinute + 1, Math.floor(now / 60_000) + 1));
 
 export const marketHarness = (api: TestApi, options: { readonly requestsPerSecond?: number; readonly now?: () => number } = {}) => {
   const ticks = capturingSender();
@@ -50,7 +52,7 @@ export const marketHarness = (api: TestApi, options: { readonly requestsPerSecon
     },
     { stageRequestsPerSecond: rate, ...(options.now ? { now: options.now } : {}) },
   );
-  const nextTickTime = () => new Date(nextMinute() * 60_000).toISOString();
+  const nextTickTime = () => new Date(nextMinute(options.now?.() ?? Date.now()) * 60_000).toISOString();
 
   const readAll = async (messages: readonly QueueMessage[]) => {
     for (let n = 0; n < messages.length; n += 10) await reader(sqsEventOf(messages.slice(n, n + 10)));
