@@ -92,8 +92,8 @@ export const seedTwoTenants = async (api: TestApi, { products = 3 }: { products?
     b: { ...PLANS.b, codes: PLANS.b.codes.slice(0, products) },
   };
   const accounts = {
-    a: await api.createClient(PLANS.a.username, { password: PLANS.a.password, sellerId: PLANS.a.sellerId }),
-    b: await api.createClient(PLANS.b.username, { password: PLANS.b.password, sellerId: PLANS.b.sellerId }),
+    a: await api.createClient(PLANS.a.username, { password: PLANS.a.password, sellerId: PLANS.a.sellerId, connector: 'amazon' }),
+    b: await api.createClient(PLANS.b.username, { password: PLANS.b.password, sellerId: PLANS.b.sellerId, connector: 'amazon' }),
   };
   const offers = { a: await importCatalogue(api, plans.a), b: await importCatalogue(api, plans.b) };
   const auth = { a: [PLANS.a.username, PLANS.a.password] as const, b: [PLANS.b.username, PLANS.b.password] as const };
