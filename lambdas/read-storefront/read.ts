@@ -50,6 +50,8 @@ export interface StorefrontReaderOptions {
  */
 /** Below this much time left in the invocation, the batch's rest goes back to the queue untouched. */
 const RESERVE_MS = 15_000;
+/** Tenants a page is applied to at once. */
+const TENANTS_AT_ONCE = 5;
 /** A hold that ended this long ago no longer counts towards the next backoff. */
 const BACKOFF_MEMORY_MS = 10 * 60_000;
 
@@ -196,8 +198,10 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
       loopMetrics.marketViewAge(page.connector, (now() - askedAt) / 1000);
       const readAt = new Date(now()).toISOString();
       let blank = false;
-      // One page, every tenant's view of it: each finds its own offer by its own seller id.
-      for (const watcher of watchers) {
+      // One page, every tenant's view of it: each finds its own offer by its own seller id. The
+      // tenants' partitions are apart, so a few are written at once: a page sold by many costs
+      // the reader about as long as a few.
+      const applyFor = async (watcher: Watcher) => {
         const connector = {
           uid: page.connector,
           sellerId: watcher.stored.record.seller_id!,
@@ -222,6 +226,11 @@ export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOpt
           if (result.kind === 'applied' || result.kind === 'unknown') skipped = Math.max(skipped, result.skipped);
         }
         if (skipped > 0) await countSkippedEntries(watcher.clientId, page.connector, skipped);
+      };
+      for (let n = 0; n < watchers.length; n += TENANTS_AT_ONCE) {
+        // Every write of the round ends before a failure fails the read (to be read again: applying is idempotent).
+        const failed = (await Promise.allSettled(watchers.slice(n, n + TENANTS_AT_ONCE).map(applyFor))).find((outcome) => outcome.status === 'rejected');
+        if (failed) throw failed.reason;
       }
       if (blank) {
         const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? '1');
