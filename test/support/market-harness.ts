@@ -10,6 +10,7 @@ import { storefrontReader } from '../../lambdas/read-storefront/read.js';
 import { scheduleMarketSyncs } from '../../lambdas/schedule-market-syncs/schedule.js';
 import { marketSyncWorker } from '../../lambdas/sync-market/sync.js';
 import { READ_PLANNER } from '../../lambdas/config/read-planner.js';
+import { MARKET_SYNC } from '../../lambdas/config/market-sync.js';
 import { planStorefrontReads } from '../../lambdas/read-planning/plan-reads.js';
 import { marketSyncGroup, type MarketSyncMessage } from '../../lambdas/events/market-sync.js';
 import type { QueueMessage } from '../../lambdas/queue/sender.js';
@@ -41,7 +42,9 @@ export const marketHarness = (api: TestApi, options: { readonly requestsPerSecon
   const ticks = capturingSender();
   const reads = capturingSender();
   const held: HeldRead[] = [];
-  const rate = options.requestsPerSecond ?? 200;
+  // The stage's rate by default, under the simulator's storefront limit as under Takealot's: a tick
+  // reads every page it plans, and faster than the limit the storefront would refuse some.
+  const rate = options.requestsPerSecond ?? MARKET_SYNC.storefrontRequestsPerSecond;
   const planner = { ...READ_PLANNER, readsPerSecond: rate };
   const worker = marketSyncWorker({ planner, retry: { baseDelayMs: 1, maxWaitMs: 2_000 } });
   const plan = planStorefrontReads(reads, planner);
