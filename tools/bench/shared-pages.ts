@@ -268,9 +268,7 @@ export const runSharedPagesBench = async (context: MarketSyncContext, settings: 
   let runtime: EventRuntime | undefined;
   try {
     // The runtime's ticks come every tickMs from its start: started at a minute's start, they come
-    // at the start of each minute, as the stack's schedule does. The plan dates its reads at the
-    // tick's minute and the reader drops one a minute older, so a tick late in its minute would
-    // leave its reads only the rest of that minute.
+    // at the start of each minute, as the stack's schedule does.
     await sleep(MINUTE_MS - (Date.now() % MINUTE_MS) + 1_000);
     runtime = await startEventRuntime({
       endpoint: context.endpoint,
