@@ -1,5 +1,5 @@
 import { READ_PLANNER, type ReadPlannerSettings } from '../config/read-planner.js';
-import { DUE_SHARDS, duePageWatches, dueTimeOf, leasePageWatch, type PageWatch } from '../data/market/page-watches.js';
+import { DUE_SHARDS, duePageWatches, leased, leasePageWatch, type PageWatch } from '../data/market/page-watches.js';
 import { initialFairShare, selectFairly, type Lane } from '../domain/read-planner/fair-share.js';
 import { urgencyKey } from '../domain/read-planner/next-look.js';
 import { lookRequesters, nextLookAt, nextLookReasons } from '../domain/read-planner/watch-state.js';
@@ -67,8 +67,6 @@ const pickFairly = (candidates: readonly Candidate[], room: number, turn: number
 };
 
 const LEASE_PARALLEL = 16;
-
-const leased = (page: PageWatch): boolean => dueTimeOf(page.dueSk) > nextLookAt(page.watch);
 
 /** One look at a page, as the reader's queue takes it: a look asked for twice at one time is one message. */
 export const pageReadMessage = (connector: string, productLineId: string, reasons: number, at: string): QueueMessage => {

@@ -80,7 +80,7 @@ const dueSortKey = (atMs: number, connector: string, productLineId: string): str
 export const dueTimeOf = (dueSk: string): number => Number(dueSk.slice(0, 15));
 
 /** A look admitted to the readers' queue and not yet recorded: its due key holds the lease's end, later than the look it stands for. */
-const leased = (page: PageWatch): boolean => dueTimeOf(page.dueSk) > nextLookAt(page.watch);
+export const leased = (page: PageWatch): boolean => dueTimeOf(page.dueSk) > nextLookAt(page.watch);
 
 const pageWatchOf = (item: Record<string, unknown>): PageWatch => {
   const stored = storedPageWatch.parse(item);
