@@ -49,7 +49,7 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseDefinition[] = [
   { type: ResponseType.INTEGRATION_TIMEOUT, problem: STANDARD_PROBLEMS.timeout },
   /**
    * The authorizer throws anything but 'Unauthorized' only when it could not decide: DynamoDB
-   * timed out or throttled after retries (lambdas/authorizer/handler.ts). API Gateway answers
+   * timed out or throttled after retries (lambdas/functions/authorizer/handler.ts). API Gateway answers
    * an authorizer that throws or times out with AUTHORIZER_CONFIGURATION_ERROR (500 by
    * default); both authorizer-error types get the same 503 and Retry-After as a route whose
    * own DynamoDB call failed that way, so the outage looks the same whatever the cache held.

@@ -1,22 +1,8 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { promisify } from 'node:util';
+import type { PasswordRecord, ScryptParameters } from '../domain/password-record.js';
 
-/** The scrypt cost parameters, stored with every hash so they can be raised for new hashes later. */
-export interface ScryptParameters {
-  readonly N: number;
-  readonly r: number;
-  readonly p: number;
-  readonly keyLength: number;
-}
-
-/** What a client item stores instead of the password. */
-export interface PasswordRecord extends ScryptParameters {
-  readonly algorithm: 'scrypt';
-  /** Base64 of the per-user random salt. */
-  readonly salt: string;
-  /** Base64 of the derived key. */
-  readonly hash: string;
-}
+export type { PasswordRecord, ScryptParameters } from '../domain/password-record.js';
 
 /** About 50 ms and 16 MiB per verification on a Lambda of 1 GB; raise N as hardware gets faster. */
 export const CURRENT_SCRYPT_PARAMETERS: ScryptParameters = { N: 16_384, r: 8, p: 1, keyLength: 32 };

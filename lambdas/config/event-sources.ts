@@ -7,9 +7,9 @@ import { MAX_IMPORT_ATTEMPTS } from '../events/import-jobs.js';
 
 /** How the table's change stream reaches the list maintainer, the repricing evaluator and the webhook worker (docs/data-model.md). */
 export const CHANGE_HANDLERS = {
-  forwarderEntry: 'lambdas/forward-changes/handler.ts',
-  maintainerEntry: 'lambdas/maintain-lists/handler.ts',
-  evaluatorEntry: 'lambdas/evaluate-repricers/handler.ts',
+  forwarderEntry: 'lambdas/functions/forward-changes/handler.ts',
+  maintainerEntry: 'lambdas/functions/maintain-lists/handler.ts',
+  evaluatorEntry: 'lambdas/functions/evaluate-repricers/handler.ts',
   /**
    * Stream records per forwarder invocation. No batching window: a change is forwarded at
    * once, and records that arrive while a batch runs make up the next one.
@@ -37,7 +37,7 @@ export const CHANGE_HANDLERS = {
  * delivery can fail the job visibly (lambdas/events/import-jobs.ts).
  */
 export const IMPORT_WORKER = {
-  entry: 'lambdas/process-imports/handler.ts',
+  entry: 'lambdas/functions/process-imports/handler.ts',
   batchSize: 1,
   /** Lambda's maximum: a 5 MB body of offers takes well under a minute, and a killed run resumes. */
   timeoutSeconds: 15 * 60,
@@ -58,7 +58,7 @@ export const IMPORT_WORKER = {
 
 /** How webhook events reach the receivers (docs/webhooks.md). */
 export const WEBHOOK_DELIVERY = {
-  entry: 'lambdas/deliver-webhooks/handler.ts',
+  entry: 'lambdas/functions/deliver-webhooks/handler.ts',
   /**
    * One message per invocation: a message whose delivery failed is held back by its own
    * visibility change, and no later message of its group is left in flight beside it.

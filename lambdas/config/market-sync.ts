@@ -11,9 +11,9 @@
  * and applies it to every tenant watching it.
  */
 export const MARKET_SYNC = {
-  scheduleEntry: 'lambdas/schedule-market-syncs/handler.ts',
-  workerEntry: 'lambdas/sync-market/handler.ts',
-  readerEntry: 'lambdas/read-storefront/handler.ts',
+  scheduleEntry: 'lambdas/functions/schedule-market-syncs/handler.ts',
+  workerEntry: 'lambdas/functions/sync-market/handler.ts',
+  readerEntry: 'lambdas/functions/read-storefront/handler.ts',
   /** The schedule's period (EventBridge's finest: one minute). Every interval below is a whole number of ticks. */
   tickSeconds: 60,
   /** A connection's full own-offer sync, at a phase of its own within the period (spreads connections over the ticks). */

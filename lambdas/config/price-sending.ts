@@ -56,7 +56,7 @@ export const PRICE_SENDING = {
   senderMaxReceiveCount: 5,
   senderTimeoutSeconds: 120,
   senderMemoryMb: 512,
-  senderEntry: 'lambdas/send-prices/handler.ts',
+  senderEntry: 'lambdas/functions/send-prices/handler.ts',
 } as const;
 
 /** The sender queue's URL, for the functions that send to it. */

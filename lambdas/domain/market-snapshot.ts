@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { MarketOffer, ProductMarket } from '../marketplace/port.js';
+import type { MarketOffer, ProductMarket } from './storefront-page.js';
 import { toCents } from './money.js';
 import { storableNumber } from './numbers.js';
 import { money, priceStep } from './records.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod';
 
 /**
- * Messages to the price sender (lambdas/send-prices/), one FIFO group per connection: one
+ * Messages to the price sender (lambdas/functions/send-prices/), one FIFO group per connection: one
  * connection's pushes never overlap and reach the marketplace in the order decided, while
  * other connections go on in parallel. Every message names what to look at, never what to
  * do: the sender reads the price changes and the connection as they are when it runs.

@@ -12,10 +12,10 @@ import { routeNameOf } from './route-name.js';
 
 export { routeNameOf, UNKNOWN_ROUTE } from './route-name.js';
 
-export const METRICS_NAMESPACE = 'RepricerApi';
+export { createMetrics, METRICS_NAMESPACE } from '../observability/metrics.js';
 export const ROUTE_DIMENSION = 'route';
 /**
- * A queue message dropped because SQS would never take it (lambdas/forward-changes/forward.ts),
+ * A queue message dropped because SQS would never take it (lambdas/functions/forward-changes/forward.ts),
  * counted under the service dimension alone so one alarm watches every queue; the log line
  * names the queue, tenant and key.
  */
@@ -27,8 +27,6 @@ export const REQUEST_METRICS = {
   serverErrors: 'ServerErrors',
   latency: 'Latency',
 } as const;
-
-export const createMetrics = (): Metrics => new Metrics({ namespace: METRICS_NAMESPACE, serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'repricer-api' });
 
 type ApiRequest = Request<APIGatewayProxyEvent, APIGatewayProxyResult>;
 const STARTED_AT = 'repricer.observability.startedAt';

@@ -15,7 +15,7 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { MiddlewareObj } from '@middy/core';
 import type { ConnectionStatus } from '../domain/connections.js';
-import { createMetrics } from '../http/observability.js';
+import { createMetrics } from './metrics.js';
 
 export const LOOP_METRICS = {
   /** Count, per connector and outcome: price pushes (one per batch sent, or not sent). */

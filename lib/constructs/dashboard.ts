@@ -4,7 +4,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { MonitoredQueue } from './monitored-queue.js';
-import { PRICE_CHANGES_LOG } from '../../lambdas/evaluate-repricers/decided-log.js';
+import { PRICE_CHANGES_LOG } from '../../lambdas/functions/evaluate-repricers/decided-log.js';
 import { METRICS_NAMESPACE, REQUEST_METRICS, ROUTE_DIMENSION } from '../../lambdas/http/observability.js';
 import { marketLoopWidgets } from './loop-widgets.js';
 

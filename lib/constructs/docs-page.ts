@@ -1,7 +1,7 @@
 import { Validations } from 'aws-cdk-lib';
 import { AuthorizationType, LambdaIntegration, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { DOCS_ASSETS, DOCS_PATH } from '../../lambdas/get-openapi/docs-page.js';
+import { DOCS_ASSETS, DOCS_PATH } from '../../lambdas/functions/get-openapi/docs-page.js';
 
 /** The route whose function serves the page: it renders that route's document. */
 export const DOCS_PAGE_ROUTE = 'GetOpenApi';

@@ -143,7 +143,7 @@ export class MarketLoop extends Construct {
     this.reader.function.addEventSource(
       new SqsEventSource(this.storefront.queue, {
         batchSize: MARKET_SYNC.readerBatchSize,
-        // The stage's rate is divided among this many readers (lambdas/read-storefront/handler.ts).
+        // The stage's rate is divided among this many readers (lambdas/functions/read-storefront/handler.ts).
         maxConcurrency: readerConcurrency(),
         reportBatchItemFailures: true,
       }),

@@ -1,4 +1,4 @@
-import { PRICE_CHANGES_LOG } from '../../lambdas/evaluate-repricers/decided-log.js';
+import { PRICE_CHANGES_LOG } from '../../lambdas/functions/evaluate-repricers/decided-log.js';
 import { METRICS_NAMESPACE } from '../../lambdas/http/observability.js';
 import { CONNECTION_STATUSES } from '../../lambdas/domain/connections.js';
 import { LOOP_METRICS, MARKETPLACE_APIS, PUSH_OUTCOMES, STATUS_CLASSES } from '../../lambdas/observability/loop-metrics.js';

@@ -6,7 +6,7 @@ const route = (overrides: Partial<RouteDefinition>): RouteDefinition => ({
   name: 'Extra',
   method: 'GET',
   path: '/v1/extra',
-  entry: 'lambdas/list-offers/handler.ts',
+  entry: 'lambdas/functions/list-offers/handler.ts',
   tableAccess: 'read',
   authorized: true,
   ...overrides,

@@ -3,7 +3,7 @@ import { jest } from '@jest/globals';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent } from 'aws-lambda';
-import { handler as maintainLists } from '../../lambdas/maintain-lists/handler.js';
+import { handler as maintainLists } from '../../lambdas/functions/maintain-lists/handler.js';
 import { CHANGE_HANDLERS } from '../../lambdas/config/event-sources.js';
 import { TABLE_NAME_ENV } from '../../lambdas/config/table-schema.js';
 import { documentClient } from '../../lambdas/data/table/dynamo.js';

@@ -8,7 +8,7 @@
  */
 import { jest } from '@jest/globals';
 import { pageReadMessage } from '../../lambdas/read-planning/plan-reads.js';
-import { syncOwnOffers } from '../../lambdas/sync-market/own-offers.js';
+import { syncOwnOffers } from '../../lambdas/functions/sync-market/own-offers.js';
 import type { MarketplacePort, OwnOfferSnapshot } from '../../lambdas/marketplace/port.js';
 import type { Offer, OffersPage } from '../../lambdas/domain/records.js';
 import { marketplaceFor } from '../../lambdas/marketplace/registry.js';

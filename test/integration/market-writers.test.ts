@@ -6,12 +6,12 @@
  * from the one the service believes live ends that belief, and the offer is decided and pushed
  * again; and a sync keeps the product's stock current.
  */
-import { sweepConnection } from '../../lambdas/send-prices/sweep.js';
+import { sweepConnection } from '../../lambdas/functions/send-prices/sweep.js';
 import { changesInStatus } from '../../lambdas/data/price-changes/sending.js';
 import { forgetConnectionModes } from '../../lambdas/data/connections/mode.js';
 import { pageReadMessage } from '../../lambdas/read-planning/plan-reads.js';
-import { marketSyncWorker } from '../../lambdas/sync-market/sync.js';
-import { storefrontReader } from '../../lambdas/read-storefront/read.js';
+import { marketSyncWorker } from '../../lambdas/functions/sync-market/sync.js';
+import { storefrontReader } from '../../lambdas/functions/read-storefront/read.js';
 import type { MarketSyncMessage } from '../../lambdas/events/market-sync.js';
 import type { PriceChange } from '../../lambdas/domain/records.js';
 import type { MarketSimulator } from '../../tools/market/index.js';

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { EVENT_REFUSED } from '../../lambdas/receive-marketplace-event/answers.js';
+import { EVENT_REFUSED } from '../../lambdas/functions/receive-marketplace-event/answers.js';
 import { connectionKey } from '../../lambdas/data/table/keys.js';
 import { documentClient } from '../../lambdas/data/table/dynamo.js';
 import { signWebhook, type MarketSimulator } from '../../tools/market/index.js';

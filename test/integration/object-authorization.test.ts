@@ -5,7 +5,7 @@
  * exist: the same status, headers of note and body, once the echoed identifier is masked.
  * A route with a path parameter this test cannot place fails here until it is taught.
  */
-import { putConnectionRoute } from '../../lambdas/put-connection/handler.js';
+import { putConnectionRoute } from '../../lambdas/functions/put-connection/handler.js';
 import { ROUTES, type RouteDefinition } from '../../lambdas/config/routes.js';
 import { httpHandler } from '../../lambdas/http/handler.js';
 import type { MarketplacePort } from '../../lambdas/marketplace/port.js';
@@ -187,7 +187,7 @@ const observable = (response: ApiResponse<unknown>, identifier: string) => ({
 beforeAll(async () => {
   api = await startTestApi({
     handlers: {
-      'lambdas/put-connection/handler.ts': httpHandler(
+      'lambdas/functions/put-connection/handler.ts': httpHandler(
         putConnectionRoute(() => ({
           kind: 'adapter',
           port: acceptingMarketplace,

@@ -50,7 +50,9 @@ describe('the response check of test/support/local-api.ts', () => {
   it('fails a request whose response the document does not describe', async () => {
     // Prepare: GetOpenApi answering a body without `openapi`, `info` and `paths`
     const broken = await startTestApi({
-      handlers: { 'lambdas/get-openapi/handler.ts': async () => ({ statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: '{"title":"x"}' }) },
+      handlers: {
+        'lambdas/functions/get-openapi/handler.ts': async () => ({ statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: '{"title":"x"}' }),
+      },
     });
 
     try {

@@ -4,7 +4,7 @@ import { connectorRecord, fees, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { canonicalPriceChanges } from '../support/repricing.js';
 import { step } from '../support/story.js';
-import { connection as connectionRecord, open } from '../unit/send-prices/fixtures.js';
+import { connection as connectionRecord, open } from '../unit/functions/send-prices/fixtures.js';
 import { saveSuggestConnection } from '../support/suggest-connection.js';
 
 /**
@@ -18,9 +18,9 @@ let api: TestApi;
 const alice: [string, string] = ['current-alice', 'current-alice-password-1'];
 let clientId: string;
 let sync: typeof import('../../lambdas/data/market/market-sync.js');
-let evaluate: typeof import('../../lambdas/evaluate-repricers/evaluate.js');
+let evaluate: typeof import('../../lambdas/functions/evaluate-repricers/evaluate.js');
 let repricing: typeof import('../../lambdas/data/repricers/product-partition.js');
-let plan: typeof import('../../lambdas/send-prices/plan.js');
+let plan: typeof import('../../lambdas/functions/send-prices/plan.js');
 const connector = { uid: 'takealot', sellerId: 'me', storefrontUrl: 'https://storefront.example' };
 const json = { 'content-type': 'application/json' };
 
@@ -86,9 +86,9 @@ beforeAll(async () => {
     ...[1, 2].map((n) => productRecord(`SKU-${n}`, { fee_estimates: { takealot: fees(5, 15) } })),
   ]);
   sync = await import('../../lambdas/data/market/market-sync.js');
-  evaluate = await import('../../lambdas/evaluate-repricers/evaluate.js');
+  evaluate = await import('../../lambdas/functions/evaluate-repricers/evaluate.js');
   repricing = await import('../../lambdas/data/repricers/product-partition.js');
-  plan = await import('../../lambdas/send-prices/plan.js');
+  plan = await import('../../lambdas/functions/send-prices/plan.js');
   // Suggest mode: the decisions wait as suggestions, and the test plays the sender.
   await saveSuggestConnection(clientId, 'tk_live_current_key_01');
 }, 120_000);

@@ -1,4 +1,4 @@
-import { createWebhookRoute } from '../../lambdas/create-webhook/handler.js';
+import { createWebhookRoute } from '../../lambdas/functions/create-webhook/handler.js';
 import { httpHandler } from '../../lambdas/http/handler.js';
 import type { Resolver } from '../../lambdas/webhooks/destination.js';
 import { connectorRecord, fees, offerRecord, productRecord } from '../support/fixtures.js';
@@ -96,7 +96,7 @@ const events = (target: WebhookReceiver) => target.received.map((request) => JSO
 beforeAll(async () => {
   api = await startTestApi({
     events: { webhooks: { schedule: SCHEDULE, timeoutMs: TIMEOUT_MS, resolve: resolver } },
-    handlers: { 'lambdas/create-webhook/handler.ts': httpHandler(createWebhookRoute(resolver), { jsonBody: true }) },
+    handlers: { 'lambdas/functions/create-webhook/handler.ts': httpHandler(createWebhookRoute(resolver), { jsonBody: true }) },
   });
 }, 120_000);
 

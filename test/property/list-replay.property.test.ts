@@ -41,7 +41,7 @@ const data = {
   nodes: await import('../../lambdas/data/lists/ranked/node-store.js'),
   recount: await import('../../lambdas/data/lists/ranked/recount.js'),
   rankedList: await import('../../lambdas/data/lists/ranked/ranked-list.js'),
-  maintainer: await import('../../lambdas/maintain-lists/handler.js'),
+  maintainer: await import('../../lambdas/functions/maintain-lists/handler.js'),
 };
 const { OFFER_LIST } = data.offerList;
 

@@ -16,7 +16,7 @@ export const cachedAuthorizer = (): Record<string, LambdaHandler> => {
       )?.[1] ?? '';
     const hit = cache.get(header);
     if (hit && hit.expires > Date.now()) return hit.result;
-    real ??= import('../../lambdas/authorizer/handler.js').then((module) => module.handler as LambdaHandler);
+    real ??= import('../../lambdas/functions/authorizer/handler.js').then((module) => module.handler as LambdaHandler);
     const result = await (await real)(event, context);
     // Only an Allow is cached here; refusals throw and are decided afresh, which is stricter.
     cache.set(header, { result, expires: Date.now() + AUTHORIZER.resultsCacheTtlSeconds * 1000 });

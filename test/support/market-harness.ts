@@ -6,9 +6,9 @@
  * back (a failed page) can be handed to it again, as SQS would once their hold ends.
  */
 import type { SQSRecord } from 'aws-lambda';
-import { storefrontReader } from '../../lambdas/read-storefront/read.js';
-import { scheduleMarketSyncs } from '../../lambdas/schedule-market-syncs/schedule.js';
-import { marketSyncWorker } from '../../lambdas/sync-market/sync.js';
+import { storefrontReader } from '../../lambdas/functions/read-storefront/read.js';
+import { scheduleMarketSyncs } from '../../lambdas/functions/schedule-market-syncs/schedule.js';
+import { marketSyncWorker } from '../../lambdas/functions/sync-market/sync.js';
 import { READ_PLANNER } from '../../lambdas/config/read-planner.js';
 import { MARKET_SYNC } from '../../lambdas/config/market-sync.js';
 import { planStorefrontReads } from '../../lambdas/read-planning/plan-reads.js';

@@ -9,7 +9,7 @@
 import { importConnectorTypes, importRecords, type ImportRecord } from '../admin/import.js';
 import { createClientAccount } from '../admin/clients.js';
 import { createRepricerFor } from '../admin/repricers.js';
-import { evaluateProduct } from '../../lambdas/evaluate-repricers/evaluate.js';
+import { evaluateProduct } from '../../lambdas/functions/evaluate-repricers/evaluate.js';
 import { DEFAULT_PRICE_CHANGE_RETENTION_DAYS } from '../../lambdas/domain/repricing.js';
 import type { Harness, Measured } from './harness.js';
 import { percentile } from './list-reads.js';

@@ -1,7 +1,7 @@
 /**
- * `/docs` on the local server: the API reference (lambdas/get-openapi/docs-page.ts), its renderer's
+ * `/docs` on the local server: the API reference (lambdas/functions/get-openapi/docs-page.ts), its renderer's
  * files read from node_modules (swagger-ui-dist). A deployed stage serves the same page from its
- * GET /v1/openapi.json function (lambdas/get-openapi/docs-page.ts).
+ * GET /v1/openapi.json function (lambdas/functions/get-openapi/docs-page.ts).
  */
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -15,7 +15,7 @@ import {
   docsPageHtml,
   INIT_SCRIPT_NAME,
   OPENAPI_PATH,
-} from '../../lambdas/get-openapi/docs-page.js';
+} from '../../lambdas/functions/get-openapi/docs-page.js';
 
 export { DOCS_PATH, OPENAPI_PATH };
 

@@ -7,17 +7,17 @@
  * schedule's ticks, the sync worker and the storefront reader (lib/constructs/market-loop.ts).
  */
 import type { DynamoDBRecord } from 'aws-lambda';
-import { forwardChanges } from '../../lambdas/forward-changes/forward.js';
-import { handler as evaluateRepricers } from '../../lambdas/evaluate-repricers/handler.js';
-import { handler as maintainLists } from '../../lambdas/maintain-lists/handler.js';
-import type { DeliveryOptions } from '../../lambdas/deliver-webhooks/deliver.js';
-import { webhookWorker } from '../../lambdas/deliver-webhooks/worker.js';
-import { handler as processImports } from '../../lambdas/process-imports/handler.js';
-import { storefrontReader } from '../../lambdas/read-storefront/read.js';
-import { scheduleMarketSyncs } from '../../lambdas/schedule-market-syncs/schedule.js';
+import { forwardChanges } from '../../lambdas/functions/forward-changes/forward.js';
+import { handler as evaluateRepricers } from '../../lambdas/functions/evaluate-repricers/handler.js';
+import { handler as maintainLists } from '../../lambdas/functions/maintain-lists/handler.js';
+import type { DeliveryOptions } from '../../lambdas/functions/deliver-webhooks/deliver.js';
+import { webhookWorker } from '../../lambdas/functions/deliver-webhooks/worker.js';
+import { handler as processImports } from '../../lambdas/functions/process-imports/handler.js';
+import { storefrontReader } from '../../lambdas/functions/read-storefront/read.js';
+import { scheduleMarketSyncs } from '../../lambdas/functions/schedule-market-syncs/schedule.js';
 import { planStorefrontReads } from '../../lambdas/read-planning/plan-reads.js';
-import { marketSyncWorker } from '../../lambdas/sync-market/sync.js';
-import { priceSenderWorker } from '../../lambdas/send-prices/worker.js';
+import { marketSyncWorker } from '../../lambdas/functions/sync-market/sync.js';
+import { priceSenderWorker } from '../../lambdas/functions/send-prices/worker.js';
 import { batchingSender, type QueueSender } from '../../lambdas/queue/sender.js';
 import { CHANGE_HANDLERS, IMPORT_WORKER } from '../../lambdas/config/event-sources.js';
 import { WEBHOOK_DELIVERY } from '../../lambdas/config/event-sources.js';

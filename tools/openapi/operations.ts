@@ -55,7 +55,7 @@ import { connectionExample, patchConnectionExample, putConnectionExample } from 
 import { webhookNotFound } from '../../lambdas/http/not-found.js';
 import type { JsonSchema } from './schemas.js';
 import type { HeaderName } from './responses.js';
-import { EVENT_RECEIVED, EVENT_REFUSED } from '../../lambdas/receive-marketplace-event/answers.js';
+import { EVENT_RECEIVED, EVENT_REFUSED } from '../../lambdas/functions/receive-marketplace-event/answers.js';
 import { MAX_BODY_BYTES } from '../../lambdas/http/body-limit.js';
 
 /**

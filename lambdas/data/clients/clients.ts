@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import type { PasswordRecord } from '../../auth/password.js';
+import type { PasswordRecord } from '../../domain/password-record.js';
 import { directoryValues } from '../table/directory.js';
 import { documentClient, tableName } from '../table/dynamo.js';
 import { CLIENTS_DIRECTORY, clientDirectoryEntry, clientKey } from '../table/keys.js';

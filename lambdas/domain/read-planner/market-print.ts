@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ProductMarket } from '../../marketplace/port.js';
+import type { ProductMarket } from '../storefront-page.js';
 
 /**
  * A digest of what a page showed of its market: the variant, and each offer's seller, price,

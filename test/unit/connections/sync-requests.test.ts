@@ -6,7 +6,7 @@ import { markSyncRan } from '../../../lambdas/data/connections/sync-requests.js'
 import type { StoredConnection } from '../../../lambdas/data/connections/connections.js';
 import type { SealedValue } from '../../../lambdas/crypto/envelope.js';
 import { DEFAULT_SAFETY, type Connection } from '../../../lambdas/domain/connections.js';
-import { syncConnectionRoute } from '../../../lambdas/sync-connection/handler.js';
+import { syncConnectionRoute } from '../../../lambdas/functions/sync-connection/handler.js';
 import { logger } from '../../../lambdas/observability/logger.js';
 import { apiEvent } from '../fixtures/api-events.js';
 

@@ -30,12 +30,12 @@ const proseLines = (file: string): { readonly line: number; readonly text: strin
 /** A path from the repository's root: `lambdas/data/offers/write.ts`. */
 const ROOTED = /(?<![\w/.-])((?:lambdas|tools|test|docs|lib|bin)\/[\w./-]+\.(?:ts|md|json|cjs|sh))\b/g;
 /** A path inside a room, as comments write them: `data/offers/write.ts`, `send-prices/plan.ts`. */
-const IN_ROOM = /(?<![\w/.-])((?:data|domain|marketplace|send-prices|sync-market|read-storefront|config|http|queue|market|bench|admin|local|constructs|support|unit|integration|property)\/[\w./-]+\.(?:ts|md))\b/g;
+const IN_ROOM = /(?<![\w/.-])((?:data|domain|functions|marketplace|send-prices|sync-market|read-storefront|config|http|queue|market|bench|admin|local|constructs|support|unit|integration|property)\/[\w./-]+\.(?:ts|md))\b/g;
 /** Placeholders that stand for any file, as docs/testing.md's rule writes them. */
 const PLACEHOLDER = /(^|\/)x\/y(\.test)?\.ts$/;
 
 const exists = (file: string, path: string): boolean =>
-  [ROOT, join(ROOT, 'lambdas'), join(ROOT, 'tools'), join(ROOT, 'test'), join(ROOT, 'lib'), join(ROOT, dirname(file))].some((base) =>
+  [ROOT, join(ROOT, 'lambdas'), join(ROOT, 'lambdas', 'functions'), join(ROOT, 'tools'), join(ROOT, 'test'), join(ROOT, 'lib'), join(ROOT, dirname(file))].some((base) =>
     existsSync(join(base, path)),
   );
 

@@ -1,15 +1,15 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { webhookWorker } from '../../../lambdas/deliver-webhooks/worker.js';
-import { handler as processImports } from '../../../lambdas/process-imports/handler.js';
-import { storefrontReader } from '../../../lambdas/read-storefront/read.js';
-import { priceSenderWorker } from '../../../lambdas/send-prices/worker.js';
+import { webhookWorker } from '../../../lambdas/functions/deliver-webhooks/worker.js';
+import { handler as processImports } from '../../../lambdas/functions/process-imports/handler.js';
+import { storefrontReader } from '../../../lambdas/functions/read-storefront/read.js';
+import { priceSenderWorker } from '../../../lambdas/functions/send-prices/worker.js';
 import { marketSyncGroup, storefrontGroup, type MarketSyncMessage, type StoreFrontReadMessage } from '../../../lambdas/events/market-sync.js';
 import { priceSenderGroup, type PriceSenderMessage } from '../../../lambdas/events/price-sender.js';
 import { logger } from '../../../lambdas/observability/logger.js';
 import type { QueueMessage } from '../../../lambdas/queue/sender.js';
-import { marketSyncWorker } from '../../../lambdas/sync-market/sync.js';
+import { marketSyncWorker } from '../../../lambdas/functions/sync-market/sync.js';
 import { sqsEventOf } from '../../support/sqs-events.js';
 
 /**

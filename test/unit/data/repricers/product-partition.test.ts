@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { evaluateProduct } from '../../../../lambdas/evaluate-repricers/evaluate.js';
+import { evaluateProduct } from '../../../../lambdas/functions/evaluate-repricers/evaluate.js';
 import { priceChangeKey, readProductForRepricing } from '../../../../lambdas/data/repricers/product-partition.js';
 import { storedPriceChange } from '../../../../lambdas/data/price-changes/list.js';
 import type { PriceChange } from '../../../../lambdas/domain/records.js';
@@ -11,7 +11,7 @@ import { offerFields, product } from '../fixtures.js';
 /**
  * The repricing evaluator over a small in-memory table behind the mocked document client:
  * what one evaluation reads and writes, its deterministic keys, and what a replay writes; and
- * the SQS FIFO consumer around it (lambdas/evaluate-repricers/handler.ts).
+ * the SQS FIFO consumer around it (lambdas/functions/evaluate-repricers/handler.ts).
  */
 type Item = Record<string, NativeAttributeValue>;
 
@@ -385,7 +385,7 @@ describe('the evaluator handler', () => {
 
   beforeAll(async () => {
     process.env.PRICE_CHANGE_RETENTION_DAYS = '30';
-    ({ handler } = await import('../../../../lambdas/evaluate-repricers/handler.js'));
+    ({ handler } = await import('../../../../lambdas/functions/evaluate-repricers/handler.js'));
   });
 
   afterAll(() => {
