@@ -31,6 +31,7 @@ import { parseBasicAuthorization } from './basic-credentials.js';
 import { verifyAgainstDummy, verifyPassword } from './password.js';
 import { sourceDigest } from './source-address.js';
 import type { Tenant } from './tenant.js';
+import { now as clockNow } from '../config/clock.js';
 
 export const FAILURE_WINDOW_MS = 15 * 60 * 1000;
 export const MAX_FAILURES_PER_SOURCE = 10;
@@ -148,7 +149,7 @@ const deny = (reason: string, slot?: LoginAttemptsSlot): undefined => {
 export const authenticate = async (
   header: string | null | undefined,
   sourceIp: string | null | undefined,
-  now: Date = new Date(),
+  now: Date = new Date(clockNow()),
 ): Promise<AuthenticatedClient | undefined> => {
   const credentials = parseBasicAuthorization(header);
   if (credentials === undefined) return deny('malformed');

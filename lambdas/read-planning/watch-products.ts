@@ -4,6 +4,7 @@ import { getStoredProducts } from '../data/offers/products.js';
 import { unwatchPage, watchPage } from '../data/market/page-watches.js';
 import { getProductWatches, putProductWatch, type WatchedPage } from '../data/market/product-watches.js';
 import { readProductForRepricing } from '../data/repricers/product-partition.js';
+import { now } from '../config/clock.js';
 
 /**
  * Keeps the page watches in line with a tenant's products (docs/market-loop.md): a product with a
@@ -18,7 +19,7 @@ const samePage = (a: WatchedPage, b: WatchedPage) => a.connector === b.connector
 export const refreshProductWatches = async (
   clientId: string,
   codes: readonly string[],
-  nowMs: number = Date.now(),
+  nowMs: number = now(),
   settings: ReadPlannerSettings = READ_PLANNER,
 ): Promise<{ readonly changed: number; readonly pages: ReadonlyMap<string, readonly WatchedPage[]> }> => {
   const distinct = [...new Set(codes)];

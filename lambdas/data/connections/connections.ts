@@ -6,6 +6,7 @@ import { documentClient, tableName } from '../table/dynamo.js';
 import { CONNECTION_SK_PREFIX, connectionDirectoryEntry, connectionKey, connectionPartition, connectionUidKey } from '../table/keys.js';
 import { cancellationReasons } from '../table/transactions.js';
 import { isConditionFailure } from '../table/conditions.js';
+import { nowIso } from '../../config/clock.js';
 
 /**
  * Marketplace connections. The item holds the record and the sealed secrets (the API key, the
@@ -181,7 +182,7 @@ export const patchConnection = async (
   clientId: string,
   connector: string,
   patch: { readonly mode?: ConnectionMode | undefined; readonly safety?: Partial<ConnectionSafety> | undefined },
-  now = new Date().toISOString(),
+  now = nowIso(),
 ): Promise<Connection | undefined | 'changed'> => {
   for (let attempt = 1; attempt <= CONNECTION_WRITE_ATTEMPTS; attempt++) {
     const read = await documentClient.send(new GetCommand({ TableName: tableName(), Key: connectionKey(clientId, connector), ConsistentRead: true }));
@@ -368,7 +369,7 @@ export const countSkippedEntries = async (clientId: string, connector: string, s
  * and the decisions made until now accepted (the breaker does not count them again when the
  * sender takes the ones it held). The record as it now is; undefined when there is none, `not_paused` when it was not paused.
  */
-export const resumeConnection = async (clientId: string, connector: string, now = new Date().toISOString()): Promise<Connection | undefined | 'not_paused'> => {
+export const resumeConnection = async (clientId: string, connector: string, now = nowIso()): Promise<Connection | undefined | 'not_paused'> => {
   const stored = await getConnection(clientId, connector);
   if (!stored) return undefined;
   if (stored.record.status !== 'paused') return 'not_paused';

@@ -6,6 +6,7 @@ import { reserveIds } from '../table/counters.js';
 import { documentClient, tableName } from '../table/dynamo.js';
 import { sameJson } from '../table/json.js';
 import { connectorKey } from '../table/keys.js';
+import { nowIso } from '../../config/clock.js';
 
 /**
  * Connector types are global reference data: shared by every client. Beside the API record the
@@ -23,7 +24,7 @@ export const getConnectorType = async (uid: string): Promise<ConnectorType | und
 };
 
 /** Upserts by uid; an unchanged connector (record and price step) is not rewritten. Returns how many were written. */
-export const upsertConnectorTypes = async (inputs: readonly ConnectorTypeInput[], now = new Date().toISOString()): Promise<number> => {
+export const upsertConnectorTypes = async (inputs: readonly ConnectorTypeInput[], now = nowIso()): Promise<number> => {
   const existing = new Map(
     (await batchGet(inputs.map((c) => connectorKey(c.uid)))).map((item) => {
       const stored = storedConnector.parse(item);

@@ -1,5 +1,6 @@
 import type { ConnectionMode } from '../../domain/connections.js';
 import { getConnection } from './connections.js';
+import { now as clockNow } from '../../config/clock.js';
 
 /**
  * A connection's mode as the repricing evaluator needs it, cached for a few seconds per
@@ -11,7 +12,7 @@ import { getConnection } from './connections.js';
 const MODE_CACHE_MS = 5_000;
 const cache = new Map<string, { readonly mode: ConnectionMode | undefined; readonly at: number }>();
 
-export const connectionModeOf = async (clientId: string, connector: string, now = Date.now()): Promise<ConnectionMode | undefined> => {
+export const connectionModeOf = async (clientId: string, connector: string, now = clockNow()): Promise<ConnectionMode | undefined> => {
   const key = `${clientId}#${connector}`;
   const cached = cache.get(key);
   if (cached && now - cached.at < MODE_CACHE_MS) return cached.mode;

@@ -2,6 +2,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { documentClient, tableName } from '../table/dynamo.js';
 import { pushStopKey } from '../table/keys.js';
+import { nowIso } from '../../config/clock.js';
 
 /**
  * The operator's stop of every price push of the stage (docs/administration.md, "Stopping every
@@ -35,7 +36,7 @@ export const readPushStop = async (): Promise<PushStop | undefined> => {
 export const pushesStopped = async (): Promise<boolean> => (await readPushStop())?.stopped === true;
 
 /** Stops every push of the stage, with the operator's reason; a stop in force keeps when it began. */
-export const stopPushes = async (reason: string, now = new Date().toISOString()): Promise<PushStop> => {
+export const stopPushes = async (reason: string, now = nowIso()): Promise<PushStop> => {
   const before = await readPushStop();
   const stop: PushStop = { stopped: true, reason, changedAt: now, stoppedAt: before?.stopped ? before.stoppedAt : now };
   await documentClient.send(new PutCommand({ TableName: tableName(), Item: { ...pushStopKey(), entity: 'pushStop', ...stop } }));
@@ -43,7 +44,7 @@ export const stopPushes = async (reason: string, now = new Date().toISOString())
 };
 
 /** Lifts the stop: the pending changes go on the sender's next run. Undefined when pushes were not stopped. */
-export const resumePushes = async (now = new Date().toISOString()): Promise<PushStop | undefined> => {
+export const resumePushes = async (now = nowIso()): Promise<PushStop | undefined> => {
   const before = await readPushStop();
   if (!before?.stopped) return undefined;
   const stop: PushStop = { ...before, stopped: false, changedAt: now };

@@ -8,6 +8,7 @@ import { reserveTimedIds } from '../table/counters.js';
 import { documentClient, tableName } from '../table/dynamo.js';
 import { importBodyKey, importKey, importsPartition } from '../table/keys.js';
 import { idKey, MAX_ID } from '../table/sort-keys.js';
+import { nowIso } from '../../config/clock.js';
 
 /**
  * Import jobs: one item per job under the tenant's `IMP` partition (`entity: 'import'`, the
@@ -48,7 +49,7 @@ export const reserveImportId = async (): Promise<{ id: number; at: string }> => 
 };
 
 /** Stores an NDJSON body in gzipped chunks; returns how many. */
-export const storeImportBody = async (clientId: string, id: number, body: Buffer, now = new Date().toISOString()): Promise<number> => {
+export const storeImportBody = async (clientId: string, id: number, body: Buffer, now = nowIso()): Promise<number> => {
   const count = Math.max(1, Math.ceil(body.byteLength / BODY_CHUNK_BYTES));
   await mapLimit(
     Array.from({ length: count }, (_, n) => n),

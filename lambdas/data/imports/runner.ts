@@ -3,6 +3,7 @@ import { invalidJobCounters } from '../../domain/import-jobs.js';
 import type { ImportProblem } from '../../domain/import-records.js';
 import { CHUNK_LINES, jobReferenceProblems, planChunk, type ImportOwner } from './writes.js';
 import { commitPendingChunk, finishImportJob, markImportChecked, savePendingChunk, type StoredImportJob } from './imports.js';
+import { nowIso } from '../../config/clock.js';
 
 /**
  * Runs an import job from where it stands, a chunk at a time: plan the chunk (reads), save what
@@ -43,7 +44,7 @@ export const runImportJob = async (
   start: StoredImportJob,
   lines: readonly unknown[],
   hooks: RunHooks = {},
-  now: () => string = () => new Date().toISOString(),
+  now: () => string = nowIso,
 ): Promise<StoredImportJob> => {
   const { clientId } = owner;
   const type: ImportType = start.record.import_type;

@@ -35,6 +35,7 @@ import { countedCells, readAllPlaces, recountOrder } from './ranked/recount.js';
 import { REPRICER_LIST, repricerCell, repricerSourceDigest, storedRepricer, type StoredRepricer } from '../repricers/list.js';
 import type { Repricer } from '../../domain/records.js';
 import { isConditionFailure } from '../table/conditions.js';
+import { now as clockNow, nowIso } from '../../config/clock.js';
 
 /**
  * `npm run cli -- rebuild`: re-derives every listing and count of a tenant from its canonical
@@ -73,7 +74,7 @@ export const rebuildRequest = z.object({
 });
 export type RebuildRequest = z.infer<typeof rebuildRequest>;
 
-export const startRebuild = async (clientId: string, now = new Date()): Promise<string> => {
+export const startRebuild = async (clientId: string, now = new Date(clockNow())): Promise<string> => {
   const requestId = `${now.toISOString()}-${crypto.randomUUID().slice(0, 8)}`;
   const request: RebuildRequest = {
     status: 'running',
@@ -349,7 +350,7 @@ export const runRebuildStep = async (clientId: string, requestId: string, seq: s
     logger.error('Rebuild step failed', { clientId, requestId, phase: request.phase, error: error as Error });
     throw error;
   }
-  const updates: Record<string, unknown> = { ...next, updatedAt: new Date().toISOString() };
+  const updates: Record<string, unknown> = { ...next, updatedAt: nowIso() };
   // A phase that ends with no cursor of its own starts the next one from the beginning.
   const clearCursor = next.phase !== undefined && next.phase !== request.phase && next.cursor === undefined;
   const names: Record<string, string> = {};

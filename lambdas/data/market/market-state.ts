@@ -6,6 +6,7 @@ import { marketState, marketVerdict, type MarketState, type MarketVerdict } from
 import { connectionModeOf } from '../connections/mode.js';
 import { documentClient, tableName } from '../table/dynamo.js';
 import { MARKET_SK_PREFIX, marketStateKey, productPartition } from '../table/keys.js';
+import { now } from '../../config/clock.js';
 
 /**
  * A product's market view on one connector, as the storefront reader records it (its only
@@ -91,6 +92,6 @@ export const marketVerdictFor = async (
   clientId: string,
   connector: string,
   market: MarketState | undefined,
-  nowMs = Date.now(),
+  nowMs = now(),
 ): Promise<MarketVerdict | undefined> =>
   (await connectionModeOf(clientId, connector)) === undefined ? undefined : marketVerdict(market, nowMs, MARKET_TIMING);

@@ -34,6 +34,7 @@ import {
 } from '../repricers/product-partition.js';
 import { mapLimit } from '../table/concurrency.js';
 import { observePremium, type InStockPremium } from '../../domain/in-stock-premium.js';
+import { nowIso } from '../../config/clock.js';
 
 /**
  * Applies what a marketplace sync saw (docs/market-sync.md): the seller's own offers, and a
@@ -265,7 +266,7 @@ export const applyOwnOffers = async (
   clientId: string,
   connector: SyncConnector,
   snapshots: readonly OwnOfferSnapshot[],
-  now = new Date().toISOString(),
+  now = nowIso(),
 ): Promise<OwnOffersResult> => {
   const imageUrl = storefrontUrl.parse(connector.storefrontUrl);
   const problems: string[] = [];
@@ -418,7 +419,7 @@ const recordMarket = async (
  * connection whose seller is not known): the product's market is unknown until a page shows its
  * buy box again, so its repricers decide nothing. Written only when the state or reason changes.
  */
-export const recordMarketUnseen = async (clientId: string, connector: string, code: string, reason: MarketUnknownReason, now = new Date().toISOString()) => {
+export const recordMarketUnseen = async (clientId: string, connector: string, code: string, reason: MarketUnknownReason, now = nowIso()) => {
   const uid = connectorUid.parse(connector);
   await recordMarket(clientId, code, uid, await readMarketState(clientId, code, uid), { state: 'unknown', reason }, now);
 };
@@ -438,7 +439,7 @@ export const applyProductMarket = async (
   connector: SyncConnector,
   code: string,
   market: ProductMarket,
-  now = new Date().toISOString(),
+  now = nowIso(),
 ): Promise<ProductMarketResult> => {
   for (let attempt = 1; ; attempt++) {
     const result = await applyPageOnce(clientId, connector, code, market, now, attempt === MAX_WRITE_ROUNDS);

@@ -5,6 +5,7 @@ import type { MarketplaceEvent } from '../../marketplace/port.js';
 import { documentClient, tableName } from '../table/dynamo.js';
 import { marketplaceEventKey } from '../table/keys.js';
 import { isConditionFailure } from '../table/conditions.js';
+import { now as clockNow } from '../../config/clock.js';
 
 /**
  * The marketplace events a connection received, one item per delivery id, under the tenant.
@@ -35,7 +36,7 @@ export const recordMarketplaceEvent = async (
   clientId: string,
   connection: { readonly uid: string; readonly connector: string },
   event: MarketplaceEvent,
-  now = new Date(),
+  now = new Date(clockNow()),
 ): Promise<RecordEventResult> => {
   const connectionUid = connection.uid;
   const item: StoredMarketplaceEvent = {

@@ -6,6 +6,7 @@ import { reserveIds } from '../table/counters.js';
 import { documentClient, tableName } from '../table/dynamo.js';
 import { sameJson } from '../table/json.js';
 import { productDirectoryEntry, productKey } from '../table/keys.js';
+import { nowIso } from '../../config/clock.js';
 
 /**
  * Products: one item per code, at the head of the product's partition (its offers and repricer
@@ -65,7 +66,7 @@ export interface ProductWritePlan {
 }
 
 /** What an upsert of `inputs` writes and counts; new products get ids here. */
-export const planProducts = async (clientId: string, inputs: readonly ProductFields[], now = new Date().toISOString()): Promise<ProductWritePlan> => {
+export const planProducts = async (clientId: string, inputs: readonly ProductFields[], now = nowIso()): Promise<ProductWritePlan> => {
   const stored = await getStoredProducts(
     clientId,
     inputs.map((p) => p.code),
@@ -89,7 +90,7 @@ export const planProducts = async (clientId: string, inputs: readonly ProductFie
 export const writeProductPlan = (plan: ProductWritePlan): Promise<void> => batchWrite(plan.items.map((put) => ({ put })));
 
 /** Upserts products by code; an unchanged product is not rewritten. Returns how many were written. */
-export const upsertProducts = async (clientId: string, inputs: readonly ProductFields[], now = new Date().toISOString()): Promise<number> => {
+export const upsertProducts = async (clientId: string, inputs: readonly ProductFields[], now = nowIso()): Promise<number> => {
   const plan = await planProducts(clientId, inputs, now);
   await writeProductPlan(plan);
   return plan.items.length;

@@ -9,6 +9,7 @@ import { sameJson } from '../table/json.js';
 import { offerIdOfSortKey, offerKey, offerLookupKey } from '../table/keys.js';
 import { OFFER_SCHEMA_VERSION, offerCell, storedOffer, type StoredOffer } from './list.js';
 import { isConditionFailure } from '../table/conditions.js';
+import { nowIso } from '../../config/clock.js';
 
 /**
  * Writes canonical offers: each a single small item under its product, plus, for a new offer,
@@ -118,7 +119,7 @@ export interface OfferWritePlan {
   readonly unchanged: number;
 }
 
-export const planOffers = async (owner: OfferOwner, inputs: readonly OfferInput[], now = new Date().toISOString()): Promise<OfferWritePlan> => {
+export const planOffers = async (owner: OfferOwner, inputs: readonly OfferInput[], now = nowIso()): Promise<OfferWritePlan> => {
   const { clientId } = owner;
   const lookups = await readLookups(
     clientId,
@@ -242,7 +243,7 @@ export const writeOfferPlan = async (
  * Upserts offers by marketplace offer id (unique within one call). An unchanged offer is not
  * rewritten; an offer whose line names another product moves to it.
  */
-export const upsertOffers = async (owner: OfferOwner, inputs: readonly OfferInput[], now = new Date().toISOString()): Promise<OfferWriteSummary> => {
+export const upsertOffers = async (owner: OfferOwner, inputs: readonly OfferInput[], now = nowIso()): Promise<OfferWriteSummary> => {
   const plan = await planOffers(owner, inputs, now);
   await writeOfferPlan(plan);
   return { written: plan.created + plan.updated, unchanged: plan.unchanged };

@@ -4,6 +4,7 @@ import { warState, type WarState } from '../../domain/price-war.js';
 import { mapLimit } from '../table/concurrency.js';
 import { documentClient, tableName } from '../table/dynamo.js';
 import { part, productPartition } from '../table/keys.js';
+import { now } from '../../config/clock.js';
 
 /**
  * The price-war guard's state (domain/price-war.ts): one small item per repricer and own offer
@@ -49,7 +50,7 @@ export interface WarStateWrite {
   readonly state: WarState;
 }
 
-export const writeWarStates = async (clientId: string, code: string, writes: readonly WarStateWrite[], nowMs = Date.now()): Promise<void> => {
+export const writeWarStates = async (clientId: string, code: string, writes: readonly WarStateWrite[], nowMs = now()): Promise<void> => {
   await mapLimit(writes, async (write) => {
     const item: StoredWarState = {
       entity: WAR_ENTITY,

@@ -13,6 +13,7 @@ import { priceChangeCellsOfItem, storedPriceChange } from './list.js';
 import { OFFER_LIST, storedOffer, type StoredOffer } from '../offers/list.js';
 import { storedWarState, WAR_SK_PREFIX } from './price-wars.js';
 import type { OfferHint } from '../offers/maintenance.js';
+import { nowIso } from '../../config/clock.js';
 
 /**
  * What one item change on the table's stream means for the event handlers: an offer, product
@@ -194,7 +195,7 @@ export const streamChangeOf = (
   oldImage: Image,
   newImage: Image,
   /** The stream's time of the change (ISO); the time of reading it when the record carries none. */
-  changedAt: string = new Date().toISOString(),
+  changedAt: string = nowIso(),
 ): StreamChange | undefined => {
   const key = plain(keys);
   const pk = typeof key?.pk === 'string' ? key.pk : undefined;

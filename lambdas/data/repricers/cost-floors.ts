@@ -6,6 +6,7 @@ import { documentClient, tableName } from '../table/dynamo.js';
 import { productPartition, SLOT_SK_PREFIX } from '../table/keys.js';
 import { getProduct } from '../offers/products.js';
 import { updateRepricer } from './write.js';
+import { nowIso } from '../../config/clock.js';
 
 /**
  * A `cost_based` repricer's floor and ceiling follow its product (docs/repricing.md, "Cost-based
@@ -54,7 +55,7 @@ const repriceBounds = async (clientId: string, id: number, now: string): Promise
 };
 
 /** Reprices the cost_based repricers of these products whose bounds moved; returns how many were rewritten. */
-export const repriceCostBasedBounds = async (clientId: string, codes: readonly string[], now = new Date().toISOString()): Promise<number> => {
+export const repriceCostBasedBounds = async (clientId: string, codes: readonly string[], now = nowIso()): Promise<number> => {
   const ids = (await mapLimit([...new Set(codes)], (code) => costBasedRepricerIds(clientId, code), 8)).flat();
   const rewritten = await mapLimit(ids, (id) => repriceBounds(clientId, id, now), 8);
   return rewritten.filter(Boolean).length;

@@ -26,6 +26,7 @@ import { storedProduct } from '../offers/products.js';
 import { warStatesOf } from '../price-changes/price-wars.js';
 import type { WarState } from '../../domain/price-war.js';
 import { isConditionFailure } from '../table/conditions.js';
+import { now } from '../../config/clock.js';
 
 /**
  * What the repricing evaluator reads and writes. Everything a product's repricers need is in
@@ -236,11 +237,11 @@ const STEP_CACHE_MS = 60_000;
 /** A connector type's price increment (an operator setting of the connector type; 1.00 when unset). */
 export const priceStepOf = async (connector: string): Promise<number> => {
   const cached = stepCache.get(connector);
-  if (cached && Date.now() - cached.at < STEP_CACHE_MS) return cached.step;
+  if (cached && now() - cached.at < STEP_CACHE_MS) return cached.step;
   const result = await documentClient.send(new GetCommand({ TableName: tableName(), Key: connectorKey(connector) }));
   const stored = priceStep.safeParse(result.Item?.priceStep);
   const step = stored.success ? stored.data : DEFAULT_PRICE_STEP;
-  stepCache.set(connector, { step, at: Date.now() });
+  stepCache.set(connector, { step, at: now() });
   return step;
 };
 

@@ -10,6 +10,7 @@ import { placeOf } from '../lists/ranked/ranked-list.js';
 import { REPRICER_LIST, REPRICER_SCHEMA_VERSION, repricerSourceDigest, type StoredRepricer } from './list.js';
 import { getRepricer } from './read.js';
 import { AGAIN, ContentionError, retrying } from '../table/retry.js';
+import { nowIso } from '../../config/clock.js';
 
 export type { NewRepricer } from '../../domain/create-repricer.js';
 
@@ -43,7 +44,7 @@ const listed = (stored: StoredRepricer) => ({ place: placeOf(REPRICER_LIST, stor
  * Creates a repricer, claims its (product, connector) slot and lists it, in one transaction:
  * all of it is written or none. A taken slot reports the id of the repricer holding it.
  */
-export const createRepricer = async (clientId: string, input: NewRepricer, now = new Date().toISOString()): Promise<CreateRepricerResult> => {
+export const createRepricer = async (clientId: string, input: NewRepricer, now = nowIso()): Promise<CreateRepricerResult> => {
   const id = await reserveIds('repricer');
   const stored: StoredRepricer = {
     entity: 'repricer',

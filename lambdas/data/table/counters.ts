@@ -3,6 +3,7 @@ import { documentClient, tableName } from './dynamo.js';
 import { counterKey } from './keys.js';
 import { AGAIN, retrying } from './retry.js';
 import { isConditionFailure } from './conditions.js';
+import { now as clockNow } from '../../config/clock.js';
 
 export type CounterName = 'repricer' | 'offer' | 'product' | 'connector' | 'priceChange' | 'import' | 'webhook';
 
@@ -31,7 +32,7 @@ export const reserveIds = async (name: CounterName, count = 1): Promise<number> 
  * earlier reservation of this counter: records numbered from it are in time order too, so a
  * list sorted by id is also sorted by creation time.
  */
-export const reserveTimedIds = async (name: CounterName, count: number, now = Date.now()): Promise<{ first: number; at: string }> => {
+export const reserveTimedIds = async (name: CounterName, count: number, now = clockNow()): Promise<{ first: number; at: string }> => {
   let at = now;
   return retrying(`Reserving ${name} ids`, async () => {
     try {

@@ -7,6 +7,7 @@ import { documentClient, tableName } from '../table/dynamo.js';
 import { deliveryKey, deliveryPartition, WEBHOOK_SK_PREFIX, webhookCountKey, webhookKey, webhookPartition } from '../table/keys.js';
 import { cancellationReasons } from '../table/transactions.js';
 import { isConditionFailure } from '../table/conditions.js';
+import { now as clockNow, nowIso } from '../../config/clock.js';
 
 /**
  * Webhooks and their deliveries. The signing secret is stored sealed (KMS envelope encryption,
@@ -45,7 +46,7 @@ export type CreateWebhookResult = { readonly created: true; readonly webhook: St
 export const createWebhook = async (
   clientId: string,
   input: { url: string; event_types: WebhookEventType[]; sealedSecret: SealedValue },
-  now = new Date().toISOString(),
+  now = nowIso(),
 ): Promise<CreateWebhookResult> => {
   const id = await reserveIds('webhook');
   const stored: StoredWebhook = {
@@ -137,7 +138,7 @@ const keyOf = (key: DeliveryKey) => deliveryKey(key.clientId, key.webhookId, key
  * The delivery of one event to one webhook: created on first sight (a conditional put, so a
  * replayed event finds the one it created before), read consistently otherwise.
  */
-export const openDelivery = async (key: DeliveryKey, body: string, now = new Date()): Promise<StoredDelivery> => {
+export const openDelivery = async (key: DeliveryKey, body: string, now = new Date(clockNow())): Promise<StoredDelivery> => {
   const at = now.toISOString();
   const fresh: StoredDelivery = {
     entity: 'webhookDelivery',

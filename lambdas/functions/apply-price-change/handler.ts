@@ -7,6 +7,7 @@ import { idempotentRequests } from '../../http/idempotency.js';
 import { priceChangeNotFound } from '../../http/not-found.js';
 import { idParameter } from '../../http/path.js';
 import { json } from '../../http/responses.js';
+import { nowIso } from '../../config/clock.js';
 
 /**
  * POST /v1/price-changes/{id}/apply: the client takes a suggestion (suggest mode); 200 with
@@ -16,7 +17,7 @@ export const applyPriceChangeRoute = async (event: APIGatewayProxyEvent) => {
   const tenant = tenantOf(event);
   const id = idParameter(event);
   if (id === undefined) throw priceChangeNotFound();
-  const outcome = await applyPriceChange(tenant.clientId, id, new Date().toISOString());
+  const outcome = await applyPriceChange(tenant.clientId, id, nowIso());
   if (outcome.kind === 'notFound') throw priceChangeNotFound();
   if (outcome.kind === 'notSuggested') {
     throw conflict(`Price change ${id} is ${outcome.status}: only a suggested price change can be applied.`);

@@ -11,6 +11,7 @@ import {
 import type { WebhookEventMessage } from '../../events/webhook-events.js';
 import { postToDestination, resolveDestination, systemResolver, type Destination, type PostOutcome, type Resolver } from '../../webhooks/destination.js';
 import { openWebhookSecret } from '../../webhooks/secrets.js';
+import { now } from '../../config/clock.js';
 
 export interface DeliveryOptions {
   readonly resolve: Resolver;
@@ -23,7 +24,7 @@ export const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = {
   resolve: systemResolver,
   schedule: DEFAULT_RETRY_SCHEDULE,
   timeoutMs: DELIVERY_TIMEOUT_MS,
-  now: Date.now,
+  now,
 };
 
 const isSuccess = (statusCode: number | undefined) => statusCode !== undefined && statusCode >= 200 && statusCode < 300;

@@ -15,6 +15,7 @@ import {
   type RepricerDecision,
 } from '../../data/repricers/product-partition.js';
 import { logger } from '../../observability/logger.js';
+import { now } from '../../config/clock.js';
 
 /**
  * One product's repricing: its enabled repricers decide from its offers as they are now, and
@@ -27,7 +28,7 @@ import { logger } from '../../observability/logger.js';
  * unknown or stale one decides nothing, down or up. Without a connection the offers are the client's own
  * statement of the market (imports), and decide as they always did.
  */
-export const evaluateProduct = async (clientId: string, productCode: string, retentionDays: number, nowMs = Date.now()): Promise<PriceChange[]> => {
+export const evaluateProduct = async (clientId: string, productCode: string, retentionDays: number, nowMs = now()): Promise<PriceChange[]> => {
   const product = await readProductForRepricing(clientId, productCode);
   if (!product || product.slots.length === 0) return [];
   const offers = engineOffersOf(product);

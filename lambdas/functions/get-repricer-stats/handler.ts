@@ -11,6 +11,7 @@ import { idParameter } from '../../http/path.js';
 import { singleQueryParameters } from '../../http/query.js';
 import { json } from '../../http/responses.js';
 import { parseOrThrow } from '../../http/validation.js';
+import { now } from '../../config/clock.js';
 
 const QUERY_PROBLEM = 'The query parameters are not valid.';
 
@@ -22,7 +23,7 @@ const QUERY_PROBLEM = 'The query parameters are not valid.';
 export const getRepricerStatsRoute = async (event: APIGatewayProxyEvent) => {
   const tenant = tenantOf(event);
   const query = parseOrThrow(statsQueryParameters, singleQueryParameters(event), QUERY_PROBLEM);
-  const window = statsWindowOf(query, Date.now());
+  const window = statsWindowOf(query, now());
   if (!window.ok) throw validationFailed([{ field: window.field, message: window.message }], QUERY_PROBLEM);
   const id = idParameter(event);
   const stored = id === undefined ? undefined : await getRepricer(tenant.clientId, id);

@@ -16,6 +16,7 @@ import { idParameter } from '../../http/path.js';
 import { singleQueryParameters } from '../../http/query.js';
 import { json } from '../../http/responses.js';
 import { parseOrThrow } from '../../http/validation.js';
+import { now } from '../../config/clock.js';
 
 /**
  * GET /v1/price-changes and GET /v1/repricers/{id}/price-changes: one page of the client's
@@ -42,7 +43,7 @@ export const listPriceChangesRoute = async (event: APIGatewayProxyEvent) => {
   const code = repricer.record.product.code;
   const [market, wars] = await Promise.all([readMarketState(tenant.clientId, code, connector), readWarStates(tenant.clientId, code, id)]);
   // ... and which of its offers the price-war guard holds, and until when.
-  return json(200, { ...body, market: marketOf(await marketVerdictFor(tenant.clientId, connector, market)), holds: holdsInForce(wars, Date.now()) });
+  return json(200, { ...body, market: marketOf(await marketVerdictFor(tenant.clientId, connector, market)), holds: holdsInForce(wars, now()) });
 };
 
 /**
@@ -52,7 +53,7 @@ export const listPriceChangesRoute = async (event: APIGatewayProxyEvent) => {
  */
 const feedPage = async (clientId: string, event: APIGatewayProxyEvent) => {
   const params = parseOrThrow(priceChangeFeedParameters, singleQueryParameters(event), 'The query parameters are not valid.');
-  const planned = planPriceChangeFeed(clientId, params, Date.now(), priceChangeFeedSettleMs());
+  const planned = planPriceChangeFeed(clientId, params, now(), priceChangeFeedSettleMs());
   if (!planned.ok) throw validationFailed([{ field: 'cursor', message: 'Not a cursor this service gave this client: start again from updated_since.' }]);
   const page = await readPriceChangeFeed(clientId, planned.query);
   return json(200, {

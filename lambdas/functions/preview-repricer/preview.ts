@@ -10,6 +10,7 @@ import {
   readProductForRepricing,
   type ProductForRepricing,
 } from '../../data/repricers/product-partition.js';
+import { now } from '../../config/clock.js';
 
 /** A repricer to preview: a stored one (its id), or one only described (a what-if body: no id, no decisions). */
 export type PreviewedRepricer = Omit<Repricer, 'id' | 'uid' | 'created_at' | 'updated_at'> & { readonly id: number | null };
@@ -33,7 +34,7 @@ export const previewOf = async (clientId: string, record: PreviewedRepricer, par
   // The price-war guard's state, read with the partition: an offer it holds would get no decision (a repricer only described holds nothing yet).
   const wars = {
     stateOf: (offerId: string) => (record.id === null ? undefined : product?.wars.get(warStateId(record.id, offerId))),
-    nowMs: Date.now(),
+    nowMs: now(),
   };
   return previewRepricer({ ...record, connector }, offers, step, lastDecided, verdict, engineContextOf(product, connector, verdict !== undefined), wars);
 };

@@ -3,8 +3,9 @@ import { checkJobReferences, runImportJob } from '../../data/imports/runner.js';
 import { beginImportAttempt, finishImportJob, getImportJob, loadImportBody, type StoredImportJob } from '../../data/imports/imports.js';
 import { MAX_IMPORT_ATTEMPTS, type ImportJobMessage } from '../../events/import-jobs.js';
 import { logger } from '../../observability/logger.js';
+import { nowIso } from '../../config/clock.js';
 
-const now = () => new Date().toISOString();
+const now = nowIso;
 
 /**
  * Processes one import job, or resumes it where an earlier delivery stopped. A job that has

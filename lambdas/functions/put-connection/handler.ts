@@ -18,6 +18,7 @@ import { logger } from '../../observability/logger.js';
 import { MarketplaceRateLimited, type MarketplacePort } from '../../marketplace/port.js';
 import { marketplaceFor, type MarketplaceLookup } from '../../marketplace/registry.js';
 import { sealConnectionSecret } from '../../marketplace/secrets.js';
+import { nowIso } from '../../config/clock.js';
 
 /** Asks the marketplace whether it takes the key; any fault there is a 503 and nothing is stored. */
 const checkWithMarketplace = async (port: MarketplacePort, apiKey: string, connector: string): Promise<void> => {
@@ -60,7 +61,7 @@ export const putConnectionRoute =
     const sealedKey = await sealConnectionSecret('marketplace-key', tenant.clientId, connector, body.api_key);
     const sealedWebhookSecret =
       body.webhook_secret === undefined ? undefined : await sealConnectionSecret('marketplace-webhook-secret', tenant.clientId, connector, body.webhook_secret);
-    const now = new Date().toISOString();
+    const now = nowIso();
     const input = { apiKey: body.api_key, webhookSecretSet: body.webhook_secret !== undefined, mode: body.mode, sellerId: body.seller_id, safety: body.safety };
     // Built from the connection as read just before the write, and again if its status moved meanwhile (a pause stays).
     const result = await putConnection(tenant.clientId, connector, { sealedKey, sealedWebhookSecret }, (before) =>

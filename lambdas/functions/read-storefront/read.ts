@@ -17,6 +17,7 @@ import { marketplaceFor } from '../../marketplace/registry.js';
 import { fifoBatchResponse } from '../../queue/fifo-batch.js';
 import { parseMessageBody } from '../../queue/message-body.js';
 import { hostPace } from './pace.js';
+import { now as clockNow } from '../../config/clock.js';
 
 /** Holds a message back: SQS's ChangeMessageVisibility on AWS, the local queue's equivalent under `npm start`. */
 export type HoldMessage = (record: SQSRecord, delayMs: number) => Promise<void>;
@@ -79,7 +80,7 @@ interface HostState {
 }
 
 export const storefrontReader = (hold: HoldMessage, options: StorefrontReaderOptions = {}) => {
-  const now = options.now ?? Date.now;
+  const now = options.now ?? clockNow;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const stageRate = options.stageRequestsPerSecond ?? MARKET_SYNC.storefrontRequestsPerSecond;
   const pace = hostPace(1000 / (options.requestsPerSecond ?? stageRate));

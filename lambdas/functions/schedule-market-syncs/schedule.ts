@@ -5,6 +5,7 @@ import { marketSyncGroup, type MarketSyncMessage } from '../../events/market-syn
 import { logger } from '../../observability/logger.js';
 import type { QueueSender } from '../../queue/sender.js';
 import type { PlanReadsResult } from '../../read-planning/plan-reads.js';
+import { now } from '../../config/clock.js';
 
 /**
  * The market loop's clock (lambdas/config/market-sync.ts): once a minute, one `tick`
@@ -23,7 +24,7 @@ export const scheduleMarketSyncs =
   (sender: QueueSender, planReads?: (atMs: number) => Promise<PlanReadsResult>) =>
   async (event: ScheduleEvent = {}): Promise<{ readonly connections: number; readonly reads?: number }> => {
     const parsed = event.time === undefined ? Number.NaN : Date.parse(event.time);
-    const tick = tickOf(Number.isNaN(parsed) ? Date.now() : parsed);
+    const tick = tickOf(Number.isNaN(parsed) ? now() : parsed);
     const at = new Date(tick * MARKET_SYNC.tickSeconds * 1000).toISOString();
     const uids = await listConnectionUids();
     const messages = uids.map((uid) => {
@@ -35,6 +36,6 @@ export const scheduleMarketSyncs =
     logger.info('Market tick', { at, connections: uids.length });
     // The plan reads what is due now (the tick's time when that is later): a page looked at late in
     // the last minute is not held to the minute's start, where its 30 s floor would skip it.
-    const planned = planReads ? await planReads(Math.max(tick * MARKET_SYNC.tickSeconds * 1000, Date.now())) : undefined;
+    const planned = planReads ? await planReads(Math.max(tick * MARKET_SYNC.tickSeconds * 1000, now())) : undefined;
     return { connections: uids.length, ...(planned ? { reads: planned.reads } : {}) };
   };

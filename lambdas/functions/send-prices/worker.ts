@@ -7,6 +7,7 @@ import { parseMessageBody } from '../../queue/message-body.js';
 import type { PushDeps } from './push-deps.js';
 import { sendChanges } from './send.js';
 import { confirmBatch, sweepConnection } from './sweep.js';
+import { now } from '../../config/clock.js';
 
 /**
  * The price sender. One invocation gets up to ten messages, of one or more connections (their
@@ -19,7 +20,7 @@ import { confirmBatch, sweepConnection } from './sweep.js';
  */
 const PARALLEL_CONNECTIONS = 4;
 
-export const defaultPushDeps: PushDeps = { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+export const defaultPushDeps: PushDeps = { now, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
 
 interface ConnectionWork {
   readonly clientId: string;

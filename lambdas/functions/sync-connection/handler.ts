@@ -5,6 +5,7 @@ import { connectionChanged, connectionNotFound, connectorParameter, syncLimited 
 import { httpHandler } from '../../http/handler.js';
 import { idempotentRequests } from '../../http/idempotency.js';
 import { json } from '../../http/responses.js';
+import { now } from '../../config/clock.js';
 
 /** Says whether this request queued a full sync or joined the one already queued. */
 export const SYNC_REQUEST_HEADER = 'Sync-Request';
@@ -15,7 +16,7 @@ export const SYNC_REQUEST_HEADER = 'Sync-Request';
  * schedule runs a full sync, docs/market-loop.md) or when it joins the accepted sync that has not
  * run yet (`Sync-Request: coalesced`, nothing more queued); 429 with Retry-After beyond the limit.
  */
-export const syncConnectionRoute = async (event: APIGatewayProxyEvent, nowMs = Date.now()) => {
+export const syncConnectionRoute = async (event: APIGatewayProxyEvent, nowMs = now()) => {
   const tenant = tenantOf(event);
   const connector = connectorParameter(event);
   const admission = connector === undefined ? { kind: 'missing' as const } : await admitSync(tenant.clientId, connector, nowMs);

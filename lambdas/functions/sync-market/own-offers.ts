@@ -4,6 +4,7 @@ import type { StoredOffer } from '../../data/offers/list.js';
 import { logger } from '../../observability/logger.js';
 import { MarketplaceMalformed, type MarketplacePort, type OwnOfferSnapshot } from '../../marketplace/port.js';
 import { withMarketplaceRetries, type RetryOptions } from '../../marketplace/retrying.js';
+import { nowIso } from '../../config/clock.js';
 
 /**
  * A full own-offer sync: every page of the seller API's offer list, applied page by page
@@ -38,7 +39,7 @@ export const syncOwnOffers = async (
   connector: SyncConnector,
   options: { readonly now?: string; readonly retry?: Partial<RetryOptions> } = {},
 ): Promise<OwnOffersSync> => {
-  const now = options.now ?? new Date().toISOString();
+  const now = options.now ?? nowIso();
   const seen = new Set<string>();
   let token: string | undefined;
   let count: number | undefined;

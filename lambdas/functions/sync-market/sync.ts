@@ -26,6 +26,7 @@ import { parseMessageBody } from '../../queue/message-body.js';
 import { READ_PLANNER, type ReadPlannerSettings } from '../../config/read-planner.js';
 import { bringPageForward } from '../../data/market/page-watches.js';
 import { forwardAfterFullSync } from '../../read-planning/sync-forward.js';
+import { now as clockNow } from '../../config/clock.js';
 
 /**
  * The sync worker: one connection's tick (or marketplace event) per message. Runs the
@@ -104,7 +105,7 @@ const record = async (target: Target, outcome: SyncOutcome): Promise<void> => {
 const SYNC_OWNED_STATUSES: ReadonlySet<string> = new Set(['connected', 'error']);
 
 const handleTick = async (message: Extract<MarketSyncMessage, { kind: 'tick' }>, deps: MarketSyncDeps): Promise<void> => {
-  const nowMs = deps.now?.() ?? Date.now();
+  const nowMs = deps.now?.() ?? clockNow();
   const atMs = Date.parse(message.at);
   if (nowMs - atMs > STALE_TICK_MS) return;
   const target = await targetOf(message.uid);
@@ -161,7 +162,7 @@ const handleOffer = async (message: Extract<MarketSyncMessage, { kind: 'offer' }
   const target = await targetOf(message.uid);
   if (!target) return;
   const { record: connection } = target.stored;
-  const nowMs = deps.now?.() ?? Date.now();
+  const nowMs = deps.now?.() ?? clockNow();
   const now = new Date(nowMs).toISOString();
   if (sellerApiHeld(target.stored, 'Offer read for a marketplace event', nowMs)) return;
   try {

@@ -10,6 +10,7 @@ import { idParameter } from '../../http/path.js';
 import { etagOf, ifMatchOf, requireMatch } from '../../http/preconditions.js';
 import { json } from '../../http/responses.js';
 import { parseOrThrow } from '../../http/validation.js';
+import { nowIso } from '../../config/clock.js';
 
 /**
  * PATCH /v1/repricers/{id}: changes preferences and recomputes the computed fields from the
@@ -26,7 +27,7 @@ export const updateRepricerRoute = async (event: APIGatewayProxyEvent) => {
   const outcome = await updateRepricer(tenant.clientId, id, async (current) => {
     requireMatch(ifMatch, current.version);
     const product = (await getProduct(tenant.clientId, current.record.product.code)) ?? current.record.product;
-    const next = applyRepricerPatch(current.record, patch, product, new Date().toISOString());
+    const next = applyRepricerPatch(current.record, patch, product, nowIso());
     // A field of the request at fault (a cost_based repricer without its unit cost): 400 naming it.
     if (!next.ok) throw next.field ? validationFailed([{ field: next.field, message: next.reason }]) : unprocessable(next.reason);
     return next.record;

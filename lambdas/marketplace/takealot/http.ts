@@ -10,6 +10,7 @@ import {
   MarketplaceUnavailable,
 } from '../port.js';
 import { TAKEALOT_CONNECTOR_UID } from './connector.js';
+import { now as clockNow } from '../../config/clock.js';
 
 /**
  * One HTTP exchange with Takealot, its outcome mapped to the port's faults. The only place the
@@ -61,7 +62,7 @@ const rateLimitResetMs = (raw: string, now: number): number | undefined => {
  * the seller API's `x-RateLimit-Reset` (a delta or an epoch), else 1 s; always within the hold
  * cap (config/marketplace-holds.ts), so no header, misread or not, holds anything for longer.
  */
-export const retryAfterMs = (headers: Headers, now = Date.now()): number => {
+export const retryAfterMs = (headers: Headers, now = clockNow()): number => {
   const retryAfter = headers.get('retry-after');
   const reset = headers.get('x-ratelimit-reset');
   const ms =

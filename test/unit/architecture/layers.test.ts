@@ -36,6 +36,13 @@ describe('the layout of lambdas/', () => {
     expect(outOfDomain.map(({ from, to }) => `${from} -> ${to}`)).toEqual([]);
   });
 
+  it('keeps the domain off the clock: it takes time as an argument, never reads lambdas/config/clock.ts', () => {
+    const intoClock = edges.filter(({ from, to }) => from.startsWith('lambdas/domain/') && to === 'lambdas/config/clock.ts');
+    expect(intoClock.map(({ from, to }) => `${from} -> ${to}`)).toEqual([]);
+    // The rule reads the edges it would catch: the clock is imported by the service's other rooms.
+    expect(edges.some(({ from, to }) => from.startsWith('lambdas/data/') && to === 'lambdas/config/clock.ts')).toBe(true);
+  });
+
   it('keeps the domain free of I/O packages: zod and Node built-ins only', () => {
     const domainFiles = [...new Set(edges.map(({ from }) => from).filter((file) => file.startsWith('lambdas/domain/')))];
     const packages = domainFiles.flatMap((file) =>
