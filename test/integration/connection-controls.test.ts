@@ -213,6 +213,7 @@ describe('the seller-API hold', () => {
 describe('the operator’s stop of every push', () => {
   it('holds a decision pending (not failed) while pushes are stopped, and sends it once they are resumed', async () => {
     const { sweepConnection } = await import('../../lambdas/functions/send-prices/sweep.js');
+    const { defaultPushDeps } = await import('../../lambdas/functions/send-prices/worker.js');
     const { changesInStatus } = await import('../../lambdas/data/price-changes/sending.js');
     const { forgetConnectionModes } = await import('../../lambdas/data/connections/mode.js');
     forgetConnectionModes();
@@ -243,7 +244,7 @@ describe('the operator’s stop of every push', () => {
     const pinned = await request('PATCH', `/v1/repricers/${created.body.id}`, { preferred_price: price - 2, preferred_profit: 0 });
     expect(pinned.status).toBe(200);
     await api.settle();
-    const sweep = () => sweepConnection(clientId, 'takealot', { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) });
+    const sweep = () => sweepConnection(clientId, 'takealot', defaultPushDeps);
     await sweep();
     await loop.tick({ uids: [uid] });
     await sweep();

@@ -206,7 +206,7 @@ describe('the market loop', () => {
       const startPrices = market.simulation.market.products.map((product) => [product.own.offer_id, product.own.selling_price] as const);
       // Rounds: the bots move and the seller prices each own offer under its rivals or at its RRP (a pattern that
       // differs per product), then a full sync reads every page; a pause lets each state hold a while.
-      const from = Date.now();
+      const from = api.clock.now();
       for (let round = 0; round < STATS_ROUNDS; round++) {
         market.control.tick(2);
         await Promise.all(
@@ -220,7 +220,7 @@ describe('the market loop', () => {
         await runTick();
         await new Promise((resolve) => setTimeout(resolve, STATS_PAUSE_MS));
       }
-      const to = Date.now();
+      const to = api.clock.now();
 
       const slots = market.control.slots().products;
       const reads = market.control.reads().products;
@@ -277,7 +277,7 @@ describe('the market loop', () => {
         expect(await served()).toEqual(before);
         // A page read that fails is held back to be read again, not dropped.
         const [product] = market.simulation.market.products;
-        const read = pageReadMessage('takealot', String(product!.plid), 0, new Date().toISOString());
+        const read = pageReadMessage('takealot', String(product!.plid), 0, new Date(api.clock.now()).toISOString());
         // (The tick's own reads, when its tier was due, were held back too: this looks at one read alone.)
         held().splice(0);
         const result = await loop.reader(sqsEventOf([read]));
@@ -294,7 +294,7 @@ describe('the market loop', () => {
 
     await step('a storefront that refuses a read holds every reader for its Retry-After: no request inside the window', async () => {
       const products = market.simulation.market.products.slice(0, 3);
-      const asked = products.map((product) => pageReadMessage('takealot', String(product.plid), 0, new Date().toISOString()));
+      const asked = products.map((product) => pageReadMessage('takealot', String(product.plid), 0, new Date(api.clock.now()).toISOString()));
       market.control.setFaults({ storefrontBlockRate: 1 });
       const fetches = jest.spyOn(globalThis, 'fetch');
       try {

@@ -127,7 +127,7 @@ it('decides nothing from a stale market, down or up, until a page is read again'
   await api.settle();
   // Winning at 130 under a rival at 150: the repricer raised to 149 from the fresh page.
   expect((await decisions('SKU-2')).map((change) => change.new_price)).toEqual([149]);
-  const later = Date.now() + 60 * 60_000;
+  const later = api.clock.now() + 60 * 60_000;
   await sync.applyProductMarket(clientId, connector, 'SKU-2', page('PLID2', [entry('s1', 180, both), entry('me', 130)]));
   // An hour on, with no page read since: 179 would be a raise from a view an hour old.
   expect(await evaluate.evaluateProduct(clientId, 'SKU-2', 90, later)).toEqual([]);

@@ -7,6 +7,7 @@
  * again; and a sync keeps the product's stock current.
  */
 import { sweepConnection } from '../../lambdas/functions/send-prices/sweep.js';
+import { defaultPushDeps } from '../../lambdas/functions/send-prices/worker.js';
 import { changesInStatus } from '../../lambdas/data/price-changes/sending.js';
 import { forgetConnectionModes } from '../../lambdas/data/connections/mode.js';
 import { pageReadMessage } from '../../lambdas/read-planning/plan-reads.js';
@@ -38,7 +39,7 @@ let partitions: typeof import('../../lambdas/data/repricers/product-partition.js
 
 const products = (): readonly MarketProduct[] => market.simulation.market.products;
 const requestFullSync = async () => expect((await api.request('POST', '/v1/connections/takealot/sync', { auth: alice })).status).toBe(202);
-const tickMessage = (): MarketSyncMessage => ({ kind: 'tick', uid, at: new Date().toISOString() });
+const tickMessage = (): MarketSyncMessage => ({ kind: 'tick', uid, at: new Date(api.clock.now()).toISOString() });
 const ownOffer = async (code: string) => (await partitions.readProductForRepricing(clientId, code))!.offers.find((offer) => offer.scope === 'own')!;
 /** Every rival of the product at one price, in stock and on the page, as bots would have them. */
 const moveRivals = (product: MarketProduct, price: number) => {
@@ -63,7 +64,7 @@ const drained = async () => {
     await api.settle();
     const moving = (await changesInStatus(clientId, 'takealot', 'sent', 100)).length + (await changesInStatus(clientId, 'takealot', 'pending', 100)).length;
     if (moving === 0 || Date.now() > until) return;
-    await sweepConnection(clientId, 'takealot', { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) });
+    await sweepConnection(clientId, 'takealot', defaultPushDeps);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 };
@@ -131,14 +132,14 @@ it("loses nothing when a page read and a sync interleave: the sync's price stays
   // changes the price and the own-offer sync runs from start to end.
   interleave(`O#${offerId}`, async () => {
     product.own.selling_price = seen;
-    syncStarted = new Date().toISOString();
+    syncStarted = new Date(api.clock.now()).toISOString();
     const result = await marketSyncWorker({})(
       sqsEventOf([{ groupId: uid, deduplicationId: `interleaved-${Date.now()}`, body: JSON.stringify(tickMessage()) }]),
     );
     expect(result.batchItemFailures).toEqual([]);
   });
   const reader = storefrontReader(() => Promise.resolve(), { stageRequestsPerSecond: 200 });
-  const read = await reader(sqsEventOf([pageReadMessage('takealot', String(product.own.productline_id), 0, new Date().toISOString())]));
+  const read = await reader(sqsEventOf([pageReadMessage('takealot', String(product.own.productline_id), 0, new Date(api.clock.now()).toISOString())]));
   expect(read.batchItemFailures).toEqual([]);
   expect(fired).toBe(1);
 
@@ -198,7 +199,7 @@ it('takes the marketplace as the truth: a price the seller set back by hand is s
     const count = (await changesOf(offerId)).length;
     product.own.selling_price = start;
     const reader = storefrontReader(() => Promise.resolve(), { stageRequestsPerSecond: 200 });
-    await reader(sqsEventOf([pageReadMessage('takealot', String(product.own.productline_id), 0, new Date().toISOString())]));
+    await reader(sqsEventOf([pageReadMessage('takealot', String(product.own.productline_id), 0, new Date(api.clock.now()).toISOString())]));
     expect((await ownOffer(code)).fields.offer_price).toBe(start);
     await drained();
     const changes = await changesOf(offerId);

@@ -7,6 +7,7 @@
  */
 import { jest } from '@jest/globals';
 import { sweepConnection } from '../../lambdas/functions/send-prices/sweep.js';
+import { defaultPushDeps } from '../../lambdas/functions/send-prices/worker.js';
 import { sendChanges } from '../../lambdas/functions/send-prices/send.js';
 import { forgetConnectionModes } from '../../lambdas/data/connections/mode.js';
 import { readSendable, transitionPriceChange, type PriceChangeRef } from '../../lambdas/data/price-changes/status.js';
@@ -94,7 +95,7 @@ const drained = async ({ pending = true }: { readonly pending?: boolean } = {}) 
       // Every page read on this tick (a full sync asked for), so each waiting step has its fresh read.
       await api.request('POST', '/v1/connections/takealot/sync', { auth: alice });
       await loop.tick({ uids: [record.uid] });
-      await sweepConnection(clientId, 'takealot', { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) });
+      await sweepConnection(clientId, 'takealot', defaultPushDeps);
     } else await new Promise((resolve) => setTimeout(resolve, 100));
   }
 };
@@ -265,14 +266,14 @@ describe('sending prices', () => {
 
     await step('a marketplace answering 5xx: the same price is pushed again within seconds, and once healed it lands', async () => {
       // The runtime's own sender is held (as after a long rate limit) so this test drives the sender's clock.
-      const realNow = Date.now();
-      await setSellerApiHold(clientId, 'takealot', new Date(realNow + 10 * 60_000).toISOString());
+      const clockNow = api.clock.now();
+      await setSellerApiHold(clientId, 'takealot', new Date(clockNow + 10 * 60_000).toISOString());
       const product = products()[1]!;
       await pinPrice(product);
       await drained({ pending: false });
       const pending = (await changesInStatus(clientId, 'takealot', 'pending', 50)).filter((ref) => ref.productCode === product.own.sku);
       expect(pending.length).toBe(1);
-      const at = realNow + 20 * 60_000;
+      const at = clockNow + 20 * 60_000;
       // The page read just before the sender's clock: the push answers to a market read a moment ago.
       await marketReadAt(clientId, product.own.sku, at - 1_000);
       await api.settle();
@@ -320,7 +321,7 @@ describe('sending prices', () => {
         if (init?.method === 'POST' && url.endsWith('/offers/batch')) pushed = true;
         return response;
       });
-      const at = Date.now() + 60 * 60_000;
+      const at = api.clock.now() + 60 * 60_000;
       await marketReadAt(clientId, product.own.sku, at - 1_000);
       await api.settle();
       await expect(
@@ -353,7 +354,7 @@ describe('sending prices', () => {
     await step('nothing is lost: every price change ends applied, failed, superseded or suggested', async () => {
       await transitionPriceChange(clientId, { productCode: 'none', sk: 'none' }, { from: ['pending'], to: 'failed', now: new Date().toISOString() });
       await setSellerApiHold(clientId, 'takealot', new Date(0).toISOString());
-      await sweepConnection(clientId, 'takealot', { now: () => Date.now() + 2 * 3_600_000, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
+      await sweepConnection(clientId, 'takealot', { now: () => api.clock.now() + 2 * 3_600_000, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
       await drained();
       const statuses = new Set((await priceChanges()).map((change) => change.status));
       for (const status of statuses) expect(['applied', 'failed', 'superseded', 'suggested']).toContain(status);

@@ -31,7 +31,7 @@ describe('the read planner on the table', () => {
     // Arrange: at 0.1 reads a second a minute holds 6 looks. The large tenant has 40 pages due,
     // the small one 3; one page (S-1) is sold by both, so it costs each half a read.
     const budget = { ...settings.READ_PLANNER, readsPerSecond: 0.1 };
-    const now = Date.now();
+    const now = api.clock.now();
     const watch = (productLineId: string, clientId: string, at: number) =>
       watches.watchPage({ connector: 'takealot', productLineId }, { clientId, code: `${clientId}-${productLineId}`, repriced: true }, at, budget);
     for (let n = 0; n < 40; n++) await watch(`L-${n}`, 'large', now - 60_000 - n);
@@ -57,7 +57,7 @@ describe('the read planner on the table', () => {
 
   it('brings a page forward for the tenant that asked, never within the floor of its last look', async () => {
     const budget = settings.READ_PLANNER;
-    const now = Date.now();
+    const now = api.clock.now();
     await watches.watchPage({ connector: 'takealot', productLineId: 'F-1' }, { clientId: 'tenant', code: 'F-1', repriced: false }, now, budget);
     await watches.recordPageLook('takealot', 'F-1', { at: now, marketPrint: 'a', contested: false }, budget);
     const looked = await watches.getPageWatch('takealot', 'F-1');
@@ -75,8 +75,8 @@ describe('the read planner on the table', () => {
   it('deletes the watch when its last watcher leaves, and keeps it while another tenant watches', async () => {
     const budget = settings.READ_PLANNER;
     const page = { connector: 'takealot', productLineId: 'W-1' };
-    await watches.watchPage(page, { clientId: 'a', code: 'A-1', repriced: true }, Date.now(), budget);
-    await watches.watchPage(page, { clientId: 'b', code: 'B-1', repriced: false }, Date.now(), budget);
+    await watches.watchPage(page, { clientId: 'a', code: 'A-1', repriced: true }, api.clock.now(), budget);
+    await watches.watchPage(page, { clientId: 'b', code: 'B-1', repriced: false }, api.clock.now(), budget);
     await watches.unwatchPage(page, { clientId: 'a', code: 'A-1' });
     const left = await watches.getPageWatch('takealot', 'W-1');
     expect(left?.watchers).toEqual([{ clientId: 'b', code: 'B-1' }]);

@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import fc from 'fast-check';
 import { sweepConnection } from '../../lambdas/functions/send-prices/sweep.js';
+import { defaultPushDeps } from '../../lambdas/functions/send-prices/worker.js';
 import { forgetConnectionModes } from '../../lambdas/data/connections/mode.js';
 import { recordSyncOutcome } from '../../lambdas/data/connections/connections.js';
 import { connectionRecord } from '../../lambdas/domain/connections.js';
@@ -134,10 +135,8 @@ describe('a live account under the marketplace as it may really answer', () => {
               throw new Error('the connection could not be put');
             };
             const uid = await put();
-            // The storefront reader's clock, moved on with the sender's when the test jumps past retry waits.
-            let offset = 0;
-            const clock = () => Date.now() + offset;
-            const loop = marketHarness(api, { requestsPerSecond: 1_000, now: clock });
+            // One clock for the run (api.clock): the harness's ticks, the handlers and the simulator read it.
+            const loop = marketHarness(api, { requestsPerSecond: 1_000 });
             const rivals = new Map<number, { highestLowest: number; everAlone: boolean }>();
             watchRivals(sim, rivals);
             await loop.tick({ uids: [uid], redeliver: 3 });
@@ -182,7 +181,7 @@ describe('a live account under the marketplace as it may really answer', () => {
                 sim.control.tick(step.ticks);
                 watchRivals(sim, rivals);
                 await loop.tick({ uids: [uid], redeliver: 3 });
-                await sweepConnection(clientId, 'takealot', { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
+                await sweepConnection(clientId, 'takealot', defaultPushDeps);
                 expect(sim.control.prices().total).toBe(before);
                 const paused = await api.request<{ status: string; last_error: string }>('GET', '/v1/connections/takealot', { auth });
                 expect([paused.body.status, paused.body.last_error]).toEqual(['paused', 'Paused by the test.']);
@@ -199,10 +198,9 @@ describe('a live account under the marketplace as it may really answer', () => {
             for (let round = 1; round <= 5; round++) {
               await api.request('POST', '/v1/connections/takealot/sync', { auth });
               await loop.tick({ uids: [uid], redeliver: 3 });
-              offset = round * 3_600_000;
-              await sweepConnection(clientId, 'takealot', { now: clock, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
+              api.clock.advance(3_600_000);
+              await sweepConnection(clientId, 'takealot', defaultPushDeps);
               await api.settle();
-              offset += 60_000;
             }
 
             const log = sim.control.prices();

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { sweepConnection } from '../../lambdas/functions/send-prices/sweep.js';
+import { defaultPushDeps } from '../../lambdas/functions/send-prices/worker.js';
 import { forgetConnectionModes } from '../../lambdas/data/connections/mode.js';
 import type { PriceChange } from '../../lambdas/domain/records.js';
 import type { MarketSimulator } from '../../tools/market/index.js';
@@ -130,7 +131,8 @@ describe('price safety', () => {
             await put('live');
             for (let round = 1; round <= 6; round++) {
               await api.settle();
-              await sweepConnection(clientId, 'takealot', { now: () => Date.now() + round * 3_600_000, sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
+              api.clock.advance(3_600_000);
+              await sweepConnection(clientId, 'takealot', defaultPushDeps);
             }
             await api.settle();
 

@@ -18,6 +18,7 @@ import { SYNC_REQUESTS_PER_WINDOW_ENV } from '../../lambdas/config/sync-requests
 import { TABLE_NAME_ENV } from '../../lambdas/config/table-schema.js';
 import { ALLOW_LOCAL_HTTP_ENV } from '../../lambdas/domain/webhook-url.js';
 import { useLocalSecretsKey } from '../../tools/local/secrets-key.js';
+import { OffsetClock } from '../../tools/local/clock.js';
 import { cachedAuthorizer } from './cached-authorizer.js';
 import { assertMatchesOpenApi } from './openapi-validator.js';
 
@@ -55,6 +56,11 @@ export interface TestApi {
    * until the lists show it.
    */
   importRecords(username: string, records: readonly unknown[]): ReturnType<typeof import('../../tools/admin/import.js').importRecords>;
+  /**
+   * The file's one time: the handlers, the event runtime, a simulator of `startTestMarket` and the
+   * market harness read it. The wall clock until a test moves it forward (`clock.advance(ms)`).
+   */
+  readonly clock: OffsetClock;
   /** Waits until every change made so far, and the work it caused, is done. */
   settle(): Promise<void>;
   /** Queue messages dead-lettered and stream records given up on so far (none, when all went through). */
@@ -130,7 +136,9 @@ export const startTestApi = async ({ events: eventOptions = {}, uncachedAuthoriz
   const dynamo = createLocalDynamoClient(endpoint);
   await createTable(dynamo, tableName);
   const { startEventRuntime } = await import('../../tools/local/event-runtime.js');
-  const events = await startEventRuntime({ endpoint, tableName, ...eventOptions });
+  // Installed for the process by the runtime while it runs (lambdas/config/clock.ts).
+  const clock = new OffsetClock();
+  const events = await startEventRuntime({ endpoint, tableName, clock, ...eventOptions });
 
   const { createLocalServer } = await import('../../tools/local/server.js');
   const server = createLocalServer({ quiet: true, handlers: { ...(uncachedAuthorizer ? {} : cachedAuthorizer()), ...handlers } });
@@ -174,6 +182,7 @@ export const startTestApi = async ({ events: eventOptions = {}, uncachedAuthoriz
       await events.settle();
       return summary;
     },
+    clock,
     settle: () => events.settle(),
     failures: () => events.failures(),
     async close() {

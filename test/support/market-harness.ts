@@ -1,8 +1,8 @@
 /**
  * The market loop driven as its event sources drive it on AWS, step by step for a test: the
  * schedule's tick (or ticks for named connections), the sync worker, the stream's work
- * (`api.settle()`: page watches registered), then the read planner at the tick's time and the
- * page reads it admitted, in batches of ten, then the stream's work again. Reads the reader held
+ * (`api.settle()`: page watches registered), then the read planner half a minute into the
+ * tick's minute (what the next scheduled plan would find due) and the page reads it admitted, in batches of ten, then the stream's work again. Reads the reader held
  * back (a failed page) can be handed to it again, as SQS would once their hold ends.
  */
 import type { SQSRecord } from 'aws-lambda';
@@ -28,17 +28,17 @@ export interface TickResult {
   readonly reads: number;
 }
 
-/**
- * The minute of the last tick any harness of this process sent: every tick is a minute after it
- * (and none is stale), across harnesses too, and after the reader's clock. The read planner's
- * leases and next looks are kept in the table on the ticks' and the reader's clocks, so a later
- * harness on the same table must not go back in time, nor plan behind the looks it recorded.
- */
-let lastMinute = 0;
-/** The next tick's minute: after the last, and after `now` (the reader's clock, which a test may run ahead): one time for the planner and the reader. */
-const nextMinute = (now: number): number => (lastMinute = Math.max(lastMinute + 1, Math.floor(now / 60_000) + 1));
+const MINUTE_MS = MARKET_SYNC.tickSeconds * 1000;
+const PLAN_AFTER_TICK_MS = MINUTE_MS / 2;
 
-export const marketHarness = (api: TestApi, options: { readonly requestsPerSecond?: number; readonly now?: () => number } = {}) => {
+/**
+ * The harness keeps no time of its own: it runs on the test API's clock (`api.clock`, the one the
+ * handlers, the event runtime and a test simulator read). Each tick moves that clock forward to
+ * the next minute and ticks there, then half a minute on to plan and read, so ticks follow each
+ * other a minute apart however fast the test runs, and the reader never reads before the plan
+ * that admitted its pages.
+ */
+export const marketHarness = (api: TestApi, options: { readonly requestsPerSecond?: number } = {}) => {
   const ticks = capturingSender();
   const reads = capturingSender();
   const held: HeldRead[] = [];
@@ -53,9 +53,13 @@ export const marketHarness = (api: TestApi, options: { readonly requestsPerSecon
       held.push({ record, delayMs });
       return Promise.resolve();
     },
-    { stageRequestsPerSecond: rate, ...(options.now ? { now: options.now } : {}) },
+    { stageRequestsPerSecond: rate },
   );
-  const nextTickTime = () => new Date(nextMinute(options.now?.() ?? Date.now()) * 60_000).toISOString();
+  const nextTickTime = () => {
+    const minute = (Math.floor(api.clock.now() / MINUTE_MS) + 1) * MINUTE_MS;
+    api.clock.advanceTo(minute);
+    return new Date(minute).toISOString();
+  };
 
   const readAll = async (messages: readonly QueueMessage[]) => {
     for (let n = 0; n < messages.length; n += 10) await reader(sqsEventOf(messages.slice(n, n + 10)));
@@ -82,7 +86,12 @@ export const marketHarness = (api: TestApi, options: { readonly requestsPerSecon
       }
       const result = await worker(sqsEventOf(ticks.take()));
       await api.settle();
-      await plan(Date.parse(at));
+      // The plan half a minute into the tick's minute: the pages the worker brought forward (a
+      // requested sync spaces them a fraction of a second apart) are due by then, as the next
+      // scheduled plan would find them, and the reads end before the next minute. Later if the
+      // tick's work took longer. The reader reads after it, on the same clock.
+      api.clock.advanceTo(Date.parse(at) + PLAN_AFTER_TICK_MS);
+      await plan(api.clock.now());
       const asked = reads.take();
       await readAll(asked);
       for (let round = 0; round < (only?.redeliver ?? 0) && held.length > 0; round++) {

@@ -25,6 +25,7 @@ import { createLocalFifoQueue, type DeadLetter, type LocalFifoQueue, type QueueH
 import { startLocalMarketLoop, type MarketLoopHandlers, type QueueLimits } from './market-loop.js';
 import type { StartingPosition } from './shard-reader.js';
 import { startStreamPoller } from './stream-poller.js';
+import { installClock, installedClock, type Clock } from '../../lambdas/config/clock.js';
 
 export interface EventRuntimeOptions {
   readonly endpoint: string;
@@ -57,6 +58,14 @@ export interface EventRuntimeOptions {
    * it for the one local reader.
    */
   readonly market?: { readonly tickMs?: number; readonly storefrontRequestsPerSecond?: number };
+  /**
+   * The time of everything the runtime runs: given, it is installed for the process
+   * (lambdas/config/clock.ts) while the runtime runs, so the handlers read it too, and the queues,
+   * the schedule and the stream poller keep their time by it; a clock that jumps
+   * (tools/local/clock.ts) makes held messages deliverable at once. Without it, the installed
+   * clock (the wall clock unless a test installed another): `npm start` runs on the wall clock.
+   */
+  readonly clock?: Clock;
 }
 
 export interface EventRuntime {
@@ -65,6 +74,8 @@ export interface EventRuntime {
   stop(): Promise<void>;
   /** One tick of the market schedule now (at `time`, now by default): a message per connection to the sync worker. */
   tickMarket(time?: string): Promise<void>;
+  /** The runtime's time, the handlers' too. */
+  readonly clock: Clock;
   /** Messages the list maintainer gave up on, and stream records the forwarder did. */
   failures(): readonly (DeadLetter | { readonly records: readonly DynamoDBRecord[]; readonly error: Error })[];
 }
@@ -103,6 +114,8 @@ const invoking =
   };
 
 export const startEventRuntime = async (options: EventRuntimeOptions): Promise<EventRuntime> => {
+  const clock = options.clock ?? installedClock;
+  const uninstallClock = options.clock ? installClock(options.clock) : () => undefined;
   const streamFailures: { records: readonly DynamoDBRecord[]; error: Error }[] = [];
   const queue = (
     name: string,
@@ -115,6 +128,7 @@ export const startEventRuntime = async (options: EventRuntimeOptions): Promise<E
       handler: invoking(options, functionName, handler),
       ...limits,
       functionName,
+      clock,
       ...(options.onError ? { onError: options.onError } : {}),
     });
   // The worker holds a message back through the queue that delivered it, as it does on AWS.
@@ -129,6 +143,7 @@ export const startEventRuntime = async (options: EventRuntimeOptions): Promise<E
     ...(options.market?.tickMs === undefined ? {} : { tickMs: options.market.tickMs }),
     ...(options.market?.storefrontRequestsPerSecond === undefined ? {} : { storefrontRequestsPerSecond: options.market.storefrontRequestsPerSecond }),
     invokeSchedule: (run) => invoking(options, 'market-schedule', () => run())({ Records: [{}] }),
+    clock,
     ...(options.onError ? { onError: options.onError } : {}),
   });
   // One local queue per queue of the stack, named as the forwarder's routes name them.
@@ -142,23 +157,30 @@ export const startEventRuntime = async (options: EventRuntimeOptions): Promise<E
   };
   const queues = [...Object.values(byName), market.storefrontQueue];
   const forward = invoking(options, 'change-forwarder', forwardChanges(Object.fromEntries(Object.entries(byName).map(([name, q]) => [name, localSender(q)]))));
-  const poller = await startStreamPoller({
-    endpoint: options.endpoint,
-    tableName: options.tableName,
-    handler: async (event) => {
-      options.onRecords?.(event.Records);
-      return forward(event);
-    },
-    batchSize: CHANGE_HANDLERS.streamBatchSize,
-    maximumBatchingWindowMs: CHANGE_HANDLERS.streamBatchingWindowSeconds * 1000,
-    maxRetryAttempts: CHANGE_HANDLERS.streamRetryAttempts,
-    functionName: 'change-forwarder',
-    ...(options.startingPosition ? { startingPosition: options.startingPosition } : {}),
-    onFailure: (records, error) => {
-      streamFailures.push({ records, error });
-    },
-    ...(options.onError ? { onError: options.onError } : {}),
-  });
+  let poller: Awaited<ReturnType<typeof startStreamPoller>>;
+  try {
+    poller = await startStreamPoller({
+      endpoint: options.endpoint,
+      tableName: options.tableName,
+      handler: async (event) => {
+        options.onRecords?.(event.Records);
+        return forward(event);
+      },
+      batchSize: CHANGE_HANDLERS.streamBatchSize,
+      maximumBatchingWindowMs: CHANGE_HANDLERS.streamBatchingWindowSeconds * 1000,
+      maxRetryAttempts: CHANGE_HANDLERS.streamRetryAttempts,
+      functionName: 'change-forwarder',
+      clock,
+      ...(options.startingPosition ? { startingPosition: options.startingPosition } : {}),
+      onFailure: (records, error) => {
+        streamFailures.push({ records, error });
+      },
+      ...(options.onError ? { onError: options.onError } : {}),
+    });
+  } catch (error) {
+    uninstallClock();
+    throw error;
+  }
   market.startTicks();
 
   return {
@@ -176,8 +198,10 @@ export const startEventRuntime = async (options: EventRuntimeOptions): Promise<E
       await market.stopTicks();
       await poller.stop();
       await Promise.all(queues.map((q) => q.stop()));
+      uninstallClock();
     },
     tickMarket: (time) => market.tick(time),
+    clock,
     failures: () => [...queues.flatMap((q) => q.deadLetters()), ...streamFailures],
   };
 };

@@ -33,6 +33,8 @@ import {
   type StoredMessage,
 } from './fifo-messages.js';
 import { localLambdaContext } from './lambda-context.js';
+import { isJumpingClock, type Clock } from './clock.js';
+import { installedClock } from '../../lambdas/config/clock.js';
 
 export { FifoQueueError, MAX_SEND_ENTRIES, type FifoSendEntry } from './fifo-messages.js';
 
@@ -57,6 +59,11 @@ export interface FifoQueueOptions {
   readonly onDeadLetter?: (letter: DeadLetter) => void | Promise<void>;
   /** Errors of the queue itself (a failing `onDeadLetter`); delivery goes on. */
   readonly onError?: (error: Error) => void;
+  /**
+   * The time of visibility timeouts, deduplication and message timestamps (the installed clock by
+   * default). A clock that jumps forward makes the messages it made visible deliverable at once.
+   */
+  readonly clock?: Clock;
 }
 
 export interface FifoSendResult {
@@ -133,6 +140,7 @@ export const createLocalFifoQueue = (options: FifoQueueOptions): LocalFifoQueue 
   const functionName = options.functionName ?? `local-${options.name.replace(/\.fifo$/, '')}-consumer`;
   const reportError = options.onError ?? (() => undefined);
   const arn = queueArn(options.name);
+  const clock = options.clock ?? installedClock;
 
   const groups = new Map<string, Group>();
   /** In send order, so expired entries are at the front. */
@@ -146,10 +154,13 @@ export const createLocalFifoQueue = (options: FifoQueueOptions): LocalFifoQueue 
   // list maintainer relies on it (a node remembers the last batch applied to it): a queue of a
   // later run on a kept table must go on above the numbers of the runs before it. Starting from
   // the clock in microseconds does, as long as no run sends more than a million messages a millisecond.
+  // The wall clock: a test's clock moved forward would number a later run's queue below this one's.
   let lastSequenceNumber = BigInt(Date.now()) * 1_000n * 1_000n;
   let stopped = false;
   let pumpSoon: NodeJS.Immediate | undefined;
   let retryTimer: NodeJS.Timeout | undefined;
+  // A jump of the clock may end holds at once: look again rather than wait for the timer.
+  const stopWatchingClock = isJumpingClock(clock) ? clock.onAdvance(() => pump()) : () => undefined;
 
   const depth = () => [...groups.values()].reduce((total, group) => total + group.messages.length, 0);
   const idle = () => depth() === 0 && deliveries.size === 0;
@@ -203,7 +214,7 @@ export const createLocalFifoQueue = (options: FifoQueueOptions): LocalFifoQueue 
 
   function pump(): void {
     if (stopped) return;
-    const now = Date.now();
+    const now = clock.now();
     while (deliveries.size < maxConcurrency) {
       const batch = nextBatch(now);
       if (batch.length === 0) break;
@@ -266,7 +277,7 @@ export const createLocalFifoQueue = (options: FifoQueueOptions): LocalFifoQueue 
 
   const deliver = async (batch: readonly { group: Group; messages: StoredMessage[] }[]): Promise<void> => {
     for (const { group } of batch) group.inFlight = true;
-    const now = Date.now();
+    const now = clock.now();
     const portions: Portion[] = batch.map(({ group, messages }) => ({
       group,
       messages,
@@ -280,7 +291,7 @@ export const createLocalFifoQueue = (options: FifoQueueOptions): LocalFifoQueue 
     const failures = await invoke(records);
     // One time for the whole batch, as SQS times every message of a receive alike: the groups it
     // returns become visible together, however long dead-lettering takes between them.
-    const settledAt = Date.now();
+    const settledAt = clock.now();
     for (const portion of portions) await settleGroup(portion, failures, settledAt);
     for (const record of records) visibilityChanges.delete(record.receiptHandle);
   };
@@ -328,7 +339,7 @@ export const createLocalFifoQueue = (options: FifoQueueOptions): LocalFifoQueue 
       await Promise.resolve(); // as over the wire: a refused send is a rejected promise, never a throw
       if (stopped) throw new FifoQueueError('QueueDoesNotExist', `The local queue ${options.name} is stopped`);
       validateEntries(entries);
-      const now = Date.now();
+      const now = clock.now();
       forgetExpiredDeduplicationIds(now);
       const results = entries.map((entry) => enqueue(entry, now));
       // Delivery starts after the sender's current tick, so messages sent together are batched together.
@@ -347,6 +358,7 @@ export const createLocalFifoQueue = (options: FifoQueueOptions): LocalFifoQueue 
 
     async stop() {
       stopped = true;
+      stopWatchingClock();
       clearImmediate(pumpSoon);
       clearTimeout(retryTimer);
       pumpSoon = undefined;

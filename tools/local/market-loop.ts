@@ -12,6 +12,7 @@ import type { QueueSender } from '../../lambdas/queue/sender.js';
 import { READ_PLANNER, type ReadPlannerSettings } from '../../lambdas/config/read-planner.js';
 import type { PlanReadsResult } from '../../lambdas/read-planning/plan-reads.js';
 import type { LocalFifoQueue, QueueHandler } from './fifo-queue.js';
+import { installedClock, type Clock } from '../../lambdas/config/clock.js';
 
 export interface MarketLoopHandlers {
   readonly schedule: (sender: QueueSender, planReads: (atMs: number) => Promise<PlanReadsResult>) => (event: { time?: string }) => Promise<unknown>;
@@ -43,6 +44,8 @@ export interface MarketLoopOptions {
   /** Runs the schedule once, as the runtime announces and repeats handler calls (onInvoke, deliverTwice). */
   readonly invokeSchedule?: (run: () => Promise<unknown>) => Promise<unknown>;
   readonly onError?: (error: Error) => void;
+  /** The time of a tick not given one (the installed clock by default). */
+  readonly clock?: Clock;
 }
 
 export interface LocalMarketLoop {
@@ -85,7 +88,8 @@ export const startLocalMarketLoop = (handlers: MarketLoopHandlers, options: Mark
   });
   const schedule = handlers.schedule(options.sender(marketSyncQueue), handlers.plan(options.sender(storefrontQueue), planner));
   const invoke = options.invokeSchedule ?? ((run) => run());
-  const tick = async (time = new Date().toISOString()): Promise<void> => {
+  const clock = options.clock ?? installedClock;
+  const tick = async (time = new Date(clock.now()).toISOString()): Promise<void> => {
     await invoke(() => schedule({ time }));
   };
 

@@ -21,6 +21,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import type { BatchFailure } from './batch-failures.js';
 import { sleep } from './sleep.js';
 import { sequenceNumberOf, toLambdaRecord } from './stream-records.js';
+import type { Clock } from '../../lambdas/config/clock.js';
 
 /** GetRecords returns at most this many records per call. */
 const GET_RECORDS_LIMIT = 1000;
@@ -49,6 +50,8 @@ export interface ShardReaderOptions {
   /** Records now behind the checkpoint, in order. */
   readonly handled: (records: readonly DynamoDBRecord[]) => void;
   readonly reportError: (error: Error) => void;
+  /** The time of the batching window and the retry backoff. */
+  readonly clock: Clock;
 }
 
 const isError = (error: unknown, type: abstract new (...args: never[]) => Error): boolean =>
@@ -109,7 +112,7 @@ export class ShardReader {
         continue;
       }
       this.idleDelay = pollIntervalMs;
-      const wait = this.waitBeforeInvoking(Date.now());
+      const wait = this.waitBeforeInvoking(this.options.clock.now());
       if (wait > 0) {
         // Short naps rather than one long one: the window may fill up meanwhile.
         await sleep(Math.min(wait, pollIntervalMs), signal);
@@ -166,7 +169,7 @@ export class ShardReader {
         { abortSignal: signal },
       );
       const records = (output.Records ?? []).map((record) => toLambdaRecord(record, streamArn));
-      if (records.length > 0 && this.buffer.length === 0) this.bufferedSince = Date.now();
+      if (records.length > 0 && this.buffer.length === 0) this.bufferedSince = this.options.clock.now();
       this.buffer.push(...records);
       this.iterator = output.NextShardIterator;
       if (this.iterator === undefined) this.ended = true;
@@ -233,7 +236,7 @@ export class ShardReader {
       this.advance(discarded.length);
       return;
     }
-    this.retryAt = Date.now() + Math.min(retryMaxDelayMs, retryBaseDelayMs * 2 ** (attempts - 1));
+    this.retryAt = this.options.clock.now() + Math.min(retryMaxDelayMs, retryBaseDelayMs * 2 ** (attempts - 1));
   }
 
   /** Moves the checkpoint past the first `count` buffered records. */

@@ -20,6 +20,7 @@ import { localLambdaContext } from './lambda-context.js';
 import { ShardReader, type StartingPosition } from './shard-reader.js';
 import { sleep } from './sleep.js';
 import { sequenceNumberOf } from './stream-records.js';
+import { installedClock, type Clock } from '../../lambdas/config/clock.js';
 import { describeShards, shardsReadyToRead, type ListedShard } from './stream-shards.js';
 import { describeStreamTable, markerIdOf, markerKey, type TableKeys } from './stream-table.js';
 
@@ -66,6 +67,8 @@ export interface StreamPollerOptions {
   readonly onFailure?: (records: DynamoDBRecord[], error: Error) => void | Promise<void>;
   /** Errors of the poller itself (DynamoDB Local unreachable, a failing `onFailure`); polling goes on. */
   readonly onError?: (error: Error) => void;
+  /** The time of batching windows and retry backoffs (the installed clock by default). */
+  readonly clock?: Clock;
 }
 
 export interface StreamPoller {
@@ -195,6 +198,7 @@ export const startStreamPoller = async (options: StreamPollerOptions): Promise<S
       discard,
       handled,
       reportError,
+      clock: options.clock ?? installedClock,
     });
     const running = reader
       .run()

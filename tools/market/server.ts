@@ -18,7 +18,7 @@ import { handleSellerRoute, type RouteAnswer } from './seller-routes.js';
 import { Simulation } from './simulation.js';
 import { storefrontTarget } from './storefront-route.js';
 import { sellerRouteName, type ReadLog, type TrafficSummary } from './traffic.js';
-import { systemClock } from './clock.js';
+import { movesByItself } from './clock.js';
 import type { PriceLogSummary } from './price-log.js';
 import type { SlotLogSummary } from './slot-log.js';
 import type { DeliveryRecord } from './webhooks.js';
@@ -184,8 +184,8 @@ export const createMarketSimulator = async (input: MarketOptionsInput = {}): Pro
     timers.add(timer);
     return timer;
   };
-  // Bots move on the timer only on the system clock; a test's manual clock moves them by control.tick.
-  if (sim.clock === systemClock && options.tickIntervalMs > 0 && options.maxTicks > 0) {
+  // Bots move on the timer only on a clock that moves by itself; a test's manual clock moves them by control.tick.
+  if (movesByItself(sim.clock) && options.tickIntervalMs > 0 && options.maxTicks > 0) {
     let automaticTicks = 0;
     const ticker = every(options.tickIntervalMs, () => {
       sim.tick(1);
@@ -195,7 +195,7 @@ export const createMarketSimulator = async (input: MarketOptionsInput = {}): Pro
   }
   // Batches settle on their own (and Batch Completed goes out) without anyone polling; on a
   // manual clock they settle when polled or ticked, as the clock only moves then.
-  if (sim.clock === systemClock) every(Math.max(50, Math.min(250, options.batchDelayMs || 50)), () => sim.settleDueBatches());
+  if (movesByItself(sim.clock)) every(Math.max(50, Math.min(250, options.batchDelayMs || 50)), () => sim.settleDueBatches());
   if (options.lifetimeMs > 0) {
     const timer = setTimeout(() => void stop(), options.lifetimeMs);
     timer.unref();
