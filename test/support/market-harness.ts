@@ -2,8 +2,9 @@
  * The market loop driven as its event sources drive it on AWS, step by step for a test: the
  * schedule's tick (or ticks for named connections), the sync worker, the stream's work
  * (`api.settle()`: page watches registered), then the read planner half a minute into the
- * tick's minute (what the next scheduled plan would find due) and the page reads it admitted, in batches of ten, then the stream's work again. Reads the reader held
- * back (a failed page) can be handed to it again, as SQS would once their hold ends.
+ * tick's minute (what the next scheduled plan would find due) and the page reads it admitted,
+ * in batches of ten, then the stream's work again. Reads the reader held back (a failed page)
+ * can be handed to it again, as SQS would once their hold ends.
  */
 import type { SQSRecord } from 'aws-lambda';
 import { storefrontReader } from '../../lambdas/functions/read-storefront/read.js';
