@@ -6,7 +6,7 @@
  * from the one the service believes live ends that belief, and the offer is decided and pushed
  * again; and a sync keeps the product's stock current.
  */
-import { sweepConnection } from '../../lambdas/functions/send-prices/sweep.js';
+import { sweepConnection } from '../../lambdas/functions/send-prices/worker.js';
 import { changesInStatus } from '../../lambdas/data/price-changes/sending.js';
 import { forgetConnectionModes } from '../../lambdas/data/connections/mode.js';
 import { pageReadMessage } from '../../lambdas/read-planning/plan-reads.js';

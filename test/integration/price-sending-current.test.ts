@@ -20,7 +20,7 @@ let clientId: string;
 let sync: typeof import('../../lambdas/data/market/market-sync.js');
 let evaluate: typeof import('../../lambdas/functions/evaluate-repricers/evaluate.js');
 let repricing: typeof import('../../lambdas/data/repricers/product-partition.js');
-let plan: typeof import('../../lambdas/functions/send-prices/plan.js');
+let plan: typeof import('../../lambdas/functions/send-prices/plan-change.js');
 const connector = { uid: 'takealot', sellerId: 'me', storefrontUrl: 'https://storefront.example' };
 const json = { 'content-type': 'application/json' };
 
@@ -88,7 +88,7 @@ beforeAll(async () => {
   sync = await import('../../lambdas/data/market/market-sync.js');
   evaluate = await import('../../lambdas/functions/evaluate-repricers/evaluate.js');
   repricing = await import('../../lambdas/data/repricers/product-partition.js');
-  plan = await import('../../lambdas/functions/send-prices/plan.js');
+  plan = await import('../../lambdas/functions/send-prices/plan-change.js');
   // Suggest mode: the decisions wait as suggestions, and the test plays the sender.
   await saveSuggestConnection(clientId, 'tk_live_current_key_01');
 }, 120_000);
