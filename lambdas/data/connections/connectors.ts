@@ -4,7 +4,7 @@ import { connectorTypeRecord, DEFAULT_PRICE_STEP, type ConnectorType, type Conne
 import { batchGet } from '../table/batch.js';
 import { reserveIds } from '../table/counters.js';
 import { documentClient, tableName } from '../table/dynamo.js';
-import { sameJson } from '../table/json.js';
+import { sameJson } from '../../domain/json.js';
 import { connectorKey } from '../table/keys.js';
 
 /**

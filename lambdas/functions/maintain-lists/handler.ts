@@ -1,6 +1,6 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { processFifoBatch } from '../../queue/fifo-batch.js';
-import { repriceCostBasedBounds } from '../../data/repricers/cost-floors.js';
+import { repriceCostBasedBounds } from '../../repricers/cost-bounds.js';
 import { reconcileBatch } from '../../data/offers/maintenance.js';
 import { recordOfferStates } from '../../data/offers/states.js';
 import { reconcilePriceChanges } from '../../data/price-changes/maintenance.js';

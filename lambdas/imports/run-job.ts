@@ -1,8 +1,8 @@
-import type { ImportJob, ImportType } from '../../domain/import-jobs.js';
-import { invalidJobCounters } from '../../domain/import-jobs.js';
-import type { ImportProblem } from '../../domain/import-records.js';
-import { CHUNK_LINES, jobReferenceProblems, planChunk, type ImportOwner } from './writes.js';
-import { commitPendingChunk, finishImportJob, markImportChecked, savePendingChunk, type StoredImportJob } from './imports.js';
+import type { ImportJob, ImportType } from '../domain/import-jobs.js';
+import { invalidJobCounters } from '../domain/import-jobs.js';
+import type { ImportProblem } from '../domain/import-records.js';
+import { CHUNK_LINES, jobReferenceProblems, planChunk, type ImportOwner } from '../data/imports/writes.js';
+import { commitPendingChunk, finishImportJob, markImportChecked, savePendingChunk, type StoredImportJob } from '../data/imports/imports.js';
 
 /**
  * Runs an import job from where it stands, a chunk at a time: plan the chunk (reads), save what
@@ -11,16 +11,16 @@ import { commitPendingChunk, finishImportJob, markImportChecked, savePendingChun
  * writes are repeated (they are idempotent) and its saved counts are added once, so the
  * counters come out as if nothing had happened.
  */
-export interface RunHooks {
+export interface RunDeps {
   /** Called after each chunk's counts are committed. */
   readonly onProgress?: (job: ImportJob) => void;
+  /**
+   * Adds a written chunk's counts to the job (data/imports/imports.ts commitPendingChunk). A test
+   * that kills a worker between a chunk's write and its counts, the worst moment to die, gives
+   * one that fails there.
+   */
+  readonly commitChunk?: typeof commitPendingChunk;
 }
-
-/**
- * A fault-injection point for the tests that kill a worker mid-job: called after a chunk is
- * written and before its counts are committed, the worst moment to die. Unset in production.
- */
-export const importFaults: { afterChunkWrite?: (job: ImportJob, to: number) => void } = {};
 
 /** Checks the lines' references before the first write: a job whose lines name nothing is failed, with nothing written. */
 export const checkJobReferences = async (
@@ -42,12 +42,13 @@ export const runImportJob = async (
   owner: ImportOwner,
   start: StoredImportJob,
   lines: readonly unknown[],
-  hooks: RunHooks = {},
+  deps: RunDeps = {},
   now: () => string = () => new Date().toISOString(),
 ): Promise<StoredImportJob> => {
   const { clientId } = owner;
   const type: ImportType = start.record.import_type;
   const id = start.record.id;
+  const commitChunk = deps.commitChunk ?? commitPendingChunk;
   let job = start;
   while (job.record.processed < lines.length) {
     const from = job.record.processed;
@@ -57,9 +58,8 @@ export const runImportJob = async (
     const pending = saved ?? { to, ...planned.counts };
     if (!saved) job = await savePendingChunk(clientId, id, from, pending, now());
     await planned.write();
-    importFaults.afterChunkWrite?.(job.record, to);
-    job = await commitPendingChunk(clientId, id, from, pending, now());
-    hooks.onProgress?.(job.record);
+    job = await commitChunk(clientId, id, from, pending, now());
+    deps.onProgress?.(job.record);
   }
   return finishImportJob(clientId, id, { status: 'completed' }, now());
 };
