@@ -15,6 +15,7 @@ import {
   rebuildKey,
   repricerKey,
   SLOT_SK_PREFIX,
+  productScope,
 } from '../table/keys.js';
 import { OFFER_LIST, storedOffer } from '../offers/list.js';
 import { hintOf, reconcileOffers } from '../offers/maintenance.js';
@@ -26,7 +27,6 @@ import {
   PRICE_CHANGE_CELLS,
   PRICE_CHANGE_LIST,
   PRODUCT_PRICE_CHANGE_LIST,
-  productScope,
   storedPriceChange,
   type StoredPriceChange,
 } from '../price-changes/list.js';

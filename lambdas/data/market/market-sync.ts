@@ -21,17 +21,10 @@ import { offerLookup, planOffers, readLookups, writeOfferPlan, type OfferInput, 
 import { getStoredProducts, productItem } from '../offers/products.js';
 import { MARKET_TIMING } from '../../config/market-sync.js';
 import { marketAfterRead, type MarketState, type MarketUnknownReason } from '../../domain/market-state.js';
-import { readMarketState, writeMarketState } from './market-state.js';
-import {
-  believedOwnPrice,
-  endPriceBeliefs,
-  premiumOn,
-  priceStepOf,
-  readDecisionStates,
-  readProductForRepricing,
-  type DecisionState,
-  type ProductForRepricing,
-} from '../repricers/product-partition.js';
+import { readMarketState, writeMarketState } from '../repricing/market-views.js';
+import { believedOwnPrice, endPriceBeliefs, readDecisionStates, type DecisionState } from '../repricing/decision-states.js';
+import { premiumOn, readProductForRepricing, type ProductForRepricing } from '../repricing/inputs.js';
+import { priceStepOf } from '../connections/connectors.js';
 import { mapLimit } from '../table/concurrency.js';
 import { observePremium, type InStockPremium } from '../../domain/in-stock-premium.js';
 

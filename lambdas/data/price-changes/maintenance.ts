@@ -1,16 +1,8 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { batchGet } from '../table/batch.js';
 import type { PriceChangeHint } from './records.js';
-import { priceChangePartition } from '../table/keys.js';
-import {
-  PRICE_CHANGE_LIST,
-  priceChangeSourceDigest,
-  PRODUCT_PRICE_CHANGE_LIST,
-  productChangeCell,
-  productScope,
-  storedPriceChange,
-  type StoredPriceChange,
-} from './list.js';
+import { priceChangePartition, productScope } from '../table/keys.js';
+import { PRICE_CHANGE_LIST, priceChangeSourceDigest, PRODUCT_PRICE_CHANGE_LIST, productChangeCell, storedPriceChange, type StoredPriceChange } from './list.js';
 import { applyBatched, type Reconciliation } from '../lists/ranked/apply-batched.js';
 import { listingKey, type ListingOrigin } from '../lists/ranked/listings.js';
 import type { RankedList } from '../lists/ranked/ranked-list.js';

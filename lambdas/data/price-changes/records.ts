@@ -7,11 +7,11 @@ import { IMPORT_STATUSES, importJobRecord, type ImportJob, type ImportStatus } f
 import type { PriceChange, PriceChangeStatus } from '../../domain/records.js';
 import type { PriceWarDetectedData } from '../../domain/webhooks.js';
 import type { OfferStateChange } from '../../domain/repricer-stats.js';
-import { clientIdOfKey, MARKET_SK_PREFIX, offerIdOfSortKey, OFFER_SK_PREFIX, SLOT_SK_PREFIX } from '../table/keys.js';
+import { clientIdOfKey, MARKET_SK_PREFIX, offerIdOfSortKey, OFFER_SK_PREFIX, SLOT_SK_PREFIX, WAR_SK_PREFIX } from '../table/keys.js';
 import { storedMarketplaceEvent, type StoredMarketplaceEvent } from '../market/marketplace-events.js';
 import { priceChangeCellsOfItem, storedPriceChange } from './list.js';
 import { OFFER_LIST, storedOffer, type StoredOffer } from '../offers/list.js';
-import { storedWarState, WAR_SK_PREFIX } from './price-wars.js';
+import { storedWarState } from './price-wars.js';
 import type { OfferHint } from '../offers/maintenance.js';
 
 /**

@@ -1,7 +1,7 @@
 import { batchGet, keyString } from '../table/batch.js';
 import { productKey, repricerSlotKey } from '../table/keys.js';
 import { storedProduct } from '../offers/products.js';
-import { repricerSlot, type RepricerSlot } from '../repricers/product-partition.js';
+import { repricerSlot, type RepricerSlot } from '../repricers/slots.js';
 
 /**
  * What a price is checked against just before each push attempt: the repricer slot of the

@@ -21,6 +21,7 @@ import {
   SLOT_SK_PREFIX,
   webhookPartition,
   WEBHOOK_SK_PREFIX,
+  productScope,
 } from './keys.js';
 import { OFFER_LIST, storedOffer } from '../offers/list.js';
 import {
@@ -30,7 +31,6 @@ import {
   priceChangeCell,
   PRODUCT_PRICE_CHANGE_LIST,
   productChangeCell,
-  productScope,
   storedPriceChange,
 } from '../price-changes/list.js';
 import { originOfListing } from '../lists/ranked/listings.js';

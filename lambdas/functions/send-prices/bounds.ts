@@ -1,5 +1,5 @@
 import { readProductBounds, type ProductBounds } from '../../data/price-changes/send-bounds.js';
-import { priceStepOf } from '../../data/repricers/product-partition.js';
+import { priceStepOf } from '../../data/connections/connectors.js';
 import { checkSendable, type SendBounds } from '../../domain/price-push.js';
 import type { Push } from './safety.js';
 

@@ -1,7 +1,7 @@
 import { PRICE_SENDING } from '../../config/price-sending.js';
 import { mapLimit } from '../../data/table/concurrency.js';
 import { givePushBack } from '../../data/price-changes/sending.js';
-import { noteConfirmedPrice } from '../../data/repricers/product-partition.js';
+import { noteConfirmedPrice } from '../../data/repricing/decision-states.js';
 import { transitionPriceChange, type PriceChangeRef, type StoredSendable, type Transition } from '../../data/price-changes/status.js';
 import type { BatchStatus } from '../../marketplace/port.js';
 import type { PriceChange } from '../../domain/records.js';

@@ -1,7 +1,7 @@
 import { PRICE_SENDING } from '../../config/price-sending.js';
 import { mapLimit } from '../../data/table/concurrency.js';
 import { readSendable, transitionPriceChange, type PriceChangeRef, type StoredSendable } from '../../data/price-changes/status.js';
-import { forgetDecision } from '../../data/repricers/product-partition.js';
+import { forgetDecision } from '../../data/repricing/decision-states.js';
 import { logger } from '../../observability/logger.js';
 import { DoubtReads, notLanded, resolveDoubt } from './doubt.js';
 import { readGate, type Gate } from './gate.js';

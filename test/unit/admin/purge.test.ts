@@ -22,8 +22,9 @@ import {
   repricerSlotKey,
   webhookCountKey,
   webhookKey,
+  productScope,
 } from '../../../lambdas/data/table/keys.js';
-import { PRICE_CHANGE_LIST, PRODUCT_PRICE_CHANGE_LIST, productScope } from '../../../lambdas/data/price-changes/list.js';
+import { PRICE_CHANGE_LIST, PRODUCT_PRICE_CHANGE_LIST } from '../../../lambdas/data/price-changes/list.js';
 import { listingKey } from '../../../lambdas/data/lists/ranked/listings.js';
 import { addToNode, emptyNode, FIRST_BOUND, nodeItem } from '../../../lambdas/data/lists/ranked/nodes.js';
 import { REPRICER_LIST } from '../../../lambdas/data/repricers/list.js';

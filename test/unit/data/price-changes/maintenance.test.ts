@@ -3,7 +3,7 @@ import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb
 import type { AttributeValue } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { streamChangeOf, type PriceChangeHint } from '../../../../lambdas/data/price-changes/records.js';
-import { listingPartition, priceChangePartition } from '../../../../lambdas/data/table/keys.js';
+import { listingPartition, priceChangePartition, productScope } from '../../../../lambdas/data/table/keys.js';
 import {
   parsePriceChangeCell,
   parseProductChangeCell,
@@ -11,7 +11,6 @@ import {
   PRICE_CHANGE_LIST,
   priceChangeSourceDigest,
   PRODUCT_PRICE_CHANGE_LIST,
-  productScope,
   type StoredPriceChange,
 } from '../../../../lambdas/data/price-changes/list.js';
 import { reconcilePriceChanges } from '../../../../lambdas/data/price-changes/maintenance.js';

@@ -1,6 +1,6 @@
 import { screenPushes } from '../../../../lambdas/functions/send-prices/bounds.js';
 import type { ProductBounds } from '../../../../lambdas/data/price-changes/send-bounds.js';
-import type { RepricerSlot } from '../../../../lambdas/data/repricers/product-partition.js';
+import type { RepricerSlot } from '../../../../lambdas/data/repricers/slots.js';
 import { push } from './fixtures.js';
 
 /**
