@@ -2,6 +2,12 @@
  * Every key of the single table is built here. `T#<clientId>` prefixes everything a tenant
  * owns, so no key of one client can ever address another client's items.
  */
+/** The key of one item of the table. */
+export interface ItemKey {
+  readonly pk: string;
+  readonly sk: string;
+}
+
 export const TENANT_PREFIX = 'T#';
 const tenant = (clientId: string) => `${TENANT_PREFIX}${clientId}`;
 /** What every partition key of one tenant starts with: the `#` keeps one id from prefixing another. */

@@ -11,6 +11,7 @@ import {
   deliveryKey,
   importBodyKey,
   importKey,
+  marketplaceEventKey,
   nodePartition,
   offerKey,
   offerLookupKey,
@@ -80,6 +81,8 @@ const tenantItems = (clientId: string): Item[] => {
     // A marketplace connection, and its uid lookup outside the tenant's keys.
     { ...connectionKey(clientId, 'takealot'), entity: 'connection', record: { uid: `uid-${clientId}` } },
     { ...connectionUidKey(`uid-${clientId}`), entity: 'connectionUid', clientId },
+    // A marketplace event received for the connection: found through the connection's uid.
+    { ...marketplaceEventKey(clientId, `uid-${clientId}`, 'delivery-1'), entity: 'marketplaceEvent' },
   ];
 };
 

@@ -2,7 +2,8 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AttributeValue } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { streamChangeOf, type PriceChangeHint } from '../../../../lambdas/data/price-changes/records.js';
+import { streamChangeOf } from '../../../../lambdas/data/stream/records.js';
+import type { PriceChangeHint } from '../../../../lambdas/data/price-changes/maintenance.js';
 import { listingPartition, priceChangePartition, productScope } from '../../../../lambdas/data/table/keys.js';
 import {
   parsePriceChangeCell,
