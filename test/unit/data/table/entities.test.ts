@@ -5,7 +5,19 @@
  * pattern, and nothing else.
  */
 import { readFileSync } from 'node:fs';
-import { COLLECTIONS, ENTITIES, ENTITY_NAMES, entityOfKey, keyPatternOf, patternRegExp, type EntityName } from '../../../../lambdas/data/table/entities.js';
+import {
+  COLLECTIONS,
+  ENTITIES,
+  ENTITY_NAMES,
+  entityOfKey,
+  keyPatternOf,
+  patternRegExp,
+  RANKED_LIST_TAGS,
+  type EntityName,
+} from '../../../../lambdas/data/table/entities.js';
+import { OFFER_LIST } from '../../../../lambdas/data/offers/list.js';
+import { PRICE_CHANGE_LIST, PRODUCT_PRICE_CHANGE_LIST } from '../../../../lambdas/data/price-changes/list.js';
+import { REPRICER_LIST } from '../../../../lambdas/data/repricers/list.js';
 
 const isLiteral = (segment: string) => !segment.includes('{');
 const isTail = (segment: string) => segment.includes('{...');
@@ -81,6 +93,22 @@ describe('the registry of stored kinds', () => {
     for (const name of ENTITY_NAMES)
       (roles.get(ENTITIES[name].collection) ?? roles.set(ENTITIES[name].collection, new Set()).get(ENTITIES[name].collection)!).add(ENTITIES[name].role);
     expect([...roles].filter(([, set]) => set.size > 1)).toEqual([]);
+  });
+
+  it("names every ranked list by its tag, its listings with the indexes of the list's sort orders", () => {
+    const lists = [OFFER_LIST, REPRICER_LIST, PRICE_CHANGE_LIST, PRODUCT_PRICE_CHANGE_LIST];
+    expect(lists.map((list) => list.tag).sort()).toEqual(Object.keys(RANKED_LIST_TAGS).sort());
+    const listings = ENTITY_NAMES.filter((name) => ENTITIES[name].role === 'listing');
+    expect(
+      Object.fromEntries(
+        listings.map((name) => {
+          const tag = (COLLECTIONS[ENTITIES[name].collection] as { list?: string }).list;
+          const list = lists.find((candidate) => candidate.tag === tag)!;
+          const orders: Record<string, { index?: { indexName: string } }> = list.orders;
+          return [name, Object.values(orders).flatMap((order) => (order.index ? [order.index.indexName] : []))];
+        }),
+      ),
+    ).toEqual(Object.fromEntries(listings.map((name) => [name, [...ENTITIES[name].indexes]])));
   });
 
   it('knows no kind for a key none has', () => {
