@@ -18,19 +18,13 @@ import type { MarketUnknownReason } from '../domain/market-state.js';
 import { connectorUid } from '../domain/records.js';
 import type { ProductMarket } from '../domain/storefront-page.js';
 import type { OwnOfferSnapshot } from '../marketplace/port.js';
-import { readMarketState, writeMarketState } from '../data/market/market-state.js';
+import { readMarketState, writeMarketState } from '../data/repricing/market-views.js';
 import { ownOffersNotSeen as storedOwnOffersNotSeen, readKnownProducts, readOffers, writeOfferChanges, writeProductPlan } from '../data/market/market-sync.js';
 import type { StoredOffer } from '../data/offers/list.js';
 import type { OfferOwner } from '../data/offers/write.js';
-import {
-  believedOwnPrice,
-  endPriceBeliefs,
-  premiumOn,
-  priceStepOf,
-  readDecisionStates,
-  readProductForRepricing,
-  type DecisionState,
-} from '../data/repricers/product-partition.js';
+import { believedOwnPrice, endPriceBeliefs, readDecisionStates, type DecisionState } from '../data/repricing/decision-states.js';
+import { premiumOn, readProductForRepricing } from '../data/repricing/inputs.js';
+import { priceStepOf } from '../data/connections/connectors.js';
 import { mapLimit } from '../data/table/concurrency.js';
 
 export { OFF_MARKET_STATUS, UNKNOWN_SELLER_ID, UNSEEN_COMPETITIVENESS, type SyncConnector, type WriteCounts } from '../domain/market-apply.js';
@@ -84,7 +78,7 @@ const addCounts = (a: WriteCounts, b: WriteCounts): WriteCounts => ({
   unchanged: a.unchanged + b.unchanged,
 });
 
-/** What the service believes of a stored own offer's price, from its decision states (product-partition.ts believedOwnPrice). */
+/** What the service believes of a stored own offer's price, from its decision states (data/repricing/decision-states.ts believedOwnPrice). */
 const believedFrom = (states: readonly DecisionState[]) => (offer: StoredOffer) => believedOwnPrice(states, offer);
 
 /** Ends the beliefs a plan's looks contradicted, before its offers are written (their writes wake the evaluator). */

@@ -142,7 +142,7 @@ it('decides nothing from a stale market, down or up, until a page is read again'
 it("keeps both writers' fields of an own offer: a page written between the sync's read and its write is not put back", async () => {
   await ownProduct(3);
   const { planOffers, writeOfferPlan } = await import('../../lambdas/data/offers/write.js');
-  const { readProductForRepricing } = await import('../../lambdas/data/repricers/product-partition.js');
+  const { readProductForRepricing } = await import('../../lambdas/data/repricing/inputs.js');
   const stored = (await readProductForRepricing(clientId, 'SKU-3'))!.offers.find((offer) => offer.scope === 'own')!;
   // The seller API's sync computes a new price from the offer as it read it...
   const plan = await planOffers({ clientId, sellerId: 'me', defaultConnector: 'takealot' }, [

@@ -62,7 +62,7 @@ const previewBody = async (code: string): Promise<Preview> => {
 };
 /** Every offer of the connector stored under the product: id, price and status. */
 const offersOf = async (code: string) => {
-  const { readProductForRepricing } = await import('../../lambdas/data/repricers/product-partition.js');
+  const { readProductForRepricing } = await import('../../lambdas/data/repricing/inputs.js');
   return (await readProductForRepricing(clientId, code))!.offers
     .filter((offer) => offer.scope === 'other')
     .map((offer) => [offer.fields.offer_id, offer.fields.offer_price, offer.fields.offer_status] as const)
@@ -250,7 +250,7 @@ describe('against the simulator: a product line of two variants, the page showin
     const loop = marketHarness(api);
     const tick = () => loop.tick({ uids: [put.body.uid], redeliver: 2 });
     const ofBob = async (code: string) => {
-      const { readProductForRepricing } = await import('../../lambdas/data/repricers/product-partition.js');
+      const { readProductForRepricing } = await import('../../lambdas/data/repricing/inputs.js');
       return (await readProductForRepricing(bobId, code))!;
     };
 

@@ -34,7 +34,7 @@ let api: TestApi;
 let clientId: string;
 let uid: string;
 let loop: ReturnType<typeof marketHarness>;
-let partitions: typeof import('../../lambdas/data/repricers/product-partition.js');
+let partitions: typeof import('../../lambdas/data/repricing/inputs.js');
 
 const products = (): readonly MarketProduct[] => market.simulation.market.products;
 const requestFullSync = async () => expect((await api.request('POST', '/v1/connections/takealot/sync', { auth: alice })).status).toBe(202);
@@ -92,7 +92,7 @@ beforeAll(async () => {
   expect(put.status).toBe(201);
   uid = put.body.uid;
   forgetConnectionModes();
-  partitions = await import('../../lambdas/data/repricers/product-partition.js');
+  partitions = await import('../../lambdas/data/repricing/inputs.js');
   const { documentClient } = await import('../../lambdas/data/table/dynamo.js');
   documentClient.middlewareStack.add(
     (next) => async (args) => {

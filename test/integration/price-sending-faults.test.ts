@@ -14,7 +14,7 @@ import type { PushDeps } from '../../lambdas/functions/send-prices/push.js';
 import { forgetConnectionModes } from '../../lambdas/data/connections/mode.js';
 import { readSendable, type PriceChangeRef } from '../../lambdas/data/price-changes/status.js';
 import { changesInStatus } from '../../lambdas/data/price-changes/sending.js';
-import { forgetDecision } from '../../lambdas/data/repricers/product-partition.js';
+import { forgetDecision } from '../../lambdas/data/repricing/decision-states.js';
 import { DEFAULT_SAFETY } from '../../lambdas/domain/connections.js';
 import type { PriceChange } from '../../lambdas/domain/records.js';
 import type { MarketSimulator } from '../../tools/market/index.js';

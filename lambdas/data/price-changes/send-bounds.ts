@@ -1,7 +1,8 @@
 import { batchGet, keyString } from '../table/batch.js';
 import { productKey, repricerSlotKey } from '../table/keys.js';
 import { storedProduct } from '../offers/products.js';
-import { priceStepOf, repricerSlot } from '../repricers/product-partition.js';
+import { priceStepOf } from '../connections/connectors.js';
+import { repricerSlot } from '../repricers/slots.js';
 import type { SendBounds } from '../../domain/price-push.js';
 
 /**

@@ -4,15 +4,10 @@ import { planRepricerDecisions } from '../../domain/evaluation.js';
 import { warStateId, writeWarStates, type WarStateWrite } from '../../data/price-changes/price-wars.js';
 import type { PriceChange } from '../../domain/records.js';
 import { connectionModeOf } from '../../data/connections/mode.js';
-import {
-  decisionId,
-  engineContextOf,
-  engineOffersOf,
-  priceStepOf,
-  readProductForRepricing,
-  recordDecisions,
-  type RepricerDecision,
-} from '../../data/repricers/product-partition.js';
+import { decisionId } from '../../data/repricing/decision-states.js';
+import { engineContextOf, engineOffersOf, readProductForRepricing } from '../../data/repricing/inputs.js';
+import { priceStepOf } from '../../data/connections/connectors.js';
+import { recordDecisions, type RepricerDecision } from '../../data/repricing/record.js';
 import { logger } from '../../observability/logger.js';
 
 /**

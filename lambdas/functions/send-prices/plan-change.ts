@@ -3,16 +3,10 @@ import { PRICE_SENDING } from '../../config/price-sending.js';
 import type { StoredConnection } from '../../data/connections/connections.js';
 import type { StoredSendable } from '../../data/price-changes/status.js';
 import { latestOfferDecisions } from '../../data/price-changes/sending.js';
-import {
-  decisionId,
-  engineContextOf,
-  engineOffersOf,
-  ownPriceNow,
-  priceStepOf,
-  readProductForRepricing,
-  type ProductForRepricing,
-  type RepricerSlot,
-} from '../../data/repricers/product-partition.js';
+import { decisionId } from '../../data/repricing/decision-states.js';
+import { engineContextOf, engineOffersOf, ownPriceNow, readProductForRepricing, type ProductForRepricing } from '../../data/repricing/inputs.js';
+import { priceStepOf } from '../../data/connections/connectors.js';
+import { type RepricerSlot } from '../../data/repricers/slots.js';
 import { nextStep } from '../../domain/price-push.js';
 import { competitorExclusion, targetPrice } from '../../domain/repricing.js';
 import type { PriceChangeStatus } from '../../domain/records.js';

@@ -1,7 +1,7 @@
 import { PRICE_SENDING } from '../../config/price-sending.js';
 import { mapLimit } from '../../data/table/concurrency.js';
 import { countPricesSent, givePushBack, savePushedBatch, saveSentBatch } from '../../data/price-changes/sending.js';
-import { forgetDecision, noteConfirmedPrice } from '../../data/repricers/product-partition.js';
+import { forgetDecision, noteConfirmedPrice } from '../../data/repricing/decision-states.js';
 import { transitionPriceChange, type PriceChangeRef, type Transition } from '../../data/price-changes/status.js';
 import type { BatchStatus } from '../../marketplace/port.js';
 import type { PriceChange } from '../../domain/records.js';

@@ -6,7 +6,7 @@ import type { PriceChange } from '../../../../lambdas/domain/records.js';
 import type { MarketplacePort } from '../../../../lambdas/marketplace/port.js';
 import { takealotMarketplace } from '../../../../lambdas/marketplace/takealot/marketplace.js';
 import type { StoredOffer } from '../../../../lambdas/data/offers/list.js';
-import type { RepricerSlot } from '../../../../lambdas/data/repricers/product-partition.js';
+import type { RepricerSlot } from '../../../../lambdas/data/repricers/slots.js';
 
 /** A pending price change, a connection and what the sender builds from them, each field overridable. */
 export const NOW = Date.parse('2026-11-25T12:00:00.000Z');
