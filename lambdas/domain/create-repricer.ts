@@ -148,7 +148,7 @@ const pricedFields = (preferences: RepricerChoices, product: Product, connectorU
 /**
  * A repricer with these preferences for the product (as it is now) on the connector, with its
  * computed fields. A PATCH, an import upsert and a change of the product's stock mode or fees
- * (cost-floors.ts) recompute a repricer through this too.
+ * (lambdas/repricers/cost-bounds.ts) recompute a repricer through this too.
  */
 export const pricedRepricer = (preferences: RepricerChoices, product: Product, connectorType: ConnectorType): PricedRepricer => {
   const priced = pricedFields(preferences, product, connectorType.uid);

@@ -2,8 +2,8 @@ import { ceilToStep, centsToNumber, floorToStep, toCents } from './money.js';
 
 /**
  * What the sender may push (docs/price-sending.md), pure and exact in integer cents. The
- * repricer decided a price; at send time the sender checks it again against the repricer and
- * the offer as they are then, and moves toward it by at most one step of the connection's cap.
+ * repricer decided a price; the sender moves toward it by at most one step of the connection's
+ * cap, and its guard checks the price against the repricer and the offer as they are then.
  */
 export interface SendBounds {
   /** The repricer's floor and ceiling as they are now. */
@@ -37,13 +37,14 @@ export const checkSendable = (price: number, bounds: SendBounds): SendCheck => {
 };
 
 /**
- * The price to push now, from the offer's current price toward a sendable target: the target
- * itself when it is within `maxStepPercent` of the current price, else the farthest price on
- * the grid within it (at least one step, so a move always progresses), kept inside the bounds.
- * The bounds win over the cap: a current price outside them is brought straight back.
+ * The price to push now, from the offer's current price toward its target, on the step grid:
+ * the target itself when it is within `maxStepPercent` of the current price, else the farthest
+ * price on the grid within it (at least one step, so a move always progresses). The bounds are
+ * not applied here: the guard brings the step inside them when it checks it (`intoBounds`).
  */
-export const nextPush = (current: number, target: number, bounds: SendBounds, maxStepPercent: number): number => {
-  const { step, floor, ceiling } = grid(bounds);
+export const nextStep = (current: number, target: number, priceStep: number, maxStepPercent: number): number => {
+  const step = toCents(priceStep);
+  if (step <= 0n) throw new RangeError(`The price step must be positive, got ${priceStep}`);
   const now = toCents(current);
   const wanted = toCents(target);
   if (now <= 0n || wanted === now) return target;
@@ -60,9 +61,19 @@ export const nextPush = (current: number, target: number, bounds: SendBounds, ma
     if (push <= now) push = ceilToStep(now + 1n, step);
     if (push > wanted) push = wanted;
   }
-  if (push < floor) push = floor;
-  if (push > ceiling) push = ceiling;
   return centsToNumber(push);
+};
+
+/**
+ * A price brought inside the bounds, on their grid: the bounds win over the step cap, so a
+ * current price outside them is brought straight back in one push.
+ */
+export const intoBounds = (price: number, bounds: SendBounds): number => {
+  const { floor, ceiling } = grid(bounds);
+  const cents = toCents(price);
+  if (cents < floor) return centsToNumber(floor);
+  if (cents > ceiling) return centsToNumber(ceiling);
+  return price;
 };
 
 /** A push that takes more than `dropPercent` off the current price: what the circuit breaker counts. */

@@ -50,3 +50,20 @@ export const applyRepricerPatch = (current: Repricer, patch: UpdateRepricerBody,
   if (!priced.ok) return priced;
   return { ok: true, record: { ...current, ...priced.repricer, updated_at: nextTimestamp(current.updated_at, now) } };
 };
+
+/**
+ * A `cost_based` repricer priced again from its product as it is now (docs/repricing.md,
+ * "Cost-based bounds"): its bounds follow the product's stock mode and fees. The repricer to
+ * write when its bounds moved; undefined when it keeps them: it is not cost_based, its product
+ * is gone, the bounds did not move, or the fees leave no price for these costs (its PATCH would
+ * be refused the same way, so it keeps its last bounds).
+ */
+export const repricedCostBounds = (current: Repricer, product: Product | undefined, now: string): Repricer | undefined => {
+  if (!product || current.repricer_approach !== 'cost_based') return undefined;
+  const next = applyRepricerPatch(current, {}, product, now);
+  if (!next.ok) return undefined;
+  const after = next.record;
+  const moved =
+    after.min_price !== current.min_price || after.preferred_price !== current.preferred_price || after.fixed_fulfilment_fee !== current.fixed_fulfilment_fee;
+  return moved ? after : undefined;
+};

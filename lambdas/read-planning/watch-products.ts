@@ -3,7 +3,7 @@ import { listConnections } from '../data/connections/connections.js';
 import { getStoredProducts } from '../data/offers/products.js';
 import { unwatchPage, watchPage } from '../data/market/page-watches.js';
 import { getProductWatches, putProductWatch, type WatchedPage } from '../data/market/product-watches.js';
-import { readProductForRepricing } from '../data/repricers/product-partition.js';
+import { readProductForRepricing } from '../data/repricing/inputs.js';
 import { now } from '../config/clock.js';
 
 /**

@@ -212,8 +212,7 @@ describe('the seller-API hold', () => {
 
 describe('the operator’s stop of every push', () => {
   it('holds a decision pending (not failed) while pushes are stopped, and sends it once they are resumed', async () => {
-    const { sweepConnection } = await import('../../lambdas/functions/send-prices/sweep.js');
-    const { defaultPushDeps } = await import('../../lambdas/functions/send-prices/worker.js');
+    const { defaultPushDeps, sweepConnection } = await import('../../lambdas/functions/send-prices/worker.js');
     const { changesInStatus } = await import('../../lambdas/data/price-changes/sending.js');
     const { forgetConnectionModes } = await import('../../lambdas/data/connections/mode.js');
     forgetConnectionModes();

@@ -3,7 +3,7 @@
  * the test's own table on DynamoDB Local.
  */
 import { TTL_ATTRIBUTE } from '../../lambdas/config/table-schema.js';
-import { idempotencyPartition } from '../../lambdas/data/table/idempotency-store.js';
+import { idempotencyPartition } from '../../lambdas/data/table/keys.js';
 import { IDEMPOTENCY_SCOPE } from '../../lambdas/http/idempotency.js';
 import { connectorRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api.js';

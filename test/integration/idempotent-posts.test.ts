@@ -6,7 +6,7 @@
  * (test/integration/idempotency.test.ts).
  */
 import { IDEMPOTENCY_SCOPE } from '../../lambdas/http/idempotency.js';
-import { idempotencyPartition } from '../../lambdas/data/table/idempotency-store.js';
+import { idempotencyPartition } from '../../lambdas/data/table/keys.js';
 import { connectorRecord, fees, offerRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type ApiResponse, type TestApi } from '../support/local-api.js';
 import { saveSuggestConnection } from '../support/suggest-connection.js';

@@ -4,7 +4,7 @@
  * what happened, even when the worker dies mid-job.
  */
 import type { ImportJob } from '../../lambdas/domain/import-jobs.js';
-import { importFaults } from '../../lambdas/data/imports/runner.js';
+import { commitPendingChunk } from '../../lambdas/data/imports/imports.js';
 import { connectorRecord, offerRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { step } from '../support/story.js';
@@ -59,8 +59,15 @@ const comparableOffers = async (auth: [string, string]) => {
 const offerTotal = async (auth: [string, string]) =>
   (await api.request<{ meta: { total: number } }>('GET', '/v1/offers?_include_other_offers=true&_limit=1', { auth })).body.meta.total;
 
+/** Set by a step that kills the worker: called with the end of a written chunk, before its counts are committed (the worst moment to die). */
+let beforeCommit: ((to: number) => void) | undefined;
+const commitChunk: typeof commitPendingChunk = (clientId, id, from, pending, now) => {
+  beforeCommit?.(pending.to);
+  return commitPendingChunk(clientId, id, from, pending, now);
+};
+
 beforeAll(async () => {
-  api = await startTestApi();
+  api = await startTestApi({ events: { imports: { commitChunk } } });
   for (const [username, password] of [viaApi, viaCli, other]) await api.createClient(username, { password, sellerId: SELLER, connector: 'amazon' });
   const catalogue = PRODUCTS.map((code) => productRecord(code));
   await api.importRecords(viaApi[0], [connectorRecord('amazon'), ...catalogue]);
@@ -68,12 +75,12 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  delete importFaults.afterChunkWrite;
+  beforeCommit = undefined;
   await api?.close();
 });
 
 afterEach(() => {
-  delete importFaults.afterChunkWrite;
+  beforeCommit = undefined;
 });
 
 describe('POST /v1/imports', () => {
@@ -274,7 +281,7 @@ describe('POST /v1/imports', () => {
     await step('is resumed by the redelivery and counts every line exactly once', async () => {
       // Arrange: the first delivery dies after writing lines 201-400, before counting them.
       let crashes = 0;
-      importFaults.afterChunkWrite = (_job, to) => {
+      beforeCommit = (to) => {
         if (to === 400 && crashes === 0) {
           crashes++;
           throw new Error('worker killed');
@@ -294,7 +301,7 @@ describe('POST /v1/imports', () => {
     });
     await step('ends failed, visibly, when it dies on every delivery', async () => {
       // Arrange
-      importFaults.afterChunkWrite = (_job, to) => {
+      beforeCommit = (to) => {
         if (to > 200) throw new Error('worker killed');
       };
 

@@ -8,7 +8,7 @@ import { jest } from '@jest/globals';
 import { forgetConnectionModes } from '../../lambdas/data/connections/mode.js';
 import { dueTimeOf, getPageWatch } from '../../lambdas/data/market/page-watches.js';
 import { changesInStatus } from '../../lambdas/data/price-changes/sending.js';
-import { sweepConnection } from '../../lambdas/functions/send-prices/sweep.js';
+import { sweepConnection } from '../../lambdas/functions/send-prices/worker.js';
 import { defaultPushDeps } from '../../lambdas/functions/send-prices/worker.js';
 import type { Offer, OffersPage, PriceChange } from '../../lambdas/domain/records.js';
 import type { MarketSimulator } from '../../tools/market/index.js';

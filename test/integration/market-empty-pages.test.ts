@@ -23,7 +23,7 @@ let loop: ReturnType<typeof marketHarness>;
 
 /** Each product's market as the reader recorded it. */
 const markets = async () => {
-  const { readProductForRepricing } = await import('../../lambdas/data/repricers/product-partition.js');
+  const { readProductForRepricing } = await import('../../lambdas/data/repricing/inputs.js');
   return Promise.all(
     market.simulation.market.products.map(async (product) => (await readProductForRepricing(clientId, product.own.sku))?.markets.get('takealot')),
   );

@@ -20,7 +20,7 @@ let api: TestApi;
 const meter = new WriteMeter();
 const alice: [string, string] = ['market-alice', 'market-alice-password-1'];
 let clientId: string;
-let sync: typeof import('../../lambdas/data/market/market-sync.js');
+let sync: typeof import('../../lambdas/market/market-sync.js');
 const connector = { uid: 'takealot', sellerId: 'me', storefrontUrl: 'https://storefront.example' };
 
 const own = (offerId: string, sku: string, overrides: Partial<OwnOfferSnapshot> = {}): OwnOfferSnapshot => ({
@@ -86,7 +86,7 @@ const changedKeys = (before: Map<string, string>, after: Map<string, string>) =>
 beforeAll(async () => {
   api = await startTestApi({ events: { onRecords: meter.onRecords } });
   clientId = (await api.createClient(alice[0], { password: alice[1], sellerId: 'me', connector: 'takealot' })).clientId;
-  sync = await import('../../lambdas/data/market/market-sync.js');
+  sync = await import('../../lambdas/market/market-sync.js');
 }, 60_000);
 afterAll(() => api?.close());
 

@@ -16,7 +16,7 @@ import { saveSuggestConnection } from '../support/suggest-connection.js';
 let api: TestApi;
 const alice: [string, string] = ['trust-alice', 'trust-alice-password-1'];
 let clientId: string;
-let sync: typeof import('../../lambdas/data/market/market-sync.js');
+let sync: typeof import('../../lambdas/market/market-sync.js');
 let evaluate: typeof import('../../lambdas/functions/evaluate-repricers/evaluate.js');
 const connector = { uid: 'takealot', sellerId: 'me', storefrontUrl: 'https://storefront.example' };
 const json = { 'content-type': 'application/json' };
@@ -79,7 +79,7 @@ beforeAll(async () => {
     connectorRecord('takealot'),
     ...[1, 2, 3].map((n) => productRecord(`SKU-${n}`, { fee_estimates: { takealot: fees(5, 15) } })),
   ]);
-  sync = await import('../../lambdas/data/market/market-sync.js');
+  sync = await import('../../lambdas/market/market-sync.js');
   evaluate = await import('../../lambdas/functions/evaluate-repricers/evaluate.js');
   // Connected in suggest mode with the seller id the client stated, as PUT /v1/connections/takealot stores it.
   await saveSuggestConnection(clientId, 'tk_live_trust_key_0001');
@@ -142,7 +142,7 @@ it('decides nothing from a stale market, down or up, until a page is read again'
 it("keeps both writers' fields of an own offer: a page written between the sync's read and its write is not put back", async () => {
   await ownProduct(3);
   const { planOffers, writeOfferPlan } = await import('../../lambdas/data/offers/write.js');
-  const { readProductForRepricing } = await import('../../lambdas/data/repricers/product-partition.js');
+  const { readProductForRepricing } = await import('../../lambdas/data/repricing/inputs.js');
   const stored = (await readProductForRepricing(clientId, 'SKU-3'))!.offers.find((offer) => offer.scope === 'own')!;
   // The seller API's sync computes a new price from the offer as it read it...
   const plan = await planOffers({ clientId, sellerId: 'me', defaultConnector: 'takealot' }, [

@@ -19,7 +19,7 @@ import { saveSuggestConnection } from '../support/suggest-connection.js';
 let api: TestApi;
 const alice: [string, string] = ['variants-alice', 'variants-alice-password-1'];
 let clientId: string;
-let sync: typeof import('../../lambdas/data/market/market-sync.js');
+let sync: typeof import('../../lambdas/market/market-sync.js');
 let evaluate: typeof import('../../lambdas/functions/evaluate-repricers/evaluate.js');
 const connector = { uid: 'takealot', sellerId: 'me', storefrontUrl: 'https://storefront.example' };
 const json = { 'content-type': 'application/json' };
@@ -62,7 +62,7 @@ const previewBody = async (code: string): Promise<Preview> => {
 };
 /** Every offer of the connector stored under the product: id, price and status. */
 const offersOf = async (code: string) => {
-  const { readProductForRepricing } = await import('../../lambdas/data/repricers/product-partition.js');
+  const { readProductForRepricing } = await import('../../lambdas/data/repricing/inputs.js');
   return (await readProductForRepricing(clientId, code))!.offers
     .filter((offer) => offer.scope === 'other')
     .map((offer) => [offer.fields.offer_id, offer.fields.offer_price, offer.fields.offer_status] as const)
@@ -103,7 +103,7 @@ beforeAll(async () => {
     connectorRecord('takealot'),
     ...['SKU-RED', 'SKU-BLUE', 'SKU-SOLO', 'SKU-TWIN', 'SKU-LONE'].map((code) => productRecord(code, { fee_estimates: { takealot: fees(5, 15) } })),
   ]);
-  sync = await import('../../lambdas/data/market/market-sync.js');
+  sync = await import('../../lambdas/market/market-sync.js');
   evaluate = await import('../../lambdas/functions/evaluate-repricers/evaluate.js');
   await saveSuggestConnection(clientId, 'tk_live_variants_key_01');
 }, 120_000);
@@ -250,7 +250,7 @@ describe('against the simulator: a product line of two variants, the page showin
     const loop = marketHarness(api);
     const tick = () => loop.tick({ uids: [put.body.uid], redeliver: 2 });
     const ofBob = async (code: string) => {
-      const { readProductForRepricing } = await import('../../lambdas/data/repricers/product-partition.js');
+      const { readProductForRepricing } = await import('../../lambdas/data/repricing/inputs.js');
       return (await readProductForRepricing(bobId, code))!;
     };
 

@@ -6,8 +6,7 @@
  * from the one the service believes live ends that belief, and the offer is decided and pushed
  * again; and a sync keeps the product's stock current.
  */
-import { sweepConnection } from '../../lambdas/functions/send-prices/sweep.js';
-import { defaultPushDeps } from '../../lambdas/functions/send-prices/worker.js';
+import { defaultPushDeps, sweepConnection } from '../../lambdas/functions/send-prices/worker.js';
 import { changesInStatus } from '../../lambdas/data/price-changes/sending.js';
 import { forgetConnectionModes } from '../../lambdas/data/connections/mode.js';
 import { pageReadMessage } from '../../lambdas/read-planning/plan-reads.js';
@@ -35,7 +34,7 @@ let api: TestApi;
 let clientId: string;
 let uid: string;
 let loop: ReturnType<typeof marketHarness>;
-let partitions: typeof import('../../lambdas/data/repricers/product-partition.js');
+let partitions: typeof import('../../lambdas/data/repricing/inputs.js');
 
 const products = (): readonly MarketProduct[] => market.simulation.market.products;
 const requestFullSync = async () => expect((await api.request('POST', '/v1/connections/takealot/sync', { auth: alice })).status).toBe(202);
@@ -93,7 +92,7 @@ beforeAll(async () => {
   expect(put.status).toBe(201);
   uid = put.body.uid;
   forgetConnectionModes();
-  partitions = await import('../../lambdas/data/repricers/product-partition.js');
+  partitions = await import('../../lambdas/data/repricing/inputs.js');
   const { documentClient } = await import('../../lambdas/data/table/dynamo.js');
   documentClient.middlewareStack.add(
     (next) => async (args) => {

@@ -17,10 +17,10 @@ import { saveSuggestConnection } from '../support/suggest-connection.js';
 let api: TestApi;
 const alice: [string, string] = ['current-alice', 'current-alice-password-1'];
 let clientId: string;
-let sync: typeof import('../../lambdas/data/market/market-sync.js');
+let sync: typeof import('../../lambdas/market/market-sync.js');
 let evaluate: typeof import('../../lambdas/functions/evaluate-repricers/evaluate.js');
-let repricing: typeof import('../../lambdas/data/repricers/product-partition.js');
-let plan: typeof import('../../lambdas/functions/send-prices/plan.js');
+let repricing: typeof import('../../lambdas/data/repricing/inputs.js') & typeof import('../../lambdas/data/repricing/decision-states.js');
+let plan: typeof import('../../lambdas/functions/send-prices/plan-change.js');
 const connector = { uid: 'takealot', sellerId: 'me', storefrontUrl: 'https://storefront.example' };
 const json = { 'content-type': 'application/json' };
 
@@ -85,10 +85,10 @@ beforeAll(async () => {
     connectorRecord('takealot'),
     ...[1, 2].map((n) => productRecord(`SKU-${n}`, { fee_estimates: { takealot: fees(5, 15) } })),
   ]);
-  sync = await import('../../lambdas/data/market/market-sync.js');
+  sync = await import('../../lambdas/market/market-sync.js');
   evaluate = await import('../../lambdas/functions/evaluate-repricers/evaluate.js');
-  repricing = await import('../../lambdas/data/repricers/product-partition.js');
-  plan = await import('../../lambdas/functions/send-prices/plan.js');
+  repricing = { ...(await import('../../lambdas/data/repricing/inputs.js')), ...(await import('../../lambdas/data/repricing/decision-states.js')) };
+  plan = await import('../../lambdas/functions/send-prices/plan-change.js');
   // Suggest mode: the decisions wait as suggestions, and the test plays the sender.
   await saveSuggestConnection(clientId, 'tk_live_current_key_01');
 }, 120_000);

@@ -9,12 +9,12 @@
 import { jest } from '@jest/globals';
 import { MARKETPLACE_HOLD_MAX_MS } from '../../lambdas/config/marketplace-holds.js';
 import { evaluateProduct } from '../../lambdas/functions/evaluate-repricers/evaluate.js';
-import { sendChanges } from '../../lambdas/functions/send-prices/send.js';
-import type { PushDeps } from '../../lambdas/functions/send-prices/push-deps.js';
+import { sendChanges } from '../../lambdas/functions/send-prices/pipeline.js';
+import type { PushDeps } from '../../lambdas/functions/send-prices/push.js';
 import { forgetConnectionModes } from '../../lambdas/data/connections/mode.js';
 import { readSendable, type PriceChangeRef } from '../../lambdas/data/price-changes/status.js';
 import { changesInStatus } from '../../lambdas/data/price-changes/sending.js';
-import { forgetDecision } from '../../lambdas/data/repricers/product-partition.js';
+import { forgetDecision } from '../../lambdas/data/repricing/decision-states.js';
 import { DEFAULT_SAFETY } from '../../lambdas/domain/connections.js';
 import type { PriceChange } from '../../lambdas/domain/records.js';
 import type { MarketSimulator } from '../../tools/market/index.js';

@@ -6,9 +6,8 @@
  * a retry, and a sender that stops between the push and its record pushes nothing twice.
  */
 import { jest } from '@jest/globals';
-import { sweepConnection } from '../../lambdas/functions/send-prices/sweep.js';
-import { defaultPushDeps } from '../../lambdas/functions/send-prices/worker.js';
-import { sendChanges } from '../../lambdas/functions/send-prices/send.js';
+import { defaultPushDeps, sweepConnection } from '../../lambdas/functions/send-prices/worker.js';
+import { sendChanges } from '../../lambdas/functions/send-prices/pipeline.js';
 import { forgetConnectionModes } from '../../lambdas/data/connections/mode.js';
 import { readSendable, transitionPriceChange, type PriceChangeRef } from '../../lambdas/data/price-changes/status.js';
 import { changesInStatus } from '../../lambdas/data/price-changes/sending.js';

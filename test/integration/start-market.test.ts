@@ -73,7 +73,7 @@ describe("npm start's market steps", () => {
       const lookup = marketplaceFor('takealot');
       if (lookup.kind !== 'adapter') throw new Error('the registry should see the simulator');
       const page = await lookup.port.listOwnOffers(market.apiKey);
-      const { applyOwnOffers } = await import('../../lambdas/data/market/market-sync.js');
+      const { applyOwnOffers } = await import('../../lambdas/market/market-sync.js');
       await applyOwnOffers(clientId, { uid: 'takealot', sellerId: DEMO_SELLER_ID, storefrontUrl: market.storefrontUrl }, page.offers);
       await api.settle();
 

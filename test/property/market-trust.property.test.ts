@@ -1,7 +1,6 @@
 import { jest } from '@jest/globals';
 import fc from 'fast-check';
-import { sweepConnection } from '../../lambdas/functions/send-prices/sweep.js';
-import { defaultPushDeps } from '../../lambdas/functions/send-prices/worker.js';
+import { defaultPushDeps, sweepConnection } from '../../lambdas/functions/send-prices/worker.js';
 import { forgetConnectionModes } from '../../lambdas/data/connections/mode.js';
 import { recordSyncOutcome } from '../../lambdas/data/connections/connections.js';
 import { connectionRecord } from '../../lambdas/domain/connections.js';

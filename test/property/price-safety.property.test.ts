@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import { sweepConnection } from '../../lambdas/functions/send-prices/sweep.js';
-import { defaultPushDeps } from '../../lambdas/functions/send-prices/worker.js';
+import { defaultPushDeps, sweepConnection } from '../../lambdas/functions/send-prices/worker.js';
 import { forgetConnectionModes } from '../../lambdas/data/connections/mode.js';
 import type { PriceChange } from '../../lambdas/domain/records.js';
 import type { MarketSimulator } from '../../tools/market/index.js';

@@ -112,7 +112,7 @@ export interface TestApiOptions extends Pick<LocalServerOptions, 'handlers'> {
    */
   readonly uncachedAuthorizer?: boolean;
   /** How the event-driven handlers are run (e.g. every batch delivered twice). */
-  readonly events?: Pick<EventRuntimeOptions, 'deliverTwice' | 'onInvoke' | 'webhooks' | 'onRecords'>;
+  readonly events?: Pick<EventRuntimeOptions, 'deliverTwice' | 'onInvoke' | 'webhooks' | 'onRecords' | 'imports'>;
 }
 
 export const startTestApi = async ({ events: eventOptions = {}, uncachedAuthorizer = false, handlers }: TestApiOptions = {}): Promise<TestApi> => {

@@ -1,4 +1,4 @@
-import { writeMarketState } from '../../lambdas/data/market/market-state.js';
+import { writeMarketState } from '../../lambdas/data/repricing/market-views.js';
 
 /**
  * A product's market recorded as read (known) at `atMs`, as the storefront reader records it:

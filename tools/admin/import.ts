@@ -5,7 +5,7 @@ import { upsertConnectorTypes } from '../../lambdas/data/connections/connectors.
 import { upsertOffers, type OfferInput } from '../../lambdas/data/offers/write.js';
 import { upsertProducts } from '../../lambdas/data/offers/products.js';
 import { CHUNK_LINES, offerReferenceProblems, type ImportOwner } from '../../lambdas/data/imports/writes.js';
-import { runImportJob } from '../../lambdas/data/imports/runner.js';
+import { runImportJob } from '../../lambdas/imports/run-job.js';
 import { createImportJob, finishImportJob, getImportJob, reserveImportId } from '../../lambdas/data/imports/imports.js';
 import { invalidJobCounters, type ImportJob } from '../../lambdas/domain/import-jobs.js';
 import { UnreadableLine, validateImport, type ImportProblem } from '../../lambdas/domain/import-records.js';

@@ -1,5 +1,5 @@
 import { batchWrite } from '../../lambdas/data/table/batch.js';
-import { findTenantItems, type ItemKey } from '../../lambdas/data/table/tenant-items.js';
+import { findTenantItems, type ItemKey } from '../../lambdas/data/tenants/items.js';
 
 /**
  * `clients delete <u> --purge`: deletes every item of one tenant. The caller disables the
@@ -7,7 +7,7 @@ import { findTenantItems, type ItemKey } from '../../lambdas/data/table/tenant-i
  * for it through the API.
  *
  * No Scan: each pass finds the tenant's items by Query from its own data
- * (lambdas/data/table/tenant-items.ts: its products, the cells its rank nodes count, its fixed
+ * (lambdas/data/tenants/items.ts: its products, the cells its rank nodes count, its fixed
  * partitions), then deletes the canonical items first, the listings and nodes derived from
  * them next, the offer lookups last. Deleting canonical items puts changes on the table's
  * stream; the list maintainer answering them reads what each item became (nothing) and finds

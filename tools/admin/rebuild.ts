@@ -1,9 +1,9 @@
 import { getClient, listUsernames } from '../../lambdas/data/clients/clients.js';
-import { readRebuild, startRebuild, type RebuildRequest } from '../../lambdas/data/lists/rebuild.js';
+import { readRebuild, startRebuild, type RebuildRequest } from '../../lambdas/data/tenants/rebuild.js';
 
 /**
  * `npm run cli -- rebuild [--client U]`: asks the list maintainer to re-derive a client's
- * listings and counts (see lambdas/data/lists/rebuild.ts) and follows its progress. The
+ * listings and counts (see lambdas/data/tenants/rebuild.ts) and follows its progress. The
  * maintainer runs in `npm start` or in the deployed stack, not here.
  */
 const POLL_MS = 250;

@@ -78,10 +78,43 @@ export function levels(repoRoot: string, root = 'lambdas'): string[] {
   return out;
 }
 
+/** The files `start` reaches through its imports, each with its distance in imports from `start`. */
+export function reachableFrom(edges: ImportEdge[], start: string): Map<string, number> {
+  const next = new Map<string, string[]>();
+  for (const { from, to } of edges) next.set(from, [...(next.get(from) ?? []), to]);
+  const distance = new Map([[start, 0]]);
+  const queue = [start];
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    for (const target of next.get(file) ?? []) {
+      if (distance.has(target)) continue;
+      distance.set(target, (distance.get(file) ?? 0) + 1);
+      queue.push(target);
+    }
+  }
+  return distance;
+}
+
 if (process.argv[1]?.endsWith('import-graph.ts')) {
   process.stdout.on('error', () => process.exit(0)); // a closed pipe (| head) ends the listing
   const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
   const edges = importEdges(repoRoot);
+  const fromIndex = process.argv.indexOf('--from');
+  const start = fromIndex > 0 ? process.argv[fromIndex + 1] : undefined;
+  if (start) {
+    // What a reader opens to follow one entry point down: the files it reaches, by room.
+    const reached = reachableFrom(edges, start);
+    const rooms = new Map<string, number>();
+    for (const file of reached.keys()) {
+      const room = file
+        .split('/')
+        .slice(0, file.startsWith('lambdas/data/') || file.startsWith('lambdas/functions/') ? 3 : 2)
+        .join('/');
+      rooms.set(room, (rooms.get(room) ?? 0) + 1);
+    }
+    console.log(`${start}: reaches ${reached.size} files, at most ${Math.max(...reached.values())} imports deep`);
+    for (const [room, count] of [...rooms].sort((a, b) => b[1] - a[1])) console.log(`  ${String(count).padStart(3)} ${room}/`);
+    process.exit(0);
+  }
   console.log(`imports between files of lambdas/: ${edges.length}`);
   for (const level of levels(repoRoot)) {
     const pairs = mutualPairs(edges, level);

@@ -1,7 +1,7 @@
 /** The convergence part: a seeded market history under faults, then two sync cycles; every offer field served compared with the market. */
 import { shapePreset } from '../market/shapes.js';
 import { MARKET_SYNC } from '../../lambdas/config/market-sync.js';
-import { OFF_MARKET_STATUS } from '../../lambdas/data/market/market-sync.js';
+import { OFF_MARKET_STATUS } from '../../lambdas/domain/market-apply.js';
 import { deriveMarketView, type BuyBoxFields } from '../../lambdas/domain/market-snapshot.js';
 import type { Offer } from '../../lambdas/domain/records.js';
 import { productMarketOf, productDetailsBody } from '../../lambdas/marketplace/takealot/product-page.js';

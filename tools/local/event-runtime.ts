@@ -12,7 +12,8 @@ import { handler as evaluateRepricers } from '../../lambdas/functions/evaluate-r
 import { handler as maintainLists } from '../../lambdas/functions/maintain-lists/handler.js';
 import type { DeliveryOptions } from '../../lambdas/functions/deliver-webhooks/deliver.js';
 import { webhookWorker } from '../../lambdas/functions/deliver-webhooks/worker.js';
-import { handler as processImports } from '../../lambdas/functions/process-imports/handler.js';
+import { importWorker } from '../../lambdas/functions/process-imports/handler.js';
+import type { RunDeps } from '../../lambdas/imports/run-job.js';
 import { storefrontReader } from '../../lambdas/functions/read-storefront/read.js';
 import { scheduleMarketSyncs } from '../../lambdas/functions/schedule-market-syncs/schedule.js';
 import { planStorefrontReads } from '../../lambdas/read-planning/plan-reads.js';
@@ -66,6 +67,8 @@ export interface EventRuntimeOptions {
    * clock (the wall clock unless a test installed another): `npm start` runs on the wall clock.
    */
   readonly clock?: Clock;
+  /** The import worker's dependencies, when not the deployed ones: a test kills the worker mid-job with them. */
+  readonly imports?: RunDeps;
 }
 
 export interface EventRuntime {
@@ -150,7 +153,10 @@ export const startEventRuntime = async (options: EventRuntimeOptions): Promise<E
   const byName = {
     lists: queue('list-changes.fifo', maintainLists, 'list-maintainer'),
     repricing: queue('repricing.fifo', evaluateRepricers, 'repricing-evaluator'),
-    imports: queue('imports.fifo', processImports, 'import-worker', { batchSize: IMPORT_WORKER.batchSize, maxReceiveCount: IMPORT_WORKER.maxReceiveCount }),
+    imports: queue('imports.fifo', importWorker(options.imports), 'import-worker', {
+      batchSize: IMPORT_WORKER.batchSize,
+      maxReceiveCount: IMPORT_WORKER.maxReceiveCount,
+    }),
     webhooks: webhookQueue,
     marketSync: market.marketSyncQueue,
     prices: market.priceSenderQueue,

@@ -1,16 +1,16 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import { connectorTypeRecord, DEFAULT_PRICE_STEP, type ConnectorType, type ConnectorTypeFields } from '../../domain/records.js';
+import { connectorTypeRecord, DEFAULT_PRICE_STEP, priceStep, type ConnectorType, type ConnectorTypeFields } from '../../domain/records.js';
 import { batchGet } from '../table/batch.js';
 import { reserveIds } from '../table/counters.js';
 import { documentClient, tableName } from '../table/dynamo.js';
-import { sameJson } from '../table/json.js';
+import { sameJson } from '../../domain/json.js';
 import { connectorKey } from '../table/keys.js';
-import { nowIso } from '../../config/clock.js';
+import { now, nowIso } from '../../config/clock.js';
 
 /**
  * Connector types are global reference data: shared by every client. Beside the API record the
- * item keeps `priceStep`, the operator's price increment for repricing (data/repricers/product-partition.ts reads
+ * item keeps `priceStep`, the operator's price increment for repricing (priceStepOf below reads
  * it); an item written before it existed has the default.
  */
 const storedConnector = z.object({ record: connectorTypeRecord, priceStep: z.number().positive().optional() });
@@ -49,4 +49,18 @@ export const upsertConnectorTypes = async (inputs: readonly ConnectorTypeInput[]
     written++;
   }
   return written;
+};
+
+const stepCache = new Map<string, { step: number; at: number }>();
+const STEP_CACHE_MS = 60_000;
+
+/** A connector type's price increment (an operator setting of the connector type; 1.00 when unset). */
+export const priceStepOf = async (connector: string): Promise<number> => {
+  const cached = stepCache.get(connector);
+  if (cached && now() - cached.at < STEP_CACHE_MS) return cached.step;
+  const result = await documentClient.send(new GetCommand({ TableName: tableName(), Key: connectorKey(connector) }));
+  const stored = priceStep.safeParse(result.Item?.priceStep);
+  const step = stored.success ? stored.data : DEFAULT_PRICE_STEP;
+  stepCache.set(connector, { step, at: now() });
+  return step;
 };

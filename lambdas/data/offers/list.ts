@@ -29,7 +29,7 @@ export const storedOffer = z.object({
   /**
    * When its writer saw the offer at `offer_price` (the sync's or import's own time, never later):
    * set when the price is written anew, kept by writes of other fields (a storefront read's buy
-   * box), so the sender can tell a price it confirmed since from a synced one (data/repricers/product-partition.ts
+   * box), so the sender can tell a price it confirmed since from a synced one (data/repricing/inputs.ts
    * ownPriceNow). Absent on items written before it: their `updated_at` stands for it.
    */
   price_at: timestamp.optional(),

@@ -4,7 +4,7 @@ import { productRecord, type Product, type ProductFields } from '../../domain/re
 import { batchGet, batchWrite } from '../table/batch.js';
 import { reserveIds } from '../table/counters.js';
 import { documentClient, tableName } from '../table/dynamo.js';
-import { sameJson } from '../table/json.js';
+import { sameJson } from '../../domain/json.js';
 import { productDirectoryEntry, productKey } from '../table/keys.js';
 import { nowIso } from '../../config/clock.js';
 

@@ -1,12 +1,9 @@
-import { QueryCommand, type NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
+import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { offerStateChange, type OfferState, type OfferStateChange, type OfferTimeline, type StatsWindow } from '../../domain/repricer-stats.js';
-import type { PriceChange } from '../../domain/records.js';
 import { batchWrite } from '../table/batch.js';
-import { documentClient, tableName } from '../table/dynamo.js';
-import { offerStatePartition, offerStateSortKey, part, priceChangePartition } from '../table/keys.js';
-import { storedPriceChange } from '../price-changes/list.js';
-import { PRICE_CHANGE_SK_PREFIX } from '../repricers/product-partition.js';
+import { offerStatePartition, offerStateSortKey, part } from '../table/keys.js';
+import { queryPages } from '../table/query-pages.js';
 import { ReadStats } from '../table/read-stats.js';
 
 /**
@@ -42,36 +39,6 @@ const stateOf = (item: Record<string, unknown>): OfferState | undefined => {
   return { at: Date.parse(at), present, winning, winningDelivery, price };
 };
 
-type Key = Record<string, NativeAttributeValue>;
-
-/** Every item of a key range, page by page (1 MB each), until `enough` says the rest is not needed. */
-const queryPages = async (
-  stats: ReadStats,
-  input: { condition: string; values: Record<string, NativeAttributeValue>; forward: boolean; limit?: number },
-  enough: (items: readonly Record<string, unknown>[]) => boolean = () => false,
-): Promise<Record<string, unknown>[]> => {
-  const items: Record<string, unknown>[] = [];
-  let start: Key | undefined;
-  do {
-    const page = await documentClient.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: input.condition,
-        ExpressionAttributeValues: input.values,
-        ScanIndexForward: input.forward,
-        ReturnConsumedCapacity: 'TOTAL',
-        ...(input.limit === undefined ? {} : { Limit: input.limit }),
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    stats.record(page.ConsumedCapacity);
-    stats.roundTrips += 1;
-    items.push(...(page.Items ?? []));
-    start = input.limit === undefined && !enough(page.Items ?? []) ? page.LastEvaluatedKey : undefined;
-  } while (start);
-  return items;
-};
-
 /**
  * One own offer's states for a window: the last one at or before its start (one item, read
  * backwards) and those inside it (paged). What is read grows with the states inside the window,
@@ -103,33 +70,4 @@ export const readOfferTimeline = async (
     // A state exactly at the start is the one before (read above too).
     within: states(within!).filter((state) => state.at > window.from && state.at < window.to),
   };
-};
-
-/**
- * The repricer's price changes for one offer created at or after `from`: its decisions for the
- * offer are numbered in the order they were made, so they are read newest first and the read
- * stops at the first one older than `from`. What is read grows with the decisions since `from`.
- */
-export const readPriceChangesSince = async (
-  clientId: string,
-  code: string,
-  repricerId: number,
-  offerId: string,
-  from: number,
-  stats = new ReadStats(),
-): Promise<Pick<PriceChange, 'status' | 'reason' | 'created_at'>[]> => {
-  const records = (items: readonly Record<string, unknown>[]) => items.flatMap((item) => storedPriceChange.safeParse(item).data?.record ?? []);
-  const isOlder = (record: PriceChange) => Date.parse(record.created_at) < from;
-  const items = await queryPages(
-    stats,
-    {
-      condition: 'pk = :pk AND begins_with(sk, :prefix)',
-      values: { ':pk': priceChangePartition(clientId, code), ':prefix': `${PRICE_CHANGE_SK_PREFIX}${repricerId}#${part(offerId)}#` },
-      forward: false,
-    },
-    (page) => records(page).some(isOlder),
-  );
-  return records(items)
-    .filter((record) => !isOlder(record))
-    .map(({ status, reason, created_at }) => ({ status, reason, created_at }));
 };

@@ -5,7 +5,7 @@ import { batchGet, batchWrite, type WriteRequest } from '../table/batch.js';
 import { mapLimit } from '../table/concurrency.js';
 import { reserveIds } from '../table/counters.js';
 import { documentClient, tableName } from '../table/dynamo.js';
-import { sameJson } from '../table/json.js';
+import { sameJson } from '../../domain/json.js';
 import { offerIdOfSortKey, offerKey, offerLookupKey } from '../table/keys.js';
 import { OFFER_SCHEMA_VERSION, offerCell, storedOffer, type StoredOffer } from './list.js';
 import { isConditionFailure } from '../table/conditions.js';

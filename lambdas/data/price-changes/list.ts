@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { targetExplanation } from '../../domain/explanation.js';
 import { PRICE_CHANGE_REASON_VALUES, PRICE_CHANGE_STATUSES, priceChangeRecord, type PriceChange, type PriceChangeStatus } from '../../domain/records.js';
-import { part } from '../table/keys.js';
 import { dictionaryOf, recordCodec } from '../lists/ranked/record-codec.js';
 import type { RankedList } from '../lists/ranked/ranked-list.js';
 import { idKey } from '../table/sort-keys.js';
@@ -198,6 +197,3 @@ export const priceChangeCellsOfItem = (item: Record<string, unknown>): string[] 
   const cell = PRICE_CHANGE_LIST.cellOf(parsed.data);
   return item.sv === 1 ? [cell, legacyPriceChangeCell(parsed.data.record.reason)] : [cell];
 };
-
-/** The lists of one product live under a scope of their own inside the tenant's keys. */
-export const productScope = (clientId: string, productCode: string) => `${clientId}#PS=${part(productCode)}`;

@@ -1,20 +1,21 @@
 import type { NativeAttributeValue } from '@aws-sdk/lib-dynamodb';
 import { batchGet } from '../table/batch.js';
-import type { PriceChangeHint } from './records.js';
-import { priceChangePartition } from '../table/keys.js';
-import {
-  PRICE_CHANGE_LIST,
-  priceChangeSourceDigest,
-  PRODUCT_PRICE_CHANGE_LIST,
-  productChangeCell,
-  productScope,
-  storedPriceChange,
-  type StoredPriceChange,
-} from './list.js';
+import { priceChangePartition, productScope } from '../table/keys.js';
+import { PRICE_CHANGE_LIST, priceChangeSourceDigest, PRODUCT_PRICE_CHANGE_LIST, productChangeCell, storedPriceChange, type StoredPriceChange } from './list.js';
 import { applyBatched, type Reconciliation } from '../lists/ranked/apply-batched.js';
 import { listingKey, type ListingOrigin } from '../lists/ranked/listings.js';
 import type { RankedList } from '../lists/ranked/ranked-list.js';
 import type { PriceChange } from '../../domain/records.js';
+
+/** A price change the change stream showed (data/stream/records.ts): what its listings need. */
+export interface PriceChangeHint {
+  readonly productCode: string;
+  readonly sk: string;
+  readonly id: number;
+  readonly repricerId: number;
+  /** The tenant-list cells the item was in before this change and is in after it (its status may have moved). */
+  readonly cells: readonly string[];
+}
 
 /**
  * Derives the two price-change lists (the tenant's and each product's) from the canonical

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { warState, type WarState } from '../../domain/price-war.js';
 import { mapLimit } from '../table/concurrency.js';
 import { documentClient, tableName } from '../table/dynamo.js';
-import { part, productPartition } from '../table/keys.js';
+import { productPartition, WAR_SK_PREFIX, warKey } from '../table/keys.js';
 import { now } from '../../config/clock.js';
 
 /**
@@ -12,14 +12,9 @@ import { now } from '../../config/clock.js';
  * rest. It expires a day after its last write or the end of its hold, whichever is later: an
  * item whose repricer or offer is gone does not stay.
  */
-export const WAR_SK_PREFIX = 'WAR#';
 const WAR_ENTITY = 'priceWar';
 const KEEP_AFTER_MS = 86_400_000;
 
-export const warKey = (clientId: string, code: string, repricerId: number, offerId: string) => ({
-  pk: productPartition(clientId, code),
-  sk: `${WAR_SK_PREFIX}${repricerId}#${part(offerId)}`,
-});
 export const warStateId = (repricerId: number, offerId: string) => `${repricerId}#${offerId}`;
 
 export const storedWarState = z.object({

@@ -1,6 +1,7 @@
 import type { PriceChangeQuery } from '../../domain/price-change-query.js';
 import type { PriceChange } from '../../domain/records.js';
-import { parsePriceChangeCell, parseProductChangeCell, PRICE_CHANGE_LIST, PRODUCT_PRICE_CHANGE_LIST, productScope } from './list.js';
+import { productScope } from '../table/keys.js';
+import { parsePriceChangeCell, parseProductChangeCell, PRICE_CHANGE_LIST, PRODUCT_PRICE_CHANGE_LIST } from './list.js';
 import { readRankedPage } from '../lists/ranked/read-page.js';
 import { ReadStats } from '../table/read-stats.js';
 import { getRepricer } from '../repricers/read.js';

@@ -6,7 +6,7 @@ import type { PriceChange, PriceChangeStatus } from '../../domain/records.js';
 import { connectionKey, part, priceChangePartition, pushCountKey, pushedBatchKey, breakerWindowKey, sentBatchKey } from '../table/keys.js';
 import { documentClient, tableName } from '../table/dynamo.js';
 import { PRICE_CHANGE_LIST } from './list.js';
-import { PRICE_CHANGE_SK_PREFIX } from '../repricers/product-partition.js';
+import { PRICE_CHANGE_SK_PREFIX } from '../table/keys.js';
 import type { PriceChangeRef } from './status.js';
 import { readRankedPage } from '../lists/ranked/read-page.js';
 import { REPRICER_LIST, repricerCell } from '../repricers/list.js';

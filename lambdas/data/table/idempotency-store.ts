@@ -1,16 +1,14 @@
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import { TABLE_KEYS, TTL_ATTRIBUTE } from '../../config/table-schema.js';
 import { dynamoClient, tableName } from './dynamo.js';
+import { idempotencyPartition } from './keys.js';
 
 /**
- * Idempotency records live in the single table: pk `IDEMPOTENCY#<scope>`, sk
+ * Idempotency records live in the single table: pk `IDEMPOTENCY#<scope>` (keys.ts), sk
  * `<scope>#<hash of client id and key>` (built by Powertools), expiring through the table's TTL
- * attribute. Nothing tenant-owned starts with `IDEMPOTENCY#`, so they cannot collide with data.
- * One partition per scope is enough: the stage throttle (50 requests/s) keeps its writes far
+ * attribute. One partition per scope is enough: the stage throttle (50 requests/s) keeps its writes far
  * below a partition's 1,000 writes/s.
  */
-export const idempotencyPartition = (scope: string): string => `IDEMPOTENCY#${scope}`;
-
 const stores = new Map<string, DynamoDBPersistenceLayer>();
 
 /** One store per scope and table, built on first use: the table name is read lazily like everywhere else. */

@@ -2,6 +2,12 @@
  * Every key of the single table is built here. `T#<clientId>` prefixes everything a tenant
  * owns, so no key of one client can ever address another client's items.
  */
+/** The key of one item of the table. */
+export interface ItemKey {
+  readonly pk: string;
+  readonly sk: string;
+}
+
 export const TENANT_PREFIX = 'T#';
 const tenant = (clientId: string) => `${TENANT_PREFIX}${clientId}`;
 /** What every partition key of one tenant starts with: the `#` keeps one id from prefixing another. */
@@ -74,6 +80,18 @@ export const marketStateKey = (clientId: string, productCode: string, connectorU
   pk: productPartition(clientId, productCode),
   sk: `${MARKET_SK_PREFIX}${part(connectorUid)}`,
 });
+/** The last decision of one repricer for one offer (data/repricing/decision-states.ts), in the product's partition: the evaluator reads it with the offers. */
+export const DECISION_SK_PREFIX = 'DECISION#';
+export const decisionStateKey = (clientId: string, productCode: string, repricerId: number, offerId: string) => ({
+  pk: productPartition(clientId, productCode),
+  sk: `${DECISION_SK_PREFIX}${repricerId}#${part(offerId)}`,
+});
+/** A guarded repricer's price-war state for one own offer (data/price-changes/price-wars.ts), in the product's partition. */
+export const WAR_SK_PREFIX = 'WAR#';
+export const warKey = (clientId: string, productCode: string, repricerId: number, offerId: string) => ({
+  pk: productPartition(clientId, productCode),
+  sk: `${WAR_SK_PREFIX}${repricerId}#${part(offerId)}`,
+});
 /**
  * The states the service saw of a product's own offers (their buy-box slots and price), one item
  * per change, beside (not in) the product's partition: a repricing decision never reads them.
@@ -84,6 +102,14 @@ export const offerStateSortKey = (offerId: string, at: string) => `${part(offerI
 export const repricerKey = (clientId: string, id: number) => ({ pk: `${tenant(clientId)}#R#${id}`, sk: 'REPRICER' });
 /** A product's price changes, beside (not in) its partition: a repricing decision never reads them. */
 export const priceChangePartition = (clientId: string, code: string) => `${tenant(clientId)}#PC#${part(code)}`;
+export const PRICE_CHANGE_SK_PREFIX = 'PC#';
+/** What the sort keys of one repricer's price changes for one offer start with, in decision order. */
+export const priceChangesOfOfferPrefix = (repricerId: number, offerId: string) => `${PRICE_CHANGE_SK_PREFIX}${repricerId}#${part(offerId)}#`;
+/** The price change a repricer's n-th decision for an offer writes: the same key however often it is written. */
+export const priceChangeKey = (clientId: string, code: string, repricerId: number, offerId: string, n: number) => ({
+  pk: priceChangePartition(clientId, code),
+  sk: `${priceChangesOfOfferPrefix(repricerId, offerId)}${String(n).padStart(8, '0')}`,
+});
 
 /**
  * A price change's entry in the tenant's update feed (PRICE_CHANGE_FEED_INDEX): the update time
@@ -98,6 +124,8 @@ export const priceChangeFeedPartition = (clientId: string): string => priceChang
 
 /** A listing partition: one cell of one ranked entity, sorted by id (sk) and by the listing GSIs. */
 export const listingPartition = (clientId: string, tag: string, cell: string) => `${tenant(clientId)}#${tag}#${cell}`;
+/** The lists of one product live under a scope of their own inside the tenant's keys. */
+export const productScope = (clientId: string, productCode: string) => `${clientId}#PS=${part(productCode)}`;
 /** The rank nodes of one entity, order and level (`b` buckets, `c` chunks), keyed by lower bound. */
 export const nodePartition = (clientId: string, tag: string, order: string, level: 'b' | 'c') => `${tenant(clientId)}#${tag}N#${order}#${level}`;
 /** A request to re-derive a tenant's listings; the change stream carries it to the list maintainer. */
@@ -143,6 +171,11 @@ export const connectionDirectoryEntry = (uid: string) => ({ dirPk: CONNECTIONS_D
  */
 export const STAGE_SETTING_PREFIX = 'STAGE#';
 export const pushStopKey = () => ({ pk: `${STAGE_SETTING_PREFIX}PUSHES`, sk: 'STOP' });
+/**
+ * Idempotency records (table/idempotency-store.ts): pk `IDEMPOTENCY#<scope>`, the sort key built
+ * by Powertools. Nothing tenant-owned starts with `IDEMPOTENCY#`, so they cannot collide with data.
+ */
+export const idempotencyPartition = (scope: string): string => `IDEMPOTENCY#${scope}`;
 /**
  * A storefront page watched for every tenant that sells its product (data/market/page-watches.ts):
  * one item per connector and product line, shared, so a page is read once for all of them.

@@ -1,27 +1,22 @@
 import { MARKET_TIMING } from '../../config/market-sync.js';
 import { marketVerdict } from '../../domain/market-state.js';
-import { decideExplained } from '../../domain/repricing.js';
-import { guardRepricer } from '../../domain/price-war.js';
+import { planRepricerDecisions } from '../../domain/evaluation.js';
 import { warStateId, writeWarStates, type WarStateWrite } from '../../data/price-changes/price-wars.js';
 import type { PriceChange } from '../../domain/records.js';
 import { connectionModeOf } from '../../data/connections/mode.js';
-import {
-  decisionId,
-  engineContextOf,
-  engineOffersOf,
-  priceStepOf,
-  readProductForRepricing,
-  recordDecisions,
-  type RepricerDecision,
-} from '../../data/repricers/product-partition.js';
+import { decisionId } from '../../data/repricing/decision-states.js';
+import { engineContextOf, engineOffersOf, readProductForRepricing } from '../../data/repricing/inputs.js';
+import { priceStepOf } from '../../data/connections/connectors.js';
+import { recordDecisions, type RepricerDecision } from '../../data/repricing/record.js';
 import { logger } from '../../observability/logger.js';
 import { now } from '../../config/clock.js';
 
 /**
- * One product's repricing: its enabled repricers decide from its offers as they are now, and
- * each decision is recorded as a price change. Runs again harmlessly: a decision already
- * recorded is the last decision, so the engine does not make it twice. A decision the sender
- * forgot (it ended without reaching the marketplace for a reason of the connection) is made again.
+ * One product's repricing: its enabled repricers decide from its offers as they are now (what
+ * each records is planned by domain/evaluation.ts), and the data layer records each decision as
+ * a price change. Runs again harmlessly: a decision already recorded is the last decision, so
+ * the engine does not make it twice. A decision the sender forgot (it ended without reaching the
+ * marketplace for a reason of the connection) is made again.
  *
  * Where the connector has a connection, the market is what the storefront reader saw: a
  * repricer decides only from a known market read recently enough (domain/market-state.ts): an
@@ -42,27 +37,21 @@ export const evaluateProduct = async (clientId: string, productCode: string, ret
       logger.debug('Not decided: the market is unknown or stale', { productCode, repricerId: slot.repricerId, why: verdict.why });
       continue;
     }
-    const step = await priceStepOf(slot.connector);
-    // Live: the sender takes it; suggest (or no connection): it waits for the client's apply.
-    const status = mode === 'live' ? 'pending' : 'suggested';
-    // The last decided price is not decided again, unless it was only a suggestion and the
-    // connection now sends (a kill switch turned it back, or the client never applied it).
-    const lastDecided = (offerId: string) => {
-      const last = product.decisions.get(decisionId(slot.repricerId, offerId));
-      return status === 'pending' && last?.lastStatus === 'suggested' ? undefined : last?.lastPrice;
-    };
-    // The decisions and their explanation come from one plan of the engine.
-    const { decisions: decided, explanation } = decideExplained(slot, offers, step, lastDecided, engineContextOf(product, slot.connector, mode !== undefined));
-    // The price-war guard, when set, holds an offer in a war: its decision is not made (domain/price-war.ts).
-    const stateOf = (offerId: string) => product.wars.get(warStateId(slot.repricerId, offerId));
-    const guarded = guardRepricer(slot, offers, decided, stateOf, nowMs);
-    warStates.push(...guarded.changed.map(({ offerId, state }) => ({ repricerId: slot.repricerId, offerId, connector: slot.connector, state })));
-    for (const { offerId, hold, detected } of guarded.holds) {
+    const planned = planRepricerDecisions({
+      slot,
+      offers,
+      priceStep: await priceStepOf(slot.connector),
+      mode,
+      lastDecision: (offerId) => product.decisions.get(decisionId(slot.repricerId, offerId)),
+      warState: (offerId) => product.wars.get(warStateId(slot.repricerId, offerId)),
+      context: engineContextOf(product, slot.connector, mode !== undefined),
+      nowMs,
+    });
+    for (const { offerId, hold, detected } of planned.holds) {
       logger.debug(detected ? 'Price war detected: holding' : 'Held: price war', { productCode, repricerId: slot.repricerId, offerId, until: hold.until });
     }
-    for (const decision of guarded.decisions) {
-      if (explanation) decisions.push({ ...decision, repricerId: slot.repricerId, connector: slot.connector, status, explanation });
-    }
+    decisions.push(...planned.decisions);
+    warStates.push(...planned.warStates);
   }
   const recorded = await recordDecisions(clientId, product, decisions, retentionDays);
   // After the decisions: a run that fails in between may miss an undercut on its replay, never count one twice.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { streamChangeOf } from '../../data/price-changes/records.js';
+import { streamChangeOf } from '../../data/stream/records.js';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { createMetrics, REFUSED_QUEUE_MESSAGES_METRIC } from '../../http/observability.js';
 import { logger } from '../../observability/logger.js';

@@ -1,4 +1,4 @@
-import type { StreamChange } from '../../data/price-changes/records.js';
+import type { StreamChange } from '../../data/stream/records.js';
 import type { ImportJob } from '../../domain/import-jobs.js';
 import type { ImportJobMessage } from '../../events/import-jobs.js';
 import type { PriceChange } from '../../domain/records.js';

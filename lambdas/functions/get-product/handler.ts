@@ -3,7 +3,7 @@ import { tenantOf } from '../../auth/tenant.js';
 import { productCode } from '../../domain/records.js';
 import { productDetailOf } from '../../domain/product-detail.js';
 import { listConnections } from '../../data/connections/connections.js';
-import { readPremiums } from '../../data/market/market-state.js';
+import { readPremiums } from '../../data/repricing/market-views.js';
 import { getProduct } from '../../data/offers/products.js';
 import { httpHandler } from '../../http/handler.js';
 import { productNotFound } from '../../http/not-found.js';

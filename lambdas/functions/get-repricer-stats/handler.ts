@@ -1,8 +1,9 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { tenantOf } from '../../auth/tenant.js';
 import { repricerStatsOf, statsQueryParameters, statsWindowOf } from '../../domain/repricer-stats.js';
-import { readOfferTimeline, readPriceChangesSince } from '../../data/offers/states.js';
-import { readProductForRepricing } from '../../data/repricers/product-partition.js';
+import { readOfferTimeline } from '../../data/offers/states.js';
+import { readPriceChangesSince } from '../../data/price-changes/history.js';
+import { readProductForRepricing } from '../../data/repricing/inputs.js';
 import { getRepricer } from '../../data/repricers/read.js';
 import { validationFailed } from '../../http/errors.js';
 import { httpHandler } from '../../http/handler.js';

@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { tenantOf } from '../../auth/tenant.js';
 import { planPriceChangeQuery, priceChangeQueryParameters, repricerPriceChangeQueryParameters } from '../../domain/price-change-query.js';
 import { emptyPriceChangePage, listPriceChanges } from '../../data/price-changes/read.js';
-import { marketVerdictFor, readMarketState } from '../../data/market/market-state.js';
+import { marketVerdictFor, readMarketState } from '../../data/repricing/market-views.js';
 import { getRepricer } from '../../data/repricers/read.js';
 import { readWarStates } from '../../data/price-changes/price-wars.js';
 import { holdsInForce, marketOf } from '../../domain/repricer-preview.js';

@@ -1,10 +1,10 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { processFifoBatch } from '../../queue/fifo-batch.js';
-import { repriceCostBasedBounds } from '../../data/repricers/cost-floors.js';
+import { repriceCostBasedBounds } from '../../repricers/cost-bounds.js';
 import { reconcileBatch } from '../../data/offers/maintenance.js';
 import { recordOfferStates } from '../../data/offers/states.js';
 import { reconcilePriceChanges } from '../../data/price-changes/maintenance.js';
-import { runRebuildStep } from '../../data/lists/rebuild.js';
+import { runRebuildStep } from '../../data/tenants/rebuild.js';
 import { listChangesMessage } from '../../events/list-changes.js';
 import { logger } from '../../observability/logger.js';
 import { traced } from '../../observability/traced.js';

@@ -2,7 +2,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { tenantOf } from '../../auth/tenant.js';
 import { parsePreviewOverrides } from '../../domain/preview-overrides.js';
 import { applyRepricerPatch } from '../../domain/update-repricer.js';
-import { readProductForRepricing } from '../../data/repricers/product-partition.js';
+import { readProductForRepricing } from '../../data/repricing/inputs.js';
 import { getRepricer } from '../../data/repricers/read.js';
 import { unprocessable, validationFailed } from '../../http/errors.js';
 import { httpHandler } from '../../http/handler.js';

@@ -1,15 +1,10 @@
 import { previewRepricer, type RepricerPreview } from '../../domain/repricer-preview.js';
 import type { Repricer } from '../../domain/records.js';
-import { marketVerdictFor } from '../../data/market/market-state.js';
+import { marketVerdictFor } from '../../data/repricing/market-views.js';
 import { warStateId } from '../../data/price-changes/price-wars.js';
-import {
-  decisionId,
-  engineContextOf,
-  engineOffersOf,
-  priceStepOf,
-  readProductForRepricing,
-  type ProductForRepricing,
-} from '../../data/repricers/product-partition.js';
+import { decisionId } from '../../data/repricing/decision-states.js';
+import { engineContextOf, engineOffersOf, readProductForRepricing, type ProductForRepricing } from '../../data/repricing/inputs.js';
+import { priceStepOf } from '../../data/connections/connectors.js';
 import { now } from '../../config/clock.js';
 
 /** A repricer to preview: a stored one (its id), or one only described (a what-if body: no id, no decisions). */

@@ -1,5 +1,5 @@
 import { validateJobLines, parseNdjson, invalidJobCounters } from '../../domain/import-jobs.js';
-import { checkJobReferences, runImportJob } from '../../data/imports/runner.js';
+import { checkJobReferences, runImportJob, type RunDeps } from '../../imports/run-job.js';
 import { beginImportAttempt, finishImportJob, getImportJob, loadImportBody, type StoredImportJob } from '../../data/imports/imports.js';
 import { MAX_IMPORT_ATTEMPTS, type ImportJobMessage } from '../../events/import-jobs.js';
 import { logger } from '../../observability/logger.js';
@@ -12,7 +12,7 @@ const now = nowIso;
  * ended is left alone (a duplicate message changes nothing); a job that has already been
  * attempted MAX_IMPORT_ATTEMPTS times is failed, naming the line it could not get past.
  */
-export const processImportJob = async ({ clientId, importId }: ImportJobMessage): Promise<StoredImportJob | undefined> => {
+export const processImportJob = async ({ clientId, importId }: ImportJobMessage, deps: RunDeps = {}): Promise<StoredImportJob | undefined> => {
   const found = await getImportJob(clientId, importId);
   if (!found || found.record.status === 'completed' || found.record.status === 'failed') return found;
   if (found.attempts >= MAX_IMPORT_ATTEMPTS) {
@@ -35,7 +35,7 @@ export const processImportJob = async ({ clientId, importId }: ImportJobMessage)
   }
   const checked = await checkJobReferences(owner, job, records, now);
   if (!checked.ok) return checked.job;
-  job = await runImportJob(owner, checked.job, records);
+  job = await runImportJob(owner, checked.job, records, deps);
   logger.info('Import job completed', { clientId, importId, ...job.record, errors: undefined });
   return job;
 };

@@ -3,7 +3,7 @@ import { MARKET_SYNC } from '../../config/market-sync.js';
 import { MARKETPLACE_HOLD_MAX_MS, STORED_HOLD_MAX_MS } from '../../config/marketplace-holds.js';
 import { READ_PLANNER } from '../../config/read-planner.js';
 import { countSkippedEntries, getConnection, type StoredConnection } from '../../data/connections/connections.js';
-import { applyProductMarket, recordMarketUnseen } from '../../data/market/market-sync.js';
+import { applyProductMarket, recordMarketUnseen } from '../../market/market-sync.js';
 import { getHostHold, putHostHold } from '../../data/market/market-watch.js';
 import { getPageWatch, recordPageLook, unwatchPage, type PageWatch } from '../../data/market/page-watches.js';
 import { takeRead } from '../../data/market/read-budget.js';
@@ -35,7 +35,7 @@ export interface StorefrontReaderOptions {
  * The storefront reader: one look at one page for every tenant that watches it (the planner's
  * read, lambdas/read-planning/plan-reads.ts). It reads the page once, within the stage's budget
  * shared by every reader (data/market/read-budget.ts) and its own pace, and applies it to each
- * watching tenant's product (data/market/market-sync.ts applyProductMarket): each tenant's view is
+ * watching tenant's product (lambdas/market/market-sync.ts applyProductMarket): each tenant's view is
  * derived from the one page by its own seller id, and written under that tenant alone. Then it
  * records the look on the page's watch, which plans the next. A read that waited past its use, of
  * a page nobody watches, or made redundant by a later look, is dropped without a request.

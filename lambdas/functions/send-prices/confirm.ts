@@ -1,84 +1,30 @@
 import { PRICE_SENDING } from '../../config/price-sending.js';
 import { mapLimit } from '../../data/table/concurrency.js';
-import { givePushBack } from '../../data/price-changes/sending.js';
-import { noteConfirmedPrice } from '../../data/repricers/product-partition.js';
-import { transitionPriceChange, type PriceChangeRef, type StoredSendable, type Transition } from '../../data/price-changes/status.js';
-import type { BatchStatus } from '../../marketplace/port.js';
+import { readSendable, transitionPriceChange, type PriceChangeRef, type StoredSendable } from '../../data/price-changes/status.js';
+import { readSentBatch } from '../../data/price-changes/sending.js';
+import { forgetDecision } from '../../data/repricing/decision-states.js';
+import { readProductForRepricing } from '../../data/repricing/inputs.js';
 import type { PriceChange } from '../../domain/records.js';
+import { MarketplaceNotFound, type BatchStatus } from '../../marketplace/port.js';
+import { readGate, type Gate } from './guard.js';
+import type { PushDeps } from './push.js';
+import { HELD, SellerApiReads, type ReadDeps } from './seller-api.js';
+import { outcomesOf, recordOutcome, type Outcome, type PushedChange } from './settle.js';
 
 /**
- * A sent price change's outcome, however it is learned (the batch's status read after sending,
- * a Batch Completed event, the sweep's look at the batch or at the offer as synced): `applied`,
- * or, for a step of a capped move, `pending` again from the confirmed price (the next step is
- * sent like a new decision); refused: `failed` with the marketplace's message. Conditional on
- * `sent`, so an outcome learned twice is written once.
+ * The settle step, later: a `sent` change is confirmed by whichever comes first, its batch's
+ * status (a Batch Completed event, or the sweep's look), or the offer as synced showing the sent
+ * price (an Offer Updated event, a sync); one the marketplace never confirms within 24 hours is
+ * `failed`, and a connection deleted meanwhile makes it `failed` too.
  */
-export type Outcome = { readonly ok: true } | { readonly ok: false; readonly message: string };
+const PARALLEL_READS = 8;
+const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Where a pushed price change goes once its outcome is known: `applied`, `pending` for a capped move's next step, or `failed`. */
-export const outcomeMove = (record: PriceChange, sentPrice: number, outcome: Outcome, now: string): Pick<Transition, 'to' | 'fields' | 'sender'> => {
-  if (!outcome.ok) return { to: 'failed', fields: { status_reason: `The marketplace refused it: ${outcome.message}` } };
-  if (sentPrice !== record.new_price) {
-    return {
-      to: 'pending',
-      fields: { status_reason: `Moved to ${sentPrice} on the way to ${record.new_price}: one push moves a price by at most the connection's step cap.` },
-      sender: { confirmedPrice: sentPrice, batchId: null },
-    };
-  }
-  return { to: 'applied', fields: { applied_at: now, status_reason: null } };
-};
-
-/** A pushed change as its outcome is recorded: with the day its push was counted on, when known. */
-export interface PushedChange {
-  readonly ref: PriceChangeRef;
-  readonly record: PriceChange;
-  readonly pushDay?: string | undefined;
-}
-
-/**
- * Records a pushed change's outcome (from `sent`, or from `pending` with its push token when
- * learned right after the push); an accepted price is also noted on the offer's decision state,
- * where the next push for the offer starts from it. A refused one gives its push back to the
- * offer's daily cap: the marketplace did not take it.
- */
-export const recordOutcome = async (
-  clientId: string,
-  change: PushedChange,
-  sentPrice: number,
-  outcome: Outcome,
-  move: Pick<Transition, 'from' | 'token' | 'fields' | 'sender'> & { readonly now: string },
-): Promise<PriceChange | undefined> => {
-  const next = outcomeMove(change.record, sentPrice, outcome, move.now);
-  const moved = await transitionPriceChange(clientId, change.ref, {
-    ...move,
-    ...(next.to === undefined ? {} : { to: next.to }),
-    fields: { ...move.fields, ...next.fields },
-    sender: { ...move.sender, ...next.sender },
-  });
-  if (moved && outcome.ok) await noteConfirmedPrice(clientId, change.record, sentPrice, move.now);
-  if (moved && !outcome.ok && change.pushDay !== undefined) await givePushBack(clientId, change.record.product_code, change.record.offer_id, change.pushDay);
-  return moved;
-};
-
-export const settleSent = (clientId: string, change: PushedChange, outcome: Outcome, now: string): Promise<PriceChange | undefined> =>
+const settleSent = (clientId: string, change: PushedChange, outcome: Outcome, now: string): Promise<PriceChange | undefined> =>
   recordOutcome(clientId, change, change.record.sent_price ?? change.record.new_price, outcome, { from: ['sent'], now });
 
-/** The outcome of each offer of a settled batch; undefined while it is still pending. */
-export const outcomesOf = (status: BatchStatus, offerIds: readonly string[]): Map<string, Outcome> | undefined => {
-  if (status.state === 'pending') return undefined;
-  const byOffer = new Map(status.results.map((result) => [result.offerId, result]));
-  return new Map(
-    offerIds.map((offerId) => {
-      const result = byOffer.get(offerId);
-      if (result) return [offerId, result.ok ? { ok: true as const } : { ok: false as const, message: result.message ?? 'refused' }];
-      // No line for the offer: the batch's own verdict stands for it.
-      return [offerId, status.state === 'succeeded' ? { ok: true as const } : { ok: false as const, message: 'the batch failed' }];
-    }),
-  );
-};
-
 /** Applies a settled batch's outcome to the changes it carried that are still `sent`. */
-export const settleBatch = async (clientId: string, changes: readonly StoredSendable[], status: BatchStatus, now: string): Promise<number> => {
+const settleBatch = async (clientId: string, changes: readonly StoredSendable[], status: BatchStatus, now: string): Promise<number> => {
   const sent = changes.filter((change) => change.stored.record.status === 'sent' && change.batchId === status.batchId);
   const outcomes = outcomesOf(
     status,
@@ -98,4 +44,74 @@ export const settleBatch = async (clientId: string, changes: readonly StoredSend
   );
   const settled = moved.filter((record) => record !== undefined).length;
   return settled;
+};
+
+const readAll = async (clientId: string, refs: readonly PriceChangeRef[]): Promise<StoredSendable[]> =>
+  (await mapLimit([...refs], (ref) => readSendable(clientId, ref), PARALLEL_READS)).filter((change): change is StoredSendable => change !== undefined);
+
+/** Whether the offer, as the syncs last saw it, has the price that was sent. */
+const showsSentPrice = async (clientId: string, change: StoredSendable): Promise<boolean> => {
+  const { record } = change.stored;
+  const product = await readProductForRepricing(clientId, record.product_code);
+  const offer = product?.offers.find((o) => o.scope === 'own' && o.fields.offer_id === record.offer_id);
+  return offer !== undefined && offer.fields.offer_price === record.sent_price;
+};
+
+/**
+ * Confirms sent changes from their batch's status (read once per batch), behind the seller-API
+ * hold: none is read while it is in force, and a 429 sets it and ends the looks.
+ */
+const confirmFromBatches = async (clientId: string, gate: Gate, changes: readonly StoredSendable[], deps: ReadDeps): Promise<void> => {
+  if (gate.kind !== 'open') return;
+  const reads = new SellerApiReads(clientId, gate.stored.record.connector, gate.port, gate.apiKey, deps);
+  const byBatch = new Map<string, StoredSendable[]>();
+  for (const change of changes) {
+    if (change.batchId === undefined) continue;
+    byBatch.set(change.batchId, [...(byBatch.get(change.batchId) ?? []), change]);
+  }
+  for (const [batchId, batch] of byBatch) {
+    try {
+      const status = await reads.read((port, apiKey) => port.readBatch(apiKey, batchId));
+      if (status === HELD) return;
+      await settleBatch(clientId, batch, status, iso(deps.now()));
+    } catch (error) {
+      // A batch the marketplace no longer knows cannot confirm anything: the offer's price still can.
+      if (!(error instanceof MarketplaceNotFound)) return;
+    }
+  }
+};
+
+/** The sweep's look at a connection's sent changes not yet confirmed. */
+export const confirmSent = async (clientId: string, gate: Gate, refs: readonly PriceChangeRef[], deps: ReadDeps): Promise<void> => {
+  const nowMs = deps.now();
+  const sent = (await readAll(clientId, refs)).filter(
+    (change) => change.stored.record.status === 'sent' && nowMs - Date.parse(change.stored.record.sent_at ?? '') >= PRICE_SENDING.unconfirmedAfterMs,
+  );
+  const unconfirmed: StoredSendable[] = [];
+  for (const change of sent) {
+    if (await showsSentPrice(clientId, change)) await settleSent(clientId, { ref: change.ref, record: change.stored.record }, { ok: true }, iso(nowMs));
+    else unconfirmed.push(change);
+  }
+  await confirmFromBatches(clientId, gate, unconfirmed, deps);
+  for (const change of unconfirmed) {
+    const age = nowMs - Date.parse(change.stored.record.sent_at ?? '');
+    if (gate.kind !== 'gone' && age < PRICE_SENDING.confirmWindowMs) continue;
+    const reason =
+      gate.kind === 'gone'
+        ? 'The connection was deleted before the marketplace confirmed this price.'
+        : 'The marketplace did not confirm this price within 24 hours.';
+    const failed = await transitionPriceChange(clientId, change.ref, { from: ['sent'], to: 'failed', fields: { status_reason: reason }, now: iso(nowMs) });
+    // Never confirmed, for a reason of the connection or the marketplace: the evaluator decides the
+    // target again (a price that did land shows on the offer, and then nothing is decided).
+    if (failed) await forgetDecision(clientId, failed, change.ref.sk);
+  }
+};
+
+/** A Batch Completed event: the batch's outcome for the changes it carried, read now. */
+export const confirmBatch = async (clientId: string, connector: string, batchId: string, deps: PushDeps): Promise<void> => {
+  const refs = await readSentBatch(clientId, connector, batchId);
+  if (!refs) return;
+  const changes = (await readAll(clientId, refs)).filter((change) => change.stored.record.status === 'sent');
+  if (changes.length === 0) return;
+  await confirmFromBatches(clientId, await readGate(clientId, connector, deps.now()), changes, deps);
 };

@@ -1,10 +1,13 @@
+import { PRICE_SENDING } from '../../config/price-sending.js';
 import { countPricesSent, givePushBack, readPushedBatch } from '../../data/price-changes/sending.js';
 import { readSendable, transitionPriceChange, type StoredSendable } from '../../data/price-changes/status.js';
 import { logger } from '../../observability/logger.js';
 import { MarketplaceNotFound, type BatchStatus } from '../../marketplace/port.js';
-import { outcomesOf, recordOutcome, type Outcome } from './confirm.js';
-import type { PushDeps } from './push-deps.js';
+import type { Gate } from './guard.js';
+import { planChange, type Plan, type ProductReads } from './plan-change.js';
+import type { PushDeps } from './push.js';
 import { HELD, type SellerApiReads } from './seller-api.js';
+import { outcomesOf, recordOutcome, type Outcome } from './settle.js';
 
 /**
  * A push in doubt: it met a fault after the request left (a timeout, a 5xx: the marketplace may
@@ -15,7 +18,7 @@ import { HELD, type SellerApiReads } from './seller-api.js';
  *  - else from the offer: the pushed price there, the push landed (`sent`, confirmed); not there,
  *    the same price may go again at once (it lands once, wherever the first push is), and once
  *    the doubt wait has passed since the push the marketplace did not take it: the token is
- *    cleared, the push given back to the day's cap, and the change planned again (send.ts).
+ *    cleared, the push given back to the day's cap, and the change planned again (`tellDoubt`).
  * A batch the marketplace took and left unapplied past the doubt wait, with no batch id known,
  * can still be pushed again: Takealot documents no idempotency key for batches.
  */
@@ -74,7 +77,7 @@ const recordTold = async (clientId: string, change: StoredSendable, price: numbe
 };
 
 /** Told the push did not land: the token cleared, the push given back, and the change as it is now (to plan again). */
-export const notLanded = async (clientId: string, change: StoredSendable, deps: PushDeps): Promise<StoredSendable | undefined> => {
+const notLanded = async (clientId: string, change: StoredSendable, deps: PushDeps): Promise<StoredSendable | undefined> => {
   const { record } = change.stored;
   const moved = await transitionPriceChange(clientId, change.ref, {
     from: ['pending'],
@@ -90,7 +93,7 @@ export const notLanded = async (clientId: string, change: StoredSendable, deps: 
  * `told`: nothing to plan now (the outcome is recorded, or it waits); `absent`: the offer does
  * not show the pushed price (the caller decides whether the push went astray, `notLanded`).
  */
-export const resolveDoubt = async (clientId: string, change: StoredSendable, doubts: DoubtReads, deps: PushDeps): Promise<'told' | 'absent'> => {
+const resolveDoubt = async (clientId: string, change: StoredSendable, doubts: DoubtReads, deps: PushDeps): Promise<'told' | 'absent'> => {
   const token = change.pushToken;
   const price = change.pushPrice;
   if (token === undefined) return 'told';
@@ -117,4 +120,38 @@ export const resolveDoubt = async (clientId: string, change: StoredSendable, dou
     return 'told';
   }
   return 'absent';
+};
+
+const withoutDoubt = (change: StoredSendable): StoredSendable => ({
+  ...change,
+  pushToken: undefined,
+  pushStartedAt: undefined,
+  pushPrice: undefined,
+  retryAt: undefined,
+});
+
+/**
+ * A push in doubt, told before anything else goes for the offer; what to do with the change
+ * then. When the offer does not show its price: the same price goes again at once (pushing an
+ * absolute price twice lands it once, wherever the first push is); a different one only once the
+ * doubt wait has passed since the push, time for a batch the marketplace took to show, so an
+ * older price never lands after a newer one.
+ */
+export const tellDoubt = async (
+  clientId: string,
+  change: StoredSendable,
+  gate: Gate,
+  doubts: DoubtReads | undefined,
+  products: ProductReads,
+  deps: PushDeps,
+): Promise<Plan> => {
+  const wait: Plan = { kind: 'wait', change };
+  if (!doubts || (await resolveDoubt(clientId, change, doubts, deps)) === 'told') return wait;
+  const nowMs = deps.now();
+  if (nowMs - Date.parse(change.pushStartedAt ?? '') < PRICE_SENDING.pushInDoubtMs) {
+    const again = await planChange(clientId, withoutDoubt(change), gate, nowMs, products);
+    if (again.kind !== 'push' || again.price !== change.pushPrice) return wait;
+  }
+  const cleared = await notLanded(clientId, change, deps);
+  return cleared ? planChange(clientId, cleared, gate, deps.now(), products) : wait;
 };

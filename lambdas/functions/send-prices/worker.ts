@@ -1,12 +1,16 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { PRICE_SENDING } from '../../config/price-sending.js';
 import { mapLimit } from '../../data/table/concurrency.js';
+import type { PriceChangeRef } from '../../data/price-changes/status.js';
+import { statusPage } from '../../data/price-changes/sending.js';
 import { priceSenderMessage, type PriceSenderMessage } from '../../events/price-sender.js';
 import { logger } from '../../observability/logger.js';
 import { fifoBatchResponse } from '../../queue/fifo-batch.js';
 import { parseMessageBody } from '../../queue/message-body.js';
-import type { PushDeps } from './push-deps.js';
-import { sendChanges } from './send.js';
-import { confirmBatch, sweepConnection } from './sweep.js';
+import { confirmBatch, confirmSent } from './confirm.js';
+import { readGate } from './guard.js';
+import { sendChanges } from './pipeline.js';
+import type { PushDeps } from './push.js';
 import { now } from '../../config/clock.js';
 
 /**
@@ -17,10 +21,52 @@ import { now } from '../../config/clock.js';
  * message (the group would hold the connection's later prices back): it is kept on the price
  * changes, and the sweep tries again when it is due. Only a fault of the table fails the
  * connection's messages, to be redelivered; what they had done is found done (conditional moves).
+ * A `changes` message runs the pipeline (pipeline.ts) over the changes it names; a `sweep` runs
+ * it over the connection's pending changes and confirms its sent ones (confirm.ts); a `batch`
+ * confirms the batch it names.
  */
 const PARALLEL_CONNECTIONS = 4;
 
 export const defaultPushDeps: PushDeps = { now, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+
+/**
+ * The connection's sweep: its pending changes (faults whose retry is due, changes held while
+ * the connection was paused, unauthorized or rate-limited, and those a kill switch turns back
+ * to `suggested` or a delete to `failed`) go through the sender again; its sent changes not yet
+ * confirmed are confirmed from the offer as synced (an Offer Updated event or a sync that shows
+ * the price) or from their batch's status, and `failed` when the marketplace never confirms.
+ *
+ * The pages of a connection's changes in one status this sweep takes: all of them when they are
+ * few; else `sweepPagesPerRun` pages from one that moves on each minute (the minute's number), so
+ * the work of a run is bounded and every change comes round within a few sweeps.
+ */
+export const sweepPagesOf = (total: number, nowMs: number): number[] => {
+  const { sweepPageSize: size, sweepPagesPerRun: perRun } = PRICE_SENDING;
+  const pages = Math.ceil(total / size);
+  if (pages <= perRun) return Array.from({ length: pages }, (_unused, page) => page);
+  const first = (Math.floor(nowMs / 60_000) * perRun) % pages;
+  return Array.from({ length: perRun }, (_unused, n) => (first + n) % pages);
+};
+
+const eachPage = async (
+  clientId: string,
+  connector: string,
+  status: 'pending' | 'sent',
+  nowMs: number,
+  work: (refs: PriceChangeRef[]) => Promise<void>,
+): Promise<void> => {
+  const size = PRICE_SENDING.sweepPageSize;
+  const first = await statusPage(clientId, connector, status, 0, size);
+  for (const page of sweepPagesOf(first.total, nowMs)) {
+    const { refs } = page === 0 ? first : await statusPage(clientId, connector, status, page * size, size);
+    if (refs.length > 0) await work(refs);
+  }
+};
+
+export const sweepConnection = async (clientId: string, connector: string, deps: PushDeps): Promise<void> => {
+  await eachPage(clientId, connector, 'pending', deps.now(), (refs) => sendChanges(clientId, connector, refs, deps));
+  await eachPage(clientId, connector, 'sent', deps.now(), async (refs) => confirmSent(clientId, await readGate(clientId, connector, deps.now()), refs, deps));
+};
 
 interface ConnectionWork {
   readonly clientId: string;

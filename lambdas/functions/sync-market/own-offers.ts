@@ -1,5 +1,5 @@
 import { MARKET_SYNC } from '../../config/market-sync.js';
-import { applyOwnOffers, markGoneOwnOffers, markOwnOffersGone, ownOffersNotSeen, type SyncConnector, type WriteCounts } from '../../data/market/market-sync.js';
+import { applyOwnOffers, markGoneOwnOffers, markOwnOffersGone, ownOffersNotSeen, type SyncConnector, type WriteCounts } from '../../market/market-sync.js';
 import type { StoredOffer } from '../../data/offers/list.js';
 import { logger } from '../../observability/logger.js';
 import { MarketplaceMalformed, type MarketplacePort, type OwnOfferSnapshot } from '../../marketplace/port.js';

@@ -9,7 +9,7 @@ import {
   type SyncOutcome,
 } from '../../data/connections/connections.js';
 import { markSyncRan } from '../../data/connections/sync-requests.js';
-import { applyOwnOffers, UNKNOWN_SELLER_ID } from '../../data/market/market-sync.js';
+import { applyOwnOffers, UNKNOWN_SELLER_ID } from '../../market/market-sync.js';
 import { fullSyncWanted, heartbeatDue, ownOffersDue, tickOf } from '../../domain/market-schedule.js';
 import { marketSyncMessage, type MarketSyncMessage } from '../../events/market-sync.js';
 import { sweepMessage } from '../../events/price-sender.js';

@@ -11,6 +11,7 @@ import {
   deliveryKey,
   importBodyKey,
   importKey,
+  marketplaceEventKey,
   nodePartition,
   offerKey,
   offerLookupKey,
@@ -22,8 +23,9 @@ import {
   repricerSlotKey,
   webhookCountKey,
   webhookKey,
+  productScope,
 } from '../../../lambdas/data/table/keys.js';
-import { PRICE_CHANGE_LIST, PRODUCT_PRICE_CHANGE_LIST, productScope } from '../../../lambdas/data/price-changes/list.js';
+import { PRICE_CHANGE_LIST, PRODUCT_PRICE_CHANGE_LIST } from '../../../lambdas/data/price-changes/list.js';
 import { listingKey } from '../../../lambdas/data/lists/ranked/listings.js';
 import { addToNode, emptyNode, FIRST_BOUND, nodeItem } from '../../../lambdas/data/lists/ranked/nodes.js';
 import { REPRICER_LIST } from '../../../lambdas/data/repricers/list.js';
@@ -79,6 +81,8 @@ const tenantItems = (clientId: string): Item[] => {
     // A marketplace connection, and its uid lookup outside the tenant's keys.
     { ...connectionKey(clientId, 'takealot'), entity: 'connection', record: { uid: `uid-${clientId}` } },
     { ...connectionUidKey(`uid-${clientId}`), entity: 'connectionUid', clientId },
+    // A marketplace event received for the connection: found through the connection's uid.
+    { ...marketplaceEventKey(clientId, `uid-${clientId}`, 'delivery-1'), entity: 'marketplaceEvent' },
   ];
 };
 

@@ -1,4 +1,4 @@
-import { streamChangeOf } from '../../../lambdas/data/price-changes/records.js';
+import { streamChangeOf } from '../../../lambdas/data/stream/records.js';
 import { marketStateKey } from '../../../lambdas/data/table/keys.js';
 import { DEFAULT_SAFETY } from '../../../lambdas/domain/connections.js';
 import { connection, connectionItem, image, marketplaceEvent, marketplaceEventItem } from '../fixtures/market-events.js';

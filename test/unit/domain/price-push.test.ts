@@ -4,8 +4,9 @@ import {
   breakerWindow,
   breakerWindowsNoted,
   checkSendable,
+  intoBounds,
   isSharpDrop,
-  nextPush,
+  nextStep,
   retryDelayMs,
   utcDay,
   type SendBounds,
@@ -17,6 +18,8 @@ import { fcParameters, fcRuns } from '../../support/seed.js';
  * breaker's arithmetic. The properties run over random prices, bounds, steps and caps, in cents.
  */
 const money = (cents: number) => cents / 100;
+/** The price a push carries: the capped step toward the target (the plan), brought inside the bounds (the guard). */
+const nextPush = (current: number, target: number, limits: SendBounds, cap: number) => intoBounds(nextStep(current, target, limits.step, cap), limits);
 const bounds = (overrides: Partial<SendBounds> = {}): SendBounds => ({ min_price: 50, preferred_price: 150, rrp: 200, step: 1, ...overrides });
 
 describe('checkSendable', () => {
@@ -44,7 +47,7 @@ describe('checkSendable', () => {
   });
 });
 
-describe('nextPush', () => {
+describe('the capped step, inside the bounds', () => {
   it('sends the target when the move is within the cap', () => {
     expect(nextPush(100, 85, bounds(), 20)).toBe(85);
     expect(nextPush(100, 120, bounds(), 20)).toBe(120);

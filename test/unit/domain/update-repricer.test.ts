@@ -1,5 +1,5 @@
 import type { Repricer } from '../../../lambdas/domain/records.js';
-import { applyRepricerPatch, nextTimestamp, updateRepricerBody } from '../../../lambdas/domain/update-repricer.js';
+import { applyRepricerPatch, nextTimestamp, repricedCostBounds, updateRepricerBody } from '../../../lambdas/domain/update-repricer.js';
 import { CREATED_AT, feeEstimate, product, repricer } from '../data/fixtures.js';
 
 const UPDATED_AT = '2026-02-01T00:00:00.000Z';
@@ -181,5 +181,24 @@ describe('nextTimestamp', () => {
     ['2026-03-01T12:00:00.005Z', NOW, '2026-03-01T12:00:00.006Z'],
   ])('after %s at %s is %s', (previous, now, expected) => {
     expect(nextTimestamp(previous, now)).toBe(expected);
+  });
+});
+
+describe('repricedCostBounds: a product written prices its cost_based repricers again', () => {
+  const switched = applyRepricerPatch(current, { repricer_approach: 'cost_based', unit_cost: 50, min_profit: 5 }, current.product, NOW);
+  const costBased = switched.ok ? switched.record : current;
+  const LATER = '2026-03-02T12:00:00.000Z';
+
+  it('rewrites one whose bounds moved with the stock mode', () => {
+    expect(repricedCostBounds(costBased, product({ soh: 0 }), LATER)).toMatchObject({ min_price: 78.75, preferred_price: 97.5, updated_at: LATER });
+  });
+
+  it.each<[string, Repricer, Repricer['product'] | undefined]>([
+    ['bounds that did not move', costBased, product({ title: 'Another title' })],
+    ['a fixed repricer', current, product({ soh: 0 })],
+    ['a product that is gone', costBased, undefined],
+    ['fees that leave no price for its costs', { ...costBased, unit_cost: 0, min_profit: 0, preferred_profit: 0 }, product({ fee_estimates: null })],
+  ])('leaves it alone for %s', (_case, repricer, now) => {
+    expect(repricedCostBounds(repricer, now, LATER)).toBeUndefined();
   });
 });

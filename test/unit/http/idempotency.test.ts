@@ -15,7 +15,7 @@ import {
 
 import { mockClient } from 'aws-sdk-client-mock';
 import { TTL_ATTRIBUTE } from '../../../lambdas/config/table-schema.js';
-import { idempotencyPartition } from '../../../lambdas/data/table/idempotency-store.js';
+import { idempotencyPartition } from '../../../lambdas/data/table/keys.js';
 import { conflict } from '../../../lambdas/http/errors.js';
 import { httpHandler } from '../../../lambdas/http/handler.js';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_SCOPE, IDEMPOTENCY_TTL_SECONDS, idempotentRequests } from '../../../lambdas/http/idempotency.js';

@@ -1,9 +1,10 @@
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { offerStatePartition, offerStateSortKey } from '../../../../lambdas/data/table/keys.js';
-import { readOfferTimeline, readPriceChangesSince, recordOfferStates } from '../../../../lambdas/data/offers/states.js';
+import { readOfferTimeline, recordOfferStates } from '../../../../lambdas/data/offers/states.js';
+import { readPriceChangesSince } from '../../../../lambdas/data/price-changes/history.js';
 import { PRICE_CHANGE_SCHEMA_VERSION } from '../../../../lambdas/data/price-changes/list.js';
-import { priceChangeKey } from '../../../../lambdas/data/repricers/product-partition.js';
+import { priceChangeKey } from '../../../../lambdas/data/table/keys.js';
 import type { OfferStateChange } from '../../../../lambdas/domain/repricer-stats.js';
 import type { PriceChange } from '../../../../lambdas/domain/records.js';
 import { FakeTable, TABLE } from '../fake-table.js';

@@ -2,8 +2,9 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { BatchWriteCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AttributeValue } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
-import { streamChangeOf, type PriceChangeHint } from '../../../../lambdas/data/price-changes/records.js';
-import { listingPartition, priceChangePartition } from '../../../../lambdas/data/table/keys.js';
+import { streamChangeOf } from '../../../../lambdas/data/stream/records.js';
+import type { PriceChangeHint } from '../../../../lambdas/data/price-changes/maintenance.js';
+import { listingPartition, priceChangePartition, productScope } from '../../../../lambdas/data/table/keys.js';
 import {
   parsePriceChangeCell,
   parseProductChangeCell,
@@ -11,7 +12,6 @@ import {
   PRICE_CHANGE_LIST,
   priceChangeSourceDigest,
   PRODUCT_PRICE_CHANGE_LIST,
-  productScope,
   type StoredPriceChange,
 } from '../../../../lambdas/data/price-changes/list.js';
 import { reconcilePriceChanges } from '../../../../lambdas/data/price-changes/maintenance.js';

@@ -1,12 +1,12 @@
-import type { Gate } from '../../../../lambdas/functions/send-prices/gate.js';
-import type { Push } from '../../../../lambdas/functions/send-prices/safety.js';
+import type { Gate } from '../../../../lambdas/functions/send-prices/guard.js';
+import type { Planned } from '../../../../lambdas/functions/send-prices/plan.js';
 import type { StoredSendable } from '../../../../lambdas/data/price-changes/status.js';
 import { DEFAULT_SAFETY, type Connection } from '../../../../lambdas/domain/connections.js';
 import type { PriceChange } from '../../../../lambdas/domain/records.js';
 import type { MarketplacePort } from '../../../../lambdas/marketplace/port.js';
 import { takealotMarketplace } from '../../../../lambdas/marketplace/takealot/marketplace.js';
 import type { StoredOffer } from '../../../../lambdas/data/offers/list.js';
-import type { RepricerSlot } from '../../../../lambdas/data/repricers/product-partition.js';
+import type { RepricerSlot } from '../../../../lambdas/data/repricers/slots.js';
 
 /** A pending price change, a connection and what the sender builds from them, each field overridable. */
 export const NOW = Date.parse('2026-11-25T12:00:00.000Z');
@@ -72,13 +72,12 @@ export const open = (record: Connection, port: Partial<MarketplacePort> = {}): E
   apiKey: 'k',
 });
 
-/** A planned push of `price` for the change of `record` (bounds as planned: 80 to 100, step 1). */
-export const push = (price: number, record: Partial<PriceChange> = {}): Push => ({
+/** A planned push of `price` for the change of `record`, from the current price 100. */
+export const planned = (price: number, record: Partial<PriceChange> = {}): Planned => ({
   kind: 'push',
   change: sendable({}, record),
   price,
   current: 100,
-  bounds: { min_price: 80, preferred_price: 100, step: 1 },
   rivalPrices: [price + 1],
 });
 

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { planChange, type ProductReads } from '../../../../lambdas/functions/send-prices/plan.js';
-import type { ProductForRepricing } from '../../../../lambdas/data/repricers/product-partition.js';
+import { planChange, type ProductReads } from '../../../../lambdas/functions/send-prices/plan-change.js';
+import type { ProductForRepricing } from '../../../../lambdas/data/repricing/inputs.js';
 import type { MarketState } from '../../../../lambdas/domain/market-state.js';
 import { connection, NOW, offer, open, sendable, slot } from './fixtures.js';
 

@@ -1,5 +1,5 @@
 import { PRICE_SENDING } from '../../../../lambdas/config/price-sending.js';
-import { sweepPagesOf } from '../../../../lambdas/functions/send-prices/sweep.js';
+import { sweepPagesOf } from '../../../../lambdas/functions/send-prices/worker.js';
 
 /**
  * The sweep's pages (docs/price-sending.md, "The sender"): every page when there are few, else

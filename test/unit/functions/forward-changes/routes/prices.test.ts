@@ -55,7 +55,7 @@ describe('the prices route of the forwarder: price changes', () => {
     expect(prices.messages()).toEqual([
       {
         group: priceSenderGroup('c1', 'takealot'),
-        body: { kind: 'changes', clientId: 'c1', connector: 'takealot', changes: [{ productCode: 'P-1', sk: 'R7#41' }] },
+        body: { kind: 'changes', clientId: 'c1', connector: 'takealot', changes: [{ productCode: 'P-1', sk: 'PC#7#OFR-1#00000041' }] },
       },
     ]);
   });
@@ -86,7 +86,7 @@ describe('the prices route of the forwarder: price changes', () => {
     expect(prices.messages()).toEqual([
       {
         group: priceSenderGroup('c1', 'takealot'),
-        body: { kind: 'changes', clientId: 'c1', connector: 'takealot', changes: [{ productCode: 'P-1', sk: 'R7#41' }] },
+        body: { kind: 'changes', clientId: 'c1', connector: 'takealot', changes: [{ productCode: 'P-1', sk: 'PC#7#OFR-1#00000041' }] },
       },
     ]);
   });
@@ -152,18 +152,18 @@ describe('the prices route of the forwarder: price changes', () => {
             clientId: 'c1',
             connector: 'takealot',
             changes: [
-              { productCode: 'P-1', sk: 'R7#41' },
-              { productCode: 'P-2', sk: 'R7#42' },
+              { productCode: 'P-1', sk: 'PC#7#OFR-1#00000041' },
+              { productCode: 'P-2', sk: 'PC#7#OFR-1#00000042' },
             ],
           },
         },
         {
           group: priceSenderGroup('c1', 'amazon'),
-          body: { kind: 'changes', clientId: 'c1', connector: 'amazon', changes: [{ productCode: 'P-1', sk: 'R7#43' }] },
+          body: { kind: 'changes', clientId: 'c1', connector: 'amazon', changes: [{ productCode: 'P-1', sk: 'PC#7#OFR-1#00000043' }] },
         },
         {
           group: priceSenderGroup('c2', 'takealot'),
-          body: { kind: 'changes', clientId: 'c2', connector: 'takealot', changes: [{ productCode: 'P-1', sk: 'R7#44' }] },
+          body: { kind: 'changes', clientId: 'c2', connector: 'takealot', changes: [{ productCode: 'P-1', sk: 'PC#7#OFR-1#00000044' }] },
         },
       ]),
     );

@@ -1,5 +1,6 @@
 import { forwardChanges } from '../../../../../lambdas/functions/forward-changes/forward.js';
-import { warKey, type StoredWarState } from '../../../../../lambdas/data/price-changes/price-wars.js';
+import { type StoredWarState } from '../../../../../lambdas/data/price-changes/price-wars.js';
+import { warKey } from '../../../../../lambdas/data/table/keys.js';
 import type { WarState } from '../../../../../lambdas/domain/price-war.js';
 import { webhookEventMessage, type WebhookEventMessage } from '../../../../../lambdas/events/webhook-events.js';
 import { logger } from '../../../../../lambdas/observability/logger.js';

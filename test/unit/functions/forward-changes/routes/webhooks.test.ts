@@ -1,7 +1,7 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBRecord } from 'aws-lambda';
 import { forwardChanges } from '../../../../../lambdas/functions/forward-changes/forward.js';
-import { priceChangePartition } from '../../../../../lambdas/data/table/keys.js';
+import { priceChangeKey } from '../../../../../lambdas/data/table/keys.js';
 import { canonicalPriceChange, EXPLANATION_ATTRIBUTE, PRICE_CHANGE_SCHEMA_VERSION } from '../../../../../lambdas/data/price-changes/list.js';
 import { explainTarget } from '../../../../../lambdas/domain/explain-target.js';
 import type { PriceChange } from '../../../../../lambdas/domain/records.js';
@@ -37,8 +37,7 @@ const priceChange = (id: number, repricerId: number): PriceChange => ({
 let sequence = 0;
 const streamRecord = (clientId: string, change: PriceChange, kind: 'INSERT' | 'MODIFY' | 'REMOVE' = 'INSERT'): DynamoDBRecord => {
   const item = {
-    pk: priceChangePartition(clientId, change.product_code),
-    sk: `R${change.repricer_id}#${change.id}`,
+    ...priceChangeKey(clientId, change.product_code, change.repricer_id, change.offer_id, change.id),
     entity: 'priceChange',
     sv: PRICE_CHANGE_SCHEMA_VERSION,
     record: change,

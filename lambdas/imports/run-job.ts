@@ -1,9 +1,9 @@
-import type { ImportJob, ImportType } from '../../domain/import-jobs.js';
-import { invalidJobCounters } from '../../domain/import-jobs.js';
-import type { ImportProblem } from '../../domain/import-records.js';
-import { CHUNK_LINES, jobReferenceProblems, planChunk, type ImportOwner } from './writes.js';
-import { commitPendingChunk, finishImportJob, markImportChecked, savePendingChunk, type StoredImportJob } from './imports.js';
-import { nowIso } from '../../config/clock.js';
+import type { ImportJob, ImportType } from '../domain/import-jobs.js';
+import { invalidJobCounters } from '../domain/import-jobs.js';
+import type { ImportProblem } from '../domain/import-records.js';
+import { CHUNK_LINES, jobReferenceProblems, planChunk, type ImportOwner } from '../data/imports/writes.js';
+import { commitPendingChunk, finishImportJob, markImportChecked, savePendingChunk, type StoredImportJob } from '../data/imports/imports.js';
+import { nowIso } from '../config/clock.js';
 
 /**
  * Runs an import job from where it stands, a chunk at a time: plan the chunk (reads), save what
@@ -12,16 +12,16 @@ import { nowIso } from '../../config/clock.js';
  * writes are repeated (they are idempotent) and its saved counts are added once, so the
  * counters come out as if nothing had happened.
  */
-export interface RunHooks {
+export interface RunDeps {
   /** Called after each chunk's counts are committed. */
   readonly onProgress?: (job: ImportJob) => void;
+  /**
+   * Adds a written chunk's counts to the job (data/imports/imports.ts commitPendingChunk). A test
+   * that kills a worker between a chunk's write and its counts, the worst moment to die, gives
+   * one that fails there.
+   */
+  readonly commitChunk?: typeof commitPendingChunk;
 }
-
-/**
- * A fault-injection point for the tests that kill a worker mid-job: called after a chunk is
- * written and before its counts are committed, the worst moment to die. Unset in production.
- */
-export const importFaults: { afterChunkWrite?: (job: ImportJob, to: number) => void } = {};
 
 /** Checks the lines' references before the first write: a job whose lines name nothing is failed, with nothing written. */
 export const checkJobReferences = async (
@@ -43,12 +43,13 @@ export const runImportJob = async (
   owner: ImportOwner,
   start: StoredImportJob,
   lines: readonly unknown[],
-  hooks: RunHooks = {},
+  deps: RunDeps = {},
   now: () => string = nowIso,
 ): Promise<StoredImportJob> => {
   const { clientId } = owner;
   const type: ImportType = start.record.import_type;
   const id = start.record.id;
+  const commitChunk = deps.commitChunk ?? commitPendingChunk;
   let job = start;
   while (job.record.processed < lines.length) {
     const from = job.record.processed;
@@ -58,9 +59,8 @@ export const runImportJob = async (
     const pending = saved ?? { to, ...planned.counts };
     if (!saved) job = await savePendingChunk(clientId, id, from, pending, now());
     await planned.write();
-    importFaults.afterChunkWrite?.(job.record, to);
-    job = await commitPendingChunk(clientId, id, from, pending, now());
-    hooks.onProgress?.(job.record);
+    job = await commitChunk(clientId, id, from, pending, now());
+    deps.onProgress?.(job.record);
   }
   return finishImportJob(clientId, id, { status: 'completed' }, now());
 };

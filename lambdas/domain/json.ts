@@ -1,4 +1,4 @@
-/** Structural equality of JSON values, independent of key order. */
+/** Structural equality of JSON values, independent of key order (an undefined property counts as absent). */
 export const sameJson = (a: unknown, b: unknown): boolean => stableStringify(a) === stableStringify(b);
 
 const stableStringify = (value: unknown): string => {

@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { PushInDoubt, refusedForCertain, sendOnce } from '../../../../lambdas/functions/send-prices/push-attempt.js';
+import { PushInDoubt, refusedForCertain, sendOnce } from '../../../../lambdas/functions/send-prices/push.js';
 import {
   MarketplaceMalformed,
   MarketplaceNotFound,

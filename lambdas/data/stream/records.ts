@@ -7,29 +7,15 @@ import { IMPORT_STATUSES, importJobRecord, type ImportJob, type ImportStatus } f
 import type { PriceChange, PriceChangeStatus } from '../../domain/records.js';
 import type { PriceWarDetectedData } from '../../domain/webhooks.js';
 import type { OfferStateChange } from '../../domain/repricer-stats.js';
-import { clientIdOfKey, MARKET_SK_PREFIX, offerIdOfSortKey, OFFER_SK_PREFIX, SLOT_SK_PREFIX } from '../table/keys.js';
+import { entityOfKey, type EntityName } from '../table/entities.js';
+import { clientIdOfKey, offerIdOfSortKey } from '../table/keys.js';
 import { storedMarketplaceEvent, type StoredMarketplaceEvent } from '../market/marketplace-events.js';
-import { priceChangeCellsOfItem, storedPriceChange } from './list.js';
+import { priceChangeCellsOfItem, storedPriceChange } from '../price-changes/list.js';
 import { OFFER_LIST, storedOffer, type StoredOffer } from '../offers/list.js';
-import { storedWarState, WAR_SK_PREFIX } from './price-wars.js';
+import { storedWarState } from '../price-changes/price-wars.js';
 import type { OfferHint } from '../offers/maintenance.js';
+import type { PriceChangeHint } from '../price-changes/maintenance.js';
 import { nowIso } from '../../config/clock.js';
-
-/**
- * What one item change on the table's stream means for the event handlers: an offer, product
- * or price change whose lists may need work, a repricer slot whose product needs a repricing
- * decision, a rebuild request, an import job, a connection whose status moved, or a marketplace
- * event just received. Everything else (listings and nodes the maintainer writes itself,
- * decision states, clients) means nothing here.
- */
-export interface PriceChangeHint {
-  readonly productCode: string;
-  readonly sk: string;
-  readonly id: number;
-  readonly repricerId: number;
-  /** The tenant-list cells the item was in before this change and is in after it (its status may have moved). */
-  readonly cells: readonly string[];
-}
 
 /**
  * A price change whose status moved (what PRICE_CHANGE_APPLIED and PRICE_CHANGE_FAILED
@@ -48,6 +34,13 @@ export interface BuyboxMove {
   readonly offer: StoredOffer;
 }
 
+/**
+ * What one item change on the table's stream means for the event handlers: an offer, product
+ * or price change whose lists may need work, a repricer slot whose product needs a repricing
+ * decision, a rebuild request, an import job, a connection whose status moved, or a marketplace
+ * event just received. Everything else (listings and nodes the maintainer writes itself,
+ * decision states, clients) means nothing here: `CLASSIFIERS` says it kind by kind.
+ */
 export type StreamChange =
   | {
       readonly kind: 'offer';
@@ -190,6 +183,139 @@ const moved = (oldImage: Image, newImage: Image, fields: readonly string[]): boo
   return fields.some((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
 };
 
+interface StreamRecord {
+  readonly clientId: string;
+  /** The product code a key of a product-named partition names (decoded). */
+  readonly code: string;
+  readonly sk: string;
+  readonly oldImage: Image;
+  readonly newImage: Image;
+  readonly changedAt: string;
+}
+
+type Classifier = (record: StreamRecord) => StreamChange | undefined;
+
+const importChange: Classifier = ({ clientId, oldImage, newImage }) => {
+  const [before, after] = [oldImage, newImage].map((image) => importStatus.safeParse(plain(image)?.record).data?.status);
+  const id = importStatus.safeParse(plain(newImage)?.record ?? plain(oldImage)?.record).data?.id;
+  if (id === undefined) return undefined;
+  const ended = before !== after && (after === 'completed' || after === 'failed') ? importJobRecord.safeParse(plain(newImage)?.record).data : undefined;
+  return { kind: 'import', clientId, id, ...(before ? { before } : {}), ...(after ? { after } : {}), ...(ended ? { ended } : {}) };
+};
+
+const connectionChange: Classifier = ({ clientId, oldImage, newImage }) => {
+  const [before, after] = [oldImage, newImage].map((image) => connectionRecord.safeParse(plain(image)?.record).data);
+  if (before && after && before.status !== after.status) return { kind: 'connectionStatus', clientId, record: after, previous: before.status };
+  if (before && (!after || before.mode !== after.mode)) return { kind: 'connectionSending', clientId, connector: before.connector };
+  return undefined;
+};
+
+const marketplaceEventChange: Classifier = ({ clientId, oldImage, newImage }) => {
+  if (oldImage || !newImage) return undefined;
+  const event = storedMarketplaceEvent.safeParse(plain(newImage));
+  return event.success ? { kind: 'marketplaceEvent', clientId, event: event.data } : undefined;
+};
+
+const priceChangeChange: Classifier = ({ clientId, sk, oldImage, newImage }) => {
+  const image = storedPriceChange.safeParse(plain(newImage) ?? plain(oldImage));
+  if (!image.success) return undefined;
+  const { record } = image.data;
+  const created = newImage && !oldImage ? record : undefined;
+  const before = oldImage ? storedPriceChange.safeParse(plain(oldImage)).data?.record.status : undefined;
+  // Pending anew: created or moved so, or a capped move's step confirmed (its next step is due).
+  const stepConfirmed = plain(newImage)?.confirmedPrice !== plain(oldImage)?.confirmedPrice;
+  const queued = newImage !== undefined && record.status === 'pending' && (before !== 'pending' || stepConfirmed);
+  return {
+    kind: 'priceChange',
+    clientId,
+    ...statusMoveOf(oldImage, newImage),
+    created,
+    ...(queued ? { queuedFor: record.connector } : {}),
+    hint: {
+      productCode: record.product_code,
+      sk,
+      id: record.id,
+      repricerId: record.repricer_id,
+      cells: [...new Set([oldImage, newImage].flatMap((image) => priceChangeCellsOfItem(plain(image) ?? {})))],
+    },
+  };
+};
+
+const offerChange: Classifier = ({ clientId, code, sk, oldImage, newImage, changedAt }) => {
+  const images = [oldImage, newImage].map(plain).flatMap((image) => {
+    const parsed = storedOffer.safeParse(image);
+    return parsed.success ? [parsed.data] : [];
+  });
+  return {
+    kind: 'offer',
+    clientId,
+    ...buyboxOf(oldImage, newImage),
+    ...offerStateOf(code, oldImage, newImage, changedAt),
+    // The product the offer left needs a decision too, when it moved.
+    products: [...new Set([code, ...images.map((offer) => offer.product_code)])],
+    hint: {
+      offerId: offerIdOfSortKey(sk),
+      productCode: code,
+      ...(images[0] ? { id: images[0].id } : {}),
+      cells: [...new Set(images.map((offer) => OFFER_LIST.cellOf(offer)))],
+    },
+  };
+};
+
+/**
+ * What a change of each kind of item (table/entities.ts) means; `null`: nothing. Every kind is
+ * named, so a new kind of item is a decision here before it compiles.
+ */
+const CLASSIFIERS: Readonly<Record<EntityName, Classifier | null>> = {
+  client: null,
+  loginAttempts: null,
+  counter: null,
+  connectorType: null,
+  product: ({ clientId, code, oldImage, newImage }) => ({ kind: 'product', clientId, code, watch: moved(oldImage, newImage, ['productLineId']) }),
+  productWatch: null,
+  offer: offerChange,
+  offerLookup: null,
+  repricer: null,
+  repricerSlot: ({ clientId, code, oldImage, newImage }) => ({ kind: 'slot', clientId, code, watch: moved(oldImage, newImage, ['enabled', 'connector']) }),
+  repricerDecision: null,
+  productMarket: ({ clientId, code, newImage }) => (newImage ? { kind: 'market', clientId, code } : undefined),
+  priceWar: ({ clientId, oldImage, newImage }) => priceWarOf(clientId, oldImage, newImage),
+  priceChange: priceChangeChange,
+  offerState: null,
+  pushCount: null,
+  breakerWindow: null,
+  sentBatch: null,
+  pushedBatch: null,
+  offerListing: null,
+  offerRankNode: null,
+  repricerListing: null,
+  repricerRankNode: null,
+  priceChangeListing: null,
+  priceChangeRankNode: null,
+  productPriceChangeListing: null,
+  productPriceChangeRankNode: null,
+  rebuildRequest: ({ clientId, sk }) => ({ kind: 'rebuild', clientId, requestId: sk }),
+  import: importChange,
+  importBody: null,
+  webhook: null,
+  webhookCount: null,
+  webhookDelivery: null,
+  connection: connectionChange,
+  connectionUid: null,
+  marketplaceEvent: marketplaceEventChange,
+  pushStop: null,
+  pageWatch: null,
+  readBudget: null,
+  hostHold: null,
+  idempotencyRecord: null,
+};
+
+/** The product code of a key in a partition named after a product (`T#<c>#<kind>#<code>`), decoded. */
+const codeOfKey = (pk: string): string => {
+  const code = pk.split('#')[3];
+  return code === undefined ? '' : decodeURIComponent(code);
+};
+
 export const streamChangeOf = (
   keys: Image,
   oldImage: Image,
@@ -202,74 +328,7 @@ export const streamChangeOf = (
   const sk = typeof key?.sk === 'string' ? key.sk : undefined;
   if (!pk || !sk) return undefined;
   const clientId = clientIdOfKey(pk);
-  if (!clientId) return undefined;
-  const [, , kind, code] = pk.split('#');
-  if (kind === 'REBUILD') return { kind: 'rebuild', clientId, requestId: sk };
-  if (kind === 'IMP' && code === undefined) {
-    const [before, after] = [oldImage, newImage].map((image) => importStatus.safeParse(plain(image)?.record).data?.status);
-    const id = importStatus.safeParse(plain(newImage)?.record ?? plain(oldImage)?.record).data?.id;
-    if (id === undefined) return undefined;
-    const ended = before !== after && (after === 'completed' || after === 'failed') ? importJobRecord.safeParse(plain(newImage)?.record).data : undefined;
-    return { kind: 'import', clientId, id, ...(before ? { before } : {}), ...(after ? { after } : {}), ...(ended ? { ended } : {}) };
-  }
-  if (kind === 'CONN' && code === undefined) {
-    const [before, after] = [oldImage, newImage].map((image) => connectionRecord.safeParse(plain(image)?.record).data);
-    if (before && after && before.status !== after.status) return { kind: 'connectionStatus', clientId, record: after, previous: before.status };
-    if (before && (!after || before.mode !== after.mode)) return { kind: 'connectionSending', clientId, connector: before.connector };
-    return undefined;
-  }
-  if (kind === 'MEVT' && code !== undefined) {
-    if (oldImage || !newImage) return undefined;
-    const event = storedMarketplaceEvent.safeParse(plain(newImage));
-    return event.success ? { kind: 'marketplaceEvent', clientId, event: event.data } : undefined;
-  }
-  if (kind === 'PC' && code !== undefined) {
-    const image = storedPriceChange.safeParse(plain(newImage) ?? plain(oldImage));
-    if (!image.success) return undefined;
-    const { record } = image.data;
-    const created = newImage && !oldImage ? record : undefined;
-    const before = oldImage ? storedPriceChange.safeParse(plain(oldImage)).data?.record.status : undefined;
-    // Pending anew: created or moved so, or a capped move's step confirmed (its next step is due).
-    const stepConfirmed = plain(newImage)?.confirmedPrice !== plain(oldImage)?.confirmedPrice;
-    const queued = newImage !== undefined && record.status === 'pending' && (before !== 'pending' || stepConfirmed);
-    return {
-      kind: 'priceChange',
-      clientId,
-      ...statusMoveOf(oldImage, newImage),
-      created,
-      ...(queued ? { queuedFor: record.connector } : {}),
-      hint: {
-        productCode: record.product_code,
-        sk,
-        id: record.id,
-        repricerId: record.repricer_id,
-        cells: [...new Set([oldImage, newImage].flatMap((image) => priceChangeCellsOfItem(plain(image) ?? {})))],
-      },
-    };
-  }
-  if (kind !== 'P' || code === undefined) return undefined;
-  if (sk === 'PRODUCT') return { kind: 'product', clientId, code: decodeURIComponent(code), watch: moved(oldImage, newImage, ['productLineId']) };
-  if (sk.startsWith(SLOT_SK_PREFIX))
-    return { kind: 'slot', clientId, code: decodeURIComponent(code), watch: moved(oldImage, newImage, ['enabled', 'connector']) };
-  if (sk.startsWith(MARKET_SK_PREFIX)) return newImage ? { kind: 'market', clientId, code: decodeURIComponent(code) } : undefined;
-  if (sk.startsWith(WAR_SK_PREFIX)) return priceWarOf(clientId, oldImage, newImage);
-  if (!sk.startsWith(OFFER_SK_PREFIX)) return undefined;
-  const images = [oldImage, newImage].map(plain).flatMap((image) => {
-    const parsed = storedOffer.safeParse(image);
-    return parsed.success ? [parsed.data] : [];
-  });
-  return {
-    kind: 'offer',
-    clientId,
-    ...buyboxOf(oldImage, newImage),
-    ...offerStateOf(decodeURIComponent(code), oldImage, newImage, changedAt),
-    // The product the offer left needs a decision too, when it moved.
-    products: [...new Set([decodeURIComponent(code), ...images.map((offer) => offer.product_code)])],
-    hint: {
-      offerId: offerIdOfSortKey(sk),
-      productCode: decodeURIComponent(code),
-      ...(images[0] ? { id: images[0].id } : {}),
-      cells: [...new Set(images.map((offer) => OFFER_LIST.cellOf(offer)))],
-    },
-  };
+  const entity = entityOfKey(pk, sk);
+  if (!clientId || !entity) return undefined;
+  return CLASSIFIERS[entity]?.({ clientId, code: codeOfKey(pk), sk, oldImage, newImage, changedAt });
 };

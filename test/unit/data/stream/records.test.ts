@@ -1,6 +1,6 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from 'aws-lambda';
-import { streamChangeOf } from '../../../../lambdas/data/price-changes/records.js';
+import { streamChangeOf } from '../../../../lambdas/data/stream/records.js';
 import { nodePartition, rebuildKey } from '../../../../lambdas/data/table/keys.js';
 import { listingKey } from '../../../../lambdas/data/lists/ranked/listings.js';
 import { OFFER_LIST } from '../../../../lambdas/data/offers/list.js';

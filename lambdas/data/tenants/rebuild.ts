@@ -15,26 +15,28 @@ import {
   rebuildKey,
   repricerKey,
   SLOT_SK_PREFIX,
+  productScope,
 } from '../table/keys.js';
 import { OFFER_LIST, storedOffer } from '../offers/list.js';
 import { hintOf, reconcileOffers } from '../offers/maintenance.js';
 import { readLookups } from '../offers/write.js';
-import { applyBatched, type Reconciliation } from './ranked/apply-batched.js';
-import { listingKey, originOfListing, placeOfListing, recordOfListing } from './ranked/listings.js';
+import { applyBatched, type Reconciliation } from '../lists/ranked/apply-batched.js';
+import { listingKey, originOfListing, placeOfListing, recordOfListing } from '../lists/ranked/listings.js';
 import {
   legacyPriceChangeCell,
   PRICE_CHANGE_CELLS,
   PRICE_CHANGE_LIST,
   PRODUCT_PRICE_CHANGE_LIST,
-  productScope,
   storedPriceChange,
   type StoredPriceChange,
 } from '../price-changes/list.js';
 import { reconcilePriceChanges } from '../price-changes/maintenance.js';
-import { countedCells, readAllPlaces, recountOrder } from './ranked/recount.js';
+import { countedCells, readAllPlaces, recountOrder } from '../lists/ranked/recount.js';
 import { REPRICER_LIST, repricerCell, repricerSourceDigest, storedRepricer, type StoredRepricer } from '../repricers/list.js';
 import type { Repricer } from '../../domain/records.js';
 import { isConditionFailure } from '../table/conditions.js';
+import { RANKED_LIST_TAGS, type RankedListTag } from '../table/entities.js';
+import type { RankedList } from '../lists/ranked/ranked-list.js';
 import { now as clockNow, nowIso } from '../../config/clock.js';
 
 /**
@@ -208,16 +210,15 @@ const productsStep = async (clientId: string, request: RebuildRequest, seq: stri
   for (const [code, canonical] of changes) await sweepProductPriceChanges(clientId, code, canonical, seq);
   const offerCells = [...new Set([...request.offerCells, ...offers.map((offer) => OFFER_LIST.cellOf(offer))])];
   if (page.LastEvaluatedKey) return { cursor: JSON.stringify(page.LastEvaluatedKey), products: request.products + codes.length, offerCells };
-  const cells = [...new Set([...offerCells, ...(await countedCells(clientId, OFFER_LIST))])];
   return {
     phase: 'sweep',
     products: request.products + codes.length,
     offerCells,
-    sweep: [
-      ...cells.map((cell) => `${OFFER_LIST.tag}|${cell}`),
-      ...[true, false].map((on) => `${REPRICER_LIST.tag}|${repricerCell(on)}`),
-      ...PRICE_CHANGE_CELLS.map((cell) => `${PRICE_CHANGE_LIST.tag}|${cell}`),
-    ],
+    sweep: (
+      await Promise.all(
+        TENANT_LIST_TAGS.map(async (tag) => (await TENANT_LISTS[tag].sweepCells(clientId, offerCells)).map((cell) => `${TENANT_LISTS[tag].list.tag}|${cell}`)),
+      )
+    ).flat(),
   };
 };
 
@@ -282,7 +283,7 @@ const sweepStep = async (clientId: string, request: RebuildRequest, seq: string)
   const separator = partition.indexOf('|');
   const tag = partition.slice(0, separator);
   const cell = partition.slice(separator + 1);
-  const kind = tag === OFFER_LIST.tag ? 'offers' : tag === REPRICER_LIST.tag ? 'repricers' : 'priceChanges';
+  const rebuild = TENANT_LISTS[tag as TenantListTag];
   const page = await queryPage({
     TableName: tableName(),
     KeyConditionExpression: 'pk = :pk',
@@ -292,46 +293,70 @@ const sweepStep = async (clientId: string, request: RebuildRequest, seq: string)
     ...(request.cursor ? { ExclusiveStartKey: JSON.parse(request.cursor) as Item } : {}),
   });
   const items = page.Items ?? [];
-  let stray: Item[];
-  if (kind === 'offers') {
-    stray = await strayOffers(clientId, items);
-    await applyBatched(
-      clientId,
-      OFFER_LIST,
-      stray.map((current) => ({ current })),
-      seq,
-    );
-  } else if (kind === 'repricers') {
-    stray = await strayRepricers(clientId, items);
-    await applyBatched(
-      clientId,
-      REPRICER_LIST,
-      stray.map((current) => ({ current })),
-      seq,
-      { shared: true },
-    );
-  } else {
-    stray = await strayPriceChanges(items);
-    await applyBatched(
-      clientId,
-      PRICE_CHANGE_LIST,
-      stray.map((current) => ({ current })),
-      seq,
-    );
-  }
-  const progress = { listingsChecked: request.listingsChecked + items.length, listingsRemoved: request.listingsRemoved + stray.length };
+  const stray = await rebuild.removeStray(clientId, items, seq);
+  const progress = { listingsChecked: request.listingsChecked + items.length, listingsRemoved: request.listingsRemoved + stray };
   return page.LastEvaluatedKey ? { ...progress, cursor: JSON.stringify(page.LastEvaluatedKey) } : { ...progress, sweep: rest };
 };
 
 const countStep = async (clientId: string, request: RebuildRequest): Promise<Partial<RebuildRequest>> => {
   let written = 0;
-  const offerPlaces = await readAllPlaces(clientId, OFFER_LIST, [...request.offerCells, ...(await countedCells(clientId, OFFER_LIST))]);
-  for (const order of Object.keys(OFFER_LIST.orders)) written += await recountOrder(clientId, OFFER_LIST, order, offerPlaces);
-  const repricerPlaces = await readAllPlaces(clientId, REPRICER_LIST, [repricerCell(true), repricerCell(false)]);
-  for (const order of Object.keys(REPRICER_LIST.orders)) written += await recountOrder(clientId, REPRICER_LIST, order, repricerPlaces);
-  const changePlaces = await readAllPlaces(clientId, PRICE_CHANGE_LIST, [...PRICE_CHANGE_CELLS, ...(await countedCells(clientId, PRICE_CHANGE_LIST))]);
-  written += await recountOrder(clientId, PRICE_CHANGE_LIST, 'id', changePlaces);
+  for (const tag of TENANT_LIST_TAGS) written += await TENANT_LISTS[tag].recount(clientId, request.offerCells);
   return { phase: 'done', status: 'done', nodesWritten: request.nodesWritten + written };
+};
+
+/** Every order of a list recounted from its listings in `cells`: the count nodes written. */
+const recountList = async <S, R>(clientId: string, list: RankedList<S, R>, cells: Iterable<string>): Promise<number> => {
+  const places = await readAllPlaces(clientId, list, cells);
+  let written = 0;
+  for (const order of Object.keys(list.orders)) written += await recountOrder(clientId, list, order, places);
+  return written;
+};
+
+/** What the rebuild does for one of the tenant's ranked lists (a list of the tenant's scope in table/entities.ts). */
+interface TenantListRebuild {
+  readonly list: { readonly tag: string };
+  /** The cells the sweep reads, from the offer cells the products step saw. */
+  readonly sweepCells: (clientId: string, offerCells: readonly string[]) => Promise<string[]>;
+  /** Removes the listings of one page no canonical item accounts for: how many. */
+  readonly removeStray: (clientId: string, items: readonly Item[], seq: string) => Promise<number>;
+  /** Recounts every order from the listings: the count nodes written. */
+  readonly recount: (clientId: string, offerCells: readonly string[]) => Promise<number>;
+}
+
+type TenantListTag = { [T in RankedListTag]: (typeof RANKED_LIST_TAGS)[T]['scope'] extends 'tenant' ? T : never }[RankedListTag];
+const TENANT_LIST_TAGS = (Object.keys(RANKED_LIST_TAGS) as RankedListTag[]).filter((tag): tag is TenantListTag => RANKED_LIST_TAGS[tag].scope === 'tenant');
+
+const removed = async <S, R>(clientId: string, list: RankedList<S, R>, stray: readonly Item[], seq: string, shared = false): Promise<number> => {
+  await applyBatched(
+    clientId,
+    list,
+    stray.map((current) => ({ current })),
+    seq,
+    ...(shared ? [{ shared: true }] : []),
+  );
+  return stray.length;
+};
+
+/** The tenant's ranked lists by their tag in the registry: a new list there is a new entry here before it compiles. */
+const TENANT_LISTS: Readonly<Record<TenantListTag, TenantListRebuild>> = {
+  OL: {
+    list: OFFER_LIST,
+    sweepCells: async (clientId, offerCells) => [...new Set([...offerCells, ...(await countedCells(clientId, OFFER_LIST))])],
+    removeStray: async (clientId, items, seq) => removed(clientId, OFFER_LIST, await strayOffers(clientId, items), seq),
+    recount: async (clientId, offerCells) => recountList(clientId, OFFER_LIST, [...offerCells, ...(await countedCells(clientId, OFFER_LIST))]),
+  },
+  RL: {
+    list: REPRICER_LIST,
+    sweepCells: () => Promise.resolve([true, false].map(repricerCell)),
+    removeStray: async (clientId, items, seq) => removed(clientId, REPRICER_LIST, await strayRepricers(clientId, items), seq, true),
+    recount: (clientId) => recountList(clientId, REPRICER_LIST, [repricerCell(true), repricerCell(false)]),
+  },
+  CL: {
+    list: PRICE_CHANGE_LIST,
+    sweepCells: () => Promise.resolve([...PRICE_CHANGE_CELLS]),
+    removeStray: async (clientId, items, seq) => removed(clientId, PRICE_CHANGE_LIST, await strayPriceChanges(items), seq),
+    recount: async (clientId) => recountList(clientId, PRICE_CHANGE_LIST, [...PRICE_CHANGE_CELLS, ...(await countedCells(clientId, PRICE_CHANGE_LIST))]),
+  },
 };
 
 /** Runs the request's next step and records it, which (through the stream) starts the one after. */

@@ -7,10 +7,8 @@ import { holdSellerApi } from '../../data/connections/seller-api-hold.js';
 import { retryDelayMs } from '../../domain/price-push.js';
 import { logger } from '../../observability/logger.js';
 import { MarketplaceNotFound, MarketplaceRateLimited, MarketplaceRejected, MarketplaceUnauthorized } from '../../marketplace/port.js';
-import type { Screened } from './bounds.js';
-import { GateClosed, NothingLeft, PushInDoubt, refusedForCertain } from './push-attempt.js';
-import type { PushDeps } from './push-deps.js';
-import type { OpenGate, Push } from './safety.js';
+import type { CheckedPush, OpenGate, Screened } from './guard.js';
+import { GateClosed, NothingLeft, PushInDoubt, refusedForCertain, type PushDeps } from './push.js';
 import { HELD, type SellerApiReads } from './seller-api.js';
 
 /**
@@ -25,7 +23,7 @@ const CLEARED_TOKEN = { pushToken: null, pushStartedAt: null, pushPrice: null } 
 export const OFFER_GONE_REASON = 'The marketplace no longer has this offer.';
 
 /** Ends a push the marketplace did not take: its token cleared, and its change moved (`failed` with a reason) or left `pending`. */
-export const endUntaken = async (clientId: string, pushes: readonly Push[], token: string, day: string, now: string, reason?: string): Promise<void> => {
+export const endUntaken = async (clientId: string, pushes: readonly CheckedPush[], token: string, day: string, now: string, reason?: string): Promise<void> => {
   await eachOf(pushes, async (push) => {
     const moved = await transitionPriceChange(clientId, push.change.ref, {
       from: ['pending'],
@@ -41,12 +39,12 @@ export const endUntaken = async (clientId: string, pushes: readonly Push[], toke
 };
 
 /** Pushes an attempt left out because their bounds moved: `failed`, or planned again. */
-export const endOutside = async (clientId: string, outside: readonly Screened[], token: string, day: string, now: string): Promise<void> => {
+export const endOutside = async (clientId: string, outside: readonly Screened<CheckedPush>[], token: string, day: string, now: string): Promise<void> => {
   await eachOf(outside, (screened) => endUntaken(clientId, [screened.push], token, day, now, screened.to === 'failed' ? screened.reason : undefined));
 };
 
 /** Not taken for a reason that may pass: the token cleared, the push given back, and a doubling wait before the next try. */
-const retryLater = async (clientId: string, pushes: readonly Push[], token: string, day: string, nowMs: number): Promise<void> => {
+const retryLater = async (clientId: string, pushes: readonly CheckedPush[], token: string, day: string, nowMs: number): Promise<void> => {
   await eachOf(pushes, async (push) => {
     const attempts = (push.change.attempts ?? 0) + 1;
     const retryAt = iso(nowMs + retryDelayMs(attempts, PRICE_SENDING.retryBaseMs, PRICE_SENDING.retryMaxMs));
@@ -88,7 +86,7 @@ const offerGone = async (clientId: string, fault: PushFault, nowMs: number): Pro
  * 5xx (`answered`) soon: the same prices may go again at once (doubt.ts); after a timeout or an
  * undocumented answer, a doubling wait never under the doubt wait, time for a batch to show.
  */
-export const keepInDoubt = async (clientId: string, pushes: readonly Push[], token: string, nowMs: number, answered: boolean): Promise<void> => {
+export const keepInDoubt = async (clientId: string, pushes: readonly CheckedPush[], token: string, nowMs: number, answered: boolean): Promise<void> => {
   await eachOf(pushes, (push) => {
     const attempts = (push.change.attempts ?? 0) + 1;
     const waitMs = answered
@@ -100,16 +98,16 @@ export const keepInDoubt = async (clientId: string, pushes: readonly Push[], tok
 
 export interface PushFault {
   readonly gate: OpenGate;
-  readonly pushes: readonly Push[];
+  readonly pushes: readonly CheckedPush[];
   /** An attempt of the push was in doubt: it may have landed, whatever the last attempt met. */
   readonly inDoubt: boolean;
   /** Pushes left out of a later attempt (their bounds moved) after one in doubt. */
-  readonly heldInDoubt: readonly Push[];
+  readonly heldInDoubt: readonly CheckedPush[];
   readonly token: string;
   readonly day: string;
   readonly error: unknown;
   /** Pushes a part of the batch again (a 404 the marketplace does not say the offer of). */
-  readonly pushAgain: (pushes: readonly Push[]) => Promise<void>;
+  readonly pushAgain: (pushes: readonly CheckedPush[]) => Promise<void>;
   /** The run's seller-API reads (whether an offer answered 404 for is gone). */
   readonly reads: SellerApiReads;
 }
