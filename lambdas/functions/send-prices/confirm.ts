@@ -6,7 +6,7 @@ import { forgetDecision } from '../../data/repricing/decision-states.js';
 import { readProductForRepricing } from '../../data/repricing/inputs.js';
 import type { PriceChange } from '../../domain/records.js';
 import { MarketplaceNotFound, type BatchStatus } from '../../marketplace/port.js';
-import { readGate, type Gate } from './guard.js';
+import { readGate, type Gate } from './gate.js';
 import type { PushDeps } from './push.js';
 import { HELD, SellerApiReads, type ReadDeps } from './seller-api.js';
 import { outcomesOf, recordOutcome, type Outcome, type PushedChange } from './settle.js';

@@ -3,7 +3,7 @@ import { countPricesSent, givePushBack, readPushedBatch } from '../../data/price
 import { readSendable, transitionPriceChange, type StoredSendable } from '../../data/price-changes/status.js';
 import { logger } from '../../observability/logger.js';
 import { MarketplaceNotFound, type BatchStatus } from '../../marketplace/port.js';
-import type { Gate } from './guard.js';
+import type { Gate } from './gate.js';
 import { planChange, type Plan, type ProductReads } from './plan-change.js';
 import type { PushDeps } from './push.js';
 import { HELD, type SellerApiReads } from './seller-api.js';

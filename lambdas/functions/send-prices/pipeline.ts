@@ -1,6 +1,7 @@
 import type { PriceChangeRef } from '../../data/price-changes/status.js';
 import { DoubtReads } from './doubt.js';
-import { guard, readGate, type CheckedPush, type OpenGate } from './guard.js';
+import { guard, type CheckedPush } from './guard.js';
+import { readGate, type OpenGate } from './gate.js';
 import { plan } from './plan.js';
 import { push, type PushDeps } from './push.js';
 import { SellerApiReads } from './seller-api.js';

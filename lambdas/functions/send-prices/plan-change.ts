@@ -10,7 +10,7 @@ import { type RepricerSlot } from '../../data/repricers/slots.js';
 import { nextStep } from '../../domain/price-push.js';
 import { competitorExclusion, targetPrice } from '../../domain/repricing.js';
 import type { PriceChangeStatus } from '../../domain/records.js';
-import { mayPush, type Gate } from './guard.js';
+import { mayPush, type Gate } from './gate.js';
 
 /**
  * What to do with one pending price change now, from the change, its connection, the repricer
@@ -52,6 +52,11 @@ export type Plan =
   /** A push whose outcome is in doubt (a fault after it left, or no run recorded it): told before any push again (doubt.ts). */
   | { readonly kind: 'doubt'; readonly change: StoredSendable }
   | { readonly kind: 'wait'; readonly change: StoredSendable };
+
+/** A change that goes now, its price planned (not yet checked). */
+export type Planned = Extract<Plan, { kind: 'push' }>;
+/** A change that ends without a push. */
+export type Ending = Extract<Plan, { kind: 'move' }>;
 
 /** Per run: each product read once however many of its changes are planned. */
 export class ProductReads {

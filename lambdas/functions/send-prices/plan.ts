@@ -3,8 +3,8 @@ import { mapLimit } from '../../data/table/concurrency.js';
 import { readSendable, type PriceChangeRef, type StoredSendable } from '../../data/price-changes/status.js';
 import { logger } from '../../observability/logger.js';
 import { tellDoubt, type DoubtReads } from './doubt.js';
-import type { Gate } from './guard.js';
-import { planChange, ProductReads, type Plan } from './plan-change.js';
+import type { Gate } from './gate.js';
+import { planChange, ProductReads, type Ending, type Plan, type Planned } from './plan-change.js';
 import type { PushDeps } from './push.js';
 
 /**
@@ -13,8 +13,6 @@ import type { PushDeps } from './push.js';
  * doubt told first (doubt.ts); in one run, one price per offer (the latest decision) goes.
  * Nothing is written here: the changes that end without a push are recorded by the settle step.
  */
-export type Planned = Extract<Plan, { kind: 'push' }>;
-export type Ending = Extract<Plan, { kind: 'move' }>;
 
 export interface RunPlan {
   /** What goes now, one per offer: its price planned, not yet checked against its bounds. */

@@ -12,7 +12,8 @@ import {
 } from '../../marketplace/port.js';
 import { loopMetrics } from '../../observability/loop-metrics.js';
 import { withMarketplaceRetries, type RetryOptions } from '../../marketplace/retrying.js';
-import { recheck, type CheckedPush, type Gate, type OpenGate, type Screened } from './guard.js';
+import { recheck, type CheckedPush, type Screened } from './guard.js';
+import { type Gate, type OpenGate } from './gate.js';
 
 /**
  * The pipeline's third step: the marketplace call, through the connection's port, of prices the

@@ -7,7 +7,8 @@ import { holdSellerApi } from '../../data/connections/seller-api-hold.js';
 import { retryDelayMs } from '../../domain/price-push.js';
 import { logger } from '../../observability/logger.js';
 import { MarketplaceNotFound, MarketplaceRateLimited, MarketplaceRejected, MarketplaceUnauthorized } from '../../marketplace/port.js';
-import type { CheckedPush, OpenGate, Screened } from './guard.js';
+import type { CheckedPush, Screened } from './guard.js';
+import type { OpenGate } from './gate.js';
 import { GateClosed, NothingLeft, PushInDoubt, refusedForCertain, type PushDeps } from './push.js';
 import { HELD, type SellerApiReads } from './seller-api.js';
 

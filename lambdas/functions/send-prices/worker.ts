@@ -8,7 +8,7 @@ import { logger } from '../../observability/logger.js';
 import { fifoBatchResponse } from '../../queue/fifo-batch.js';
 import { parseMessageBody } from '../../queue/message-body.js';
 import { confirmBatch, confirmSent } from './confirm.js';
-import { readGate } from './guard.js';
+import { readGate } from './gate.js';
 import { sendChanges } from './pipeline.js';
 import type { PushDeps } from './push.js';
 import { now } from '../../config/clock.js';

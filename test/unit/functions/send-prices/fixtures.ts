@@ -1,5 +1,5 @@
-import type { Gate } from '../../../../lambdas/functions/send-prices/guard.js';
-import type { Planned } from '../../../../lambdas/functions/send-prices/plan.js';
+import type { Gate } from '../../../../lambdas/functions/send-prices/gate.js';
+import type { Planned } from '../../../../lambdas/functions/send-prices/plan-change.js';
 import type { StoredSendable } from '../../../../lambdas/data/price-changes/status.js';
 import { DEFAULT_SAFETY, type Connection } from '../../../../lambdas/domain/connections.js';
 import type { PriceChange } from '../../../../lambdas/domain/records.js';

@@ -6,7 +6,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { resumePushes, stopPushes } from '../../../../lambdas/data/connections/push-stop.js';
 import { connectionKey } from '../../../../lambdas/data/table/keys.js';
-import { readGate } from '../../../../lambdas/functions/send-prices/guard.js';
+import { readGate } from '../../../../lambdas/functions/send-prices/gate.js';
 import { FakeTable, TABLE } from '../../data/fake-table.js';
 import { connection, NOW } from './fixtures.js';
 

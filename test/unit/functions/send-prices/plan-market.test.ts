@@ -3,7 +3,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { planChange, type ProductReads } from '../../../../lambdas/functions/send-prices/plan-change.js';
 import type { ProductForRepricing } from '../../../../lambdas/data/repricing/inputs.js';
 import type { MarketState } from '../../../../lambdas/domain/market-state.js';
-import type { Gate } from '../../../../lambdas/functions/send-prices/guard.js';
+import type { Gate } from '../../../../lambdas/functions/send-prices/gate.js';
 import { connection, NOW, offer, open, sendable, slot } from './fixtures.js';
 
 /**

@@ -1,5 +1,5 @@
 import { planChange, ProductReads } from '../../../../lambdas/functions/send-prices/plan-change.js';
-import type { Gate } from '../../../../lambdas/functions/send-prices/guard.js';
+import type { Gate } from '../../../../lambdas/functions/send-prices/gate.js';
 import type { StoredSendable } from '../../../../lambdas/data/price-changes/status.js';
 import { connection, NOW, open, sendable as change } from './fixtures.js';
 
