@@ -103,11 +103,21 @@ const answers = async (endpoint: string): Promise<boolean> => {
   }
 };
 
+/**
+ * A mark every instance of the run carries in its JVM options (so in its environment), for
+ * `killAll` to find one whatever its record says.
+ */
+const runMark = (directory: string | undefined): string[] => (directory === undefined ? [] : [`-Drepricer.testRun=${directory}`]);
+
 /** Starts an instance, its pid recorded (in the file `recordFile` names) from the moment java is spawned. */
-const startRecorded = async (recordFile: (pid: number) => string | undefined, outlivesProcess: boolean): Promise<DynamoDbLocal> =>
+const startRecorded = async (
+  directory: string | undefined,
+  recordFile: (pid: number) => string | undefined,
+  outlivesProcess: boolean,
+): Promise<DynamoDbLocal> =>
   startDynamoDbLocal({
     port: await freePort(),
-    jvmOptions: SHORT_LIVED_JVM,
+    jvmOptions: [...SHORT_LIVED_JVM, ...runMark(directory)],
     outlivesProcess,
     spawn: (options) => {
       const child = spawn(options);
@@ -120,12 +130,13 @@ const startRecorded = async (recordFile: (pid: number) => string | undefined, ou
 /** An instance of the file's own, stopped after the file. */
 const ownInstance = async (directory: string | undefined): Promise<LeasedInstance> => {
   const recordFile = (pid: number) => (directory === undefined ? undefined : path.join(directory, `own-${pid}.json`));
-  const instance = await startRecorded(recordFile, false);
+  const instance = await startRecorded(directory, recordFile, false);
   return {
     endpoint: instance.endpoint,
     pid: instance.pid ?? 0,
     release: async () => {
       await instance.stop();
+      if (instance.pid !== undefined) await killAndWait(instance.pid);
       const file = instance.pid === undefined ? undefined : recordFile(instance.pid);
       if (file !== undefined) rmSync(file, { force: true });
     },
@@ -145,7 +156,7 @@ const workerInstance = async (directory: string, worker: string): Promise<Leased
   if (!usable) {
     if (record !== undefined) await killAndWait(record.pid);
     rmSync(file, { force: true });
-    const started = await startRecorded(() => file, true);
+    const started = await startRecorded(directory, () => file, true);
     record = { pid: started.pid ?? 0, endpoint: started.endpoint, files: 0, seconds: 0 };
     writeRecord(file, record);
   }
@@ -171,13 +182,34 @@ export const leaseInstance = async ({ own }: { own: boolean }): Promise<LeasedIn
   return workerInstance(directory, process.env.JEST_WORKER_ID ?? '1');
 };
 
-/** Stops every instance recorded in `directory`, at once (synchronous: it also runs on exit). */
+/** The pids of the processes whose environment carries the run's mark (Linux; elsewhere none). */
+const markedProcesses = (directory: string): number[] => {
+  const [mark] = runMark(directory);
+  let entries: string[] = [];
+  try {
+    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  return entries.map(Number).filter((pid) => {
+    try {
+      return mark !== undefined && readFileSync(`/proc/${pid}/environ`, 'utf8').includes(mark);
+    } catch {
+      return false;
+    }
+  });
+};
+
+/**
+ * Stops every instance of the run at once: those recorded in `directory`, and any other that
+ * carries the run's mark (synchronous: it also runs on the way out of the run's process).
+ */
 export const killAll = (directory: string): void => {
   let names: string[] = [];
   try {
     names = readdirSync(directory);
   } catch {
-    return;
+    // no records: the marks still find the run's instances
   }
   for (const name of names) {
     const record = name.endsWith('.json') ? readRecord(path.join(directory, name)) : undefined;
@@ -188,4 +220,5 @@ export const killAll = (directory: string): void => {
       // removed meanwhile
     }
   }
+  for (const pid of markedProcesses(directory)) kill(pid);
 };
