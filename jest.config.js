@@ -39,7 +39,9 @@ export default {
       testEnvironment: '<rootDir>/test/support/dynamodb-environment.cjs',
       setupFiles: ['<rootDir>/test/support/quiet-metrics.ts'],
       setupFilesAfterEnv: ['<rootDir>/test/support/integration-timeout.ts'],
+      // The run's DynamoDB Locals: one per worker, kept across its files; all stopped at the end.
       globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
   ],
 };

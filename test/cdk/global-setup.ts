@@ -1,35 +1,40 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Where the run's templates are, for stack-fixture.ts. */
 export const CDK_TEMPLATES_ENV = 'TEST_CDK_TEMPLATES';
 
-/** Kept on globalThis: global-teardown runs in this same process and removes the directory. */
+/** Kept on globalThis: global-teardown runs in this same process, stops the synth and removes the directory. */
 export interface CdkTemplatesHolder {
   __cdkTemplates?: string;
+  __cdkSynth?: ChildProcess;
 }
 
 /** The stages whose unbundled stack most CDK test files read. */
-const SHARED_STAGES = ['dev', 'prod'] as const;
+export const SHARED_STAGES: readonly string[] = ['dev', 'prod'];
 
 /**
- * Synthesizes the dev and prod stacks once for the run, before any CDK file starts, and leaves
- * their templates in a fresh directory: each file then reads them rather than synthesizing again
- * (about 8 s a file, most of it loading aws-cdk-lib's constructs into the file's own module
- * registry). Files that need the construct tree, another stage, other routes or bundles still
- * synthesize their own (`synthStack` in stack-fixture.ts). Nothing is kept between runs.
+ * Synthesizes the dev and prod stacks once for the run and leaves their templates in a fresh
+ * directory: each file then reads them rather than synthesizing again (about 8 s a file, most of
+ * it loading aws-cdk-lib's constructs into the file's own module registry). Files that need the
+ * construct tree, another stage, other routes or bundles still synthesize their own (`synthStack`
+ * in stack-fixture.ts). Nothing is kept between runs.
  *
- * Jest loads this file with Node's own TypeScript support; tsx loads the stack, whose imports
- * name `.js` files that are `.ts` on disk.
+ * The synth (about 20 s of CPU) runs in a process of its own beside the tests rather than before
+ * them: the unit files and the CDK files that synthesize their own stack start at once, and a
+ * file that reads a shared template waits for it (stack-fixture.ts).
  */
-export default async function globalSetup(): Promise<void> {
-  const { tsImport } = await import('tsx/esm/api');
-  const fixture = (await tsImport('./stack-fixture.ts', import.meta.url)) as typeof import('./stack-fixture.js');
+export default function globalSetup(): void {
   const directory = mkdtempSync(path.join(tmpdir(), 'repricer-cdk-'));
-  for (const stage of SHARED_STAGES) {
-    writeFileSync(path.join(directory, `${stage}.json`), JSON.stringify(fixture.synthesizeTemplate(stage)));
-  }
-  (globalThis as CdkTemplatesHolder).__cdkTemplates = directory;
+  const script = fileURLToPath(new URL('./synthesize-templates.ts', import.meta.url));
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script, directory], { cwd: root, stdio: 'ignore' });
+  child.unref();
+  const holder = globalThis as CdkTemplatesHolder;
+  holder.__cdkTemplates = directory;
+  holder.__cdkSynth = child;
   process.env[CDK_TEMPLATES_ENV] = directory;
 }

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { RepricerStack } from '../../lib/repricer-stack.js';
 import type { RouteDefinition } from '../../lambdas/config/routes.js';
-import { CDK_TEMPLATES_ENV } from './global-setup.js';
+import { CDK_TEMPLATES_ENV, SHARED_STAGES } from './global-setup.js';
 
 /** The context `cdk synth` runs with (feature flags included), so tests see the same stack. */
 const cdkJsonContext = (): Record<string, unknown> => {
@@ -51,11 +51,27 @@ const build = (stage: string, routes: readonly RouteDefinition[] | undefined, bu
 /** The unbundled template of a stage's stack with its own routes, as test/cdk/global-setup.ts shares it. */
 export const synthesizeTemplate = (stage: string): Record<string, unknown> => Template.fromStack(build(stage, undefined, false).stack).toJSON();
 
-/** The run's template of this stage, when the CDK project's global setup left one. */
-const sharedTemplate = (stage: string): Template | undefined => {
+/** How long a file waits for the run's synth of a shared stage (test/cdk/global-setup.ts). */
+const SHARED_TEMPLATE_WAIT_MS = 600_000;
+
+/** The file of the run's template of this stage, when the CDK project's global setup makes one. */
+const sharedTemplateFile = (stage: string): string | undefined => {
   const directory = process.env[CDK_TEMPLATES_ENV];
-  const file = directory === undefined ? undefined : path.join(directory, `${stage}.json`);
-  return file !== undefined && existsSync(file) ? Template.fromJSON(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : undefined;
+  return directory !== undefined && SHARED_STAGES.includes(stage) ? path.join(directory, `${stage}.json`) : undefined;
+};
+
+/**
+ * The run's template, once its synth (a process of its own, started by the global setup) has
+ * written it. Synchronous, as `synthStack` is: the file's thread sleeps between looks.
+ */
+const awaitSharedTemplate = (file: string): Template => {
+  const failure = path.join(path.dirname(file), 'error.txt');
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (const deadline = Date.now() + SHARED_TEMPLATE_WAIT_MS; !existsSync(file); Atomics.wait(pause, 0, 0, 100)) {
+    if (existsSync(failure)) throw new Error(`The run's synth of the shared stacks failed:\n${readFileSync(failure, 'utf8')}`);
+    if (Date.now() > deadline) throw new Error(`The run's synth did not write ${file} within ${SHARED_TEMPLATE_WAIT_MS / 1000} s`);
+  }
+  return Template.fromJSON(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>);
 };
 
 const synthesize = (
@@ -64,13 +80,15 @@ const synthesize = (
   bundle: boolean,
   context: Readonly<Record<string, string>>,
 ): SynthesizedStack => {
-  const shared = routes === undefined && !bundle && Object.keys(context).length === 0 ? sharedTemplate(stage) : undefined;
+  const shared = routes === undefined && !bundle && Object.keys(context).length === 0 ? sharedTemplateFile(stage) : undefined;
   if (shared === undefined) {
     const { app, stack } = build(stage, routes, bundle, context);
     return { app, stack, template: Template.fromStack(stack), bundled: bundle };
   }
-  // The template is the run's; the construct tree is built only for a test that reads it.
+  // The template is the run's; the construct tree is built only for a test that reads it (and
+  // such a test, cdk-nag's, need not wait for the run's synth).
   let built: ReturnType<typeof build> | undefined;
+  let template: Template | undefined;
   const tree = () => (built ??= build(stage, routes, bundle));
   return {
     get app() {
@@ -79,7 +97,9 @@ const synthesize = (
     get stack() {
       return tree().stack;
     },
-    template: shared,
+    get template() {
+      return (template ??= awaitSharedTemplate(shared));
+    },
     bundled: false,
   };
 };

