@@ -28,6 +28,9 @@ export default {
       ...esm,
       displayName: 'cdk',
       testMatch: ['<rootDir>/test/cdk/**/*.test.ts'],
+      // `npm run test:quick` leaves out the whole-stack checks (`*.stack.test.ts`: bundling, cdk-nag,
+      // other stages and context values), each a synth of its own; `npm test` runs them.
+      testPathIgnorePatterns: process.env.TEST_SCOPE === 'quick' ? ['\\.stack\\.test\\.ts$'] : [],
       // The dev and prod templates, synthesized once for the run (test/cdk/global-setup.ts).
       globalSetup: '<rootDir>/test/cdk/global-setup.ts',
       globalTeardown: '<rootDir>/test/cdk/global-teardown.ts',
