@@ -3,7 +3,12 @@
  * retries. Plain numbers, no CDK: the stack builds its event source mappings and queues from
  * them, and `npm start` drives the same handlers with the same batching (tools/local).
  */
-import { MAX_IMPORT_ATTEMPTS } from '../events/import-jobs.js';
+/**
+ * Deliveries of a job the worker makes before it gives up and fails the job visibly. One less
+ * than the queue's maxReceiveCount: the last delivery is kept to mark the job failed, so even a
+ * worker killed on every attempt (a timeout) leaves no job `running` forever.
+ */
+export const MAX_IMPORT_ATTEMPTS = 4;
 
 /** How the table's change stream reaches the list maintainer, the repricing evaluator and the webhook worker (docs/data-model.md). */
 export const CHANGE_HANDLERS = {

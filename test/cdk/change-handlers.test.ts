@@ -1,7 +1,6 @@
 import { ALARM_THRESHOLDS } from '../../lib/constructs/alarms.js';
-import { CHANGE_HANDLERS, IMPORT_WORKER } from '../../lambdas/config/event-sources.js';
+import { CHANGE_HANDLERS, IMPORT_WORKER, MAX_IMPORT_ATTEMPTS } from '../../lambdas/config/event-sources.js';
 import { KEY_PREFIXES } from '../../lib/constructs/table-access.js';
-import { MAX_IMPORT_ATTEMPTS } from '../../lambdas/events/import-jobs.js';
 import { PRICE_SENDER_QUEUE_URL_ENV } from '../../lambdas/config/price-sending.js';
 import {
   actionsOf,

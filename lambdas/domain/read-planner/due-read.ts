@@ -1,6 +1,6 @@
 import type { ReadPlannerSettings } from '../../config/read-planner.js';
 import { mergeReasons } from './reasons.js';
-import type { VariantWatch } from './watch-state.js';
+import type { VariantWatch } from './variant-watch.js';
 
 /** A look admitted to the readers' queue: one page, every reason and tenant it serves. */
 export interface DueRead {

@@ -1,7 +1,7 @@
 import type { ReadPlannerSettings } from '../../config/read-planner.js';
 import { expectedMoveMs } from './move-rate.js';
 import { LOOK_REASONS } from './reasons.js';
-import type { VariantWatch } from './watch-state.js';
+import type { VariantWatch } from './variant-watch.js';
 
 type Known = Pick<VariantWatch, 'watchers' | 'lastLookAt' | 'moves' | 'contested'>;
 

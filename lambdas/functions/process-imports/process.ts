@@ -1,7 +1,8 @@
 import { validateJobLines, parseNdjson, invalidJobCounters } from '../../domain/import-jobs.js';
 import { checkJobReferences, runImportJob, type RunDeps } from '../../imports/run-job.js';
 import { beginImportAttempt, finishImportJob, getImportJob, loadImportBody, type StoredImportJob } from '../../data/imports/imports.js';
-import { MAX_IMPORT_ATTEMPTS, type ImportJobMessage } from '../../events/import-jobs.js';
+import { MAX_IMPORT_ATTEMPTS } from '../../config/event-sources.js';
+import type { ImportJobMessage } from '../../events/import-jobs.js';
 import { logger } from '../../observability/logger.js';
 import { nowIso } from '../../config/clock.js';
 

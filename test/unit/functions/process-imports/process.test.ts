@@ -2,7 +2,7 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@
 import { mockClient } from 'aws-sdk-client-mock';
 import { processImportJob } from '../../../../lambdas/functions/process-imports/process.js';
 import type { ImportJob } from '../../../../lambdas/domain/import-jobs.js';
-import { MAX_IMPORT_ATTEMPTS } from '../../../../lambdas/events/import-jobs.js';
+import { MAX_IMPORT_ATTEMPTS } from '../../../../lambdas/config/event-sources.js';
 import { logger } from '../../../../lambdas/observability/logger.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
