@@ -102,7 +102,7 @@ export const guard = async (clientId: string, connector: string, planned: readon
     return undefined;
   }
   const { inside, outside } = await screen(clientId, connector, planned, false);
-  // No push token yet: a price refused here was never pushed, nor counted.
+  // No push token yet: a price refused here has not been pushed or counted.
   await mapLimit(
     outside,
     async (screened) => {
