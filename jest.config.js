@@ -23,15 +23,24 @@ export default {
   testSequencer: '<rootDir>/tools/test/sequencer.cjs',
   workerIdleMemoryLimit: '700MB',
   projects: [
-    { ...esm, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'], setupFiles: ['<rootDir>/test/support/quiet-powertools.ts'] },
+    {
+      ...esm,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/test/unit/**/*.test.ts'],
+      setupFiles: ['<rootDir>/test/support/xray-manual-mode.ts', '<rootDir>/test/support/quiet-powertools.ts'],
+    },
     {
       ...esm,
       displayName: 'cdk',
       testMatch: ['<rootDir>/test/cdk/**/*.test.ts'],
-      // `npm run test:quick` leaves out the whole-stack checks (`*.stack.test.ts`: bundling, cdk-nag,
-      // other stages and context values), each a synth of its own; `npm test` runs them.
-      testPathIgnorePatterns: process.env.TEST_SCOPE === 'quick' ? ['\\.stack\\.test\\.ts$'] : [],
-      // The dev and prod templates, synthesized once for the run (test/cdk/global-setup.ts).
+      // `npm run test:quick` leaves out the whole-stack checks (`*.stack.test.ts`: cdk-nag, other
+      // stages and context values); `npm test` runs them. Only `npm run test:full` runs
+      // `*.full.test.ts`: the stack synthesized with every function bundled.
+      testPathIgnorePatterns: [
+        ...(process.env.TEST_SCOPE === 'quick' ? ['\\.stack\\.test\\.ts$'] : []),
+        ...(process.env.TEST_PROFILE === 'full' ? [] : ['\\.full\\.test\\.ts$']),
+      ],
+      // The shared stacks' templates, synthesized once for the run (test/cdk/global-setup.ts).
       globalSetup: '<rootDir>/test/cdk/global-setup.ts',
       globalTeardown: '<rootDir>/test/cdk/global-teardown.ts',
     },
@@ -40,7 +49,7 @@ export default {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/test/property/**/*.test.ts'],
       testEnvironment: '<rootDir>/test/support/dynamodb-environment.cjs',
-      setupFiles: ['<rootDir>/test/support/quiet-metrics.ts'],
+      setupFiles: ['<rootDir>/test/support/xray-manual-mode.ts', '<rootDir>/test/support/quiet-metrics.ts'],
       setupFilesAfterEnv: ['<rootDir>/test/support/integration-timeout.ts'],
       // The run's DynamoDB Locals: one per worker, kept across its files; all stopped at the end.
       globalSetup: '<rootDir>/test/support/global-setup.ts',

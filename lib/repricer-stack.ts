@@ -116,6 +116,11 @@ export class RepricerStack extends Stack {
     const { stage } = props;
     if (!STAGE_PATTERN.test(stage)) throw new Error(`Stage must match ${STAGE_PATTERN}, got "${stage}"`);
     const settings = stageSettings(stage);
+    // The deploy's context is read, and refused, before anything is built.
+    const withheldIndexes = contextList(this, WITHHELD_INDEXES_CONTEXT_KEY);
+    // The stage's marketplace base URLs: production's for the production stage, else only what the deploy's context gives (operator settings, never a client's input).
+    const marketplaceEnvironment = stageMarketplaceEnvironment(stage === PRODUCTION_STAGE, (key) => this.node.tryGetContext(key));
+    const alarmSubscribers = alarmSubscribersFromContext(this);
 
     Tags.of(this).add('service', 'repricer-api');
     Tags.of(this).add('stage', stage);
@@ -123,7 +128,7 @@ export class RepricerStack extends Stack {
     this.table = new RepricerTable(this, 'Data', {
       removalPolicy: settings.removalPolicy,
       deletionProtection: settings.deletionProtection,
-      withheldIndexes: contextList(this, WITHHELD_INDEXES_CONTEXT_KEY),
+      withheldIndexes,
     });
 
     this.api = new RepricerApi(this, 'Api', {
@@ -155,8 +160,6 @@ export class RepricerStack extends Stack {
       priceChangeRetentionDays: retention.valueAsString,
     });
 
-    // The stage's marketplace base URLs: production's for the production stage, else only what the deploy's context gives (operator settings, never a client's input).
-    const marketplaceEnvironment = stageMarketplaceEnvironment(stage === PRODUCTION_STAGE, (key) => this.node.tryGetContext(key));
     this.market = new MarketLoop(this, 'Market', {
       projectRoot: PROJECT_ROOT,
       table: this.table.table,
@@ -223,7 +226,7 @@ export class RepricerStack extends Stack {
       queues: this.queues,
       streamConsumers: [{ name: 'ChangeForwarder', function: this.changes.forwarder.function }],
       marketConnectors: MARKET_CONNECTORS,
-      subscribers: alarmSubscribersFromContext(this),
+      subscribers: alarmSubscribers,
     });
 
     new ServiceDashboard(this, 'Dashboard', {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { RUNBOOK_DOC } from '../../lib/constructs/alarms.js';
+import { ALARM_SUBSCRIBERS_CONTEXT } from './shared-stacks.js';
 import { resourceId, resourcesOfType, synthStack, type CfnResource } from './stack-fixture.js';
 
 const OPERATIONS = readFileSync(new URL(`../../${RUNBOOK_DOC}`, import.meta.url), 'utf8');
@@ -72,7 +73,7 @@ describe('alarm subscribers from the deploy context', () => {
     // Act
     const { template } = synthStack({
       stage: 'staging',
-      context: { alarmEmail: 'ops@example.com, oncall@example.com', alarmHttpsEndpoint: 'https://hooks.example.com/alarms' },
+      context: ALARM_SUBSCRIBERS_CONTEXT,
     });
     const topic = resourceId(template, 'AWS::SNS::Topic', 'AlarmsTopic');
     const subscriptions = Object.values(resourcesOfType(template, 'AWS::SNS::Subscription')).map((s) => s.Properties);

@@ -1,37 +1,11 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { API_THROTTLE } from '../../lib/repricer-stack.js';
-import { AUTHORIZER, ROUTES, type RouteDefinition } from '../../lambdas/config/routes.js';
+import { AUTHORIZER } from '../../lambdas/config/routes.js';
 import { PROBLEM_CONTENT_TYPE, STANDARD_PROBLEMS } from '../../lambdas/http/problem.js';
+import { ROUTES_WITH_EXTRAS } from './shared-stacks.js';
 import { methodsByRoute, resourcePaths, resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
 
-/** Routes of a shape ROUTES may not hold yet: a path parameter, two methods on it, a public route. */
-const EXTRA_ROUTES: readonly RouteDefinition[] = [
-  {
-    name: 'TestGetItem',
-    method: 'GET',
-    path: '/v1/test-items/{itemId}',
-    entry: 'lambdas/functions/list-offers/handler.ts',
-    tableAccess: 'read',
-    authorized: true,
-  },
-  {
-    name: 'TestDeleteItem',
-    method: 'DELETE',
-    path: '/v1/test-items/{itemId}',
-    entry: 'lambdas/functions/create-repricer/handler.ts',
-    tableAccess: 'readWrite',
-    authorized: true,
-  },
-  {
-    name: 'TestPublic',
-    method: 'GET',
-    path: '/v1/test-public.json',
-    entry: 'lambdas/functions/list-offers/handler.ts',
-    tableAccess: 'read',
-    authorized: false,
-  },
-];
-const ALL_ROUTES = [...ROUTES, ...EXTRA_ROUTES];
+const ALL_ROUTES = ROUTES_WITH_EXTRAS;
 /** The API reference page's methods, beside the routes: answered by GetOpenApi's function (lib/constructs/docs-page.ts). */
 const DOCS_PAGE_METHODS = [
   { method: 'GET', path: '/docs' },

@@ -7,31 +7,33 @@ import { fileURLToPath } from 'node:url';
 /** Where the run's templates are, for stack-fixture.ts. */
 export const CDK_TEMPLATES_ENV = 'TEST_CDK_TEMPLATES';
 
+/** Written beside the templates once the run's synth has written every one it makes. */
+export const SHARED_SYNTH_DONE = 'done';
+
 /** Kept on globalThis: global-teardown runs in this same process, stops the synth and removes the directory. */
 export interface CdkTemplatesHolder {
   __cdkTemplates?: string;
   __cdkSynth?: ChildProcess;
 }
 
-/** The stages whose unbundled stack most CDK test files read. */
-export const SHARED_STAGES: readonly string[] = ['dev', 'prod'];
-
 /**
- * Synthesizes the dev and prod stacks once for the run and leaves their templates in a fresh
- * directory: each file then reads them rather than synthesizing again (about 8 s a file, most of
- * it loading aws-cdk-lib's constructs into the file's own module registry). Files that need the
- * construct tree, another stage, other routes or bundles still synthesize their own (`synthStack`
- * in stack-fixture.ts). Nothing is kept between runs.
+ * Synthesizes the stacks of test/cdk/shared-stacks.ts once for the run and leaves their
+ * templates in a fresh directory: each file then reads them rather than synthesizing again
+ * (about 8 s a file, most of it loading aws-cdk-lib's constructs into the file's own module
+ * registry). Files that need the construct tree, another stack or bundles still synthesize their
+ * own (`synthStack` in stack-fixture.ts). Nothing is kept between runs. Under
+ * `npm run test:quick` (TEST_SCOPE=quick), which leaves the whole-stack files out, the stacks
+ * only they read are not synthesized.
  *
- * The synth (about 20 s of CPU) runs in a process of its own beside the tests rather than before
- * them: the unit files and the CDK files that synthesize their own stack start at once, and a
- * file that reads a shared template waits for it (stack-fixture.ts).
+ * The synth runs in a process of its own beside the tests rather than before them: the unit files
+ * and the CDK files that synthesize their own stack start at once, and a file that reads a shared
+ * template waits for it (stack-fixture.ts).
  */
 export default function globalSetup(): void {
   const directory = mkdtempSync(path.join(tmpdir(), 'repricer-cdk-'));
   const script = fileURLToPath(new URL('./synthesize-templates.ts', import.meta.url));
   const root = fileURLToPath(new URL('../..', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script, directory], { cwd: root, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['--import', 'tsx', script, directory], { cwd: root, stdio: 'ignore', env: process.env });
   child.unref();
   const holder = globalThis as CdkTemplatesHolder;
   holder.__cdkTemplates = directory;

@@ -2,6 +2,7 @@ import { TAKEALOT_SELLER_API_URL_ENV, TAKEALOT_STOREFRONT_URL_ENV } from '../../
 import { takealotMarketplace } from '../../lambdas/marketplace/takealot/marketplace.js';
 import { MARKET_LOOP_DESCRIPTIONS } from '../../lib/constructs/market-loop.js';
 import { MARKETPLACE_EVENT_ROUTE } from '../../lib/repricer-stack.js';
+import { SANDBOX_CONTEXT, SANDBOX_URLS } from './shared-stacks.js';
 import { functionDescribed, functionNamed, resourcesOfType, synthStack } from './stack-fixture.js';
 
 /** Every function of the stage's stack with its Takealot URLs (undefined where it has none). */
@@ -26,8 +27,7 @@ const takealotUrls = (stage: string, context?: Record<string, string>) => {
 };
 
 const PRODUCTION = { seller: takealotMarketplace.productionUrls.sellerApiUrl, storefront: takealotMarketplace.productionUrls.storefrontUrl };
-const SANDBOX = { seller: 'https://sandbox-seller.example.com/v1', storefront: 'https://sandbox-store.example.com' };
-const SANDBOX_CONTEXT = { takealotSellerApiUrl: SANDBOX.seller, takealotStorefrontUrl: SANDBOX.storefront };
+const SANDBOX = { ...SANDBOX_URLS };
 
 describe("the stage's marketplace URLs", () => {
   it("give the production stage Takealot's production URLs on every function that calls it", () => {

@@ -1,7 +1,7 @@
 import { ROUTES } from '../../lambdas/config/routes.js';
 import { actionsOf, functionNamed, methodsByRoute, roleStatements, synthStack, type SynthesizedStack } from './stack-fixture.js';
 
-/** GetOpenApi serves a file it carries: no table, no credentials, nothing of the generator (its bundle is read in bundles.stack.test.ts). */
+/** GetOpenApi serves a file it carries: no table, no credentials, nothing of the generator (its bundle is read in bundling.test.ts and bundles.full.test.ts). */
 describe('the GetOpenApi function', () => {
   let synthesized: SynthesizedStack;
 

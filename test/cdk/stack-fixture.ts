@@ -4,7 +4,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { RepricerStack } from '../../lib/repricer-stack.js';
 import type { RouteDefinition } from '../../lambdas/config/routes.js';
-import { CDK_TEMPLATES_ENV, SHARED_STAGES } from './global-setup.js';
+import { CDK_TEMPLATES_ENV, SHARED_SYNTH_DONE } from './global-setup.js';
+import type { NagReport } from './nag-report.js';
+import { NAG_REPORT_SUFFIX, sharedStackName } from './shared-stacks.js';
 
 /** The context `cdk synth` runs with (feature flags included), so tests see the same stack. */
 const cdkJsonContext = (): Record<string, unknown> => {
@@ -40,7 +42,8 @@ export interface SynthesizedStack {
  */
 const synthesized = new Map<readonly RouteDefinition[] | undefined, Map<string, SynthesizedStack>>();
 
-const build = (stage: string, routes: readonly RouteDefinition[] | undefined, bundle: boolean, context: Readonly<Record<string, string>> = {}) => {
+/** A stack's construct tree, built as `cdk synth` would with this stage, routes and context. */
+export const buildStack = (stage: string, routes: readonly RouteDefinition[] | undefined, bundle: boolean, context: Readonly<Record<string, string>> = {}) => {
   // An empty list of stacks to bundle makes every asset skip its bundling step.
   const bundling = bundle ? {} : { [cxapi.BUNDLING_STACKS]: [] };
   const app = new App({ context: { ...cdkJsonContext(), ...context, stage, ...bundling } });
@@ -48,30 +51,42 @@ const build = (stage: string, routes: readonly RouteDefinition[] | undefined, bu
   return { app, stack };
 };
 
-/** The unbundled template of a stage's stack with its own routes, as test/cdk/global-setup.ts shares it. */
-export const synthesizeTemplate = (stage: string): Record<string, unknown> => Template.fromStack(build(stage, undefined, false).stack).toJSON();
-
-/** How long a file waits for the run's synth of a shared stage (test/cdk/global-setup.ts). */
+/** How long a file waits for the run's synth of a shared stack (test/cdk/global-setup.ts). */
 const SHARED_TEMPLATE_WAIT_MS = 600_000;
 
-/** The file of the run's template of this stage, when the CDK project's global setup makes one. */
-const sharedTemplateFile = (stage: string): string | undefined => {
+/** The file of the run's template of this stack (or of its cdk-nag report), when the CDK project's global setup makes one. */
+const sharedFile = (
+  stage: string,
+  context: Readonly<Record<string, string>>,
+  routes: readonly RouteDefinition[] | undefined,
+  suffix = '',
+): string | undefined => {
   const directory = process.env[CDK_TEMPLATES_ENV];
-  return directory !== undefined && SHARED_STAGES.includes(stage) ? path.join(directory, `${stage}.json`) : undefined;
+  const name = sharedStackName(stage, context, routes);
+  return directory !== undefined && name !== undefined ? path.join(directory, `${name}${suffix}.json`) : undefined;
 };
 
 /**
- * The run's template, once its synth (a process of its own, started by the global setup) has
+ * A file of the run's synth (a process of its own, started by the global setup), once it has
  * written it. Synchronous, as `synthStack` is: the file's thread sleeps between looks.
  */
-const awaitSharedTemplate = (file: string): Template => {
+const awaitSharedFile = (file: string): unknown => {
   const failure = path.join(path.dirname(file), 'error.txt');
   const pause = new Int32Array(new SharedArrayBuffer(4));
   for (const deadline = Date.now() + SHARED_TEMPLATE_WAIT_MS; !existsSync(file); Atomics.wait(pause, 0, 0, 100)) {
     if (existsSync(failure)) throw new Error(`The run's synth of the shared stacks failed:\n${readFileSync(failure, 'utf8')}`);
+    if (existsSync(path.join(path.dirname(file), SHARED_SYNTH_DONE)))
+      throw new Error(`The run's synth left out ${file} (TEST_SCOPE=quick leaves out the whole-stack files' stacks)`);
     if (Date.now() > deadline) throw new Error(`The run's synth did not write ${file} within ${SHARED_TEMPLATE_WAIT_MS / 1000} s`);
   }
-  return Template.fromJSON(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>);
+  return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+};
+
+/** The cdk-nag report of a shared stack that asks for one (`nag` in test/cdk/shared-stacks.ts), from the run's synth. */
+export const sharedNagReport = (stage: string): NagReport => {
+  const file = sharedFile(stage, {}, undefined, NAG_REPORT_SUFFIX);
+  if (file === undefined) throw new Error(`No shared stack of stage ${stage} has a cdk-nag report in this run`);
+  return awaitSharedFile(file) as NagReport;
 };
 
 const synthesize = (
@@ -80,16 +95,16 @@ const synthesize = (
   bundle: boolean,
   context: Readonly<Record<string, string>>,
 ): SynthesizedStack => {
-  const shared = routes === undefined && !bundle && Object.keys(context).length === 0 ? sharedTemplateFile(stage) : undefined;
+  const shared = bundle ? undefined : sharedFile(stage, context, routes);
   if (shared === undefined) {
-    const { app, stack } = build(stage, routes, bundle, context);
+    const { app, stack } = buildStack(stage, routes, bundle, context);
     return { app, stack, template: Template.fromStack(stack), bundled: bundle };
   }
   // The template is the run's; the construct tree is built only for a test that reads it (and
-  // such a test, cdk-nag's, need not wait for the run's synth).
-  let built: ReturnType<typeof build> | undefined;
+  // such a test need not wait for the run's synth).
+  let built: ReturnType<typeof buildStack> | undefined;
   let template: Template | undefined;
-  const tree = () => (built ??= build(stage, routes, bundle));
+  const tree = () => (built ??= buildStack(stage, routes, bundle, context));
   return {
     get app() {
       return tree().app;
@@ -98,7 +113,7 @@ const synthesize = (
       return tree().stack;
     },
     get template() {
-      return (template ??= awaitSharedTemplate(shared));
+      return (template ??= Template.fromJSON(awaitSharedFile(shared) as Record<string, unknown>));
     },
     bundled: false,
   };

@@ -7,6 +7,7 @@ import type { ImportJob } from '../../lambdas/domain/import-jobs.js';
 import { commitPendingChunk } from '../../lambdas/data/imports/imports.js';
 import { connectorRecord, offerRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
+import { bySize } from '../support/profile.js';
 import { step } from '../support/story.js';
 
 let api: TestApi;
@@ -16,6 +17,15 @@ const viaCli: [string, string] = ['jobs-cli', 'jobs-cli-password'];
 const other: [string, string] = ['jobs-other', 'jobs-other-password'];
 
 const PRODUCTS = Array.from({ length: 20 }, (_, i) => `SKU-${i}`);
+/**
+ * Lines a file: more than a page of the offer list (100) and, where a worker dies, more chunks
+ * than it writes before it dies (CHUNK_LINES.offers, 200, a chunk). `npm run test:full` imports
+ * the original, larger files.
+ */
+const OFFER_FILE_LINES = bySize(150, 300);
+const CLI_FILE_LINES = bySize(120, 250);
+const CRASH_FILE_LINES = bySize(450, 600);
+const DOOMED_FILE_LINES = bySize(300, 500);
 const dataOf = (record: unknown) => (record as { data: Record<string, unknown> }).data;
 const offerLines = (count: number, prefix = 'OFR', overrides: (i: number) => Record<string, unknown> = () => ({})) =>
   Array.from({ length: count }, (_, i) =>
@@ -87,7 +97,7 @@ describe('POST /v1/imports', () => {
   it('runs import jobs in one sequence: API and CLI imports, skips and updates, bad lines, repricer imports, listing, a worker that dies', async () => {
     await step('lands offers exactly as the CLI import does, and counts them', async () => {
       // Arrange
-      const lines = offerLines(300);
+      const lines = offerLines(OFFER_FILE_LINES);
 
       // Act
       const accepted = await postImport(viaApi, 'offers', ndjson(lines));
@@ -100,31 +110,37 @@ describe('POST /v1/imports', () => {
       // Assert
       expect(accepted.status).toBe(202);
       expect(accepted.headers.location).toBe(`/v1/imports/${accepted.body.id}`);
-      expect(accepted.body).toMatchObject({ status: 'pending', trigger_type: 'public_api', import_type: 'offers', total: 300, processed: 0 });
+      expect(accepted.body).toMatchObject({ status: 'pending', trigger_type: 'public_api', import_type: 'offers', total: OFFER_FILE_LINES, processed: 0 });
       expect(await getJob(viaApi, accepted.body.id)).toMatchObject({
         status: 'completed',
-        total: 300,
-        processed: 300,
-        created: 300,
+        total: OFFER_FILE_LINES,
+        processed: OFFER_FILE_LINES,
+        created: OFFER_FILE_LINES,
         updated: 0,
         skipped: 0,
         invalid: 0,
         errors: [],
       });
       const [apiOffers, cliOffers] = [await comparableOffers(viaApi), await comparableOffers(viaCli)];
-      expect(apiOffers).toHaveLength(300);
+      expect(apiOffers).toHaveLength(OFFER_FILE_LINES);
       expect(apiOffers).toEqual(cliOffers);
     });
     await step('counts an unchanged line as skipped and a changed one as updated', async () => {
       // Arrange
-      const lines = offerLines(300).map((line, i) => (i < 10 ? { ...line, offer_price: 999 } : line));
+      const lines = offerLines(OFFER_FILE_LINES).map((line, i) => (i < 10 ? { ...line, offer_price: 999 } : line));
 
       // Act
       const accepted = await postImport(viaApi, 'offers', ndjson(lines));
       await api.settle();
 
       // Assert
-      expect(await getJob(viaApi, accepted.body.id)).toMatchObject({ status: 'completed', processed: 300, created: 0, updated: 10, skipped: 290 });
+      expect(await getJob(viaApi, accepted.body.id)).toMatchObject({
+        status: 'completed',
+        processed: OFFER_FILE_LINES,
+        created: 0,
+        updated: 10,
+        skipped: OFFER_FILE_LINES - 10,
+      });
     });
     await step('writes nothing when a line is bad, and lists each bad line by number', async () => {
       // Arrange
@@ -241,7 +257,7 @@ describe('POST /v1/imports', () => {
       const { importRecords } = await import('../../tools/admin/import.js');
       const lines = [
         productRecord('CLI-1'),
-        ...offerLines(250, 'CLIJOB').map((data, i) => ({ type: 'offer', data: { ...data, product_code: i === 0 ? 'CLI-1' : data.product_code } })),
+        ...offerLines(CLI_FILE_LINES, 'CLIJOB').map((data, i) => ({ type: 'offer', data: { ...data, product_code: i === 0 ? 'CLI-1' : data.product_code } })),
       ];
 
       // Act
@@ -250,7 +266,7 @@ describe('POST /v1/imports', () => {
       const listed = await api.request<{ imports: ImportJob[] }>('GET', '/v1/imports?_sort=id:DESC&_limit=2', { auth: viaCli });
 
       // Assert
-      expect(summary).toMatchObject({ products: 1, offers: 250, unchangedOffers: 0 });
+      expect(summary).toMatchObject({ products: 1, offers: CLI_FILE_LINES, unchangedOffers: 0 });
       expect(
         listed.body.imports.map(({ import_type, trigger_type, status, total, processed, created }) => ({
           import_type,
@@ -261,7 +277,7 @@ describe('POST /v1/imports', () => {
           created,
         })),
       ).toEqual([
-        { import_type: 'offers', trigger_type: 'cli', status: 'completed', total: 250, processed: 250, created: 250 },
+        { import_type: 'offers', trigger_type: 'cli', status: 'completed', total: CLI_FILE_LINES, processed: CLI_FILE_LINES, created: CLI_FILE_LINES },
         { import_type: 'products', trigger_type: 'cli', status: 'completed', total: 1, processed: 1, created: 1 },
       ]);
     });
@@ -287,7 +303,7 @@ describe('POST /v1/imports', () => {
           throw new Error('worker killed');
         }
       };
-      const lines = offerLines(600, 'CRASH');
+      const lines = offerLines(CRASH_FILE_LINES, 'CRASH');
 
       // Act
       const accepted = await postImport(viaApi, 'offers', ndjson(lines));
@@ -295,9 +311,16 @@ describe('POST /v1/imports', () => {
 
       // Assert
       expect(crashes).toBe(1);
-      expect(await getJob(viaApi, accepted.body.id)).toMatchObject({ status: 'completed', total: 600, processed: 600, created: 600, updated: 0, skipped: 0 });
+      expect(await getJob(viaApi, accepted.body.id)).toMatchObject({
+        status: 'completed',
+        total: CRASH_FILE_LINES,
+        processed: CRASH_FILE_LINES,
+        created: CRASH_FILE_LINES,
+        updated: 0,
+        skipped: 0,
+      });
       const crashed = (await comparableOffers(viaApi)).filter((o) => String(o.offer_id).startsWith('CRASH-'));
-      expect(crashed).toHaveLength(600);
+      expect(crashed).toHaveLength(CRASH_FILE_LINES);
     });
     await step('ends failed, visibly, when it dies on every delivery', async () => {
       // Arrange
@@ -306,7 +329,7 @@ describe('POST /v1/imports', () => {
       };
 
       // Act
-      const accepted = await postImport(viaApi, 'offers', ndjson(offerLines(500, 'DOOMED')));
+      const accepted = await postImport(viaApi, 'offers', ndjson(offerLines(DOOMED_FILE_LINES, 'DOOMED')));
       await api.settle();
 
       // Assert

@@ -61,6 +61,12 @@ const deps = (at: number): PushDeps => ({
   retry: { baseDelayMs: 1, sleep: () => Promise.resolve() },
 });
 /**
+ * For a push the marketplace answers 5xx every time: the sender's waits between its re-pushes
+ * of the same prices (seconds each, which the clock `at` does not see pass either way) pass at
+ * once. A sender that reads a batch's status still waits in real time for the simulator.
+ */
+const withoutRepushWaits = (at: number): PushDeps => ({ ...deps(at), sleep: () => Promise.resolve() });
+/**
  * The sender under test at `at`, each change's product read a moment before (the reader's
  * record, as a page read at that time leaves it): its pushes answer to a market read just now.
  */
@@ -249,7 +255,7 @@ describe('a push in doubt', () => {
     const at = advance();
     const postsBefore = batchPosts();
     market.control.setFaults({ errorRate: 1 });
-    await sendAt([ref], at);
+    await sendAt([ref], at, withoutRepushWaits(at));
     market.control.setFaults({ errorRate: 0 });
     // The push and three more of the same price, a few seconds apart.
     expect(batchPosts()).toBe(postsBefore + 4);
@@ -270,7 +276,7 @@ describe('a push in doubt', () => {
     const at = advance();
     const before = received(product).length;
     market.control.setFaults({ errorRate: 1 });
-    await sendAt([ref], at);
+    await sendAt([ref], at, withoutRepushWaits(at));
     market.control.setFaults({ errorRate: 0 });
     expect((await readSendable(clientId, ref))?.pushToken).toBeDefined();
     // A new decision for the offer, at another price, while the first push is in doubt.
@@ -407,7 +413,7 @@ describe('a target that ended for a reason of the connection', () => {
     const ref = await pin(product, target);
     const at = advance();
     market.control.setFaults({ errorRate: 1 });
-    await sendAt([ref], at);
+    await sendAt([ref], at, withoutRepushWaits(at));
     market.control.setFaults({ errorRate: 0 });
     expect(received(product)).toEqual([]);
     // A day on, the push's doubt told (the offer never got it), the change has waited its whole retry window.

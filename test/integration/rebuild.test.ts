@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { connectorRecord, fees, offerRecord, productRecord } from '../support/fixtures.js';
 import { startTestApi, type TestApi } from '../support/local-api.js';
 import { nodeDiscrepancies, type OrderNodes } from '../support/rank-check.js';
+import { bySize } from '../support/profile.js';
 import { fcParameters, fcRuns } from '../support/seed.js';
 
 type Item = Record<string, NativeAttributeValue>;
@@ -19,6 +20,8 @@ const OWN = 'seller-rebuilt';
 const COMPETITIVENESS = ['high', 'medium', 'low'];
 const PRODUCTS = Array.from({ length: 12 }, (_, i) => `RB-${i}`);
 const CONNECTORS = ['amazon', 'ebay', 'takealot'];
+/** Offers of the tenant: more than a page of 100 and than a rank bucket holds (48); 160 under `npm run test:full`. */
+const OFFERS = bySize(130, 160);
 
 /** What the API serves, as the test reads it: every response of these requests. */
 const OFFER_QUERIES = [
@@ -196,7 +199,7 @@ beforeAll(async () => {
   await api.importRecords(username, [
     ...CONNECTORS.map((uid) => connectorRecord(uid)),
     ...PRODUCTS.map((code) => productRecord(code, { fee_estimates: perConnector })),
-    ...Array.from({ length: 160 }, (_, n) =>
+    ...Array.from({ length: OFFERS }, (_, n) =>
       offerRecord(`rb-${n}`, PRODUCTS[n % PRODUCTS.length]!, {
         seller_id: n % 3 ? OWN : 'seller-other',
         competitiveness: COMPETITIVENESS[n % 3],

@@ -100,7 +100,7 @@ describe('market convergence', () => {
           }
         },
       ),
-      fcParameters({ numRuns: fcRuns(3, 20) }),
+      fcParameters({ numRuns: fcRuns(2, 20) }),
     );
   }, 300_000);
 });

@@ -35,13 +35,13 @@ import { startTestMarket, stopTestMarket } from '../support/test-market.js';
 let api: TestApi;
 let run = 0;
 /**
- * 10 under `npm test`, 200 under `test:full`; each run is a new simulator and tenant, 2-10 s.
- * Ten runs still draw every value of each shape setting (two or three values each) and every
- * kind of move in nearly every run of the file (a given value of three is missing from ten draws
- * 1.7 % of the time), and every run of the file draws a new seed, so CI's runs cover them all;
- * the rarer combinations are what the full count is for.
+ * 6 under `npm test`, 200 under `test:full`; each run is a new simulator and tenant, 2-10 s.
+ * Six runs draw most values of each shape setting (two or three values each) in a run of the
+ * file (a given value of three is missing from six draws 8.8 % of the time, one of two 1.6 %),
+ * and every run of the file draws a new seed, so CI's runs cover them all; the rarer
+ * combinations are what the full count is for.
  */
-const RUNS = fcRuns(10, 200);
+const RUNS = fcRuns(6, 200);
 // A minute a run at most: the runs are one test.
 jest.setTimeout(RUNS * 60_000);
 const captured = captureOutput();

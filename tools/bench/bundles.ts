@@ -18,7 +18,8 @@ export const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 export const handler = async () => ({ statusCode: 200, body: '' });
 `;
 
-const bundle = async (root: string, entry: string, outfile: string) => {
+/** One function's bundle, built with the stack's esbuild settings (lib/constructs/bundling.ts); its size in bytes. */
+export const bundleFunction = async (root: string, entry: string, outfile: string): Promise<number> => {
   await build({
     entryPoints: [entry],
     outfile,
@@ -68,7 +69,7 @@ export const measureBundles = async (root: string, outDir: string, runs = 15): P
   const built: { name: string; outfile: string; bytes: number }[] = [];
   for (const { name, entry } of entries) {
     const outfile = path.join(outDir, `${name.replace(/\W+/g, '-')}.mjs`);
-    built.push({ name, outfile, bytes: await bundle(root, entry, outfile) });
+    built.push({ name, outfile, bytes: await bundleFunction(root, entry, outfile) });
   }
   // One untimed round (files in the page cache), then the bundles in turn, so a slower moment of the machine weighs on all alike.
   for (const { outfile } of built) importMs(outfile);

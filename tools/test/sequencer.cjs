@@ -3,7 +3,10 @@
  * orders by what its cache recorded of earlier runs (failed first, then slowest), so a fresh
  * clone and a used checkout ran files in different orders and finished at different times.
  * Here: the slowest first by the seconds committed in `file-seconds.json` (so the two workers
- * end together), then the files not listed there, by path.
+ * end together), then the files not listed there, by path; the CDK files after all the others.
+ * Those read the stacks the run's synth makes beside the first files (test/cdk/global-setup.ts)
+ * and wait for them: started first, as their seconds (mostly that wait) would place them, they
+ * held both workers idle while one process synthesized.
  */
 const { readFileSync } = require('node:fs');
 const { join, relative } = require('node:path');
@@ -11,14 +14,15 @@ const { join, relative } = require('node:path');
 const ROOT = join(__dirname, '..', '..');
 /** Seconds per file (path from the project root), measured by `timing-reporter.cjs`. */
 const seconds = JSON.parse(readFileSync(join(__dirname, 'file-seconds.json'), 'utf8'));
+const CDK_FILES = 'test/cdk/';
 
 class FixedOrderSequencer {
   sort(tests) {
     const weighed = tests.map((test) => {
       const path = relative(ROOT, test.path);
-      return { test, path, seconds: seconds[path] ?? 0 };
+      return { test, path, late: path.startsWith(CDK_FILES) ? 1 : 0, seconds: seconds[path] ?? 0 };
     });
-    weighed.sort((a, b) => b.seconds - a.seconds || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    weighed.sort((a, b) => a.late - b.late || b.seconds - a.seconds || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return weighed.map(({ test }) => test);
   }
 

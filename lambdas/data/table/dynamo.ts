@@ -32,6 +32,15 @@ const LOCAL_MAX_SOCKETS = 512;
 export const LOCAL_REQUEST_TIMEOUT_MS = 15_000;
 
 /**
+ * Likewise for connecting: when such a JVM is slow to accept, its accept queue fills, the kernel
+ * drops the next SYN and the client sends it again only after a second, so a burst of new
+ * connections (eight importers at once) failed the deployed 1 s on a loaded machine. A client of
+ * a loopback endpoint waits through two such resends unless DYNAMODB_REQUEST_TIMEOUT_MS asks
+ * for the deployed timing.
+ */
+export const LOCAL_CONNECTION_TIMEOUT_MS = 5_000;
+
+/**
  * Overrides the per-attempt timeout (1-60000 ms) for any endpoint: how
  * test/integration/dynamodb-outage.test.ts runs a DynamoDB Local with the deployed 1.2 s. The
  * stack never sets it (test/cdk/functions.test.ts).
@@ -63,6 +72,10 @@ export const requestTimeoutMs = (env: Env = process.env, endpoint: string | unde
   return ms;
 };
 
+/** The time an attempt is given to connect to `endpoint` (none: AWS). */
+export const connectionTimeoutMs = (env: Env = process.env, endpoint: string | undefined = env.DYNAMODB_ENDPOINT): number =>
+  isLocalEndpoint(endpoint) && (env[REQUEST_TIMEOUT_ENV] ?? '') === '' ? LOCAL_CONNECTION_TIMEOUT_MS : SDK_CONNECTION_TIMEOUT_MS;
+
 export interface DynamoClientSettings {
   /** DynamoDB Local's URL; none for AWS. */
   readonly endpoint?: string | undefined;
@@ -75,7 +88,7 @@ export const createDynamoClient = ({ endpoint, env = process.env }: DynamoClient
     maxAttempts: SDK_MAX_ATTEMPTS,
     requestHandler: {
       requestTimeout: requestTimeoutMs(env, endpoint),
-      connectionTimeout: SDK_CONNECTION_TIMEOUT_MS,
+      connectionTimeout: connectionTimeoutMs(env, endpoint),
       throwOnRequestTimeout: true,
       ...(endpoint ? { httpAgent: { keepAlive: true, maxSockets: LOCAL_MAX_SOCKETS } } : {}),
     },

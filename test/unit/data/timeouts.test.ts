@@ -10,8 +10,10 @@ import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { MAXIMUM_RETRY_DELAY, Retry, THROTTLING_RETRY_DELAY_BASE, DEFAULT_RETRY_DELAY_BASE } from '@smithy/core/retry';
 import { FUNCTION_TIMEOUT_SECONDS } from '../../../lib/constructs/api-function.js';
 import {
+  connectionTimeoutMs,
   createDynamoClient,
   dynamoClient,
+  LOCAL_CONNECTION_TIMEOUT_MS,
   LOCAL_REQUEST_TIMEOUT_MS,
   requestTimeoutMs,
   SDK_CONNECTION_TIMEOUT_MS,
@@ -105,19 +107,24 @@ describe('timeouts', () => {
   });
 
   it.each([
-    ['http://localhost:8000', LOCAL_REQUEST_TIMEOUT_MS],
-    ['http://127.0.0.1:8103', LOCAL_REQUEST_TIMEOUT_MS],
-    ['http://[::1]:8000', LOCAL_REQUEST_TIMEOUT_MS],
-    ['https://dynamodb.eu-west-1.amazonaws.com', SDK_REQUEST_TIMEOUT_MS],
-    ['http://localhost.example.com:8000', SDK_REQUEST_TIMEOUT_MS],
-    ['http://10.0.0.5:8000', SDK_REQUEST_TIMEOUT_MS],
-    [undefined, SDK_REQUEST_TIMEOUT_MS],
-  ])('gives a client of %s a per-attempt timeout of %i ms', async (endpoint, expected) => {
-    expect(requestTimeoutMs({}, endpoint)).toBe(expected);
+    ['http://localhost:8000', LOCAL_REQUEST_TIMEOUT_MS, LOCAL_CONNECTION_TIMEOUT_MS],
+    ['http://127.0.0.1:8103', LOCAL_REQUEST_TIMEOUT_MS, LOCAL_CONNECTION_TIMEOUT_MS],
+    ['http://[::1]:8000', LOCAL_REQUEST_TIMEOUT_MS, LOCAL_CONNECTION_TIMEOUT_MS],
+    ['https://dynamodb.eu-west-1.amazonaws.com', SDK_REQUEST_TIMEOUT_MS, SDK_CONNECTION_TIMEOUT_MS],
+    ['http://localhost.example.com:8000', SDK_REQUEST_TIMEOUT_MS, SDK_CONNECTION_TIMEOUT_MS],
+    ['http://10.0.0.5:8000', SDK_REQUEST_TIMEOUT_MS, SDK_CONNECTION_TIMEOUT_MS],
+    [undefined, SDK_REQUEST_TIMEOUT_MS, SDK_CONNECTION_TIMEOUT_MS],
+  ])('gives a client of %s a per-attempt timeout of %i ms and %i ms to connect', async (endpoint, request, connection) => {
+    expect(requestTimeoutMs({}, endpoint)).toBe(request);
+    expect(connectionTimeoutMs({}, endpoint)).toBe(connection);
     const client = createDynamoClient({ endpoint, env: {} });
     const handlerConfig = await (client.config.requestHandler as unknown as { configProvider: Promise<Record<string, unknown>> }).configProvider;
-    expect(handlerConfig).toMatchObject({ requestTimeout: expected });
+    expect(handlerConfig).toMatchObject({ requestTimeout: request, connectionTimeout: connection });
     client.destroy();
+  });
+
+  it('gives a client of a loopback endpoint the deployed time to connect when DYNAMODB_REQUEST_TIMEOUT_MS asks for the deployed timing', () => {
+    expect(connectionTimeoutMs({ DYNAMODB_REQUEST_TIMEOUT_MS: String(SDK_REQUEST_TIMEOUT_MS) }, 'http://localhost:8000')).toBe(SDK_CONNECTION_TIMEOUT_MS);
   });
 
   it('ends one DynamoDB call, retries and throttling backoff included, before the function times out', () => {

@@ -3,20 +3,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DOCS_PAGE_FILES } from '../../lib/constructs/docs-page.js';
-import { FULL_PROFILE } from '../support/profile.js';
 import { bundledCode, bundledCodePath, functionNamed, resourceId, resourcesOfType, synthStack, type SynthesizedStack } from './stack-fixture.js';
 
 /**
- * What esbuild makes of each function, read from the staged assets. Bundling every function
- * takes most of a synth's time, so this is the one test file that synthesizes with bundles: every
- * assertion on bundled code lives here.
- *
- * Every function is bundled by the same construct (`ApiFunction` in lib/constructs/api-function.ts)
- * with the same settings, so `npm test` bundles the stack with two routes only (about 45 s less
- * of a 2-core machine's time): GetOpenApi, the one with files copied beside its bundle and the
- * generated document in it, and GetOffer, a route that reads the table through the SDK; the
- * authorizer and every function that serves no route (the change handlers, the market loop, the
- * webhook worker) are bundled all the same. `npm run test:full` bundles every route.
+ * What `cdk synth` makes of each function, read from the staged assets: the stack synthesized
+ * with every function bundled. Bundling takes most of a synth's time (over a minute of a 2-core
+ * machine's), so this file runs under `npm run test:full` only (`*.full.test.ts`, jest.config.js);
+ * `npm test` checks the same esbuild settings on two functions' entries without the stack
+ * (test/cdk/bundling.test.ts).
  */
 
 /** Names in the bundle's `export{a as b, c}` clauses (esbuild's ESM output). */
@@ -31,14 +25,13 @@ const exportedNames = (code: string): string[] =>
     ),
   );
 
-const BUNDLED_ROUTES = FULL_PROFILE ? ROUTES : ROUTES.filter((route) => route.name === 'GetOpenApi' || route.name === 'GetOffer');
-const FUNCTIONS = [...BUNDLED_ROUTES.map((route) => ({ name: route.name, entry: route.entry })), { name: 'Authorizer', entry: AUTHORIZER.entry }];
+const FUNCTIONS = [...ROUTES.map((route) => ({ name: route.name, entry: route.entry })), { name: 'Authorizer', entry: AUTHORIZER.entry }];
 
 describe('bundled function code', () => {
   let dev: SynthesizedStack;
 
   beforeAll(() => {
-    dev = synthStack({ stage: 'dev', bundle: true, ...(FULL_PROFILE ? {} : { routes: BUNDLED_ROUTES }) });
+    dev = synthStack({ stage: 'dev', bundle: true });
   });
 
   it.each(FUNCTIONS)('$name is bundled from $entry as ESM that exports `handler`', ({ name }) => {
