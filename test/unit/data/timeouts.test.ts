@@ -116,15 +116,18 @@ describe('timeouts', () => {
     [undefined, SDK_REQUEST_TIMEOUT_MS, SDK_CONNECTION_TIMEOUT_MS],
   ])('gives a client of %s a per-attempt timeout of %i ms and %i ms to connect', async (endpoint, request, connection) => {
     expect(requestTimeoutMs({}, endpoint)).toBe(request);
-    expect(connectionTimeoutMs({}, endpoint)).toBe(connection);
+    expect(connectionTimeoutMs(endpoint)).toBe(connection);
     const client = createDynamoClient({ endpoint, env: {} });
     const handlerConfig = await (client.config.requestHandler as unknown as { configProvider: Promise<Record<string, unknown>> }).configProvider;
     expect(handlerConfig).toMatchObject({ requestTimeout: request, connectionTimeout: connection });
     client.destroy();
   });
 
-  it('gives a client of a loopback endpoint the deployed time to connect when DYNAMODB_REQUEST_TIMEOUT_MS asks for the deployed timing', () => {
-    expect(connectionTimeoutMs({ DYNAMODB_REQUEST_TIMEOUT_MS: String(SDK_REQUEST_TIMEOUT_MS) }, 'http://localhost:8000')).toBe(SDK_CONNECTION_TIMEOUT_MS);
+  it('gives a client of a loopback endpoint its longer time to connect whatever DYNAMODB_REQUEST_TIMEOUT_MS says', async () => {
+    const client = createDynamoClient({ endpoint: 'http://localhost:8000', env: { DYNAMODB_REQUEST_TIMEOUT_MS: String(SDK_REQUEST_TIMEOUT_MS) } });
+    const handlerConfig = await (client.config.requestHandler as unknown as { configProvider: Promise<Record<string, unknown>> }).configProvider;
+    expect(handlerConfig).toMatchObject({ requestTimeout: SDK_REQUEST_TIMEOUT_MS, connectionTimeout: LOCAL_CONNECTION_TIMEOUT_MS });
+    client.destroy();
   });
 
   it('ends one DynamoDB call, retries and throttling backoff included, before the function times out', () => {
