@@ -19,8 +19,8 @@ export interface CdkTemplatesHolder {
 /**
  * Synthesizes the stacks of test/cdk/shared-stacks.ts once for the run and leaves their
  * templates in a fresh directory: each file then reads them rather than synthesizing again
- * (about 8 s a file, most of it loading aws-cdk-lib's constructs into the file's own module
- * registry). Files that need the construct tree, another stack or bundles still synthesize their
+ * (about 8 s a file: a file that only loads the stack's modules takes about 1 s, so most of it
+ * is building and synthesizing the tree). Files that need the construct tree, another stack or bundles still synthesize their
  * own (`synthStack` in stack-fixture.ts). Nothing is kept between runs. Under
  * `npm run test:quick` (TEST_SCOPE=quick), which leaves the whole-stack files out, the stacks
  * only they read are not synthesized.
@@ -33,7 +33,7 @@ export default function globalSetup(): void {
   const directory = mkdtempSync(path.join(tmpdir(), 'repricer-cdk-'));
   const script = fileURLToPath(new URL('./synthesize-templates.ts', import.meta.url));
   const root = fileURLToPath(new URL('../..', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script, directory], { cwd: root, stdio: 'ignore', env: process.env });
+  const child = spawn(process.execPath, ['--import', 'tsx', script, directory], { cwd: root, stdio: 'ignore' });
   child.unref();
   const holder = globalThis as CdkTemplatesHolder;
   holder.__cdkTemplates = directory;

@@ -1,7 +1,7 @@
 /**
  * The stacks the CDK files read, synthesized once for the run (test/cdk/global-setup.ts) rather
- * than once per file that reads them: each file's own synth costs several seconds, most of it
- * loading aws-cdk-lib's constructs into the file's module registry. `synthStack` (stack-fixture.ts)
+ * than once per file that reads them: each file's own synth costs several seconds.
+ * `synthStack` (stack-fixture.ts)
  * serves a request matching one of these (same stage, same context, the same routes array) from
  * the run's template; anything else, and any request for bundles or for the construct tree, is
  * synthesized by the file that asks. No aws-cdk-lib here: the global setup loads this module.
