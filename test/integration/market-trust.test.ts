@@ -4,6 +4,7 @@ import { startTestApi, type TestApi } from '../support/local-api.js';
 import { canonicalPriceChanges } from '../support/repricing.js';
 import { step } from '../support/story.js';
 import { saveSuggestConnection } from '../support/suggest-connection.js';
+import { storefrontOffer } from '../support/storefront-offers.js';
 
 /**
  * What the service did not see, it does not price (docs/design.md, "The marketplace loop", docs/market-sync.md): a
@@ -21,16 +22,6 @@ let evaluate: typeof import('../../lambdas/functions/evaluate-repricers/evaluate
 const connector = { uid: 'takealot', sellerId: 'me', storefrontUrl: 'https://storefront.example' };
 const json = { 'content-type': 'application/json' };
 
-const entry = (sellerId: string, price: number, overrides: Partial<MarketOffer> = {}): MarketOffer => ({
-  sellerId,
-  sellerName: `Seller ${sellerId}`,
-  price,
-  inStock: true,
-  isMarketplaceItself: false,
-  bestPrice: false,
-  fastestDelivery: false,
-  ...overrides,
-});
 const page = (lineId: string, offers: MarketOffer[], buyBoxShown = true): ProductMarket => ({ productLineId: lineId, offers, buyBoxShown, skipped: 0 });
 const both = { bestPrice: true, fastestDelivery: true };
 
@@ -107,7 +98,12 @@ it('decides nothing from a market it did not see, then from the page that showed
     expect((await preview(repricer)).market).toMatchObject({ state: 'unknown', reason: 'empty_page' });
   });
   await step('a page that shows the buy box with rivals at 100 and 110 decides one step under the lowest', async () => {
-    await sync.applyProductMarket(clientId, connector, 'SKU-1', page('PLID1', [entry('s1', 100, both), entry('me', 130), entry('s2', 110)]));
+    await sync.applyProductMarket(
+      clientId,
+      connector,
+      'SKU-1',
+      page('PLID1', [storefrontOffer('s1', 100, both), storefrontOffer('me', 130), storefrontOffer('s2', 110)]),
+    );
     await api.settle();
     expect((await decisions('SKU-1')).map((change) => [change.new_price, change.reason])).toEqual([[99, 'undercut']]);
     expect((await preview(repricer)).market).toMatchObject({ state: 'known', reason: null });
@@ -123,15 +119,15 @@ it('decides nothing from a market it did not see, then from the page that showed
 
 it('decides nothing from a stale market, down or up, until a page is read again', async () => {
   await ownProduct(2);
-  await sync.applyProductMarket(clientId, connector, 'SKU-2', page('PLID2', [entry('s1', 150, both), entry('me', 130)]));
+  await sync.applyProductMarket(clientId, connector, 'SKU-2', page('PLID2', [storefrontOffer('s1', 150, both), storefrontOffer('me', 130)]));
   await api.settle();
   // Winning at 130 under a rival at 150: the repricer raised to 149 from the fresh page.
   expect((await decisions('SKU-2')).map((change) => change.new_price)).toEqual([149]);
   const later = api.clock.now() + 60 * 60_000;
-  await sync.applyProductMarket(clientId, connector, 'SKU-2', page('PLID2', [entry('s1', 180, both), entry('me', 130)]));
+  await sync.applyProductMarket(clientId, connector, 'SKU-2', page('PLID2', [storefrontOffer('s1', 180, both), storefrontOffer('me', 130)]));
   // An hour on, with no page read since: 179 would be a raise from a view an hour old.
   expect(await evaluate.evaluateProduct(clientId, 'SKU-2', 90, later)).toEqual([]);
-  await sync.applyProductMarket(clientId, connector, 'SKU-2', page('PLID2', [entry('s1', 120, both), entry('me', 130)]));
+  await sync.applyProductMarket(clientId, connector, 'SKU-2', page('PLID2', [storefrontOffer('s1', 120, both), storefrontOffer('me', 130)]));
   // ...and 119 a drop from it: a stale view moves no price either way.
   expect(await evaluate.evaluateProduct(clientId, 'SKU-2', 90, later)).toEqual([]);
   await api.settle();
@@ -149,7 +145,7 @@ it("keeps both writers' fields of an own offer: a page written between the sync'
     { ...stored.fields, offer_price: 125, product_code: 'SKU-3', connector: 'takealot' },
   ]);
   // ...the storefront reader writes the buy box meanwhile...
-  await sync.applyProductMarket(clientId, connector, 'SKU-3', page('PLID3', [entry('me', 130, both), entry('s1', 150)]));
+  await sync.applyProductMarket(clientId, connector, 'SKU-3', page('PLID3', [storefrontOffer('me', 130, both), storefrontOffer('s1', 150)]));
   // ...and the sync's write of its older copy is refused, not written over the reader's.
   expect(await writeOfferPlan(plan, { guarded: true })).toEqual(['3']);
   const after = (await readProductForRepricing(clientId, 'SKU-3'))!.offers.find((offer) => offer.scope === 'own')!;
@@ -189,7 +185,7 @@ it("holds the target to the marketplace's rrp: decided at the rrp, with the rrp 
   });
   expect(created.status).toBe(201);
   // A product the sync created, without fees: floor 300 - 187. A rival at 200: undercutting it (199) would go over the rrp, which the marketplace refuses.
-  await sync.applyProductMarket(clientId, connector, 'SKU-5', page('PLID5', [entry('s1', 200, both), entry('me', 110)]));
+  await sync.applyProductMarket(clientId, connector, 'SKU-5', page('PLID5', [storefrontOffer('s1', 200, both), storefrontOffer('me', 110)]));
   await api.settle();
   const [change] = await decisions('SKU-5');
   expect([change?.new_price, change?.reason]).toEqual([120, 'ceiling']);

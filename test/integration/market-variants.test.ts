@@ -8,6 +8,7 @@ import { startTestApi, type TestApi } from '../support/local-api.js';
 import { canonicalPriceChanges } from '../support/repricing.js';
 import { step } from '../support/story.js';
 import { saveSuggestConnection } from '../support/suggest-connection.js';
+import { storefrontOffer } from '../support/storefront-offers.js';
 
 /**
  * A product page's buy box belongs to one variant of its product line (docs/market-sync.md,
@@ -25,16 +26,6 @@ const connector = { uid: 'takealot', sellerId: 'me', storefrontUrl: 'https://sto
 const json = { 'content-type': 'application/json' };
 const both = { bestPrice: true, fastestDelivery: true };
 
-const entry = (sellerId: string, price: number, overrides: Partial<MarketOffer> = {}): MarketOffer => ({
-  sellerId,
-  sellerName: `Seller ${sellerId}`,
-  price,
-  inStock: true,
-  isMarketplaceItself: false,
-  bestPrice: false,
-  fastestDelivery: false,
-  ...overrides,
-});
 const page = (lineId: string, offers: MarketOffer[], extra: Partial<ProductMarket> = {}): ProductMarket => ({
   productLineId: lineId,
   offers,
@@ -115,7 +106,7 @@ it("two SKUs on one product line: a page of one variant never moves or deletes t
   const choice = { multiVariant: true };
 
   await step('a page that once showed the blue variant gives SKU-BLUE its rivals, keyed by line and variant', async () => {
-    const shown = page('PLID7', [entry('s1', 160, both), entry('s2', 170), entry('me', 150)], { ...choice, variantId: 'T-BLUE' });
+    const shown = page('PLID7', [storefrontOffer('s1', 160, both), storefrontOffer('s2', 170), storefrontOffer('me', 150)], { ...choice, variantId: 'T-BLUE' });
     expect(await sync.applyProductMarket(clientId, connector, 'SKU-BLUE', shown)).toMatchObject({ kind: 'applied' });
     await api.settle();
     expect(await offersOf('SKU-BLUE')).toEqual([
@@ -127,7 +118,7 @@ it("two SKUs on one product line: a page of one variant never moves or deletes t
   const blueRivals = await offersOf('SKU-BLUE');
 
   await step('the page now shows the red variant: SKU-RED takes it, SKU-BLUE keeps its rivals as they were', async () => {
-    const shown = page('PLID7', [entry('s1', 120, both), entry('s3', 130), entry('me', 150)], { ...choice, variantId: 'T-RED' });
+    const shown = page('PLID7', [storefrontOffer('s1', 120, both), storefrontOffer('s3', 130), storefrontOffer('me', 150)], { ...choice, variantId: 'T-RED' });
     expect(await sync.applyProductMarket(clientId, connector, 'SKU-RED', shown)).toMatchObject({ kind: 'applied' });
     expect(await sync.applyProductMarket(clientId, connector, 'SKU-BLUE', shown)).toEqual({ kind: 'unknown', reason: 'variant_not_shown', skipped: 0 });
     await api.settle();
@@ -162,7 +153,7 @@ it("two SKUs on one product line: a page of one variant never moves or deletes t
   });
 
   await step('a page of one variant naming another variant is not the product’s either', async () => {
-    const other = page('PLID7', [entry('s1', 100, both), entry('me', 150)], { variantId: 'T-GREEN' });
+    const other = page('PLID7', [storefrontOffer('s1', 100, both), storefrontOffer('me', 150)], { variantId: 'T-GREEN' });
     expect(await sync.applyProductMarket(clientId, connector, 'SKU-RED', other)).toEqual({ kind: 'unknown', reason: 'variant_not_shown', skipped: 0 });
   });
 });
@@ -173,7 +164,7 @@ it('a product of unknown variant still takes a page of one variant, as before', 
     clientId,
     connector,
     'SKU-SOLO',
-    page('PLID8', [entry('s1', 140, both), entry('me', 150)], { variantId: '9001' }),
+    page('PLID8', [storefrontOffer('s1', 140, both), storefrontOffer('me', 150)], { variantId: '9001' }),
   );
   expect(result).toMatchObject({ kind: 'applied' });
   await api.settle();
@@ -181,7 +172,7 @@ it('a product of unknown variant still takes a page of one variant, as before', 
   expect((await preview(solo)).market).toMatchObject({ state: 'known' });
   // A second product of the line, its variant not known either, claims the same offers: they are not moved to it.
   const twin = await ownProduct('SKU-TWIN', 'PLID8', undefined, '802');
-  const again = page('PLID8', [entry('s1', 141, both), entry('me', 150)]);
+  const again = page('PLID8', [storefrontOffer('s1', 141, both), storefrontOffer('me', 150)]);
   expect(await sync.applyProductMarket(clientId, connector, 'SKU-TWIN', again)).toEqual({ kind: 'unknown', reason: 'variant_not_shown', skipped: 0 });
   await api.settle();
   expect(await offersOf('SKU-SOLO')).toEqual([['takealot:PLID8:s1', 140, 'buyable']]);
@@ -189,7 +180,12 @@ it('a product of unknown variant still takes a page of one variant, as before', 
   expect((await preview(twin)).market).toMatchObject({ state: 'unknown', reason: 'variant_not_shown' });
   // ...but not a page of several variants: without its variant, it cannot tell which is its own.
   expect(
-    await sync.applyProductMarket(clientId, connector, 'SKU-SOLO', page('PLID8', [entry('s1', 140, both)], { variantId: '9001', multiVariant: true })),
+    await sync.applyProductMarket(
+      clientId,
+      connector,
+      'SKU-SOLO',
+      page('PLID8', [storefrontOffer('s1', 140, both)], { variantId: '9001', multiVariant: true }),
+    ),
   ).toEqual({
     kind: 'unknown',
     reason: 'variant_not_shown',
@@ -200,7 +196,7 @@ it('a product of unknown variant still takes a page of one variant, as before', 
 it('a page whose rivals could not be read is not a market without rivals: nothing is decided, never the ceiling', async () => {
   const lone = await ownProduct('SKU-LONE', 'PLID9', undefined, '901');
   await step('the own offer read, two entries left out (no seller, no price): unknown, nothing written, no decision', async () => {
-    const unreadable = page('PLID9', [entry('me', 150, both)], { skipped: 2 });
+    const unreadable = page('PLID9', [storefrontOffer('me', 150, both)], { skipped: 2 });
     expect(await sync.applyProductMarket(clientId, connector, 'SKU-LONE', unreadable)).toEqual({ kind: 'unknown', reason: 'rivals_unreadable', skipped: 2 });
     await api.settle();
     // Were it read as alone, the target would be the ceiling, 300.
@@ -211,17 +207,19 @@ it('a page whose rivals could not be read is not a market without rivals: nothin
     expect(body.offers.map((offer) => offer.would_decide)).toEqual([null]);
   });
   await step('the only rival with a value the service cannot store counts the same', async () => {
-    const unstorable = page('PLID9', [entry('me', 150, both), entry('s1', 12.345)]);
+    const unstorable = page('PLID9', [storefrontOffer('me', 150, both), storefrontOffer('s1', 12.345)]);
     expect(await sync.applyProductMarket(clientId, connector, 'SKU-LONE', unstorable)).toEqual({ kind: 'unknown', reason: 'rivals_unreadable', skipped: 1 });
   });
   await step('a page with a readable rival beside the unreadable entries is priced from that rival', async () => {
-    const readable = page('PLID9', [entry('me', 150), entry('s1', 140, both)], { skipped: 1 });
+    const readable = page('PLID9', [storefrontOffer('me', 150), storefrontOffer('s1', 140, both)], { skipped: 1 });
     expect(await sync.applyProductMarket(clientId, connector, 'SKU-LONE', readable)).toMatchObject({ kind: 'applied', skipped: 1 });
     await api.settle();
     expect((await decisions('SKU-LONE')).map((change) => change.new_price)).toEqual([139]);
   });
   await step('alone with nothing left out is still alone: the ceiling', async () => {
-    expect(await sync.applyProductMarket(clientId, connector, 'SKU-LONE', page('PLID9', [entry('me', 139, both)]))).toMatchObject({ kind: 'applied' });
+    expect(await sync.applyProductMarket(clientId, connector, 'SKU-LONE', page('PLID9', [storefrontOffer('me', 139, both)]))).toMatchObject({
+      kind: 'applied',
+    });
     await api.settle();
     expect((await decisions('SKU-LONE')).map((change) => change.new_price).at(-1)).toBe(300);
   });
@@ -282,7 +280,7 @@ describe('against the simulator: a product line of two variants, the page showin
       productLineId: String(unseen.plid),
       variantId: String(unseen.own.tsin_id),
       multiVariant: true,
-      offers: [entry('31000001', unseen.own.selling_price + 40, both), entry(market.options.sellerId, unseen.own.selling_price)],
+      offers: [storefrontOffer('31000001', unseen.own.selling_price + 40, both), storefrontOffer(market.options.sellerId, unseen.own.selling_price)],
       buyBoxShown: true,
       skipped: 0,
     };

@@ -6,6 +6,7 @@ import { canonicalPriceChanges } from '../support/repricing.js';
 import { step } from '../support/story.js';
 import { connection as connectionRecord, open } from '../unit/functions/send-prices/fixtures.js';
 import { saveSuggestConnection } from '../support/suggest-connection.js';
+import { storefrontOffer } from '../support/storefront-offers.js';
 
 /**
  * Where a push starts from (docs/price-sending.md, "Safety"): the price the marketplace has for
@@ -24,16 +25,6 @@ let plan: typeof import('../../lambdas/functions/send-prices/plan-change.js');
 const connector = { uid: 'takealot', sellerId: 'me', storefrontUrl: 'https://storefront.example' };
 const json = { 'content-type': 'application/json' };
 
-const entry = (sellerId: string, price: number, overrides: Partial<MarketOffer> = {}): MarketOffer => ({
-  sellerId,
-  sellerName: `Seller ${sellerId}`,
-  price,
-  inStock: true,
-  isMarketplaceItself: false,
-  bestPrice: false,
-  fastestDelivery: false,
-  ...overrides,
-});
 const page = (lineId: string, offers: MarketOffer[]): ProductMarket => ({ productLineId: lineId, offers, buyBoxShown: true, skipped: 0 });
 const both = { bestPrice: true, fastestDelivery: true };
 const own = (n: number, sellingPrice: number) => ({
@@ -98,7 +89,7 @@ it('starts from the confirmed price after a storefront read touched the offer, u
   await ownProduct(1, 130);
   let first: StoredSendable | undefined;
   await step('a page with a rival at 100: the repricer decides 99 from 130', async () => {
-    await sync.applyProductMarket(clientId, connector, 'SKU-1', page('PLID1', [entry('s1', 100, both), entry('me', 130)]));
+    await sync.applyProductMarket(clientId, connector, 'SKU-1', page('PLID1', [storefrontOffer('s1', 100, both), storefrontOffer('me', 130)]));
     await api.settle();
     const found = await changes('SKU-1');
     expect(found.map((change) => change.stored.record.new_price)).toEqual([99]);
@@ -108,7 +99,7 @@ it('starts from the confirmed price after a storefront read touched the offer, u
     await pause();
     await confirm(first!, 99);
     await pause();
-    await sync.applyProductMarket(clientId, connector, 'SKU-1', page('PLID1', [entry('me', 99, both), entry('s1', 100)]));
+    await sync.applyProductMarket(clientId, connector, 'SKU-1', page('PLID1', [storefrontOffer('me', 99, both), storefrontOffer('s1', 100)]));
     await api.settle();
     const offer = (await repricing.readProductForRepricing(clientId, 'SKU-1'))!.offers.find((o) => o.scope === 'own')!;
     expect([offer.fields.offer_price, offer.fields.winning]).toEqual([130, true]);
@@ -123,7 +114,7 @@ it('starts from the confirmed price after a storefront read touched the offer, u
     expect(found.map((change) => change.stored.record.new_price)).toEqual([99]);
   });
   await step('the rival rises to 131: 130 is decided from 99 and pushed (the offer does not have it)', async () => {
-    await sync.applyProductMarket(clientId, connector, 'SKU-1', page('PLID1', [entry('me', 99, both), entry('s1', 131)]));
+    await sync.applyProductMarket(clientId, connector, 'SKU-1', page('PLID1', [storefrontOffer('me', 99, both), storefrontOffer('s1', 131)]));
     await api.settle();
     const latest = (await changes('SKU-1')).at(-1)!;
     expect([latest.stored.record.old_price, latest.stored.record.new_price]).toEqual([99, 130]);
@@ -139,7 +130,7 @@ it('starts from the confirmed price after a storefront read touched the offer, u
 
 it("never counts a sync's look taken before the confirmation as newer, however late it is written", async () => {
   await ownProduct(2, 130);
-  await sync.applyProductMarket(clientId, connector, 'SKU-2', page('PLID2', [entry('s1', 100, both), entry('me', 130)]));
+  await sync.applyProductMarket(clientId, connector, 'SKU-2', page('PLID2', [storefrontOffer('s1', 100, both), storefrontOffer('me', 130)]));
   await api.settle();
   const [first] = await changes('SKU-2');
   // The sync reads the offer list: 125 (the seller's own change), before the push of 99 landed...
@@ -147,7 +138,7 @@ it("never counts a sync's look taken before the confirmation as newer, however l
   await pause();
   await confirm(first!, 99);
   await pause();
-  await sync.applyProductMarket(clientId, connector, 'SKU-2', page('PLID2', [entry('me', 99, both), entry('s1', 100)]));
+  await sync.applyProductMarket(clientId, connector, 'SKU-2', page('PLID2', [storefrontOffer('me', 99, both), storefrontOffer('s1', 100)]));
   // ...and writes it after the confirmation and after a page read: the item is newer, the price it saw is not.
   await sync.applyOwnOffers(clientId, connector, [own(2, 125)], sawAt);
   const offer = (await repricing.readProductForRepricing(clientId, 'SKU-2'))!.offers.find((o) => o.scope === 'own')!;

@@ -11,6 +11,7 @@ import {
   type PriceBelief,
 } from '../../../lambdas/domain/market-apply.js';
 import type { MarketOffer, ProductMarket } from '../../../lambdas/domain/storefront-page.js';
+import { storefrontOffer } from '../../support/storefront-offers.js';
 
 /**
  * The plans of a marketplace sync (docs/market-sync.md), without a table: what a page or an
@@ -20,16 +21,6 @@ const NOW = '2026-11-22T10:00:00.000Z';
 const LATER = '2026-11-22T10:05:00.000Z';
 const connector = { uid: 'takealot', sellerId: 'me', storefrontUrl: 'https://www.takealot.example' };
 
-const entry = (sellerId: string, price: number, overrides: Partial<MarketOffer> = {}): MarketOffer => ({
-  sellerId,
-  sellerName: `Seller ${sellerId}`,
-  price,
-  inStock: true,
-  isMarketplaceItself: false,
-  bestPrice: false,
-  fastestDelivery: false,
-  ...overrides,
-});
 const page = (...offers: MarketOffer[]): ProductMarket => ({
   productLineId: 'PLID1',
   offers,
@@ -86,7 +77,12 @@ const afterWrites = (before: readonly KnownOffer[], writes: readonly OfferWrite[
 describe('planPage', () => {
   it('merges a seller listed twice into one competitor offer, under the id of the variant, with the buy box on the own offer', () => {
     // Arrange: s1 twice (70.00 and 65.00), s2 holds both slots.
-    const market = page(entry('me', 80), entry('s1', 70), entry('s1', 65), entry('s2', 60, { bestPrice: true, fastestDelivery: true }));
+    const market = page(
+      storefrontOffer('me', 80),
+      storefrontOffer('s1', 70),
+      storefrontOffer('s1', 65),
+      storefrontOffer('s2', 60, { bestPrice: true, fastestDelivery: true }),
+    );
 
     // Act
     const { reading, plan } = planOf(market, [ownOffer]);
@@ -109,10 +105,10 @@ describe('planPage', () => {
 
   it('marks a competitor that left the page off the market, once', () => {
     // Arrange: s1 and s2 stored from the last page; s2 is gone from this one.
-    const first = planOf(page(entry('me', 100), entry('s1', 90, { bestPrice: true }), entry('s2', 95)), [ownOffer]).plan;
+    const first = planOf(page(storefrontOffer('me', 100), storefrontOffer('s1', 90, { bestPrice: true }), storefrontOffer('s2', 95)), [ownOffer]).plan;
     if (first.kind !== 'write') throw new Error(first.kind);
     const offers = afterWrites([ownOffer], first.writes, NOW);
-    const market = page(entry('me', 100), entry('s1', 90, { bestPrice: true }));
+    const market = page(storefrontOffer('me', 100), storefrontOffer('s1', 90, { bestPrice: true }));
 
     // Act
     const { plan } = planOf(market, offers, asSynced, LATER);
@@ -134,7 +130,7 @@ describe('planPage', () => {
 
   it('writes nothing for a page that shows what is stored', () => {
     // Arrange
-    const market = page(entry('me', 100, { fastestDelivery: true }), entry('s1', 90, { bestPrice: true }), entry('s2', 95));
+    const market = page(storefrontOffer('me', 100, { fastestDelivery: true }), storefrontOffer('s1', 90, { bestPrice: true }), storefrontOffer('s2', 95));
     const first = planOf(market, [ownOffer]).plan;
     if (first.kind !== 'write') throw new Error(first.kind);
 
@@ -147,7 +143,7 @@ describe('planPage', () => {
 
   it('ends the belief a page contradicts and records the own price as seen', () => {
     // Arrange: the service believes 100.00 live since NOW; the page shows 97.00 later.
-    const market = page(entry('me', 97, { bestPrice: true }), entry('s1', 98));
+    const market = page(storefrontOffer('me', 97, { bestPrice: true }), storefrontOffer('s1', 98));
 
     // Act
     const { plan } = planOf(market, [ownOffer], asSynced, LATER);
@@ -160,7 +156,7 @@ describe('planPage', () => {
 
   it('leaves the page when its competitor offers are another product’s', () => {
     // Arrange
-    const market = page(entry('me', 100), entry('s1', 90));
+    const market = page(storefrontOffer('me', 100), storefrontOffer('s1', 90));
     const reading = readPage(market, { priceStep: 1 }, connector);
     if (reading.kind !== 'shown') throw new Error(reading.kind);
     const elsewhere = {
@@ -189,11 +185,11 @@ describe('planPage', () => {
 
 describe('readPage', () => {
   it.each<[string, ProductMarket, { variantId?: string; priceStep: number } | undefined, string]>([
-    ['a malformed product line id', { ...page(entry('s1', 10)), productLineId: '' }, { priceStep: 1 }, 'malformed'],
-    ['a product not stored', page(entry('s1', 10)), undefined, 'no-product'],
+    ['a malformed product line id', { ...page(storefrontOffer('s1', 10)), productLineId: '' }, { priceStep: 1 }, 'malformed'],
+    ['a product not stored', page(storefrontOffer('s1', 10)), undefined, 'no-product'],
     ['no buy box', { ...page(), buyBoxShown: false }, { priceStep: 1 }, 'unseen'],
-    ['another variant', { ...page(entry('s1', 10)), variantId: 'TSIN2' }, { variantId: 'TSIN1', priceStep: 1 }, 'unknown'],
-    ['no readable rival beside skipped entries', { ...page(entry('me', 10)), skipped: 1 }, { priceStep: 1 }, 'unknown'],
+    ['another variant', { ...page(storefrontOffer('s1', 10)), variantId: 'TSIN2' }, { variantId: 'TSIN1', priceStep: 1 }, 'unknown'],
+    ['no readable rival beside skipped entries', { ...page(storefrontOffer('me', 10)), skipped: 1 }, { priceStep: 1 }, 'unknown'],
   ])('says what %s is', (_, market, product, kind) => {
     expect(readPage(market, product, connector).kind).toBe(kind);
   });

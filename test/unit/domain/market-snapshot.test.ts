@@ -1,20 +1,11 @@
 import type { MarketOffer, ProductMarket } from '../../../lambdas/marketplace/port.js';
 import { competitorOfferId, deriveMarketView, pageVariantKey, rivalsUnreadable, type PageOffer } from '../../../lambdas/domain/market-snapshot.js';
+import { storefrontOffer } from '../../support/storefront-offers.js';
 
 /**
  * The worked examples of docs/market-sync.md, one row each: a storefront page, the client's
  * seller id `me` and the connector's step, and the fields every offer gets.
  */
-const offer = (sellerId: string, price: number, overrides: Partial<MarketOffer> = {}): MarketOffer => ({
-  sellerId,
-  sellerName: `Seller ${sellerId}`,
-  price,
-  inStock: true,
-  isMarketplaceItself: false,
-  bestPrice: false,
-  fastestDelivery: false,
-  ...overrides,
-});
 const page = (...offers: MarketOffer[]): ProductMarket => ({ productLineId: 'PLID100', offers, buyBoxShown: true, skipped: 0 });
 const both = { bestPrice: true, fastestDelivery: true };
 
@@ -26,7 +17,12 @@ describe('deriveMarketView: the worked examples of docs/market-sync.md', () => {
   it.each<[string, ProductMarket, number, Row[]]>([
     [
       'A. the own offer holds both slots',
-      page(offer('me', 100, both), offer('s1', 95, { inStock: false, leadtimeDays: 7 }), offer('s2', 108), offer('s3', 120)),
+      page(
+        storefrontOffer('me', 100, both),
+        storefrontOffer('s1', 95, { inStock: false, leadtimeDays: 7 }),
+        storefrontOffer('s2', 108),
+        storefrontOffer('s3', 120),
+      ),
       1,
       [
         ['me', true, true, 100, 3, 'high'],
@@ -38,11 +34,11 @@ describe('deriveMarketView: the worked examples of docs/market-sync.md', () => {
     [
       'B. the slots split; 10 % of 89.00 is exactly 97.90',
       page(
-        offer('s1', 89, { bestPrice: true, inStock: false, leadtimeDays: 3 }),
-        offer('me', 95, { fastestDelivery: true }),
-        offer('s2', 90),
-        offer('s3', 98),
-        offer('s4', 97.9),
+        storefrontOffer('s1', 89, { bestPrice: true, inStock: false, leadtimeDays: 3 }),
+        storefrontOffer('me', 95, { fastestDelivery: true }),
+        storefrontOffer('s2', 90),
+        storefrontOffer('s3', 98),
+        storefrontOffer('s4', 97.9),
       ),
       1,
       [
@@ -55,7 +51,11 @@ describe('deriveMarketView: the worked examples of docs/market-sync.md', () => {
     ],
     [
       'D. nobody holds Best Price: the lowest price is the reference, winning_price is null',
-      page(offer('s1', 30, { inStock: false, leadtimeDays: 5 }), offer('s2', 31, { inStock: false, leadtimeDays: 2, fastestDelivery: true }), offer('s3', 34)),
+      page(
+        storefrontOffer('s1', 30, { inStock: false, leadtimeDays: 5 }),
+        storefrontOffer('s2', 31, { inStock: false, leadtimeDays: 2, fastestDelivery: true }),
+        storefrontOffer('s3', 34),
+      ),
       1,
       [
         ['s1', false, false, null, 2, 'high'],
@@ -65,7 +65,7 @@ describe('deriveMarketView: the worked examples of docs/market-sync.md', () => {
     ],
     [
       'E. a seller listed twice is one offer, at its cheaper entry',
-      page(offer('s1', 70), offer('s2', 60, both), offer('s1', 65)),
+      page(storefrontOffer('s1', 70), storefrontOffer('s2', 60, both), storefrontOffer('s1', 65)),
       1,
       [
         ['s1', false, false, 60, 1, 'medium'],
@@ -74,7 +74,12 @@ describe('deriveMarketView: the worked examples of docs/market-sync.md', () => {
     ],
     [
       'G. a step of 0.05: one step above is high, one cent more is medium',
-      page(offer('s1', 10, both), offer('s2', 10.05), offer('s3', 10.06), offer('takealot', 11.01, { isMarketplaceItself: true })),
+      page(
+        storefrontOffer('s1', 10, both),
+        storefrontOffer('s2', 10.05),
+        storefrontOffer('s3', 10.06),
+        storefrontOffer('takealot', 11.01, { isMarketplaceItself: true }),
+      ),
       0.05,
       [
         ['s1', true, true, 10, 3, 'high'],
@@ -93,7 +98,7 @@ describe('deriveMarketView: the worked examples of docs/market-sync.md', () => {
 
   it('C. an own offer the page does not show: no slot, every seller on the page a competitor', () => {
     // Act
-    const view = deriveMarketView(page(offer('s1', 50, both), offer('s2', 60)), { ownSellerId: 'me', priceStep: 1 });
+    const view = deriveMarketView(page(storefrontOffer('s1', 50, both), storefrontOffer('s2', 60)), { ownSellerId: 'me', priceStep: 1 });
 
     // Assert
     expect(view.absentOffer(54)).toEqual({ winning: false, winning_delivery: false, winning_price: 50, total_competitors: 2, competitiveness: 'medium' });
@@ -102,7 +107,10 @@ describe('deriveMarketView: the worked examples of docs/market-sync.md', () => {
   });
 
   it('E. counts the merged entry', () => {
-    const view = deriveMarketView(page(offer('s1', 70), offer('s2', 60, both), offer('s1', 65)), { ownSellerId: 'me', priceStep: 1 });
+    const view = deriveMarketView(page(storefrontOffer('s1', 70), storefrontOffer('s2', 60, both), storefrontOffer('s1', 65)), {
+      ownSellerId: 'me',
+      priceStep: 1,
+    });
     expect(view).toMatchObject({ merged: 1, skipped: 0 });
     expect(view.offers[0]).toMatchObject({ sellerId: 's1', price: 65 });
   });
@@ -110,15 +118,15 @@ describe('deriveMarketView: the worked examples of docs/market-sync.md', () => {
   it('F. entries with a malformed or unstorable value are skipped and counted, and count for nothing', () => {
     // Prepare
     const market = page(
-      offer('s1', 40, both),
-      offer('s2', 12.345),
-      offer('s3', 41, { sellerName: 'Bad\u0000name' }),
-      offer('s4', 42, { ratingAvg: 7 }),
-      offer('s5', Number.NaN),
-      offer('', 43),
-      offer('s6', 44, { sellerName: 'Lone \ud800' }),
-      offer('s7', 45, { ratingCount: 1.5 }),
-      offer('s'.repeat(46), 46),
+      storefrontOffer('s1', 40, both),
+      storefrontOffer('s2', 12.345),
+      storefrontOffer('s3', 41, { sellerName: 'Bad\u0000name' }),
+      storefrontOffer('s4', 42, { ratingAvg: 7 }),
+      storefrontOffer('s5', Number.NaN),
+      storefrontOffer('', 43),
+      storefrontOffer('s6', 44, { sellerName: 'Lone \ud800' }),
+      storefrontOffer('s7', 45, { ratingCount: 1.5 }),
+      storefrontOffer('s'.repeat(46), 46),
     );
 
     // Act
@@ -131,7 +139,7 @@ describe('deriveMarketView: the worked examples of docs/market-sync.md', () => {
 
   it('carries the page fields: stock status, seller name, ratings as numeric text', () => {
     const view = deriveMarketView(
-      page(offer('me', 10, { ...both, ratingAvg: 4.5, ratingCount: 210 }), offer('s1', 11, { inStock: false, sellerName: 'Shop' })),
+      page(storefrontOffer('me', 10, { ...both, ratingAvg: 4.5, ratingCount: 210 }), storefrontOffer('s1', 11, { inStock: false, sellerName: 'Shop' })),
       {
         ownSellerId: 'me',
         priceStep: 1,
@@ -146,9 +154,9 @@ describe('deriveMarketView: the worked examples of docs/market-sync.md', () => {
   it('keeps one holder per slot when the page flags several: the cheapest Best Price, the fastest delivery', () => {
     const view = deriveMarketView(
       page(
-        offer('s1', 20, { bestPrice: true, fastestDelivery: true, inStock: false, leadtimeDays: 4 }),
-        offer('s2', 19, { bestPrice: true, fastestDelivery: true, inStock: false, leadtimeDays: 2 }),
-        offer('s3', 25, { fastestDelivery: true }),
+        storefrontOffer('s1', 20, { bestPrice: true, fastestDelivery: true, inStock: false, leadtimeDays: 4 }),
+        storefrontOffer('s2', 19, { bestPrice: true, fastestDelivery: true, inStock: false, leadtimeDays: 2 }),
+        storefrontOffer('s3', 25, { fastestDelivery: true }),
       ),
       { ownSellerId: 'me', priceStep: 1 },
     );
@@ -201,14 +209,14 @@ describe('pageVariantKey: whether a page shows the product’s variant, and the 
 
 describe('rivalsUnreadable: entries left out and no rival read is not alone', () => {
   const derive = (market: ProductMarket) => deriveMarketView(market, { ownSellerId: 'me', priceStep: 1 });
-  const own = offer('me', 50, { bestPrice: true, fastestDelivery: true });
+  const own = storefrontOffer('me', 50, { bestPrice: true, fastestDelivery: true });
 
   it('says so of a page showing the own offer alone beside entries the adapter left out', () => {
     expect(rivalsUnreadable(derive(page(own)), 2)).toBe(true);
   });
 
   it('says so of a page whose only rival has an unstorable value', () => {
-    const view = derive(page(own, offer('s1', 12.345)));
+    const view = derive(page(own, storefrontOffer('s1', 12.345)));
     expect([view.skipped, rivalsUnreadable(view, 0)]).toEqual([1, true]);
   });
 
@@ -217,7 +225,7 @@ describe('rivalsUnreadable: entries left out and no rival read is not alone', ()
   });
 
   it('does not of a page with a readable rival, nor of one alone with nothing left out', () => {
-    expect(rivalsUnreadable(derive(page(own, offer('s1', 60))), 3)).toBe(false);
+    expect(rivalsUnreadable(derive(page(own, storefrontOffer('s1', 60))), 3)).toBe(false);
     expect(rivalsUnreadable(derive(page(own)), 0)).toBe(false);
   });
 });
