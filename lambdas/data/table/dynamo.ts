@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TABLE_NAME_ENV } from '../../config/table-schema.js';
+import { withoutCallLogging } from '../../observability/sdk-call-logging.js';
 import { tracer } from '../../observability/tracer.js';
 
 /**
@@ -85,16 +86,18 @@ export interface DynamoClientSettings {
 
 /** Built once per container. `DYNAMODB_ENDPOINT` points it at DynamoDB Local. */
 export const createDynamoClient = ({ endpoint, env = process.env }: DynamoClientSettings = { endpoint: process.env.DYNAMODB_ENDPOINT }): DynamoDBClient =>
-  new DynamoDBClient({
-    maxAttempts: SDK_MAX_ATTEMPTS,
-    requestHandler: {
-      requestTimeout: requestTimeoutMs(env, endpoint),
-      connectionTimeout: connectionTimeoutMs(endpoint),
-      throwOnRequestTimeout: true,
-      ...(endpoint ? { httpAgent: { keepAlive: true, maxSockets: LOCAL_MAX_SOCKETS } } : {}),
-    },
-    ...(endpoint ? { endpoint, region: env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-  });
+  withoutCallLogging(
+    new DynamoDBClient({
+      maxAttempts: SDK_MAX_ATTEMPTS,
+      requestHandler: {
+        requestTimeout: requestTimeoutMs(env, endpoint),
+        connectionTimeout: connectionTimeoutMs(endpoint),
+        throwOnRequestTimeout: true,
+        ...(endpoint ? { httpAgent: { keepAlive: true, maxSockets: LOCAL_MAX_SOCKETS } } : {}),
+      },
+      ...(endpoint ? { endpoint, region: env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    }),
+  );
 
 /** The plain client, for libraries that marshal items themselves (the idempotency store). */
 export const dynamoClient = tracer.captureAWSv3Client(createDynamoClient());
