@@ -9,6 +9,8 @@ const esm = {
   // esbuild strips the types (test/support/esbuild-transformer.cjs); `npm run typecheck` checks them.
   transform: { '^.+\\.ts$': '<rootDir>/test/support/esbuild-transformer.cjs' },
   testEnvironment: 'node',
+  // Jest's runtime with V8's code cache for the CommonJS modules every file loads again.
+  runtime: '<rootDir>/tools/test/code-cache-runtime.cjs',
 };
 
 export default {
