@@ -143,9 +143,6 @@ describe('clients list and show', () => {
       // Prepare
       const dave = await api.createClient('purged-dave', { password: 'dave-password' });
       await api.importRecords('purged-dave', [productRecord('D-1'), offerRecord('D-MKT-1', 'D-1', { seller_id: dave.sellerId })]);
-      // The import's stream consumers done first: the CLI, in a process of its own, waits only
-      // its --settle-seconds between passes, and a loaded machine can keep them busy for longer.
-      await api.settle();
 
       // Act
       const purged = await cliInProcess(['clients', 'delete', 'purged-dave', '--purge', '--yes', '--settle-seconds', '2']);

@@ -7,8 +7,9 @@
  * test/support/dynamodb-workers.ts.
  */
 import { CreateTableCommand, DescribeTableCommand, PutItemCommand, ResourceNotFoundException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
+import { DescribeStreamCommand, GetRecordsCommand, GetShardIteratorCommand, type DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { createLocalDynamoClient } from '../../tools/local/dynamodb-local.js';
+import { localStreamsClient } from '../../tools/local/stream-poller.js';
 
 /** A name no test file's table takes (theirs are made by test/support/test-table names). */
 export const GAUGE_TABLE = 'local-stream-records-gauge';
@@ -58,12 +59,7 @@ const newestSequenceNumber = async (client: DynamoDBClient, streams: DynamoDBStr
 /** The stream records the instance at `endpoint` holds, counted by a write of the gauge's own. */
 export const heldStreamRecords = async (endpoint: string): Promise<number> => {
   const client = createLocalDynamoClient(endpoint);
-  const streams = new DynamoDBStreamsClient({
-    endpoint,
-    region: process.env.AWS_REGION ?? 'local',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    maxAttempts: 1,
-  });
+  const streams = localStreamsClient(endpoint);
   try {
     await markCreatingTable(client);
     return await newestSequenceNumber(client, streams);

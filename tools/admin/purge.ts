@@ -14,7 +14,8 @@ import { findTenantItems, type ItemKey } from '../../lambdas/data/tenants/items.
  * its listings gone, so it writes nothing new, except in the moment it races a pass. So passes
  * repeat until one finds nothing, waiting between them for the stream's work to settle: by
  * observing it where the caller can (`settle`, the local event runtime's), else by a pause
- * that doubles from 100 ms up to `settleMs`. Passes and total time are both bounded.
+ * that doubles from 100 ms up to `settleMs`, and then an empty pass ends the purge only after a
+ * whole `settleMs` of quiet. Passes and total time are both bounded.
  */
 export interface PurgeProgress {
   readonly pass: number;
@@ -77,15 +78,24 @@ export const purgeTenant = async (clientId: string, options: PurgeOptions = {}):
   let total = 0;
   // Every product code a pass has seen, so later passes find what the stream wrote there after it.
   const codes = new Set<string>();
+  // The pause before the current pass, when there was no settle to observe.
+  let pausedMs = 0;
   for (let pass = 1; pass <= maxPasses; pass++) {
     const passStarted = Date.now();
     const { read, deleted } = await purgePass(clientId, codes);
     total += deleted;
     onProgress({ pass, scanned: read, deleted: total });
-    if (deleted === 0 && passStarted >= quietFrom) return { deleted: total, passes: pass };
+    const empty = deleted === 0 && passStarted >= quietFrom;
+    // Without a settle to observe, an empty pass proves the stream quiet only after a whole
+    // `settleMs`: a shorter pause can end before the maintainer answers the last deletes (on a
+    // loaded machine it answered two seconds late), so one more pass confirms it first.
+    if (empty && (pass === 1 || options.settle !== undefined || pausedMs >= settleMs)) return { deleted: total, passes: pass };
     if (Date.now() >= deadline) break;
     if (options.settle) await options.settle();
-    else await sleep(Math.min(FIRST_PAUSE_MS * 2 ** (pass - 1), settleMs, Math.max(0, deadline - Date.now())));
+    else {
+      pausedMs = empty ? settleMs : Math.min(FIRST_PAUSE_MS * 2 ** (pass - 1), settleMs);
+      await sleep(Math.min(pausedMs, Math.max(0, deadline - Date.now())));
+    }
     // An empty pass that came too early: the next one waits for the authorizer cache to expire.
     if (deleted === 0) await sleepUntil(Math.min(quietFrom, deadline));
   }

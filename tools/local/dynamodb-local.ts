@@ -65,18 +65,19 @@ export interface DynamoDbLocalOptions {
 export const SHORT_LIVED_JVM: readonly string[] = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
 
 /**
- * A client for a local endpoint. The instance runs with `-sharedDb`, so region and
- * credentials do not partition the data; any fixed values will do.
+ * What a client of a local endpoint is built with. The instance runs with `-sharedDb`, so
+ * region and credentials do not partition the data; any fixed values will do. One attempt: the
+ * callers retry on their own schedule.
  */
-export const createLocalDynamoClient = (endpoint: string): DynamoDBClient =>
-  withoutCallLogging(
-    new DynamoDBClient({
-      endpoint,
-      region: process.env.AWS_REGION ?? 'local',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      maxAttempts: 1,
-    }),
-  );
+export const localClientSettings = (endpoint: string) => ({
+  endpoint,
+  region: process.env.AWS_REGION ?? 'local',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  maxAttempts: 1,
+});
+
+/** A DynamoDB client for a local endpoint. */
+export const createLocalDynamoClient = (endpoint: string): DynamoDBClient => withoutCallLogging(new DynamoDBClient(localClientSettings(endpoint)));
 
 /** A port the OS reports free right now (another process may still take it later). */
 export const freePort = (): Promise<number> =>

@@ -15,7 +15,7 @@ import { DeleteItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { batchFailure, thrownFailure, type BatchFailure } from './batch-failures.js';
-import { createLocalDynamoClient } from './dynamodb-local.js';
+import { createLocalDynamoClient, localClientSettings } from './dynamodb-local.js';
 import { localLambdaContext } from './lambda-context.js';
 import { ShardReader, type StartingPosition } from './shard-reader.js';
 import { sleep } from './sleep.js';
@@ -93,16 +93,8 @@ const DEFAULTS = {
   functionName: 'local-stream-consumer',
 } as const;
 
-const localStreamsClient = (endpoint: string): DynamoDBStreamsClient =>
-  withoutCallLogging(
-    new DynamoDBStreamsClient({
-      endpoint,
-      region: process.env.AWS_REGION ?? 'local',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      // The readers retry on their own schedule; SDK retries would only delay `stop()`.
-      maxAttempts: 1,
-    }),
-  );
+/** A streams client for a local endpoint. One attempt: the readers retry on their own schedule; SDK retries would only delay `stop()`. */
+export const localStreamsClient = (endpoint: string): DynamoDBStreamsClient => withoutCallLogging(new DynamoDBStreamsClient(localClientSettings(endpoint)));
 
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 

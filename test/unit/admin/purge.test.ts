@@ -174,14 +174,33 @@ describe('purgeTenant', () => {
     expect(table.withPrefix('T#abc#')).toEqual([]);
   });
 
-  it('waits between passes by a pause that doubles, without a settle to observe', async () => {
+  it('waits between passes by a pause that doubles, without a settle to observe, and ends only after a whole settleMs of quiet', async () => {
     // Act
     const started = Date.now();
-    const result = await purgeTenant('abc', { settleMs: 1_000 });
+    const result = await purgeTenant('abc', { settleMs: 300 });
 
-    // Assess: one pause of 100 ms between the pass that deleted and the empty one
-    expect(result.passes).toBe(2);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(90);
+    // Assess: 100 ms between the pass that deleted and the first empty one, then 300 ms before the one that confirms it
+    expect(result.passes).toBe(3);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+  });
+
+  it('without a settle to observe, finds what the maintainer writes back later than the first short pause', async () => {
+    // Prepare: a node written back 150 ms after the first deletes, past the first pause of 100 ms
+    const late = node(nodePartition('abc', REPRICER_LIST.tag, 'updated_at', 'b'), 'on');
+    let written = false;
+    table.intercept = (command) => {
+      if (command === 'BatchWrite' && !written) {
+        written = true;
+        setTimeout(() => table.put(late), 150);
+      }
+    };
+
+    // Act
+    const result = await purgeTenant('abc', { settleMs: 300 });
+
+    // Assess
+    expect(result.deleted).toBe(tenantItems('abc').length + 1);
+    expect(table.withPrefix('T#abc#')).toEqual([]);
   });
 
   it('does not end before `quietFrom` (a stage: the disabled client may still pass on a cached authorization)', async () => {
