@@ -98,6 +98,18 @@ beforeEach(() => {
   table = new FakeTable([...tenantItems('abc'), ...tenantItems(NEIGHBOUR), { pk: 'CLIENT#alice', sk: 'CLIENT' }]).serve(ddb);
 });
 
+/** The list maintainer's late recount of the repricer list: a node put back after the first batch of deletes, when `when` says. */
+const writeBackAfterFirstDeletes = (when: (put: () => void) => void): void => {
+  const late = node(nodePartition('abc', REPRICER_LIST.tag, 'updated_at', 'b'), 'on');
+  let written = false;
+  table.intercept = (command) => {
+    if (command === 'BatchWrite' && !written) {
+      written = true;
+      when(() => table.put(late));
+    }
+  };
+};
+
 describe('purgeTenant', () => {
   it("deletes every item of the tenant, found by key from its own data, and nothing of the neighbour's", async () => {
     // Prepare
@@ -155,14 +167,7 @@ describe('purgeTenant', () => {
 
   it('passes again when the list maintainer writes a node back meanwhile, until a pass finds nothing', async () => {
     // Prepare: the first batch of deletes is answered by a late recount of the repricer list
-    const late = node(nodePartition('abc', REPRICER_LIST.tag, 'updated_at', 'b'), 'on');
-    let written = false;
-    table.intercept = (command) => {
-      if (command === 'BatchWrite' && !written) {
-        written = true;
-        table.put(late);
-      }
-    };
+    writeBackAfterFirstDeletes((put) => put());
     const pauses: number[] = [];
 
     // Act
@@ -186,14 +191,7 @@ describe('purgeTenant', () => {
 
   it('without a settle to observe, finds what the maintainer writes back later than the first short pause', async () => {
     // Prepare: a node written back 150 ms after the first deletes, past the first pause of 100 ms
-    const late = node(nodePartition('abc', REPRICER_LIST.tag, 'updated_at', 'b'), 'on');
-    let written = false;
-    table.intercept = (command) => {
-      if (command === 'BatchWrite' && !written) {
-        written = true;
-        setTimeout(() => table.put(late), 150);
-      }
-    };
+    writeBackAfterFirstDeletes((put) => setTimeout(put, 150));
 
     // Act
     const result = await purgeTenant('abc', { settleMs: 300 });
