@@ -9,14 +9,14 @@ const esm = {
   // esbuild strips the types (test/support/esbuild-transformer.cjs); `npm run typecheck` checks them.
   transform: { '^.+\\.ts$': '<rootDir>/test/support/esbuild-transformer.cjs' },
   testEnvironment: 'node',
-  // Jest's runtime with V8's code cache for the CommonJS modules every file loads again.
+  // Jest's runtime, keeping V8's code cache and the sources read from one test file for the next.
   runtime: '<rootDir>/tools/test/code-cache-runtime.cjs',
 };
 
 export default {
-  // Two workers on two cores: integration files spend most of their time waiting on DynamoDB
-  // Local (each file's own: test/support/dynamodb-environment.cjs) and the stream, so a second
-  // worker fills that time (JEST_WORKERS overrides it).
+  // Two workers on two cores: the integration files keep both busy (each worker's node process
+  // and its DynamoDB Local, test/support/dynamodb-environment.cjs), and a third made the run
+  // slower (JEST_WORKERS overrides it).
   // A worker serves file after file, replaced only once it holds more than 700 MB after one; an
   // integration file that leaves a server or child process running fails
   // (test/support/dynamodb-environment.cjs).

@@ -11,7 +11,7 @@ import { DescribeStreamCommand, GetRecordsCommand, GetShardIteratorCommand, type
 import { createLocalDynamoClient } from '../../tools/local/dynamodb-local.js';
 import { localStreamsClient } from '../../tools/local/stream-poller.js';
 
-/** A name no test file's table takes (theirs are made by test/support/test-table names). */
+/** A name no test file's table takes (theirs are `test-<uuid>`: `startTestApi` in test/support/local-api.ts). */
 export const GAUGE_TABLE = 'local-stream-records-gauge';
 
 const mark = (client: DynamoDBClient) =>
@@ -30,8 +30,8 @@ const markCreatingTable = async (client: DynamoDBClient): Promise<void> => {
         KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
         StreamSpecification: { StreamEnabled: true, StreamViewType: 'KEYS_ONLY' },
       }),
-    ); // DynamoDB Local makes a table ACTIVE at once
-
+    );
+    // DynamoDB Local makes a table ACTIVE at once: no wait before the first write.
     await mark(client);
   }
 };
