@@ -1,5 +1,5 @@
 import { READ_PLANNER, type ReadPlannerSettings } from '../config/read-planner.js';
-import { DUE_SHARDS, duePageWatches, leased, leasePageWatch, type PageWatch } from '../data/market/page-watches.js';
+import { DUE_SHARDS, duePageWatches, dueTimeOf, leased, leasePageWatch, type PageWatch } from '../data/market/page-watches.js';
 import { initialFairShare, selectFairly, type Lane } from '../domain/read-planner/fair-share.js';
 import { urgencyKey } from '../domain/read-planner/next-look.js';
 import { lookRequesters, nextLookAt, nextLookReasons } from '../domain/read-planner/watch-state.js';
@@ -10,7 +10,8 @@ import type { QueueMessage, QueueSender } from '../queue/sender.js';
 /**
  * The read planner of the live loop (docs/market-loop.md), run once a minute by the market
  * schedule: it takes the page watches due from the `due` index (one Query per shard, never a
- * tenant's catalogue), shares a minute of the stage's read budget between the tenants that asked
+ * tenant's catalogue, reaching to the ceiling: the watches due now sort first, and the rest are
+ * the candidates for an early look), shares a minute of the stage's read budget between the tenants that asked
  * for them (deficit round robin: a page sold by several tenants costs each a share), and, with
  * budget to spare, looks early at the pages due soonest (never within the floor of their last
  * look). Each look admitted is leased on its watch (so no other plan admits it again, and a read
@@ -80,16 +81,21 @@ export const planStorefrontReads =
   async (atMs: number): Promise<PlanReadsResult> => {
     const room = Math.max(1, Math.floor(settings.readsPerSecond * settings.maxQueueSeconds));
     const shards = Array.from({ length: DUE_SHARDS }, (_, shard) => shard);
-    const fetch = async (upToMs: number) => (await Promise.all(shards.map((shard) => duePageWatches(shard, upToMs, room)))).flat();
     const turn = Math.floor(atMs / 60_000);
+    // Each shard's first `room` watches due by the ceiling: those due now come first in the
+    // index, so they are the ones a Query up to now alone would give, and no second Query is
+    // needed for the early looks.
+    const horizon = (await Promise.all(shards.map((shard) => duePageWatches(shard, atMs + settings.ceilingSeconds * 1000, room)))).flat();
 
-    const due = (await fetch(atMs)).map((page) => ({ page, requesters: lookRequesters(page.watch, atMs), urgency: urgencyKey(page.watch) }));
+    const due = horizon
+      .filter((page) => dueTimeOf(page.dueSk) <= atMs)
+      .map((page) => ({ page, requesters: lookRequesters(page.watch, atMs), urgency: urgencyKey(page.watch) }));
     const picked = pickFairly(due, room, turn, settings);
     let early: Candidate[] = [];
     if (picked.length < room) {
       const chosen = new Set(picked.map((candidate) => candidate.page.watch.variant));
       const floorMs = settings.floorSeconds * 1000;
-      const soon = (await fetch(atMs + settings.ceilingSeconds * 1000)).filter(
+      const soon = horizon.filter(
         (page) => !chosen.has(page.watch.variant) && !leased(page) && (page.watch.lastLookAt === null || page.watch.lastLookAt + floorMs <= atMs),
       );
       early = pickFairly(
