@@ -11,7 +11,9 @@ import { priceChangePartition } from '../table/keys.js';
  * cells (a status and a reason, or a legacy reason alone), so one BatchGet of those keys finds
  * it, and a consistent read of the canonical item gives its state now. Only the client's own
  * list is read: another client's id finds nothing. A price change the maintainer has not
- * listed yet (a moment after its decision) is not found yet.
+ * listed yet (a moment after its decision) is not found yet; once listed it is found at every
+ * moment, since a move to another cell writes the new listing before it deletes the old
+ * (lists/ranked/apply-batched.ts).
  */
 export const findPriceChange = async (clientId: string, id: number): Promise<StoredSendable | undefined> => {
   const listings = await batchGet(

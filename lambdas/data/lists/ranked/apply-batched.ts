@@ -81,13 +81,19 @@ export const applyBatched = async <S, R>(
   );
 
   const written = new Map<number, ListingPlace | null>();
-  const requests: WriteRequest[] = [];
+  const puts: WriteRequest[] = [];
+  const deletes: WriteRequest[] = [];
   for (const { change, before, after } of moves) {
-    if (before && (!after || after.cell !== before.cell)) requests.push({ delete: listingKey(clientId, list, before.cell, before.id) });
-    if (after && change.target) requests.push({ put: listingItem(clientId, list, after, change.target.record, change.target.src, change.target.origin) });
+    if (before && (!after || after.cell !== before.cell)) deletes.push({ delete: listingKey(clientId, list, before.cell, before.id) });
+    if (after && change.target) puts.push({ put: listingItem(clientId, list, after, change.target.record, change.target.src, change.target.origin) });
     written.set((after ?? before)!.id, after ?? null);
   }
-  await batchWrite(requests);
+  // The new listings before the old ones go: an item moving to another cell (a price change
+  // whose status moved) is listed in one cell or both meanwhile, never in none, so a lookup by
+  // id through its listings (data/price-changes/find.ts) finds it at every moment. One batch
+  // of both would let DynamoDB apply the delete first.
+  await batchWrite(puts);
+  await batchWrite(deletes);
 
   await Promise.all(
     [...unbalanced].map(([order, keys]) =>

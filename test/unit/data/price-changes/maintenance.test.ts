@@ -16,7 +16,7 @@ import {
 } from '../../../../lambdas/data/price-changes/list.js';
 import { reconcilePriceChanges } from '../../../../lambdas/data/price-changes/maintenance.js';
 import { applyBatched } from '../../../../lambdas/data/lists/ranked/apply-batched.js';
-import { recordOfListing } from '../../../../lambdas/data/lists/ranked/listings.js';
+import { listingKey, recordOfListing } from '../../../../lambdas/data/lists/ranked/listings.js';
 import type { RankedList } from '../../../../lambdas/data/lists/ranked/ranked-list.js';
 import type { PriceChange, PriceChangeStatus } from '../../../../lambdas/domain/records.js';
 import { logger } from '../../../../lambdas/observability/logger.js';
@@ -177,6 +177,24 @@ describe('reconcilePriceChanges', () => {
     expect(ddb.commandCalls(BatchWriteCommand)).toHaveLength(0);
     expect(listed()).toEqual(after);
     expectExactNodes();
+  });
+
+  it('is listed in one cell or both at every moment of a move, never in none: the new listing is written before the old is deleted', async () => {
+    // Arrange
+    await maintain(write(undefined, canonicalItem('suggested')));
+    ddb.resetHistory();
+
+    // Act
+    await maintain(write(canonicalItem('suggested'), canonicalItem('pending')));
+
+    // Assert: the call that puts the new cell's listing comes before the one that deletes the old.
+    const calls = ddb.commandCalls(BatchWriteCommand).map((call) => JSON.stringify(call.args[0].input.RequestItems));
+    const newListing = listingKey(CLIENT, PRICE_CHANGE_LIST, 'pending|undercut', 42);
+    const oldListing = listingKey(CLIENT, PRICE_CHANGE_LIST, 'suggested|undercut', 42);
+    const putAt = calls.findIndex((call) => call.includes(`"PutRequest":{"Item":{"pk":"${newListing.pk}","sk":"${newListing.sk}"`));
+    const deleteAt = calls.findIndex((call) => call.includes(`"DeleteRequest":{"Key":{"pk":"${oldListing.pk}","sk":"${oldListing.sk}"}`));
+    expect(putAt).toBeGreaterThanOrEqual(0);
+    expect(deleteAt).toBeGreaterThan(putAt);
   });
 
   it('lands in the current cell from a batch that holds several moves of one price change, counted once', async () => {
