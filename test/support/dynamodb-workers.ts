@@ -13,13 +13,14 @@
  * the global teardown (and the run's exit, however it ends) stops them all: `killAll`.
  *
  * Why replace them: DynamoDB Local never forgets a stream record while it runs, not even a
- * deleted table's, and each GetRecords call costs more the more it holds (about 0.3 ms of CPU
- * per 1,000 records on a 2-core machine, and a file whose handlers read the stream makes
- * hundreds of calls); one instance for a whole run made late files ten times slower. Before each
- * file the instance's records are counted (test/support/stream-records-gauge.ts), and past
- * `MAX_HELD_RECORDS` the file starts a new instance (about 2.5 s of CPU). A count of files or
- * seconds served instead let a heavy writer fall behind two others on one instance:
- * `import-jobs` took 94 s there against 36 s on a new one.
+ * deleted table's, and every request costs it more the more it holds, not only GetRecords: on
+ * a 2-core machine, a PutItem took 1.4 ms of the JVM's CPU with none held and 8-9 ms with
+ * 10,000, a Query 1.1 ms and 4.4-4.8 ms, a GetRecords 1.0 ms and 7 ms (the same with the writing
+ * table deleted; 8,000 items in a table without a stream changed little). One instance for a
+ * whole run made late files ten times slower. Before each file the instance's records are
+ * counted (test/support/stream-records-gauge.ts), and past `MAX_HELD_RECORDS` the file starts a
+ * new instance. A count of files or seconds served instead let a heavy writer fall behind two
+ * others on one instance: `import-jobs` took 94 s there against 36 s on a new one.
  */
 import { readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -33,10 +34,11 @@ export const WORKERS_DIR_ENV = 'DYNAMODB_WORKERS_DIR';
 
 /**
  * Stream records a kept instance may hold when a file starts; past it the file gets a new one.
- * A new instance's start (about 2.5 s of CPU) costs about what one stream-heavy file's GetRecords
- * calls (some 800) pay for 10,000 records held.
+ * A new instance costs about 3.5 s of CPU (2.5 s to start, a cold JIT for its first requests),
+ * what some 4,000 requests (a mid-size file) pay for 2,000 records held, and every later file on
+ * it gains too. `npm test` on a used checkout: 476 s and 525 s at 10,000, 415 s at 2,000.
  */
-export const MAX_HELD_RECORDS = 10_000;
+export const MAX_HELD_RECORDS = 2_000;
 
 interface InstanceRecord {
   readonly pid: number;
