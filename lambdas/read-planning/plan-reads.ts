@@ -11,12 +11,12 @@ import type { QueueMessage, QueueSender } from '../queue/sender.js';
  * The read planner of the live loop (docs/market-loop.md), run once a minute by the market
  * schedule: it takes the page watches due from the `due` index (one Query per shard, never a
  * tenant's catalogue, reaching to the ceiling: the watches due now sort first, and the rest are
- * the candidates for an early look), shares a minute of the stage's read budget between the tenants that asked
- * for them (deficit round robin: a page sold by several tenants costs each a share), and, with
- * budget to spare, looks early at the pages due soonest (never within the floor of their last
- * look). Each look admitted is leased on its watch (so no other plan admits it again, and a read
- * lost on the way is planned again when the lease ends) and sent as one read of the page for
- * every tenant watching it.
+ * the candidates for an early look), shares a minute of the stage's read budget between the
+ * tenants that asked for them (deficit round robin: a page sold by several tenants costs each a
+ * share), and, with budget to spare, looks early at the pages due soonest (never within the
+ * floor of their last look). Each look admitted is leased on its watch (so no other plan admits
+ * it again, and a read lost on the way is planned again when the lease ends) and sent as one
+ * read of the page for every tenant watching it.
  */
 export interface PlanReadsResult {
   readonly reads: number;

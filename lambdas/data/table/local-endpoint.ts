@@ -5,6 +5,7 @@ import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
  * how it is recognized and what its clients are built with. Nothing here runs on import, so the
  * local tools read it without loading the service's clients (dynamo.ts).
  */
+
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
 
 /** The one rule for "this endpoint is a DynamoDB Local": an http(s) URL on a loopback host. */
